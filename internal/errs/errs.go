@@ -1,0 +1,185 @@
+package errs
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Code is a stable, machine-readable error code, such as "SURFACE_CLOSED".
+type Code string
+
+// The registered codes. Keep them in step with registry below.
+const (
+	NotRunning           Code = "NOT_RUNNING"
+	AlreadyRunning       Code = "ALREADY_RUNNING"
+	LaunchTimeout        Code = "LAUNCH_TIMEOUT"
+	LaunchFailed         Code = "LAUNCH_FAILED"
+	FusesBlockLaunch     Code = "FUSES_BLOCK_LAUNCH"
+	SingleInstanceLock   Code = "SINGLE_INSTANCE_LOCK"
+	BadArgument          Code = "BAD_ARGUMENT"
+	FileNotFound         Code = "FILE_NOT_FOUND"
+	AbsolutePathRequired Code = "ABSOLUTE_PATH_REQUIRED"
+	RefNotFound          Code = "REF_NOT_FOUND"
+	SurfaceNotFound      Code = "SURFACE_NOT_FOUND"
+	SurfaceClosed        Code = "SURFACE_CLOSED"
+	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
+	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
+	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
+	ElementDisabled      Code = "ELEMENT_DISABLED"
+	TypeNoEffect         Code = "TYPE_NO_EFFECT"
+	WaitTimeout          Code = "WAIT_TIMEOUT"
+	ExpectationFailed    Code = "EXPECTATION_FAILED"
+	TransportUnsupported Code = "TRANSPORT_UNSUPPORTED"
+	CDPDisconnected      Code = "CDP_DISCONNECTED"
+	CDPTimeout           Code = "CDP_TIMEOUT"
+	InjectFailed         Code = "INJECT_FAILED"
+	EvalSyntaxError      Code = "EVAL_SYNTAX_ERROR"
+	EvalRuntimeError     Code = "EVAL_RUNTIME_ERROR"
+	EvalTimeout          Code = "EVAL_TIMEOUT"
+	EvalBlockedKeyword   Code = "EVAL_BLOCKED_KEYWORD"
+	EvalBlockedConstruct Code = "EVAL_BLOCKED_CONSTRUCT"
+	OperationTimeout     Code = "OPERATION_TIMEOUT"
+	NotImplemented       Code = "NOT_IMPLEMENTED"
+	Internal             Code = "INTERNAL_ERROR"
+)
+
+// Entry is what the registry knows about a code.
+type Entry struct {
+	Code      Code
+	HTTP      int
+	Retryable bool
+	Hint      string
+}
+
+var registry = map[Code]Entry{
+	NotRunning:           {NotRunning, 409, false, "No app session is open. Call electron_launch or electron_attach first, or pass the sessionId of an open session."},
+	AlreadyRunning:       {AlreadyRunning, 409, false, "A session is already open. Stop it with electron_stop, pass allowMultiple:true, or keep using it."},
+	LaunchTimeout:        {LaunchTimeout, 408, true, "The app did not open a DevTools endpoint or a ready renderer in time. Raise timeoutMs/readyTimeoutMs, or run electron_doctor."},
+	LaunchFailed:         {LaunchFailed, 500, false, "The app could not be started. Check executablePath, args and the stderr tail in details; run electron_doctor."},
+	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid remote debugging. Use a build with the fuse on, or a dev launch with main."},
+	SingleInstanceLock:   {SingleInstanceLock, 409, false, "Another instance of the app holds its single-instance lock. Quit it, or attach to it with electron_attach."},
+	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
+	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
+	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
+	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs lists likely candidates."},
+	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
+	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
+	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
+	SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
+	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
+	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
+	TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},
+	WaitTimeout:          {WaitTimeout, 408, true, "The condition did not hold in time; details carry the last state seen. Raise timeoutMs or check the condition."},
+	ExpectationFailed:    {ExpectationFailed, 417, true, "The expectation did not hold; compare expected and actual in details."},
+	TransportUnsupported: {TransportUnsupported, 501, false, "This transport cannot do that (for example no Node inspector for the main process). Launch with main, attach with inspectorPort, or use electron_inject."},
+	CDPDisconnected:      {CDPDisconnected, 503, true, "The DevTools connection dropped (the app or window may have closed). Check electron_status; relaunch or reattach."},
+	CDPTimeout:           {CDPTimeout, 408, true, "The app did not answer a DevTools call in time; it may be busy or paused. Retry, or check electron_status."},
+	InjectFailed:         {InjectFailed, 500, true, "The main-process inspector did not open. The app may forbid it (fuses); retry or launch it yourself with --inspect."},
+	EvalSyntaxError:      {EvalSyntaxError, 400, false, "The code does not parse. Fix the syntax; pass an expression or a function body."},
+	EvalRuntimeError:     {EvalRuntimeError, 500, false, "The code threw; details carry the exception. Fix the code or the state it expects."},
+	EvalTimeout:          {EvalTimeout, 408, true, "The code did not finish in time. Make it shorter or raise timeoutMs."},
+	EvalBlockedKeyword:   {EvalBlockedKeyword, 400, false, "The operator's eval policy forbids a keyword in this code."},
+	EvalBlockedConstruct: {EvalBlockedConstruct, 400, false, "The operator's eval policy forbids a construct in this code."},
+	OperationTimeout:     {OperationTimeout, 408, true, "The tool call hit the server's backstop (--operation-timeout-ms). The session is still usable; retry with a smaller step."},
+	NotImplemented:       {NotImplemented, 501, false, "This tool or option is not built yet on this transport."},
+	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
+}
+
+// Lookup returns the registry entry of a code.
+func Lookup(c Code) (Entry, bool) {
+	e, ok := registry[c]
+	return e, ok
+}
+
+// Codes returns every registered code, sorted.
+func Codes() []Code {
+	out := make([]Code, 0, len(registry))
+	for c := range registry {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Error is a failure with a registered code. Message says what happened;
+// Hint (when set) replaces the registry's hint; Details, NextActions and
+// SimilarRefs go to the agent as they are.
+type Error struct {
+	Code        Code
+	Message     string
+	Hint        string
+	NextActions []string
+	Details     map[string]any
+	SimilarRefs []any
+	Err         error // the cause, if any; not shown to agents beyond Message
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return string(e.Code) + ": " + e.Err.Error()
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Message == ""
+}
+
+// New returns an error with a code and a formatted message. It panics on an
+// unregistered code, so a typo fails in tests rather than reaching an agent.
+func New(c Code, format string, args ...any) *Error {
+	if _, ok := registry[c]; !ok {
+		panic(fmt.Sprintf("errs: unregistered code %q", c))
+	}
+	return &Error{Code: c, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error with a code whose message is msg plus the cause.
+func Wrap(c Code, err error, msg string) *Error {
+	e := New(c, "%s: %v", msg, err)
+	e.Err = err
+	return e
+}
+
+// BadArg returns a BAD_ARGUMENT error that names the field.
+func BadArg(field, format string, args ...any) *Error {
+	e := New(BadArgument, "%s: %s", field, fmt.Sprintf(format, args...))
+	e.Details = map[string]any{"field": field}
+	return e
+}
+
+// With sets a detail and returns e.
+func (e *Error) With(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// As returns the first *Error in err's chain, or nil.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// CodeOf returns the code of err, or INTERNAL_ERROR when it has none.
+func CodeOf(err error) Code {
+	if e := As(err); e != nil {
+		return e.Code
+	}
+	return Internal
+}
+
+// Kind returns a sentinel with only a code, for errors.Is(err, errs.Kind(c)).
+func Kind(c Code) error { return &Error{Code: c} }
