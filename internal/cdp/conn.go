@@ -1,0 +1,400 @@
+package cdp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Options configure a connection; the zero value (or nil) means defaults.
+type Options struct {
+	// CallTimeout bounds each call unless its context ends sooner.
+	// Default 30s.
+	CallTimeout time.Duration
+	// ReadLimit is the largest message accepted. Default 64 MiB (the
+	// library's 32 KiB default breaks on screenshots and AX trees).
+	ReadLimit int64
+	// OnFrame, when set, sees every incoming frame's bytes before the
+	// connection handles it. It runs on the reader goroutine: it must not
+	// block, and it must not keep b after it returns.
+	OnFrame func(b []byte)
+	// OnEvent, when set, sees every decoded event on the reader goroutine,
+	// in order. It must not block or call the connection synchronously.
+	OnEvent func(ev Event)
+}
+
+// Event is one event frame.
+type Event struct {
+	SessionID string
+	Method    string
+	Params    json.RawMessage
+}
+
+func (o *Options) withDefaults() Options {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.CallTimeout <= 0 {
+		out.CallTimeout = 30 * time.Second
+	}
+	if out.ReadLimit <= 0 {
+		out.ReadLimit = 64 << 20
+	}
+	return out
+}
+
+type reply struct {
+	result json.RawMessage
+	err    error
+}
+
+type subKey struct{ session, method string }
+
+// Conn is one WebSocket connection to a DevTools endpoint. It is safe for
+// concurrent use.
+type Conn struct {
+	url  string
+	opts Options
+	ws   *websocket.Conn
+
+	nextID atomic.Int64
+
+	mu      sync.Mutex
+	pending map[int64]chan reply
+	subs    map[subKey]map[*subscription]struct{}
+	closed  bool
+	err     error // why the connection ended
+
+	done      chan struct{}
+	readerEnd chan struct{}
+}
+
+// Dial connects to a DevTools WebSocket URL (a browser, page or iframe
+// target). It sends no Origin header, which Chromium would refuse.
+func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
+	o := opts.withDefaults()
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{}})
+	if err != nil {
+		return nil, errs.Wrap(errs.CDPDisconnected, err, "connecting to "+url)
+	}
+	ws.SetReadLimit(o.ReadLimit)
+	c := &Conn{
+		url:       url,
+		opts:      o,
+		ws:        ws,
+		pending:   map[int64]chan reply{},
+		subs:      map[subKey]map[*subscription]struct{}{},
+		done:      make(chan struct{}),
+		readerEnd: make(chan struct{}),
+	}
+	go c.read()
+	return c, nil
+}
+
+// URL returns the endpoint the connection was dialled to.
+func (c *Conn) URL() string { return c.url }
+
+// Done is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection ended, or nil while it is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close closes the socket and waits for the reader to end. Pending calls
+// fail with CDP_DISCONNECTED.
+func (c *Conn) Close() error {
+	c.shutdown(errs.New(errs.CDPDisconnected, "connection closed by us"))
+	_ = c.ws.Close(websocket.StatusNormalClosure, "")
+	<-c.readerEnd
+	return nil
+}
+
+func (c *Conn) shutdown(why error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.err = why
+	pending := c.pending
+	c.pending = nil
+	subs := c.subs
+	c.subs = nil
+	c.mu.Unlock()
+	for _, ch := range pending {
+		ch <- reply{err: why}
+	}
+	for _, set := range subs {
+		for s := range set {
+			s.close()
+		}
+	}
+	close(c.done)
+}
+
+func (c *Conn) read() {
+	defer close(c.readerEnd)
+	for {
+		_, b, err := c.ws.Read(context.Background())
+		if err != nil {
+			c.shutdown(errs.Wrap(errs.CDPDisconnected, err, "DevTools socket "+c.url+" closed"))
+			_ = c.ws.CloseNow()
+			return
+		}
+		if c.opts.OnFrame != nil {
+			c.opts.OnFrame(b)
+		}
+		f, err := DecodeFrame(b)
+		if err != nil {
+			continue // nothing we can route; the raw hook has seen it
+		}
+		if f.ID > 0 && f.Method == "" {
+			c.deliverReply(f)
+			continue
+		}
+		c.deliverEvent(f)
+	}
+}
+
+func (c *Conn) deliverReply(f Frame) {
+	c.mu.Lock()
+	ch, ok := c.pending[f.ID]
+	if ok {
+		delete(c.pending, f.ID)
+	}
+	c.mu.Unlock()
+	if !ok {
+		return // a call that timed out, or a raw Send's reply
+	}
+	if f.Error != nil {
+		ch <- reply{err: f.Error}
+		return
+	}
+	ch <- reply{result: f.Result}
+}
+
+func (c *Conn) deliverEvent(f Frame) {
+	if c.opts.OnEvent != nil {
+		c.opts.OnEvent(Event{SessionID: f.SessionID, Method: f.Method, Params: f.Params})
+	}
+	c.mu.Lock()
+	set := c.subs[subKey{f.SessionID, f.Method}]
+	targets := make([]*subscription, 0, len(set))
+	for s := range set {
+		targets = append(targets, s)
+	}
+	c.mu.Unlock()
+	for _, s := range targets {
+		s.push(jsonv2.Value(f.Params))
+	}
+}
+
+// Call runs a method on the browser-level (or target-level) root session.
+// params may be nil, a json.RawMessage, or any value cdproto can encode;
+// result may be nil, a *json.RawMessage, or a pointer to decode into.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	return c.call(ctx, "", method, params, result)
+}
+
+// Subscribe implements cdproto's cdp.Session for the root session.
+func (c *Conn) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	return c.subscribe("", method)
+}
+
+// Session returns a handle for a flattened child session on this socket.
+func (c *Conn) Session(id string) *Session { return &Session{c: c, id: id} }
+
+// CallRaw runs a method on a session with pre-encoded params and returns the
+// raw result.
+func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params json.RawMessage) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := c.call(ctx, sessionID, method, params, &out)
+	return out, err
+}
+
+// Send writes one frame as given. Its reply, if any, is not matched to a
+// call: a caller that sends raw frames sees replies through OnFrame. Raw ids
+// must not collide with the connection's own, so callers use negative
+// numbers or ids from ReserveID.
+func (c *Conn) Send(ctx context.Context, frame []byte) error {
+	if err := c.ws.Write(ctx, websocket.MessageText, frame); err != nil {
+		return errs.Wrap(errs.CDPDisconnected, err, "writing to "+c.url)
+	}
+	return nil
+}
+
+// ReserveID returns an id that no call of this connection will use.
+func (c *Conn) ReserveID() int64 { return c.nextID.Add(1) }
+
+type outFrame struct {
+	ID        int64           `json:"id"`
+	SessionID string          `json:"sessionId,omitempty"`
+	Method    string          `json:"method"`
+	Params    json.RawMessage `json:"params,omitempty"`
+}
+
+func encodeParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return json.RawMessage(p), nil
+	}
+	b, err := jsonv2.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(b, []byte("{}")) || bytes.Equal(b, []byte("null")) {
+		return nil, nil
+	}
+	return b, nil
+}
+
+func (c *Conn) call(ctx context.Context, sessionID, method string, params, result any) error {
+	p, err := encodeParams(params)
+	if err != nil {
+		return errs.BadArg("params", "cannot encode %s params: %v", method, err)
+	}
+	id := c.nextID.Add(1)
+	b, err := json.Marshal(outFrame{ID: id, SessionID: sessionID, Method: method, Params: p})
+	if err != nil {
+		return errs.Wrap(errs.Internal, err, "encoding "+method)
+	}
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.closed {
+		why := c.err
+		c.mu.Unlock()
+		return why
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+
+	timer := time.NewTimer(c.opts.CallTimeout)
+	defer timer.Stop()
+	forget := func() {
+		c.mu.Lock()
+		if c.pending != nil {
+			delete(c.pending, id)
+		}
+		c.mu.Unlock()
+	}
+	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		forget()
+		if ctx.Err() != nil {
+			return ctxErr(ctx, method)
+		}
+		return errs.Wrap(errs.CDPDisconnected, err, "sending "+method)
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.err
+		}
+		return decodeResult(method, r.result, result)
+	case <-ctx.Done():
+		forget()
+		return ctxErr(ctx, method)
+	case <-timer.C:
+		forget()
+		return errs.New(errs.CDPTimeout, "%s got no reply in %s", method, c.opts.CallTimeout)
+	}
+}
+
+func ctxErr(ctx context.Context, method string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return errs.Wrap(errs.CDPTimeout, ctx.Err(), method+" got no reply before the deadline")
+	}
+	return ctx.Err()
+}
+
+func decodeResult(method string, raw json.RawMessage, result any) error {
+	switch r := result.(type) {
+	case nil:
+		return nil
+	case *json.RawMessage:
+		*r = raw
+		return nil
+	}
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	if err := jsonv2.Unmarshal(raw, result); err != nil {
+		return errs.Wrap(errs.Internal, err, fmt.Sprintf("decoding the result of %s", method))
+	}
+	return nil
+}
+
+func (c *Conn) subscribe(session, method string) (<-chan jsonv2.Value, func()) {
+	s := newSubscription()
+	k := subKey{session, method}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		s.close()
+		return s.out, func() {}
+	}
+	set := c.subs[k]
+	if set == nil {
+		set = map[*subscription]struct{}{}
+		c.subs[k] = set
+	}
+	set[s] = struct{}{}
+	c.mu.Unlock()
+	var once sync.Once
+	return s.out, func() {
+		once.Do(func() {
+			c.mu.Lock()
+			if c.subs != nil {
+				delete(c.subs[k], s)
+				if len(c.subs[k]) == 0 {
+					delete(c.subs, k)
+				}
+			}
+			c.mu.Unlock()
+			s.close()
+		})
+	}
+}
+
+// Session is a flattened child session on a connection. It implements
+// cdproto's cdp.Session.
+type Session struct {
+	c  *Conn
+	id string
+}
+
+// ID returns the session id.
+func (s *Session) ID() string { return s.id }
+
+// Conn returns the connection that carries the session.
+func (s *Session) Conn() *Conn { return s.c }
+
+// Call runs a method on the session.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.c.call(ctx, s.id, method, params, result)
+}
+
+// Subscribe buffers the session's events of one method until cancelled.
+func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	return s.c.subscribe(s.id, method)
+}

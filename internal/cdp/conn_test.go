@@ -1,0 +1,280 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdpproto "github.com/chromedp/cdproto/cdp"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+var _ cdpproto.Session = (*Conn)(nil)
+var _ cdpproto.Session = (*Session)(nil)
+
+// fakeServer is a scripted CDP peer: handle gets each incoming frame and the
+// socket to answer on.
+func fakeServer(t *testing.T, handle func(ctx context.Context, ws *websocket.Conn, f Frame)) (url string, kill func()) {
+	t.Helper()
+	var mu sync.Mutex
+	var conns []*websocket.Conn
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		conns = append(conns, ws)
+		mu.Unlock()
+		ctx := r.Context()
+		for {
+			_, b, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			f, err := DecodeFrame(b)
+			if err != nil {
+				continue
+			}
+			go handle(ctx, ws, f)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http"), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.CloseNow()
+		}
+	}
+}
+
+func send(ctx context.Context, ws *websocket.Conn, v any) {
+	b, _ := json.Marshal(v)
+	_ = ws.Write(ctx, websocket.MessageText, b)
+}
+
+func TestConcurrentCallsMatchedByID(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		var p struct{ N int }
+		_ = json.Unmarshal(f.Params, &p)
+		// Answer in reverse order of arrival: larger N answers sooner.
+		time.Sleep(time.Duration(20-p.N) * time.Millisecond)
+		send(ctx, ws, map[string]any{"id": f.ID, "sessionId": f.SessionID, "result": map[string]any{"n": p.N, "s": f.SessionID}})
+	})
+	ctx := context.Background()
+	c, err := Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sess := ""
+			var s cdpproto.Session = c
+			if i%2 == 1 {
+				sess = "child"
+				s = c.Session("child")
+			}
+			var out struct {
+				N int    `json:"n"`
+				S string `json:"s"`
+			}
+			if err := s.Call(ctx, "Test.echo", map[string]int{"N": i}, &out); err != nil {
+				t.Error(err)
+				return
+			}
+			if out.N != i || out.S != sess {
+				t.Errorf("call %d got %+v", i, out)
+			}
+		}(i)
+	}
+	wg.Wait()
+}
+
+func TestTimeoutAndProtocolError(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		switch f.Method {
+		case "Test.never":
+		case "Test.fail":
+			send(ctx, ws, map[string]any{"id": f.ID, "error": map[string]any{"code": -32000, "message": "nope"}})
+		}
+	})
+	c, err := Dial(context.Background(), url, &Options{CallTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Call(context.Background(), "Test.never", nil, nil)
+	if errs.CodeOf(err) != errs.CDPTimeout {
+		t.Fatalf("want CDP_TIMEOUT, got %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := c.Call(ctx, "Test.never", nil, nil); errs.CodeOf(err) != errs.CDPTimeout {
+		t.Fatalf("deadline: want CDP_TIMEOUT, got %v", err)
+	}
+	var pe *ProtocolError
+	if err := c.Call(context.Background(), "Test.fail", nil, nil); !errors.As(err, &pe) || pe.Message != "nope" {
+		t.Fatalf("want protocol error, got %v", err)
+	}
+	c.mu.Lock()
+	n := len(c.pending)
+	c.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d pending calls left behind", n)
+	}
+}
+
+func TestDisconnectFailsPendingAtOnce(t *testing.T) {
+	started := make(chan struct{}, 10)
+	url, kill := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) { started <- struct{}{} })
+	c, err := Dial(context.Background(), url, &Options{CallTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	events, cancel := c.Subscribe("Test.event")
+	defer cancel()
+	errc := make(chan error, 5)
+	for i := 0; i < 5; i++ {
+		go func() { errc <- c.Call(context.Background(), "Test.hang", nil, nil) }()
+	}
+	for i := 0; i < 5; i++ {
+		<-started
+	}
+	t0 := time.Now()
+	kill()
+	for i := 0; i < 5; i++ {
+		if err := <-errc; errs.CodeOf(err) != errs.CDPDisconnected {
+			t.Fatalf("want CDP_DISCONNECTED, got %v", err)
+		}
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Fatalf("pending calls failed after %s", d)
+	}
+	if _, ok := <-events; ok {
+		t.Fatal("subscription not closed on disconnect")
+	}
+	if err := c.Call(context.Background(), "Test.after", nil, nil); errs.CodeOf(err) != errs.CDPDisconnected {
+		t.Fatalf("call after disconnect: %v", err)
+	}
+	<-c.Done()
+}
+
+func TestSubscribeUnsubscribeNoLeak(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		for i := 0; i < 3; i++ {
+			send(ctx, ws, map[string]any{"method": "Test.tick", "params": map[string]int{"i": i}})
+			send(ctx, ws, map[string]any{"method": "Test.tick", "sessionId": "s1", "params": map[string]int{"i": 100 + i}})
+		}
+		send(ctx, ws, map[string]any{"id": f.ID, "result": map[string]any{}})
+	})
+	c, err := Dial(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	var raw []string
+	var rawMu sync.Mutex
+	c.opts.OnEvent = nil
+	for round := 0; round < 20; round++ {
+		root, cancelRoot := c.Subscribe("Test.tick")
+		child, cancelChild := c.Session("s1").Subscribe("Test.tick")
+		if err := c.Call(context.Background(), "Test.go", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			var a, b struct{ I int }
+			_ = json.Unmarshal(<-root, &a)
+			_ = json.Unmarshal(<-child, &b)
+			if a.I != i || b.I != 100+i {
+				t.Fatalf("round %d: got %d/%d", round, a.I, b.I)
+			}
+		}
+		cancelRoot()
+		cancelChild()
+		cancelChild() // idempotent
+	}
+	rawMu.Lock()
+	_ = raw
+	rawMu.Unlock()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("goroutines: %d before, %d after", before, n)
+	}
+	c.Close()
+}
+
+func TestRawFrames(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		// Reply with odd spacing so a re-encoding would show.
+		_ = ws.Write(ctx, websocket.MessageText, []byte(`{"id": -7 ,"result":{"x":  1}}`))
+	})
+	got := make(chan string, 1)
+	c, err := Dial(context.Background(), url, &Options{OnFrame: func(b []byte) { got <- string(b) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Send(context.Background(), []byte(`{"id":-7,"method":"X.y"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != `{"id": -7 ,"result":{"x":  1}}` {
+		t.Fatalf("raw frame changed: %q", s)
+	}
+}
+
+func TestTypedCallThroughCdproto(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		send(ctx, ws, map[string]any{"id": f.ID, "result": map[string]any{"result": map[string]any{"type": "number", "value": 2, "description": "2"}}})
+	})
+	c, err := Dial(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := cdpproto.Call(context.Background(), c, cdpruntime.Evaluate, cdpruntime.EvaluateParams{Expression: "1+1", ReturnByValue: new(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Result.Value) != "2" {
+		t.Fatalf("value %s", res.Result.Value)
+	}
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	for _, s := range []string{
+		`{"id":1,"result":{}}`,
+		`{"method":"Page.loadEventFired","params":{"timestamp":1},"sessionId":"AB"}`,
+		`{"id":2,"error":{"code":-32601,"message":"x"}}`,
+		`{}`, `[]`, `null`, `{"id":"x"}`, `{"id":1e400}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fr, err := DecodeFrame(b)
+		if err != nil {
+			return
+		}
+		if fr.ID <= 0 && fr.Method == "" {
+			t.Fatalf("accepted a frame with neither id nor method: %q", b)
+		}
+	})
+}

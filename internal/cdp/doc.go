@@ -1,0 +1,16 @@
+// Package cdp is one Chrome DevTools Protocol connection over a WebSocket.
+//
+// [Dial] opens a [*Conn] to a browser or target endpoint. The connection
+// matches concurrent calls to their replies by id, gives every call a timeout
+// (CDP_TIMEOUT), fails every pending call at once with CDP_DISCONNECTED when
+// the socket drops, delivers events to subscribers, and carries flattened
+// child sessions ([Conn.Session]) whose frames name a sessionId. Both *Conn
+// and *Session implement cdproto's cdp.Session, so generated commands run
+// through cdproto's cdp.Call. The relay uses the raw-frame API: [Conn.Send]
+// writes bytes as given and [Options.OnFrame] sees every frame as it came,
+// without re-encoding.
+//
+// One goroutine reads the socket; it is the only writer of the pending-call
+// table's replies and it never blocks on a slow subscriber (subscriptions
+// buffer without bound until cancelled). Close joins it.
+package cdp
