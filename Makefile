@@ -1,0 +1,58 @@
+# understudy — the same commands on a laptop and in CI.
+#   make demo   install Chromium if missing, build, run the demo tour
+#   make test   install what the tests need, then vet, staticcheck and go test -race
+#   make bench  run the benchmarks (Go benches; peer benches under bench/)
+
+GO          ?= go
+CHROMIUM    ?= /usr/lib/chromium/chromium
+GOBIN       ?= $(shell $(GO) env GOPATH)/bin
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK := $(GOBIN)/staticcheck
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -s -w -X main.version=$(VERSION)
+
+.PHONY: all build demo test chromium tools vet lint unit fmt bench clean
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/understudy ./cmd/understudy
+
+# Chromium from Debian when the real binary is missing.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "installing Chromium with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@"$(CHROMIUM)" --version
+
+demo: chromium build
+	./bin/understudy demo --browser "$(CHROMIUM)"
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+tools: $(STATICCHECK)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+lint: tools
+	$(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race -timeout 25m ./...
+
+test: chromium tools vet lint unit
+
+bench: chromium build
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+	@if [ -x bench/run.sh ]; then bench/run.sh; fi
+
+clean:
+	rm -rf bin

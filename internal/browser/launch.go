@@ -1,0 +1,614 @@
+package browser
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// DefaultLaunchTimeout is how long Launch waits for the endpoints when
+// LaunchOptions.Timeout is zero.
+const DefaultLaunchTimeout = 30 * time.Second
+
+// Progress stages reported through LaunchOptions.Progress.
+const (
+	StageSpawned           = "spawned"
+	StageDevtoolsEndpoint  = "devtools-endpoint"
+	StageInspectorEndpoint = "inspector-endpoint"
+)
+
+// ownedSwitches are the switches Launch sets; callers may not pass them.
+func ownedSwitches() []string {
+	return []string{"remote-debugging-port", "remote-debugging-pipe", "remote-debugging-address", "remote-allow-origins"}
+}
+
+// chromiumDefaults are the switches every Chromium launch gets, after the
+// debugging switches and before the user-data-dir, headless and caller
+// ones. The network-quiet ones stop Chromium flooding a closed network.
+func chromiumDefaults() []string {
+	return []string{
+		"--window-size=1280,900",
+		"--disable-gpu",
+		"--disable-quic",
+		"--no-first-run",
+		"--no-default-browser-check",
+		"--disable-background-networking",
+		"--disable-component-update",
+		"--disable-sync",
+	}
+}
+
+// LaunchOptions configures Launch. The zero value of each optional field
+// means its documented default. Field names in errors are the tool
+// parameters an agent passes (executablePath or electronPath, args,
+// env.KEY, cwd, main, appRoot).
+type LaunchOptions struct {
+	// ExecutablePath is the absolute path of the program to run: a
+	// Chromium-family browser (see IsChromium), an Electron app, or, with
+	// MainScript, the Electron binary. Required. Missing: FILE_NOT_FOUND;
+	// relative: ABSOLUTE_PATH_REQUIRED; a directory or not executable:
+	// BAD_ARGUMENT.
+	ExecutablePath string
+
+	// Args are the caller's arguments, passed after ours. The debugging
+	// switches are ours: --remote-debugging-port, --remote-debugging-pipe,
+	// --remote-debugging-address and --remote-allow-origins are refused
+	// (BAD_ARGUMENT naming "args"). For Chromium, a --user-data-dir here
+	// replaces the temp profile (and is then not removed).
+	Args []string
+
+	// Env is added to the child's environment, which is ours minus
+	// NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_* and DYLD_*. Those keys are
+	// refused here (BAD_ARGUMENT naming "env.KEY").
+	Env map[string]string
+
+	// Cwd is the child's working directory, absolute. Default: AppRoot
+	// when set, else ours.
+	Cwd string
+
+	// AppRoot, when set, confines the launch: ExecutablePath, Cwd and
+	// MainScript must resolve (symlinks followed) inside it, or the launch
+	// is BAD_ARGUMENT naming the field.
+	AppRoot string
+
+	// MainScript makes a dev launch: ExecutablePath is an Electron binary,
+	// run as Electron is run: `ELECTRON --inspect=0
+	// --remote-debugging-port=0 --remote-debugging-address=127.0.0.1 MAIN
+	// args...`. A relative MainScript is taken relative to Cwd. Implies
+	// Inspect.
+	MainScript string
+
+	// Inspect also passes --inspect=0 and waits for the Node inspector's
+	// "Debugger listening on ws://..." line (Electron apps only).
+	Inspect bool
+
+	// Headless runs Chromium headless; nil means true. Ignored for Electron.
+	Headless *bool
+
+	// Timeout bounds the wait for the endpoints. Default
+	// DefaultLaunchTimeout. Past it: LAUNCH_TIMEOUT (retryable) with the
+	// output tail in details.
+	Timeout time.Duration
+
+	// Progress, when set, is called from Launch's goroutine with
+	// StageSpawned, StageDevtoolsEndpoint and StageInspectorEndpoint.
+	Progress func(stage string)
+
+	// Stderr, when set, receives a copy of the child's stdout and stderr
+	// (merged, as read). Never pass our stdout: it carries MCP messages.
+	Stderr io.Writer
+}
+
+// launchPlan is a validated launch, before any side effect.
+type launchPlan struct {
+	exe        string
+	exeField   string
+	main       string // absolute; "" when not a dev launch
+	args       []string
+	env        []string
+	cwd        string
+	chromium   bool
+	headless   bool
+	inspect    bool
+	ownProfile bool   // we create and remove the user-data-dir
+	profile    string // a caller's --user-data-dir, when given
+	timeout    time.Duration
+}
+
+// Launch starts an app and waits until its DevTools endpoint is known (and,
+// for a dev launch or Inspect, its Node inspector URL). The child runs in
+// its own process group; on Linux it is SIGKILLed if our process dies.
+//
+// For Chromium the command line is: the debugging switches
+// (--remote-debugging-port=0 --remote-debugging-address=127.0.0.1), the
+// defaults (window size 1280×900, no GPU, no QUIC, no first run, no
+// background networking, component updates or sync), a fresh temp
+// --user-data-dir, --headless unless Headless is false, --no-sandbox when
+// we run as root, the caller's Args, and about:blank if Args hold no URL.
+// An Electron app gets only the debugging switches and Args.
+//
+// The endpoint is learned from the "DevTools listening on" line and, in
+// parallel for a profile we own, from <user-data-dir>/DevToolsActivePort,
+// whichever comes first. If the child exits first: LAUNCH_FAILED with its
+// exit status and output tail. Past the timeout: LAUNCH_TIMEOUT. If ctx
+// ends: the error wraps ctx.Err(). In each failure the whole group is
+// killed and the temp profile removed before Launch returns. ctx does not
+// bound the process after Launch returns: Stop or Kill it.
+func Launch(ctx context.Context, opts LaunchOptions) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxLaunchErr(err, "launch")
+	}
+	pl, err := plan(opts)
+	if err != nil {
+		return nil, err
+	}
+
+	userDataDir := pl.profile
+	if pl.ownProfile {
+		userDataDir, err = os.MkdirTemp("", "understudy-chromium-")
+		if err != nil {
+			return nil, errs.Wrap(errs.LaunchFailed, err, "creating a temp user-data-dir")
+		}
+	}
+	argv := pl.argv(userDataDir)
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		removeOwned(pl.ownProfile, userDataDir)
+		return nil, errs.Wrap(errs.LaunchFailed, err, "creating the output pipe")
+	}
+	cmd := &exec.Cmd{
+		Path:        pl.exe,
+		Args:        argv,
+		Env:         pl.env,
+		Dir:         pl.cwd,
+		Stdout:      w, // never our stdout: it carries MCP messages
+		Stderr:      w,
+		SysProcAttr: sysProcAttr(),
+	}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		removeOwned(pl.ownProfile, userDataDir)
+		return nil, errs.Wrap(errs.LaunchFailed, err, "starting "+pl.exe).With("executable", pl.exe)
+	}
+	w.Close() // the child holds the write end now; EOF comes when all its holders exit
+
+	p := &Process{
+		PID:             cmd.Process.Pid,
+		IsChromium:      pl.chromium,
+		UserDataDir:     userDataDir,
+		OwnsUserDataDir: pl.ownProfile,
+		Argv:            argv,
+		cmd:             cmd,
+		out:             newOutputReader(r, opts.Stderr),
+		outR:            r,
+		outDone:         make(chan struct{}),
+		exited:          make(chan struct{}),
+		done:            make(chan struct{}),
+	}
+	go func() {
+		defer close(p.outDone)
+		p.out.run()
+	}()
+	go p.wait()
+	progress(opts.Progress, StageSpawned)
+
+	if err := p.awaitEndpoints(ctx, pl, opts.Progress); err != nil {
+		_ = p.Kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// awaitEndpoints waits for the DevTools endpoint (and the inspector URL
+// when asked for) and fills them in.
+func (p *Process) awaitEndpoints(ctx context.Context, pl launchPlan, report func(string)) error {
+	var fileCh chan string
+	pollCtx, stopPoll := context.WithCancel(ctx)
+	var pollers sync.WaitGroup
+	defer func() {
+		stopPoll()
+		pollers.Wait()
+	}()
+	if pl.ownProfile {
+		fileCh = make(chan string, 1)
+		pollers.Go(func() { pollActivePort(pollCtx, p.UserDataDir, fileCh) })
+	}
+
+	timer := time.NewTimer(pl.timeout)
+	defer timer.Stop()
+
+	haveDevtools, haveInspector := false, !pl.inspect
+	setDevtools := func(u string) {
+		if haveDevtools {
+			return
+		}
+		if ep, err := endpointFromWS(u); err == nil {
+			p.Endpoint = ep
+			haveDevtools = true
+			progress(report, StageDevtoolsEndpoint)
+		}
+	}
+	for !haveDevtools || !haveInspector {
+		select {
+		case u := <-p.out.devtools:
+			setDevtools(u)
+		case u := <-fileCh:
+			setDevtools(u)
+		case u := <-p.out.inspector:
+			if !haveInspector {
+				p.InspectorURL = u
+				haveInspector = true
+				progress(report, StageInspectorEndpoint)
+			}
+		case <-p.exited:
+			return p.exitedEarly(pl)
+		case <-ctx.Done():
+			_ = p.Kill()
+			return ctxLaunchErr(ctx.Err(), "launch of "+pl.exe).With("stderr_tail", p.out.tail.String())
+		case <-timer.C:
+			_ = p.Kill() // the output tail is complete once the group is gone
+			var waiting []string
+			if !haveDevtools {
+				waiting = append(waiting, StageDevtoolsEndpoint)
+			}
+			if !haveInspector {
+				waiting = append(waiting, StageInspectorEndpoint)
+			}
+			return errs.New(errs.LaunchTimeout, "%s opened no %s within %v",
+				filepath.Base(pl.exe), strings.Join(waiting, " or "), pl.timeout).
+				With("executable", pl.exe).
+				With("timeout_ms", pl.timeout.Milliseconds()).
+				With("waiting_for", waiting).
+				With("stderr_tail", p.out.tail.String())
+		}
+	}
+	return nil
+}
+
+// exitedEarly builds the error for a child that exited before its
+// endpoints were known.
+func (p *Process) exitedEarly(pl launchPlan) error {
+	_ = p.Kill() // waits for the cleanup: reaped, output drained
+	status := "exited"
+	code := -1
+	var ee *exec.ExitError
+	if err := p.ExitErr(); errors.As(err, &ee) {
+		status = ee.ProcessState.String()
+		code = ee.ProcessState.ExitCode()
+	} else if err == nil {
+		status, code = "exit status 0", 0
+	}
+	tailText := p.out.tail.String()
+	c := errs.LaunchFailed
+	msg := fmt.Sprintf("%s %s before opening a DevTools endpoint", filepath.Base(pl.exe), status)
+	if pl.chromium && strings.Contains(tailText, "Opening in existing browser session") {
+		c = errs.SingleInstanceLock
+		msg = fmt.Sprintf("%s handed the launch to a running instance that uses the same --user-data-dir", filepath.Base(pl.exe))
+	}
+	return errs.New(c, "%s", msg).
+		With("executable", pl.exe).
+		With("exit", status).
+		With("exit_code", code).
+		With("stderr_tail", tailText)
+}
+
+func progress(f func(string), stage string) {
+	if f != nil {
+		f(stage)
+	}
+}
+
+func ctxLaunchErr(err error, what string) *errs.Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(errs.LaunchTimeout, err, what+" ran out of time")
+	}
+	return errs.Wrap(errs.LaunchFailed, err, what+" canceled")
+}
+
+func removeOwned(owned bool, dir string) {
+	if owned && dir != "" {
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// pollActivePort polls dir/DevToolsActivePort until it names an endpoint
+// or ctx ends, and sends the browser WebSocket URL on ch (buffered).
+func pollActivePort(ctx context.Context, dir string, ch chan<- string) {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if u, ok := readActivePort(filepath.Join(dir, "DevToolsActivePort")); ok {
+			ch <- u
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// readActivePort parses a DevToolsActivePort file: line 1 the port, line 2
+// the browser path. A partly written file does not parse.
+func readActivePort(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 4096))
+	var lines []string
+	for sc.Scan() && len(lines) < 2 {
+		lines = append(lines, strings.TrimSpace(sc.Text()))
+	}
+	if len(lines) < 2 {
+		return "", false
+	}
+	port, err := strconv.Atoi(lines[0])
+	if err != nil || port <= 0 || port > 65535 || !strings.HasPrefix(lines[1], "/devtools/browser/") ||
+		len(lines[1]) <= len("/devtools/browser/") {
+		return "", false
+	}
+	return "ws://127.0.0.1:" + strconv.Itoa(port) + lines[1], true
+}
+
+// plan validates opts and computes what to run, without side effects.
+func plan(opts LaunchOptions) (launchPlan, error) {
+	pl := launchPlan{exeField: "executablePath", timeout: opts.Timeout}
+	if opts.MainScript != "" {
+		pl.exeField = "electronPath"
+	}
+	if pl.timeout <= 0 {
+		pl.timeout = DefaultLaunchTimeout
+	}
+
+	// The executable.
+	exe := opts.ExecutablePath
+	if exe == "" {
+		return pl, errs.BadArg(pl.exeField, "required: the absolute path of the app or browser to run")
+	}
+	if err := checkFile(pl.exeField, exe, false); err != nil {
+		return pl, err
+	}
+	pl.exe = filepath.Clean(exe)
+	pl.chromium = IsChromium(pl.exe)
+
+	// The app root.
+	var root string
+	if opts.AppRoot != "" {
+		if err := checkFile("appRoot", opts.AppRoot, true); err != nil {
+			return pl, err
+		}
+		r, err := filepath.EvalSymlinks(opts.AppRoot)
+		if err != nil {
+			return pl, errs.BadArg("appRoot", "cannot resolve %q: %v", opts.AppRoot, err)
+		}
+		root = r
+		if err := checkInside(root, pl.exeField, pl.exe); err != nil {
+			return pl, err
+		}
+	}
+
+	// The working directory.
+	pl.cwd = opts.Cwd
+	if pl.cwd == "" && root != "" {
+		pl.cwd = filepath.Clean(opts.AppRoot)
+	}
+	if pl.cwd != "" {
+		if err := checkFile("cwd", pl.cwd, true); err != nil {
+			return pl, err
+		}
+		pl.cwd = filepath.Clean(pl.cwd)
+		if root != "" {
+			if err := checkInside(root, "cwd", pl.cwd); err != nil {
+				return pl, err
+			}
+		}
+	}
+
+	// The main script of a dev launch.
+	if opts.MainScript != "" {
+		if pl.chromium {
+			return pl, errs.BadArg("electronPath", "%s is a Chromium browser; a dev launch (main) runs the Electron binary", pl.exe)
+		}
+		m := opts.MainScript
+		if !filepath.IsAbs(m) {
+			base := pl.cwd
+			if base == "" {
+				e := errs.New(errs.AbsolutePathRequired, "main: %q is relative and no cwd was given; pass an absolute path or cwd", m)
+				return pl, e.With("field", "main")
+			}
+			m = filepath.Join(base, m)
+		}
+		if _, err := os.Stat(m); err != nil {
+			return pl, fileErr("main", m, err)
+		}
+		pl.main = filepath.Clean(m)
+		if root != "" {
+			if err := checkInside(root, "main", pl.main); err != nil {
+				return pl, err
+			}
+		}
+		pl.inspect = true
+	}
+	if opts.Inspect {
+		if pl.chromium {
+			return pl, errs.BadArg("inspect", "%s is a Chromium browser: it has no Node inspector", pl.exe)
+		}
+		pl.inspect = true
+	}
+
+	// Arguments.
+	for i, a := range opts.Args {
+		if strings.ContainsRune(a, 0) {
+			return pl, errs.BadArg("args", "args[%d] contains a NUL byte", i)
+		}
+		name := switchName(a)
+		if slices.Contains(ownedSwitches(), name) {
+			return pl, errs.BadArg("args", "args[%d] %q: the debugging switches are set by the launcher "+
+				"(loopback, a free port); remove --%s", i, a, name)
+		}
+		if name == "user-data-dir" && pl.chromium {
+			if _, v, ok := strings.Cut(a, "="); ok && v != "" {
+				pl.profile = v
+			}
+		}
+	}
+	pl.args = slices.Clone(opts.Args)
+	pl.ownProfile = pl.chromium && pl.profile == ""
+	pl.headless = opts.Headless == nil || *opts.Headless
+
+	// Environment.
+	keys := make([]string, 0, len(opts.Env))
+	for k := range opts.Env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		field := "env." + k
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return pl, errs.BadArg(field, "%q is not an environment variable name", k)
+		}
+		if strings.ContainsRune(opts.Env[k], 0) {
+			return pl, errs.BadArg(field, "the value contains a NUL byte")
+		}
+		if refusedEnv(k) {
+			return pl, errs.BadArg(field, "%s is refused: it can run code in the app or change what it loads "+
+				"(NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are never passed)", k)
+		}
+	}
+	env := make([]string, 0, len(os.Environ())+len(keys))
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if refusedEnv(k) {
+			continue
+		}
+		if _, override := opts.Env[k]; override {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range keys {
+		env = append(env, k+"="+opts.Env[k])
+	}
+	pl.env = env
+	return pl, nil
+}
+
+// argv is the full command line; userDataDir is ours when ownProfile.
+func (pl launchPlan) argv(userDataDir string) []string {
+	argv := []string{pl.exe}
+	if pl.inspect {
+		argv = append(argv, "--inspect=0")
+	}
+	argv = append(argv, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1")
+	if pl.main != "" {
+		return append(append(argv, pl.main), pl.args...)
+	}
+	if !pl.chromium {
+		return append(argv, pl.args...)
+	}
+	argv = append(argv, chromiumDefaults()...)
+	if pl.ownProfile {
+		argv = append(argv, "--user-data-dir="+userDataDir)
+	}
+	if pl.headless {
+		argv = append(argv, "--headless")
+	}
+	if os.Geteuid() == 0 {
+		argv = append(argv, "--no-sandbox")
+	}
+	argv = append(argv, pl.args...)
+	if !hasURL(pl.args) {
+		argv = append(argv, "about:blank")
+	}
+	return argv
+}
+
+// switchName returns the name of a command-line switch ("--name=value" or
+// "-name"), lower-cased, or "" for a non-switch.
+func switchName(arg string) string {
+	if !strings.HasPrefix(arg, "-") {
+		return ""
+	}
+	n := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+	n, _, _ = strings.Cut(n, "=")
+	return strings.ToLower(n)
+}
+
+// hasURL reports whether args hold a non-switch argument (a URL or path
+// for Chromium to open).
+func hasURL(args []string) bool {
+	for _, a := range args {
+		if a != "" && !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedEnv reports whether an environment variable may not reach the
+// child: it can make the app run other code or load other libraries.
+func refusedEnv(k string) bool {
+	u := strings.ToUpper(k)
+	return u == "NODE_OPTIONS" || u == "ELECTRON_RUN_AS_NODE" ||
+		strings.HasPrefix(u, "LD_") || strings.HasPrefix(u, "DYLD_")
+}
+
+// checkFile checks that path is absolute and exists, and is a directory
+// (wantDir) or an executable regular file.
+func checkFile(field, path string, wantDir bool) error {
+	if !filepath.IsAbs(path) {
+		return errs.New(errs.AbsolutePathRequired, "%s: %q is not an absolute path", field, path).With("field", field)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileErr(field, path, err)
+	}
+	switch {
+	case wantDir && !fi.IsDir():
+		return errs.BadArg(field, "%s is not a directory", path)
+	case !wantDir && fi.IsDir():
+		return errs.BadArg(field, "%s is a directory; pass the executable inside it", path)
+	case !wantDir && fi.Mode()&0o111 == 0:
+		return errs.BadArg(field, "%s is not executable", path)
+	}
+	return nil
+}
+
+func fileErr(field, path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errs.New(errs.FileNotFound, "%s: %s does not exist", field, path).With("field", field).With("path", path)
+	}
+	return errs.BadArg(field, "cannot use %s: %v", path, err)
+}
+
+// checkInside checks that path, symlinks resolved, lies inside root
+// (already resolved).
+func checkInside(root, field, path string) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return errs.BadArg(field, "cannot resolve %s: %v", path, err)
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return errs.BadArg(field, "%s is outside the app root %s", path, root).With("app_root", root)
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+// dom.js: flat-tree traversal, styles, visibility and geometry.
+
+var ELEMENT_NODE = 1, TEXT_NODE = 3;
+
+// Elements whose content is never rendered as part of the page.
+var SKIP_TAGS = new _Set(['script', 'style', 'template', 'head', 'meta', 'link',
+  'title', 'noscript', 'base', 'datalist', 'param', 'source', 'track']);
+
+// rendered returns the rendered child nodes of node: a shadow root's
+// children for an open shadow host, a slot's assigned nodes (its fallback
+// children when none are assigned), else the child nodes.
+function rendered(node) {
+  if (node.nodeType === ELEMENT_NODE) {
+    if (node.shadowRoot) return node.shadowRoot.childNodes;
+    if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
+      var a = node.assignedNodes();
+      if (a.length) return a;
+    }
+  }
+  return node.childNodes;
+}
+
+// flatParent is the parent of el in the flat tree (crossing slots and
+// shadow roots), or null.
+function flatParent(el) {
+  if (el.assignedSlot) return el.assignedSlot;
+  var p = el.parentNode;
+  if (p && p.nodeType === 11) return p.host || null; // ShadowRoot
+  return p && p.nodeType === ELEMENT_NODE ? p : null;
+}
+
+// composedContains reports whether outer is el or a flat-tree ancestor of el.
+function composedContains(outer, el) {
+  for (var n = el; n; n = flatParent(n)) if (n === outer) return true;
+  return false;
+}
+
+// A per-walk style cache: getComputedStyle is the walker's main cost, and
+// the name computation revisits elements the walk has already styled.
+function Styles() { this.m = new _Map(); }
+Styles.prototype.of = function (el) {
+  var s = this.m.get(el);
+  if (s === undefined) { s = _getComputedStyle(el); this.m.set(el, s); }
+  return s;
+};
+
+// isInlineDisplay reports whether a display value lays out inline (so that
+// text on both sides joins without a space in names).
+function isInlineDisplay(d) {
+  return d === 'inline' || d === 'contents' || d === 'ruby' || d === 'ruby-text' || d === 'inline list-item';
+}
+
+// ariaHidden reports aria-hidden="true" on el itself.
+function ariaHidden(el) {
+  var v = el.getAttribute('aria-hidden');
+  return v !== null && v.trim().toLowerCase() === 'true';
+}
+
+// hiddenForName reports whether el is hidden in the sense of accname
+// (display:none, visibility:hidden/collapse, content-visibility skipped,
+// aria-hidden="true"); opacity and off-screen do not hide.
+function hiddenForName(el, styles) {
+  if (ariaHidden(el)) return true;
+  var s = styles.of(el);
+  if (s.display === 'none') return true;
+  if (s.visibility !== 'visible') return true;
+  if (s.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) {
+    // No box: a skipped subtree (closed <details>, content-visibility) or an
+    // element that never renders a box of its own.
+    var tag = el.localName;
+    if (tag !== 'option' && tag !== 'optgroup' && tag !== 'area' && tag !== 'br' && tag !== 'wbr') return true;
+  }
+  return false;
+}
+
+// isVisible is the "visible" state of reads and finds: rendered with a
+// non-empty box and not visibility:hidden. Opacity does not count.
+function isVisible(el) {
+  if (!el.isConnected) return false;
+  if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) {
+    if (_getComputedStyle(el).display !== 'contents') return false;
+  }
+  var r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return true;
+  // display:contents and inline wrappers: any rendered child box counts.
+  var rects = el.getClientRects();
+  for (var i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) return true;
+  if (_getComputedStyle(el).display === 'contents') {
+    var kids = el.children;
+    for (var k = 0; k < kids.length; k++) if (isVisible(kids[k])) return true;
+  }
+  return false;
+}
+
+// normSpace turns text into a flat string: runs of ASCII whitespace become
+// one space, and the ends are trimmed.
+function normSpace(s) {
+  return s.replace(/[ \t\n\r\f]+/g, ' ').trim();
+}
+
+// clip shortens s to at most n characters, marking the cut with "…".
+function clip(s, n) {
+  return s.length > n ? s.slice(0, n - 1) + '\u2026' : s;
+}
+
+// deepActive is the focused element, looking into open shadow roots; null
+// when nothing but the body has focus.
+function deepActive() {
+  var a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === document.body || a === document.documentElement) return null;
+  return a;
+}
+
+// idRefs resolves a space-separated IDREF list in el's tree scope.
+function idRefs(el, value) {
+  var out = [];
+  if (!value) return out;
+  var root = el.getRootNode();
+  var get = root.getElementById ? root : document;
+  var ids = value.trim().split(/\s+/);
+  for (var i = 0; i < ids.length; i++) {
+    if (!ids[i]) continue;
+    var r = get.getElementById(ids[i]);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+// docRect is el's bounding box in document coordinates (viewport + scroll),
+// rounded to whole pixels.
+function docRect(el) {
+  var r = el.getBoundingClientRect();
+  return { x: Math.round(r.left + window.scrollX), y: Math.round(r.top + window.scrollY), width: Math.round(r.width), height: Math.round(r.height) };
+}
+
+// cssPath is a short CSS selector that names el for a human: tag#id, or
+// tag.class under a named ancestor, or an nth-of-type path of up to four
+// steps.
+function cssPath(el) {
+  var parts = [];
+  for (var n = el, i = 0; n && n.nodeType === ELEMENT_NODE && i < 4; n = n.parentElement, i++) {
+    var tag = n.localName;
+    if (n.id && /^[A-Za-z][\w-]*$/.test(n.id)) { parts.unshift(tag + '#' + n.id); break; }
+    var step = tag;
+    var cls = (n.getAttribute('class') || '').trim().split(/\s+/).filter(function (c) { return /^[A-Za-z_][\w-]*$/.test(c); });
+    if (cls.length) step += '.' + cls.slice(0, 2).join('.');
+    var p = n.parentElement;
+    if (p) {
+      var same = 0, idx = 0;
+      for (var c = p.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === tag) { same++; if (c === n) idx = same; }
+      }
+      if (same > 1) step += ':nth-of-type(' + idx + ')';
+    }
+    parts.unshift(step);
+  }
+  return parts.join(' > ');
+}
+
+// queryOne returns the first element matching sel in the document, else in
+// the open shadow roots under it (breadth first), else null. A bad selector
+// throws the browser's SyntaxError.
+function queryOne(sel) {
+  var el = document.querySelector(sel);
+  if (el) return el;
+  var roots = shadowRoots(document);
+  for (var i = 0; i < roots.length; i++) {
+    el = roots[i].querySelector(sel);
+    if (el) return el;
+  }
+  return null;
+}
+
+// queryAll returns the elements matching sel in the document and in the
+// open shadow roots under it, document matches first.
+function queryAll(sel) {
+  var out = Array.prototype.slice.call(document.querySelectorAll(sel));
+  var roots = shadowRoots(document);
+  for (var i = 0; i < roots.length; i++) {
+    var found = roots[i].querySelectorAll(sel);
+    for (var j = 0; j < found.length; j++) out.push(found[j]);
+  }
+  return out;
+}
+
+// shadowRoots lists the open shadow roots under root, nested ones included.
+function shadowRoots(root) {
+  var out = [];
+  var queue = [root];
+  while (queue.length) {
+    var r = queue.shift();
+    var all = r.querySelectorAll('*');
+    for (var i = 0; i < all.length; i++) {
+      if (all[i].shadowRoot) { out.push(all[i].shadowRoot); queue.push(all[i].shadowRoot); }
+    }
+  }
+  return out;
+}

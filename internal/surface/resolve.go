@@ -1,0 +1,355 @@
+package surface
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// Resolution is where a renderer operation on one surface goes. It is a
+// snapshot: resolve again for the next operation.
+type Resolution struct {
+	SurfaceID string
+	FrameID   string
+	// Eval is the socket that hosts the frame: its own target's for page,
+	// webview and OOPIF surfaces, the owning target's for an in-process
+	// frame.
+	Eval *cdp.Conn
+	// ContextID is the frame's default main-world execution context on
+	// Eval, or 0 for a target's root frame (evaluate without a contextId).
+	ContextID runtime.ExecutionContextID
+	// InputRoot is the nearest page or webview target at or above the
+	// surface: every Input.dispatch* goes there. nil when no window root is
+	// known above the surface (an orphan frame).
+	InputRoot   *cdp.Conn
+	InputRootID string
+	// Fallback is set when the selected root page had closed and the
+	// registry selected another root to resolve this call.
+	Fallback *Fallback
+
+	r    *Registry
+	hops []hop // from the surface up to the input root
+}
+
+// Fallback reports an automatic reselection after the active root closed.
+type Fallback struct {
+	From   string `json:"from"` // the closed surface
+	To     string `json:"to"`   // the root now selected
+	Reason string `json:"reason"`
+}
+
+// hop is one target boundary of the offset chain: the <iframe> owner of
+// frameID, asked on the socket that hosts the frame's parent.
+type hop struct {
+	frameID string
+	owner   *cdp.Conn
+}
+
+// IsInputRoot reports whether the surface is its own input root (a page or
+// webview target): it needs no offset and no window.focus().
+func (res *Resolution) IsInputRoot() bool { return res.InputRootID == res.FrameID }
+
+// Resolve resolves the active surface. It costs no CDP call when the
+// sockets involved are open and the frame's context is known; it waits (up
+// to Options.ContextWait, within ctx) for a context that is being replaced.
+// With no surface selected it lists first. A closed frame surface is
+// SURFACE_CLOSED until another is selected; a closed root page falls back to
+// the first live root, reported in Resolution.Fallback.
+func (r *Registry) Resolve(ctx context.Context) (*Resolution, error) {
+	return r.resolve(ctx, "")
+}
+
+// ResolveID resolves one surface without selecting it.
+func (r *Registry) ResolveID(ctx context.Context, id string) (*Resolution, error) {
+	if id == "" {
+		return nil, errs.BadArg("surfaceId", "a surface id is required")
+	}
+	return r.resolve(ctx, id)
+}
+
+// errWait means: the state is moving; wait for the next change.
+var errWait = errors.New("surface: waiting for state")
+
+func (r *Registry) resolve(ctx context.Context, id string) (*Resolution, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	listed := false
+	for {
+		r.mu.Lock()
+		if id == "" && r.active == nil && !listed {
+			r.mu.Unlock()
+			listed = true
+			if _, err := r.List(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		res, need, err := r.tryResolveLocked(id)
+		changed := r.changed
+		r.mu.Unlock()
+		switch {
+		case err == nil && len(need) == 0:
+			return res, nil
+		case err != nil && !errors.Is(err, errWait):
+			if res != nil && res.Fallback != nil && !listed {
+				// No live root is known: a listing may find one.
+				listed = true
+				if _, lerr := r.List(ctx); lerr != nil {
+					return nil, lerr
+				}
+				continue
+			}
+			return nil, err
+		}
+		for _, tid := range need {
+			if _, err := r.ensure(ctx, tid); err != nil {
+				return nil, err
+			}
+		}
+		if len(need) > 0 {
+			continue
+		}
+		if timer == nil {
+			timer = time.NewTimer(r.contextWait)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctxErr(ctx, "waiting for the surface's execution context")
+		case <-timer.C:
+			return nil, errs.New(errs.SurfaceUnsupported, "the surface has no document (no default execution context) yet")
+		}
+	}
+}
+
+// tryResolveLocked resolves from state alone. It returns the targets whose
+// sockets must be opened first (need), or errWait when the frame's context
+// is not known yet.
+func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
+	var fb *Fallback
+	n := r.active
+	if id != "" {
+		n = r.byID[id]
+		if n == nil {
+			return nil, nil, errs.New(errs.SurfaceNotFound, "no surface %q in this session", id).With("surfaceId", id)
+		}
+	}
+	if n == nil {
+		return nil, nil, errs.New(errs.SurfaceNotFound, "no surface is selected and none was found")
+	}
+	if !n.live {
+		if id != "" || !(n.isTarget && isWindowNode(n) || n.listedAsRoot) {
+			return nil, nil, errs.New(errs.SurfaceClosed, "surface %s is closed; select another", n.id).With("surfaceId", n.id)
+		}
+		to := r.firstLiveRootLocked()
+		if to == nil {
+			return &Resolution{Fallback: &Fallback{From: n.id}}, nil,
+				errs.New(errs.SurfaceClosed, "surface %s is closed and no other window is open", n.id).With("surfaceId", n.id)
+		}
+		fb = &Fallback{From: n.id, To: to.id, Reason: "the selected window closed; selected the first open window"}
+		r.selectLocked(to)
+		n = to
+	}
+	var need []string
+	st := r.current[n.host]
+	if !st.usable() {
+		need = append(need, n.host)
+	}
+	root := r.inputRootLocked(n)
+	var hops []hop
+	if root != nil {
+		if rs := r.current[root.host]; !rs.usable() && root.host != n.host {
+			need = append(need, root.host)
+		}
+		for cur, steps := n, 0; cur != root && steps <= len(r.byFrame); steps++ {
+			p := r.byFrame[cur.parent]
+			if p == nil {
+				root = nil // the chain broke since inputRootLocked: no root
+				break
+			}
+			ps := r.current[p.host]
+			if !ps.usable() {
+				need = append(need, p.host)
+			} else {
+				hops = append(hops, hop{frameID: cur.frameID, owner: ps.sock.Conn()})
+			}
+			cur = r.byFrame[p.host]
+			if cur == nil {
+				root = nil
+				break
+			}
+		}
+	}
+	if len(need) > 0 {
+		return nil, dedupe(need), nil
+	}
+	res := &Resolution{
+		SurfaceID: n.id,
+		FrameID:   n.frameID,
+		Eval:      st.sock.Conn(),
+		Fallback:  fb,
+		r:         r,
+		hops:      hops,
+	}
+	if !n.isTarget {
+		ctxID, ok := st.defaults[n.frameID]
+		if !ok {
+			return nil, nil, errWait
+		}
+		res.ContextID = runtime.ExecutionContextID(ctxID)
+	}
+	if root != nil {
+		res.InputRootID = root.frameID
+		res.InputRoot = r.current[root.host].sock.Conn()
+	}
+	return res, nil, nil
+}
+
+func dedupe(ids []string) []string {
+	out := ids[:0]
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// firstLiveRootLocked returns the first live window root in listing order,
+// then in surface-number order for roots born after the last listing.
+func (r *Registry) firstLiveRootLocked() *node {
+	for _, n := range r.order {
+		if n.live && n.isTarget && isWindowNode(n) && r.parentLocked(n) == nil {
+			return n
+		}
+	}
+	return nil
+}
+
+func isWindowNode(n *node) bool { return n.targetType == "page" || n.targetType == "webview" }
+
+// Offset returns the point, in the input root's viewport, of the surface's
+// top-left corner: the content boxes of the <iframe> owners summed from the
+// surface up to the input root, one DOM.getFrameOwner and one
+// DOM.getBoxModel per target boundary, read now (frames move between
+// operations). Add it to a point from getBoundingClientRect inside the
+// frame.
+//
+// Boxes are read on the socket hosting the owner and are in that socket's
+// root viewport, already including every in-process ancestor: so an
+// in-process frame adds its own owner box once, and nothing is added for the
+// in-process frames above it.
+func (res *Resolution) Offset(ctx context.Context) (x, y float64, err error) {
+	if res.InputRoot == nil {
+		return 0, 0, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	}
+	for _, h := range res.hops {
+		var owner struct {
+			BackendNodeID int64 `json:"backendNodeId"`
+		}
+		if err := res.r.call(ctx, h.owner, "DOM.getFrameOwner", map[string]any{"frameId": h.frameID}, &owner); err != nil {
+			return 0, 0, frameErr(err, res.SurfaceID, "finding the frame's <iframe>")
+		}
+		var box struct {
+			Model struct {
+				Content []float64 `json:"content"`
+			} `json:"model"`
+		}
+		if err := res.r.call(ctx, h.owner, "DOM.getBoxModel", map[string]any{"backendNodeId": owner.BackendNodeID}, &box); err != nil {
+			return 0, 0, frameErr(err, res.SurfaceID, "measuring the frame's <iframe>")
+		}
+		q := box.Model.Content
+		if len(q) < 8 {
+			return 0, 0, errs.New(errs.ElementNotVisible, "the <iframe> of surface %s has no box", res.SurfaceID)
+		}
+		x += min(q[0], q[2], q[4], q[6])
+		y += min(q[1], q[3], q[5], q[7])
+	}
+	return x, y, nil
+}
+
+func frameErr(err error, surfaceID, what string) error {
+	var pe *cdp.ProtocolError
+	if errors.As(err, &pe) {
+		m := strings.ToLower(pe.Message)
+		switch {
+		case strings.Contains(m, "not found") || strings.Contains(m, "no frame"):
+			return errs.Wrap(errs.SurfaceClosed, err, what).With("surfaceId", surfaceID)
+		case strings.Contains(m, "box model"):
+			return errs.Wrap(errs.ElementNotVisible, err, what).With("surfaceId", surfaceID)
+		}
+	}
+	return err
+}
+
+// FocusFrame gives a non-root frame the focus (window.focus() in it), as a
+// key press without a selector needs. On an input root it does nothing.
+func (res *Resolution) FocusFrame(ctx context.Context) error {
+	if res.IsInputRoot() {
+		return nil
+	}
+	p := map[string]any{"expression": "window.focus()"}
+	if res.ContextID != 0 {
+		p["contextId"] = res.ContextID
+	}
+	var out struct {
+		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
+	}
+	if err := res.r.call(ctx, res.Eval, "Runtime.evaluate", p, &out); err != nil {
+		return err
+	}
+	if len(out.ExceptionDetails) > 0 {
+		return errs.New(errs.EvalRuntimeError, "window.focus() threw in surface %s", res.SurfaceID)
+	}
+	return nil
+}
+
+// ClickPoint clicks with the left button at (x, y) in the surface's own
+// viewport (as getBoundingClientRect inside the frame reports it): the
+// point plus [Resolution.Offset], dispatched on the input root so the
+// embedding page hit-tests it. It is the minimal click that proves the
+// geometry; internal/input owns real input.
+func ClickPoint(ctx context.Context, res *Resolution, x, y float64) error {
+	ox, oy, err := res.Offset(ctx)
+	if err != nil {
+		return err
+	}
+	px, py := x+ox, y+oy
+	if math.IsNaN(px) || math.IsNaN(py) {
+		return errs.BadArg("point", "not a number")
+	}
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		p := map[string]any{"type": typ, "x": px, "y": py}
+		if typ != "mouseMoved" {
+			p["button"] = "left"
+			p["clickCount"] = 1
+		}
+		if err := res.r.call(ctx, res.InputRoot, "Input.dispatchMouseEvent", p, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ctxErr(ctx context.Context, what string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return errs.Wrap(errs.CDPTimeout, ctx.Err(), what)
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,711 @@
+package target
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// The renderer target types the pool keeps. Every other type (browser_ui,
+// service_worker, shared_worker, worker, node, tab, …) is left out.
+const (
+	TypePage    = "page"
+	TypeWebview = "webview"
+	TypeIframe  = "iframe"
+)
+
+// IsRenderer reports whether typ is a renderer target type the pool keeps.
+func IsRenderer(typ string) bool {
+	return typ == TypePage || typ == TypeWebview || typ == TypeIframe
+}
+
+// IsWindow reports whether typ is a window root: a page or a webview guest.
+func IsWindow(typ string) bool { return typ == TypePage || typ == TypeWebview }
+
+// Info describes one renderer target. ParentID names the parent *frame*
+// (equal to the parent target's id when the parent frame is a target root).
+// WSURL is known once the target has been seen in /json/list.
+type Info struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	URL      string `json:"url"`
+	ParentID string `json:"parentId,omitempty"`
+	OpenerID string `json:"openerId,omitempty"`
+	WSURL    string `json:"webSocketDebuggerUrl,omitempty"`
+}
+
+// ChangeKind says what happened to a target.
+type ChangeKind int
+
+// The kinds of [Change].
+const (
+	Created ChangeKind = iota + 1
+	Destroyed
+	InfoChanged
+)
+
+func (k ChangeKind) String() string {
+	switch k {
+	case Created:
+		return "created"
+	case Destroyed:
+		return "destroyed"
+	case InfoChanged:
+		return "info-changed"
+	}
+	return "unknown"
+}
+
+// Change is one change of the target set, as the pool saw it.
+type Change struct {
+	Kind   ChangeKind
+	Target Info
+}
+
+// Options configure [Open].
+type Options struct {
+	// HTTPURL is the DevTools HTTP endpoint, http://HOST:PORT (required;
+	// loopback only). /json/list is read there.
+	HTTPURL string
+	// BrowserWSURL is the browser socket. Default: webSocketDebuggerUrl
+	// of HTTPURL/json/version.
+	BrowserWSURL string
+	// CallTimeout bounds each CDP call and each dial. Default 30s.
+	CallTimeout time.Duration
+	// OnChange, when set, sees every change of the target set, in order,
+	// from the pool's own goroutine with no lock held. It may call the
+	// pool; it should return soon, as later changes wait for it.
+	OnChange func(Change)
+}
+
+// Pool holds the browser socket and one lazily opened socket per renderer
+// target. It is safe for concurrent use.
+type Pool struct {
+	opts    Options
+	browser *cdp.Conn
+	life    context.Context // ends on Close: aborts dials in flight
+	cancel  context.CancelFunc
+
+	mu         sync.Mutex
+	entries    map[string]*entry
+	firstSeen  map[string]uint64 // never forgotten: first-seen order is stable
+	seq        uint64
+	destroyGen uint64
+	sockets    map[string]*Socket
+	watchers   []*watcher
+	closed     bool
+
+	listeners atomic.Pointer[[]*listener]
+
+	qmu   sync.Mutex
+	tasks []task
+	wake  chan struct{}
+	quit  chan struct{}
+
+	wg sync.WaitGroup // the dispatcher and every dial
+}
+
+type entry struct {
+	info        Info
+	listed      bool   // seen in /json/list at least once: its type is the listed one
+	destroyedAt uint64 // destroyGen when it was destroyed; 0 while alive
+}
+
+type listener struct {
+	fn func(*Socket, cdp.Event)
+}
+
+type watcher struct {
+	fn func(Change)
+}
+
+// task is one job of the dispatcher: a change to announce or a socket to
+// close, in the order they happened.
+type task struct {
+	change *Change
+	close  *Socket
+}
+
+// Socket is the pooled connection of one target. It is created before its
+// dial starts, so a listener can tell sockets apart from their first event.
+type Socket struct {
+	targetID string
+	ready    chan struct{} // closed when the dial has finished
+	conn     *cdp.Conn     // set before ready is closed, nil on error
+	err      error
+	gone     chan struct{}
+	goneOnce sync.Once
+}
+
+func newSocket(id string) *Socket {
+	return &Socket{targetID: id, ready: make(chan struct{}), gone: make(chan struct{})}
+}
+
+// TargetID returns the id of the socket's target (its root frame id).
+func (s *Socket) TargetID() string { return s.targetID }
+
+// Conn returns the connection, or nil while the socket is still dialling
+// or when its dial failed. Sockets returned by [Pool.Socket] always have
+// one.
+func (s *Socket) Conn() *cdp.Conn {
+	select {
+	case <-s.ready:
+		return s.conn
+	default:
+		return nil
+	}
+}
+
+// Gone is closed when the pool drops the socket: its target was destroyed,
+// its connection ended, or the pool closed.
+func (s *Socket) Gone() <-chan struct{} { return s.gone }
+
+func (s *Socket) markGone() { s.goneOnce.Do(func() { close(s.gone) }) }
+
+// dead reports whether a finished dial failed or its connection ended.
+func (s *Socket) dead() bool {
+	select {
+	case <-s.ready:
+	default:
+		return false // still dialling: share it
+	}
+	if s.err != nil || s.conn == nil {
+		return true
+	}
+	select {
+	case <-s.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// Open dials the browser socket and starts target discovery
+// (Target.setDiscoverTargets). Close the pool when done.
+func Open(ctx context.Context, opts Options) (*Pool, error) {
+	if opts.HTTPURL == "" {
+		return nil, errs.BadArg("HTTPURL", "the DevTools HTTP endpoint is required")
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 30 * time.Second
+	}
+	if opts.BrowserWSURL == "" {
+		v, err := browser.GetVersion(ctx, browser.Endpoint{HTTPURL: opts.HTTPURL})
+		if err != nil {
+			return nil, err
+		}
+		if v.WebSocketDebuggerURL == "" {
+			return nil, errs.New(errs.CDPDisconnected, "%s/json/version names no browser socket", opts.HTTPURL)
+		}
+		opts.BrowserWSURL = v.WebSocketDebuggerURL
+	}
+	p := &Pool{
+		opts:      opts,
+		entries:   map[string]*entry{},
+		firstSeen: map[string]uint64{},
+		sockets:   map[string]*Socket{},
+		wake:      make(chan struct{}, 1),
+		quit:      make(chan struct{}),
+	}
+	p.life, p.cancel = context.WithCancel(context.Background())
+	if opts.OnChange != nil {
+		p.watchers = []*watcher{{fn: opts.OnChange}}
+	}
+	p.wg.Add(1)
+	go p.run()
+	c, err := cdp.Dial(ctx, opts.BrowserWSURL, &cdp.Options{CallTimeout: opts.CallTimeout, OnEvent: p.onBrowserEvent})
+	if err != nil {
+		p.cancel()
+		close(p.quit)
+		p.wg.Wait()
+		return nil, err
+	}
+	p.browser = c
+	if err := c.Call(ctx, "Target.setDiscoverTargets", map[string]any{"discover": true}, nil); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Browser returns the browser-level connection.
+func (p *Pool) Browser() *cdp.Conn { return p.browser }
+
+// Listen registers fn for every event of every pooled target socket. fn runs
+// on that socket's reader goroutine, in order: it must not block and must
+// not wait for a call on that socket. A socket dialled after Listen returns
+// delivers all of its events to fn. After remove returns, fn may still be
+// running once for an event in flight, and then is not called again.
+func (p *Pool) Listen(fn func(s *Socket, ev cdp.Event)) (remove func()) {
+	l := &listener{fn: fn}
+	p.mu.Lock()
+	var next []*listener
+	if cur := p.listeners.Load(); cur != nil {
+		next = slices.Clone(*cur)
+	}
+	next = append(next, l)
+	p.listeners.Store(&next)
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			cur := p.listeners.Load()
+			if cur == nil {
+				return
+			}
+			next := slices.DeleteFunc(slices.Clone(*cur), func(x *listener) bool { return x == l })
+			p.listeners.Store(&next)
+		})
+	}
+}
+
+// Watch registers fn for every later change of the target set. It runs
+// like [Options.OnChange].
+func (p *Pool) Watch(fn func(Change)) (remove func()) {
+	w := &watcher{fn: fn}
+	p.mu.Lock()
+	p.watchers = append(p.watchers, w)
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			p.watchers = slices.DeleteFunc(slices.Clone(p.watchers), func(x *watcher) bool { return x == w })
+			p.mu.Unlock()
+		})
+	}
+}
+
+func (p *Pool) fanout(s *Socket, ev cdp.Event) {
+	ls := p.listeners.Load()
+	if ls == nil {
+		return
+	}
+	for _, l := range *ls {
+		l.fn(s, ev)
+	}
+}
+
+// cdpTargetInfo is the part of Target.TargetInfo the pool reads.
+type cdpTargetInfo struct {
+	TargetID      string `json:"targetId"`
+	Type          string `json:"type"`
+	Title         string `json:"title"`
+	URL           string `json:"url"`
+	ParentID      string `json:"parentId"`
+	ParentFrameID string `json:"parentFrameId"`
+	OpenerID      string `json:"openerId"`
+}
+
+// onBrowserEvent runs on the browser socket's reader goroutine.
+func (p *Pool) onBrowserEvent(ev cdp.Event) {
+	if ev.SessionID != "" {
+		return
+	}
+	switch ev.Method {
+	case "Target.targetCreated", "Target.targetInfoChanged":
+		var m struct {
+			TargetInfo cdpTargetInfo `json:"targetInfo"`
+		}
+		if json.Unmarshal(ev.Params, &m) != nil || m.TargetInfo.TargetID == "" {
+			return
+		}
+		p.upsert(m.TargetInfo)
+	case "Target.targetDestroyed":
+		var m struct {
+			TargetID string `json:"targetId"`
+		}
+		if json.Unmarshal(ev.Params, &m) != nil || m.TargetID == "" {
+			return
+		}
+		p.destroy(m.TargetID)
+	}
+}
+
+func (p *Pool) upsert(ti cdpTargetInfo) {
+	parent := ti.ParentID
+	if parent == "" {
+		parent = ti.ParentFrameID
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	e := p.entries[ti.TargetID]
+	if e == nil && !IsRenderer(ti.Type) {
+		return
+	}
+	kind := InfoChanged
+	if e == nil {
+		e = &entry{info: Info{ID: ti.TargetID}}
+		p.entries[ti.TargetID] = e
+		kind = Created
+	} else if e.destroyedAt != 0 {
+		e.destroyedAt = 0
+		kind = Created
+	}
+	p.see(ti.TargetID)
+	old := e.info
+	// The listed type wins: an Electron host names a guest "webview" in
+	// /json/list, and its events need not.
+	if !e.listed && ti.Type != "" {
+		e.info.Type = ti.Type
+	}
+	e.info.Title = ti.Title
+	e.info.URL = ti.URL
+	if parent != "" {
+		e.info.ParentID = parent
+	}
+	if ti.OpenerID != "" {
+		e.info.OpenerID = ti.OpenerID
+	}
+	if kind == InfoChanged && old == e.info {
+		return
+	}
+	p.enqueueLocked(task{change: &Change{Kind: kind, Target: e.info}})
+}
+
+func (p *Pool) destroy(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	e := p.entries[id]
+	if e == nil || e.destroyedAt != 0 {
+		return
+	}
+	p.destroyGen++
+	e.destroyedAt = p.destroyGen
+	if s := p.sockets[id]; s != nil {
+		delete(p.sockets, id)
+		s.markGone()
+		p.enqueueLocked(task{close: s})
+	}
+	p.enqueueLocked(task{change: &Change{Kind: Destroyed, Target: e.info}})
+}
+
+// see records the first sighting of id. Callers hold p.mu.
+func (p *Pool) see(id string) {
+	if _, ok := p.firstSeen[id]; !ok {
+		p.seq++
+		p.firstSeen[id] = p.seq
+	}
+}
+
+// enqueueLocked queues a task for the dispatcher. Callers hold p.mu, so
+// tasks queue in the order the pool saw what they report.
+func (p *Pool) enqueueLocked(t task) {
+	p.qmu.Lock()
+	p.tasks = append(p.tasks, t)
+	p.qmu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run is the dispatcher: it announces changes and closes dropped sockets,
+// off every lock and off every reader goroutine.
+func (p *Pool) run() {
+	defer p.wg.Done()
+	for {
+		p.qmu.Lock()
+		tasks := p.tasks
+		p.tasks = nil
+		p.qmu.Unlock()
+		for i, t := range tasks {
+			select {
+			case <-p.quit:
+				p.requeue(tasks[i:]) // Close closes the sockets left
+				return
+			default:
+			}
+			p.do(t)
+		}
+		if len(tasks) > 0 {
+			continue
+		}
+		select {
+		case <-p.wake:
+		case <-p.quit:
+			return
+		}
+	}
+}
+
+func (p *Pool) requeue(ts []task) {
+	p.qmu.Lock()
+	p.tasks = append(ts, p.tasks...)
+	p.qmu.Unlock()
+}
+
+func (p *Pool) do(t task) {
+	if t.close != nil {
+		<-t.close.ready
+		if t.close.conn != nil {
+			_ = t.close.conn.Close()
+		}
+	}
+	if t.change != nil {
+		p.mu.Lock()
+		ws := slices.Clone(p.watchers)
+		p.mu.Unlock()
+		for _, w := range ws {
+			w.fn(*t.change)
+		}
+	}
+}
+
+// List reads /json/list and returns its renderer targets (page, webview,
+// iframe) in first-seen order: the pool numbers each target id when it first
+// sees it (from an event or a listing; within one listing oldest first, as
+// /json/list lists newest first) and keeps that number for good.
+func (p *Pool) List(ctx context.Context) ([]Info, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errClosed()
+	}
+	gen := p.destroyGen
+	p.mu.Unlock()
+	ts, err := browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]Info, 0, len(ts))
+	for i := len(ts) - 1; i >= 0; i-- {
+		t := ts[i]
+		if !IsRenderer(t.Type) || t.ID == "" {
+			continue
+		}
+		e := p.entries[t.ID]
+		if e != nil && e.destroyedAt > gen {
+			continue // destroyed while the listing was on its way
+		}
+		kind := InfoChanged
+		if e == nil {
+			e = &entry{info: Info{ID: t.ID}}
+			p.entries[t.ID] = e
+			kind = Created
+		} else if e.destroyedAt != 0 {
+			e.destroyedAt = 0
+			kind = Created
+		}
+		p.see(t.ID)
+		old := e.info
+		e.listed = true
+		e.info.Type = t.Type
+		e.info.Title = t.Title
+		e.info.URL = t.URL
+		e.info.ParentID = t.ParentID
+		e.info.WSURL = t.WebSocketDebuggerURL
+		if kind == Created || old != e.info {
+			p.enqueueLocked(task{change: &Change{Kind: kind, Target: e.info}})
+		}
+		out = append(out, e.info)
+	}
+	slices.SortStableFunc(out, func(a, b Info) int {
+		return compareUint(p.firstSeen[a.ID], p.firstSeen[b.ID])
+	})
+	return out, nil
+}
+
+func compareUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Windows returns the window roots, page and webview targets, of a fresh
+// listing in first-seen order.
+func (p *Pool) Windows(ctx context.Context) ([]Info, error) {
+	all, err := p.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(i Info) bool { return !IsWindow(i.Type) }), nil
+}
+
+// Known returns what the pool knows of a live target, without I/O.
+func (p *Pool) Known(id string) (Info, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e := p.entries[id]
+	if e == nil || e.destroyedAt != 0 {
+		return Info{}, false
+	}
+	return e.info, true
+}
+
+// Seq returns the first-seen number of a target id (0 if never seen).
+// Lower numbers were seen first.
+func (p *Pool) Seq(id string) uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.firstSeen[id]
+}
+
+// Conn returns the connection of a target's socket; see [Pool.Socket].
+func (p *Pool) Conn(ctx context.Context, targetID string) (*cdp.Conn, error) {
+	s, err := p.Socket(ctx, targetID)
+	if err != nil {
+		return nil, err
+	}
+	return s.conn, nil
+}
+
+// Socket returns the socket of a target, dialling it from its
+// webSocketDebuggerUrl on first use (reading /json/list if the pool has not
+// listed the target yet). Concurrent callers for one id share one dial; the
+// dial itself belongs to the pool, so a caller whose ctx ends stops waiting
+// without failing the others. A socket whose connection has ended is
+// replaced by a new one on the next call. A target that is gone is
+// SURFACE_CLOSED; one never seen is SURFACE_NOT_FOUND.
+func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
+	for attempt := 0; ; attempt++ {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, errClosed()
+		}
+		s := p.sockets[targetID]
+		if s != nil && s.dead() {
+			delete(p.sockets, targetID)
+			s.markGone()
+			p.enqueueLocked(task{close: s})
+			s = nil
+		}
+		if s == nil {
+			e := p.entries[targetID]
+			alive := e != nil && e.destroyedAt == 0
+			if !alive || e.info.WSURL == "" {
+				p.mu.Unlock()
+				if attempt == 0 {
+					if _, err := p.List(ctx); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				switch {
+				case e == nil:
+					return nil, errs.New(errs.SurfaceNotFound, "no target %s", targetID)
+				case !alive:
+					return nil, errs.New(errs.SurfaceClosed, "target %s is gone", targetID)
+				}
+				return nil, errs.New(errs.CDPDisconnected, "target %s has no webSocketDebuggerUrl", targetID)
+			}
+			s = newSocket(targetID)
+			p.sockets[targetID] = s
+			p.wg.Add(1)
+			go p.dial(s, e.info.WSURL)
+		}
+		p.mu.Unlock()
+		select {
+		case <-s.ready:
+			if s.err != nil {
+				return nil, s.err
+			}
+			return s, nil
+		case <-ctx.Done():
+			return nil, ctxErr(ctx, "connecting to target "+targetID)
+		}
+	}
+}
+
+// dial opens one socket. It belongs to the pool (wg), not to the caller
+// that asked first.
+func (p *Pool) dial(s *Socket, url string) {
+	defer p.wg.Done()
+	ctx, cancel := context.WithTimeout(p.life, p.opts.CallTimeout)
+	defer cancel()
+	c, err := cdp.Dial(ctx, url, &cdp.Options{
+		CallTimeout: p.opts.CallTimeout,
+		OnEvent:     func(ev cdp.Event) { p.fanout(s, ev) },
+	})
+	var stale *cdp.Conn
+	p.mu.Lock()
+	if err == nil && (p.closed || p.sockets[s.targetID] != s) {
+		stale, c = c, nil
+		err = errs.New(errs.SurfaceClosed, "target %s went away while connecting", s.targetID)
+	}
+	if err != nil && p.sockets[s.targetID] == s {
+		delete(p.sockets, s.targetID)
+	}
+	s.conn, s.err = c, err
+	p.mu.Unlock()
+	close(s.ready)
+	if err != nil {
+		s.markGone()
+	}
+	if stale != nil {
+		_ = stale.Close()
+	}
+}
+
+// Close closes every target socket and the browser socket and waits for the
+// pool's goroutines. It never closes the browser itself.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	socks := make([]*Socket, 0, len(p.sockets))
+	for _, s := range p.sockets {
+		socks = append(socks, s)
+	}
+	clear(p.sockets)
+	p.mu.Unlock()
+	p.cancel()
+	if p.browser != nil {
+		_ = p.browser.Close()
+	}
+	close(p.quit)
+	p.wg.Wait()
+	p.qmu.Lock()
+	left := p.tasks
+	p.tasks = nil
+	p.qmu.Unlock()
+	for _, t := range left {
+		if t.close != nil {
+			socks = append(socks, t.close)
+		}
+	}
+	for _, s := range socks {
+		s.markGone()
+		<-s.ready // every dial has ended (wg)
+		if s.conn != nil {
+			_ = s.conn.Close()
+		}
+	}
+	return nil
+}
+
+func errClosed() error { return errs.New(errs.CDPDisconnected, "the target pool is closed") }
+
+func ctxErr(ctx context.Context, what string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return errs.Wrap(errs.CDPTimeout, ctx.Err(), what)
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,31 @@
+package tool
+
+// capabilities is the matrix electron_launch, electron_attach and
+// electron_info report. A flag is true only when a test in this repository
+// proves it against a real browser; the test named beside each true flag is
+// that proof. Anything not built yet is false, never a guess.
+func (s *Server) capabilities() map[string]any {
+	return map[string]any{
+		"transport":                "cdp",
+		"launch":                   true, // TestLaunchWindowsNavigateStop
+		"devLaunch":                true, // TestDevLaunchStandIn (Electron stand-in, not real Electron)
+		"attach":                   true, // TestAttachToRunningChromium
+		"windows":                  true, // TestLaunchWindowsNavigateStop
+		"navigate":                 true, // TestLaunchWindowsNavigateStop
+		"supportsSurfaceTargeting": false,
+		"snapshot":                 false,
+		"find":                     false,
+		"elementReads":             false,
+		"interaction":              false,
+		"waits":                    false,
+		"expectations":             false,
+		"rendererEval":             false,
+		"mainEval":                 false,
+		"screenshots":              false,
+		"console":                  false,
+		"dialogs":                  false,
+		"network":                  false,
+		"relay":                    false,
+		"evalAllowed":              map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},
+	}
+}

@@ -1,0 +1,117 @@
+package tool
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/browser"
+)
+
+func doctor(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	return c.Server.Doctor(ctx), nil
+}
+
+// Check is one preflight finding.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// DoctorReport is what electron_doctor and `understudy doctor` print.
+type DoctorReport struct {
+	OK     bool    `json:"healthy"`
+	Checks []Check `json:"checks"`
+}
+
+// Doctor runs the non-mutating preflight.
+func (s *Server) Doctor(ctx context.Context) DoctorReport {
+	var checks []Check
+	add := func(c Check) { checks = append(checks, c) }
+
+	path := s.cfg.BrowserPath
+	if path == "" {
+		path = FindChromium()
+	}
+	if path == "" {
+		add(Check{Name: "browser", OK: false, Detail: "no Chromium found (looked for $UNDERSTUDY_CHROMIUM, /usr/lib/chromium/chromium, chromium, google-chrome on PATH)",
+			Fix: "apt-get install -y chromium, or pass executablePath of your app to electron_launch"})
+	} else {
+		vctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		out, err := exec.CommandContext(vctx, path, "--version").Output()
+		cancel()
+		if err != nil {
+			add(Check{Name: "browser", OK: false, Detail: path + ": " + err.Error(), Fix: "check that the binary runs"})
+		} else {
+			add(Check{Name: "browser", OK: true, Detail: path + ": " + strings.TrimSpace(string(out))})
+		}
+	}
+	if d, w := os.Getenv("DISPLAY"), os.Getenv("WAYLAND_DISPLAY"); d != "" || w != "" || runtime.GOOS != "linux" {
+		add(Check{Name: "display", OK: true, Detail: "a display is set (" + d + w + "); headful launches can show windows"})
+	} else {
+		add(Check{Name: "display", OK: true, Detail: "no DISPLAY: Chromium runs headless (the default); Electron apps need Xvfb (xvfb-run) to start"})
+	}
+	evalDetail := "eval tools are absent (start with --allow-eval, --allow-eval=main or --allow-eval=renderer to expose them)"
+	if s.cfg.AllowEvalMain || s.cfg.AllowEvalRenderer {
+		evalDetail = "eval allowed: main=" + strconv.FormatBool(s.cfg.AllowEvalMain) + " renderer=" + strconv.FormatBool(s.cfg.AllowEvalRenderer)
+	}
+	add(Check{Name: "eval_policy", OK: true, Detail: evalDetail})
+	if s.cfg.AppRoot != "" {
+		st, err := os.Stat(s.cfg.AppRoot)
+		ok := err == nil && st.IsDir() && filepath.IsAbs(s.cfg.AppRoot)
+		c := Check{Name: "app_root", OK: ok, Detail: "launches confined to " + s.cfg.AppRoot}
+		if !ok {
+			c.Fix = "--app-root must be an existing absolute folder"
+		}
+		add(c)
+	} else {
+		add(Check{Name: "app_root", OK: true, Detail: "not set: any executable may be launched"})
+	}
+	tmp := os.TempDir()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(tmp, &st); err == nil {
+		free := st.Bavail * uint64(st.Bsize) >> 20
+		add(Check{Name: "temp_space", OK: free > 200, Detail: tmp + ": " + strconv.FormatUint(free, 10) + " MiB free (each Chromium launch makes a temp profile)",
+			Fix: map[bool]string{true: "", false: "free space in " + tmp}[free > 200]})
+	}
+	if os.Geteuid() == 0 {
+		add(Check{Name: "user", OK: true, Detail: "running as root: Chromium gets --no-sandbox"})
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		add(Check{Name: "node", OK: true, Detail: "node is on PATH (only needed for Electron dev launches and relay tests)"})
+	} else {
+		add(Check{Name: "node", OK: true, Detail: "node not on PATH: fine unless you dev-launch Electron"})
+	}
+	ok := true
+	for _, c := range checks {
+		ok = ok && c.OK
+	}
+	return DoctorReport{OK: ok, Checks: checks}
+}
+
+// FindChromium returns a Chromium binary: $UNDERSTUDY_CHROMIUM, Debian's real
+// binary, or one on PATH; "" when there is none.
+func FindChromium() string {
+	if p := os.Getenv("UNDERSTUDY_CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/lib/chromium/chromium"); err == nil {
+		return "/usr/lib/chromium/chromium"
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+var _ = browser.IsChromium

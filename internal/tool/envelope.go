@@ -1,0 +1,103 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Meta is the _meta block of every response.
+type Meta struct {
+	EstimatedTokens int    `json:"estimated_tokens"`
+	ElapsedMS       int64  `json:"elapsed_ms"`
+	SessionID       string `json:"session_id,omitempty"`
+}
+
+// Result is one dispatched call's outcome: the envelope's JSON and whether
+// it reports a failure.
+type Result struct {
+	JSON    json.RawMessage
+	IsError bool
+	Code    errs.Code // set on failure
+}
+
+type failure struct {
+	OK          bool           `json:"ok"`
+	Error       string         `json:"error"`
+	Code        errs.Code      `json:"code"`
+	Hint        string         `json:"hint"`
+	NextActions []string       `json:"next_actions,omitempty"`
+	SimilarRefs []any          `json:"similar_refs,omitempty"`
+	Details     map[string]any `json:"details,omitempty"`
+	Retryable   bool           `json:"retryable"`
+	HTTP        int            `json:"http"`
+}
+
+// successEnvelope splices {"ok":true, <payload fields>, "_meta":{…}} without
+// decoding the payload again. payload must encode as a JSON object.
+func successEnvelope(payload any, start time.Time, sessionID string) (Result, error) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return Result{}, err
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' {
+		return Result{}, errs.New(errs.Internal, "tool payload is not an object")
+	}
+	inner := bytes.TrimSpace(b[1 : len(b)-1])
+	var out bytes.Buffer
+	out.Grow(len(b) + 96)
+	out.WriteString(`{"ok":true`)
+	if len(inner) > 0 {
+		out.WriteByte(',')
+		out.Write(inner)
+	}
+	writeMeta(&out, len(b), start, sessionID)
+	out.WriteByte('}')
+	return Result{JSON: out.Bytes()}, nil
+}
+
+func writeMeta(out *bytes.Buffer, payloadLen int, start time.Time, sessionID string) {
+	out.WriteString(`,"_meta":{"estimated_tokens":`)
+	out.WriteString(strconv.Itoa(payloadLen / 4))
+	out.WriteString(`,"elapsed_ms":`)
+	out.WriteString(strconv.FormatInt(time.Since(start).Milliseconds(), 10))
+	if sessionID != "" {
+		out.WriteString(`,"session_id":`)
+		sid, _ := json.Marshal(sessionID)
+		out.Write(sid)
+	}
+	out.WriteByte('}')
+}
+
+// failureEnvelope renders an error with its registry entry.
+func failureEnvelope(err error, start time.Time, sessionID string) Result {
+	e := errs.As(err)
+	if e == nil {
+		e = errs.Wrap(errs.Internal, err, "unexpected failure")
+	}
+	entry, _ := errs.Lookup(e.Code)
+	hint := e.Hint
+	if hint == "" {
+		hint = entry.Hint
+	}
+	f := failure{
+		Error: e.Message, Code: e.Code, Hint: hint, NextActions: e.NextActions,
+		SimilarRefs: e.SimilarRefs, Details: e.Details, Retryable: entry.Retryable, HTTP: entry.HTTP,
+	}
+	if f.Error == "" {
+		f.Error = e.Error()
+	}
+	b, mErr := json.Marshal(f)
+	if mErr != nil {
+		b, _ = json.Marshal(failure{Error: e.Message, Code: e.Code, Hint: hint, Retryable: entry.Retryable, HTTP: entry.HTTP})
+	}
+	var out bytes.Buffer
+	out.Write(b[:len(b)-1])
+	writeMeta(&out, len(b), start, sessionID)
+	out.WriteByte('}')
+	return Result{JSON: out.Bytes(), IsError: true, Code: e.Code}
+}

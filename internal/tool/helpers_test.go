@@ -1,0 +1,162 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+)
+
+// env is a server with an in-memory MCP client, plus the fixture app.
+type env struct {
+	t      *testing.T
+	srv    *Server
+	client *mcp.ClientSession
+	app    *fixture.Server
+	chrome string
+}
+
+func newEnv(t *testing.T, cfg Config) *env {
+	t.Helper()
+	chrome := chromiumtest.Require(t)
+	ctx := context.Background()
+	app, err := fixture.Serve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = app.Close() })
+	s := New(cfg)
+	t.Cleanup(s.Close)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome}
+}
+
+// call runs a tool through MCP and returns the decoded envelope.
+func (e *env) call(name string, args map[string]any) map[string]any {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := e.client.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		e.t.Fatalf("%s: protocol error: %v", name, err)
+	}
+	var m map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &m); err != nil {
+		e.t.Fatalf("%s: structured content: %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		e.t.Fatalf("%s: want one text block, got %d", name, len(res.Content))
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !json.Valid([]byte(tc.Text)) {
+		e.t.Fatalf("%s: content is not one JSON text block", name)
+	}
+	if ok, _ := m["ok"].(bool); ok == res.IsError {
+		e.t.Fatalf("%s: ok=%v but isError=%v", name, m["ok"], res.IsError)
+	}
+	meta, _ := m["_meta"].(map[string]any)
+	if meta == nil || meta["estimated_tokens"] == nil || meta["elapsed_ms"] == nil {
+		e.t.Fatalf("%s: no _meta in %v", name, m)
+	}
+	return m
+}
+
+// ok calls and fails the test unless the call succeeded.
+func (e *env) ok(name string, args map[string]any) map[string]any {
+	e.t.Helper()
+	m := e.call(name, args)
+	if m["ok"] != true {
+		e.t.Fatalf("%s(%v) failed: %v", name, args, m)
+	}
+	return m
+}
+
+// fails calls and checks the error code.
+func (e *env) fails(name string, args map[string]any, code string) map[string]any {
+	e.t.Helper()
+	m := e.call(name, args)
+	if m["ok"] != false || m["code"] != code {
+		e.t.Fatalf("%s(%v): want code %s, got %v", name, args, code, m)
+	}
+	if h, _ := m["hint"].(string); h == "" {
+		e.t.Fatalf("%s: failure without a hint: %v", name, m)
+	}
+	return m
+}
+
+// launch starts Chromium on a fixture page.
+func (e *env) launch(path string, extra ...string) map[string]any {
+	e.t.Helper()
+	args := append([]string{"--host-resolver-rules=" + fixture.HostResolverRules()}, extra...)
+	args = append(args, e.app.URL("a.test", path))
+	return e.ok("electron_launch", map[string]any{"executablePath": e.chrome, "args": args})
+}
+
+// groupMembers lists live processes (not zombies) whose process group is pgid.
+func groupMembers(pgid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, d := range ents {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// noOrphans waits a little for the group to go, then fails if any remains.
+func noOrphans(t *testing.T, pgid int) {
+	t.Helper()
+	if pgid <= 0 {
+		t.Fatal("no pid to check")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if len(groupMembers(pgid)) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("processes of group %d remain: %v", pgid, groupMembers(pgid))
+}
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}

@@ -1,0 +1,505 @@
+package tool
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/surface"
+	"github.com/understudy-dev/understudy/internal/target"
+)
+
+func registerLifecycle(s *Server) {
+	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start.", false, gateNone, launch)
+	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
+	add(s, "electron_detach", "Disconnect from the app and leave it running.", true, gateNone, detach)
+	add(s, "electron_stop", "Stop the app gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group; reports escalated. No process of a launched app remains.", true, gateNone, stop)
+	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
+	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
+	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error.", false, gateNone, status)
+	add(s, "electron_info", "The app's runtime versions, transport, endpoints and the capability matrix (what this server can really do on it now).", true, gateNone, info)
+	add(s, "electron_doctor", "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.", false, gateNone, doctor)
+}
+
+type launchArgs struct {
+	Common
+	ExecutablePath string            `json:"executablePath,omitempty" jsonschema:"absolute path of a packaged Electron app or a Chromium-based browser"`
+	Main           string            `json:"main,omitempty" jsonschema:"dev launch: the app's main script, run by electronPath"`
+	ElectronPath   string            `json:"electronPath,omitempty" jsonschema:"the Electron binary for a dev launch; default $ELECTRON_PATH, else node_modules/.bin/electron under cwd"`
+	Args           []string          `json:"args,omitempty" jsonschema:"extra command-line arguments (debugging switches are ours and refused)"`
+	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment (NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are refused)"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (absolute)"`
+	TimeoutMs      int               `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the DevTools endpoint; default 30000"`
+	ReadyTimeoutMs int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
+	AllowMultiple  bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
+	Headless       *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
+}
+
+func (a *launchArgs) validate() error {
+	switch {
+	case a.ExecutablePath == "" && a.Main == "":
+		return errs.BadArg("executablePath", "pass executablePath (an app or browser binary) or main (a dev launch's main script)")
+	case a.ExecutablePath != "" && a.Main != "":
+		return errs.BadArg("main", "pass executablePath or main, not both")
+	case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
+		return errs.BadArg("timeoutMs", "must be between 0 and 300000")
+	case a.ReadyTimeoutMs < 0 || a.ReadyTimeoutMs > 300000:
+		return errs.BadArg("readyTimeoutMs", "must be between 0 and 300000")
+	}
+	return nil
+}
+
+// launchResult is what launch and attach return.
+type launchResult struct {
+	SessionID     string         `json:"session_id"`
+	Transport     string         `json:"transport"`
+	LaunchMode    string         `json:"launch_mode"`
+	PID           int            `json:"pid,omitempty"`
+	Endpoint      string         `json:"endpoint"`
+	InspectorURL  string         `json:"inspector_url,omitempty"`
+	Browser       string         `json:"browser,omitempty"`
+	Windows       []windowEntry  `json:"windows"`
+	RendererReady bool           `json:"renderer_ready"`
+	ReadyNote     string         `json:"ready_note,omitempty"`
+	Capabilities  map[string]any `json:"capabilities"`
+}
+
+func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
+	s := c.Server
+	if !a.AllowMultiple && s.sessions.Len() > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	}
+	opts := browser.LaunchOptions{
+		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
+		AppRoot: s.cfg.AppRoot, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
+	}
+	mode := session.Launched
+	if a.Main != "" {
+		mode = session.DevLaunch
+		opts.MainScript = a.Main
+		opts.ExecutablePath = electronPath(a.ElectronPath, a.Cwd)
+		if opts.ExecutablePath == "" {
+			return nil, errs.BadArg("electronPath", "no Electron binary: pass electronPath, set $ELECTRON_PATH, or install electron under cwd (node_modules/.bin/electron)")
+		}
+	}
+	step := 0.0
+	opts.Progress = func(stage string) {
+		step++
+		c.Progress("launch: "+stage, step, 5)
+	}
+	proc, err := browser.Launch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := openSession(ctx, c, mode, proc, proc.Endpoint, nil)
+	if err != nil {
+		_ = proc.Kill()
+		return nil, err
+	}
+	return readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
+}
+
+// electronPath picks the Electron binary of a dev launch.
+func electronPath(given, cwd string) string {
+	if given != "" {
+		return given
+	}
+	if env := os.Getenv("ELECTRON_PATH"); env != "" {
+		return env
+	}
+	if cwd != "" {
+		p := filepath.Join(cwd, "node_modules", ".bin", "electron")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// openSession connects the pool and registry for a new session and
+// registers it. On failure nothing is left registered.
+func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
+	s := c.Server
+	var ver browser.Version
+	if v != nil {
+		ver = *v
+	}
+	pool, err := target.Open(ctx, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
+	if err != nil {
+		return nil, err
+	}
+	id := s.sessions.NextID()
+	reg, err := surface.New(surface.Options{SessionID: id, Pool: pool})
+	if err != nil {
+		_ = pool.Close()
+		return nil, err
+	}
+	sess := session.New(id, mode, proc, ep, ver, pool, reg)
+	s.sessions.Add(sess)
+	c.SetSessionID(id)
+	c.Progress("connected to "+ep.HTTPURL, 3, 5)
+	return sess, nil
+}
+
+// readyResult waits for renderer_ready (a page target whose main frame has a
+// default context and whose document is not loading) and builds the result.
+func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeout time.Duration) (*launchResult, error) {
+	ready, note := waitRendererReady(ctx, sess, readyTimeout)
+	c.Progress("renderer ready", 5, 5)
+	if err := selectFirstWindow(ctx, sess); err != nil {
+		return nil, err
+	}
+	wins, _, err := listWindows(ctx, sess, false)
+	if err != nil {
+		return nil, err
+	}
+	res := &launchResult{
+		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(sess.Mode), PID: sess.PID,
+		Endpoint: sess.Endpoint.HTTPURL, InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
+		Windows: wins, RendererReady: ready, ReadyNote: note, Capabilities: c.Server.capabilities(),
+	}
+	return res, nil
+}
+
+func waitRendererReady(ctx context.Context, sess *session.Session, d time.Duration) (bool, string) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	last := "no page target yet"
+	for {
+		if ok, why := rendererReady(ctx, sess); ok {
+			return true, ""
+		} else if why != "" {
+			last = why
+		}
+		select {
+		case <-ctx.Done():
+			return false, "not ready after " + d.String() + ": " + last
+		case <-time.After(30 * time.Millisecond):
+		}
+	}
+}
+
+func rendererReady(ctx context.Context, sess *session.Session) (bool, string) {
+	wins, err := sess.Pool.Windows(ctx)
+	if err != nil {
+		return false, err.Error()
+	}
+	for _, w := range wins {
+		if w.Type != "page" {
+			continue
+		}
+		conn, err := sess.Pool.Conn(ctx, w.ID)
+		if err != nil {
+			return false, err.Error()
+		}
+		var out struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		// No contextId: this runs in the main frame's default context, so an
+		// answer proves one exists.
+		// The document must be the one the target reports (not the initial
+		// about:blank a window starts with) and past loading.
+		expr := "document.readyState === 'loading' ? 'loading' : (location.href === " + jsString(w.URL) + " ? 'ready' : 'other document')"
+		if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &out); err != nil {
+			return false, err.Error()
+		}
+		if out.Result.Value == "ready" {
+			return true, ""
+		}
+		return false, "the main document is " + out.Result.Value
+	}
+	return false, "no page target yet"
+}
+
+type attachArgs struct {
+	Common
+	Port          int    `json:"port,omitempty" jsonschema:"the app's --remote-debugging-port"`
+	Host          string `json:"host,omitempty" jsonschema:"loopback host; default 127.0.0.1"`
+	CdpURL        string `json:"cdpUrl,omitempty" jsonschema:"http://127.0.0.1:PORT or ws://127.0.0.1:PORT/devtools/browser/ID"`
+	InspectorURL  string `json:"inspectorUrl,omitempty" jsonschema:"the main process's Node inspector ws URL, if open"`
+	InspectorPort int    `json:"inspectorPort,omitempty" jsonschema:"the main process's Node inspector port, if open"`
+	PID           int    `json:"pid,omitempty" jsonschema:"the app's pid; enables electron_stop escalation and electron_force_kill"`
+	TimeoutMs     int    `json:"timeoutMs,omitempty" jsonschema:"default 10000"`
+	AllowMultiple bool   `json:"allowMultiple,omitempty"`
+}
+
+func (a *attachArgs) validate() error {
+	switch {
+	case a.Port == 0 && a.CdpURL == "":
+		return errs.BadArg("port", "pass port (+host) or cdpUrl")
+	case a.Port != 0 && a.CdpURL != "":
+		return errs.BadArg("cdpUrl", "pass port or cdpUrl, not both")
+	case a.Port < 0 || a.Port > 65535:
+		return errs.BadArg("port", "must be 1–65535")
+	case a.InspectorPort < 0 || a.InspectorPort > 65535:
+		return errs.BadArg("inspectorPort", "must be 1–65535")
+	case a.PID < 0:
+		return errs.BadArg("pid", "must be positive")
+	}
+	if a.Host != "" {
+		if err := browser.CheckLoopback(a.Host); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
+	s := c.Server
+	if !a.AllowMultiple && s.sessions.Len() > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	}
+	ctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 10*time.Second))
+	defer cancel()
+	host := a.Host
+	if host == "" && a.Port != 0 {
+		host = "127.0.0.1"
+	}
+	ep, v, err := browser.Resolve(ctx, host, a.Port, a.CdpURL)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := openSession(ctx, c, session.Attached, nil, ep, &v)
+	if err != nil {
+		return nil, err
+	}
+	sess.PID = a.PID
+	if err := selectFirstWindow(ctx, sess); err != nil {
+		return nil, err
+	}
+	switch {
+	case a.InspectorURL != "":
+		if err := checkLoopbackURL("inspectorUrl", a.InspectorURL); err != nil {
+			return nil, err
+		}
+		sess.InspectorURL = a.InspectorURL
+	case a.InspectorPort != 0:
+		sess.InspectorURL = "http://127.0.0.1:" + itoa(a.InspectorPort)
+	}
+	wins, _, err := listWindows(ctx, sess, false)
+	if err != nil {
+		return nil, err
+	}
+	return &launchResult{
+		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
+		Endpoint: ep.HTTPURL, InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
+		RendererReady: len(wins) > 0, Capabilities: s.capabilities(),
+	}, nil
+}
+
+type noArgs struct{ Common }
+
+func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	c.Session.Detach()
+	c.Server.sessions.Remove(c.Session.ID)
+	return map[string]any{"detached": true, "app_left_running": true}, nil
+}
+
+type stopArgs struct {
+	Common
+	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
+}
+
+func (a *stopArgs) validate() error {
+	if a.TimeoutMs < 0 || a.TimeoutMs > 120000 {
+		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
+	}
+	return nil
+}
+
+func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
+	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
+	c.Server.sessions.Remove(c.Session.ID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"stopped": true, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
+}
+
+func forceKill(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	if err := c.Session.ForceKill(); err != nil {
+		return nil, err
+	}
+	c.Server.sessions.Remove(c.Session.ID)
+	return map[string]any{"killed": true}, nil
+}
+
+type discoverArgs struct {
+	Ports     []int  `json:"ports,omitempty" jsonschema:"ports to probe; default 9222–9229"`
+	Host      string `json:"host,omitempty" jsonschema:"loopback host; default 127.0.0.1"`
+	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"per-port budget; default 750"`
+}
+
+func (a *discoverArgs) validate() error {
+	if len(a.Ports) > 1024 {
+		return errs.BadArg("ports", "at most 1024 ports")
+	}
+	for _, p := range a.Ports {
+		if p <= 0 || p > 65535 {
+			return errs.BadArg("ports", "port %d is not 1–65535", p)
+		}
+	}
+	if a.Host != "" {
+		return browser.CheckLoopback(a.Host)
+	}
+	if a.TimeoutMs < 0 || a.TimeoutMs > 10000 {
+		return errs.BadArg("timeoutMs", "must be between 0 and 10000")
+	}
+	return nil
+}
+
+func discover(ctx context.Context, c *Call, a *discoverArgs) (any, error) {
+	host := a.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ports := a.Ports
+	if len(ports) == 0 {
+		ports = browser.DefaultDiscoverPorts()
+	}
+	found, err := browser.Discover(ctx, host, ports, ms(a.TimeoutMs, 750*time.Millisecond))
+	if err != nil {
+		return nil, err
+	}
+	type entry struct {
+		Port     int    `json:"port"`
+		CdpURL   string `json:"cdpUrl"`
+		Browser  string `json:"browser"`
+		Electron bool   `json:"electron"`
+		Targets  int    `json:"targets"`
+	}
+	out := []entry{}
+	for _, f := range found {
+		out = append(out, entry{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
+			Electron: strings.Contains(f.Version.UserAgent, "Electron/"), Targets: f.Targets})
+	}
+	return map[string]any{"endpoints": out, "probed": len(ports)}, nil
+}
+
+func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	s := c.Server
+	type sess struct {
+		SessionID       string `json:"session_id"`
+		Mode            string `json:"mode"`
+		PID             int    `json:"pid,omitempty"`
+		Endpoint        string `json:"endpoint"`
+		Alive           bool   `json:"alive"`
+		EndedWhy        string `json:"ended_why,omitempty"`
+		ActiveWindowID  string `json:"active_window_id,omitempty"`
+		ActiveSurfaceID string `json:"active_surface_id,omitempty"`
+		LastError       string `json:"last_error,omitempty"`
+		UptimeMS        int64  `json:"uptime_ms"`
+	}
+	list := []sess{}
+	for _, x := range s.sessions.List() {
+		alive, why := x.Alive()
+		list = append(list, sess{
+			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
+			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
+			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
+		})
+	}
+	return map[string]any{
+		"server":    map[string]any{"name": "understudy", "version": s.cfg.Version, "uptime_ms": time.Since(s.started).Milliseconds(), "pid": os.Getpid()},
+		"sessions":  list,
+		"eval":      map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},
+		"tools":     len(s.order),
+		"transport": "cdp",
+	}, nil
+}
+
+func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	sess := c.Session
+	var v struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		Product         string `json:"product"`
+		Revision        string `json:"revision"`
+		UserAgent       string `json:"userAgent"`
+		JsVersion       string `json:"jsVersion"`
+	}
+	if err := sess.Pool.Browser().Call(ctx, "Browser.getVersion", nil, &v); err != nil {
+		return nil, err
+	}
+	electron := uaVersion(v.UserAgent, "Electron/")
+	chrome := uaVersion(v.UserAgent, "Chrome/")
+	runtime := "chromium"
+	if electron != "" {
+		runtime = "electron"
+	}
+	return map[string]any{
+		"transport": "cdp",
+		"runtime":   runtime,
+		"versions": map[string]string{
+			"product": v.Product, "protocol": v.ProtocolVersion, "v8": v.JsVersion, "chrome": chrome,
+			"electron": electron, "user_agent": v.UserAgent, "revision": v.Revision,
+		},
+		"endpoints": map[string]string{
+			"cdp_http": sess.Endpoint.HTTPURL, "cdp_browser_ws": sess.Endpoint.BrowserWSURL, "inspector": sess.InspectorURL,
+		},
+		"launch_mode":  string(sess.Mode),
+		"owned":        sess.Owned(),
+		"capabilities": c.Server.capabilities(),
+		"verified_on":  verifiedOnList(),
+	}, nil
+}
+
+// verifiedOn is what the capability claims rest on: real Electron is not
+// available where this is built and tested (see docs/surfaces.md).
+func verifiedOnList() []string { return []string{"chromium"} }
+
+func uaVersion(ua, marker string) string {
+	i := strings.Index(ua, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := ua[i+len(marker):]
+	if j := strings.IndexAny(rest, " )"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+func ms(v int, def time.Duration) time.Duration {
+	if v <= 0 {
+		return def
+	}
+	return time.Duration(v) * time.Millisecond
+}
+
+func sessionIDs(m *session.Manager) string {
+	var ids []string
+	for _, s := range m.List() {
+		ids = append(ids, s.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// selectFirstWindow makes the first window root the active one when nothing
+// is selected yet.
+func selectFirstWindow(ctx context.Context, sess *session.Session) error {
+	if sess.Surfaces.ActiveWindow() != "" {
+		return nil
+	}
+	// A listing registers every window root with the registry first.
+	if _, err := sess.Surfaces.List(ctx); err != nil {
+		return err
+	}
+	wins, err := sess.Pool.Windows(ctx)
+	if err != nil {
+		return err
+	}
+	var last error
+	for _, w := range wins {
+		if _, last = sess.Surfaces.SelectWindow(w.ID); last == nil {
+			return nil
+		}
+	}
+	return last
+}

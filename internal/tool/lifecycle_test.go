@@ -1,0 +1,159 @@
+package tool
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+)
+
+func TestLaunchWindowsNavigateStop(t *testing.T) {
+	e := newEnv(t, Config{})
+	r := e.launch("/index.html")
+	if r["transport"] != "cdp" || r["renderer_ready"] != true || r["session_id"] == "" {
+		t.Fatalf("launch result: %v", r)
+	}
+	pid := num(r["pid"])
+	w := e.ok("electron_windows_list", nil)
+	wins, _ := w["windows"].([]any)
+	if len(wins) != 1 {
+		t.Fatalf("want 1 window, got %v", w)
+	}
+	win := wins[0].(map[string]any)
+	if win["title"] != "Top" || !strings.Contains(win["url"].(string), "a.test") || win["surface_id"] == "" {
+		t.Fatalf("window: %v", win)
+	}
+	if w["active_window_id"] != win["id"] {
+		t.Fatalf("active window %v, want %v", w["active_window_id"], win["id"])
+	}
+	n := e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")})
+	if n["title"] != "Second" {
+		t.Fatalf("navigate: %v", n)
+	}
+	st := e.ok("electron_status", nil)
+	if ss, _ := st["sessions"].([]any); len(ss) != 1 {
+		t.Fatalf("status: %v", st)
+	}
+	info := e.ok("electron_info", nil)
+	if info["runtime"] != "chromium" || info["capabilities"] == nil {
+		t.Fatalf("info: %v", info)
+	}
+	s := e.ok("electron_stop", nil)
+	if s["escalated"] != false {
+		t.Fatalf("stop escalated: %v", s)
+	}
+	noOrphans(t, pid)
+	e.fails("electron_windows_list", nil, "NOT_RUNNING")
+}
+
+func TestForceKillLeavesNoOrphan(t *testing.T) {
+	e := newEnv(t, Config{})
+	r := e.launch("/index.html")
+	pid := num(r["pid"])
+	e.ok("electron_force_kill", nil)
+	noOrphans(t, pid)
+}
+
+func TestCrashIsNoticed(t *testing.T) {
+	e := newEnv(t, Config{})
+	r := e.launch("/index.html")
+	pid := num(r["pid"])
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	noOrphans(t, pid)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st := e.ok("electron_status", nil)
+		ss := st["sessions"].([]any)
+		if len(ss) == 1 && ss[0].(map[string]any)["alive"] == false {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("crash not noticed: %v", st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// A tool on the dead session fails with a transport code, not a hang.
+	m := e.call("electron_windows_list", nil)
+	if m["ok"] != false {
+		t.Fatalf("windows on a crashed app: %v", m)
+	}
+	e.ok("electron_stop", nil) // cleans up the dead session
+}
+
+func TestAttachToRunningChromium(t *testing.T) {
+	e := newEnv(t, Config{})
+	b := chromiumtest.Start(t.Context(), t)
+	r := e.ok("electron_attach", map[string]any{"port": b.Port})
+	if r["launch_mode"] != "attach" || len(r["windows"].([]any)) == 0 {
+		t.Fatalf("attach: %v", r)
+	}
+	e.ok("electron_windows_list", nil)
+	e.ok("electron_detach", nil)
+	if len(groupMembers(b.PID)) == 0 {
+		t.Fatal("detach ended the user's browser")
+	}
+	// Attach again by URL, then let the server close: the browser stays.
+	e.ok("electron_attach", map[string]any{"cdpUrl": b.HTTPURL})
+	e.srv.Close()
+	time.Sleep(200 * time.Millisecond)
+	if len(groupMembers(b.PID)) == 0 {
+		t.Fatal("server exit ended an attached browser")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	e := newEnv(t, Config{})
+	cases := []struct {
+		tool  string
+		args  map[string]any
+		code  string
+		field string
+	}{
+		{"electron_launch", map[string]any{"executablePath": "/nope/not/here"}, "FILE_NOT_FOUND", ""},
+		{"electron_launch", map[string]any{}, "BAD_ARGUMENT", "executablePath"},
+		{"electron_launch", map[string]any{"executablePath": 42}, "BAD_ARGUMENT", "executablePath"},
+		{"electron_launch", map[string]any{"executablePath": e.chrome, "args": "--x"}, "BAD_ARGUMENT", "args"},
+		{"electron_launch", map[string]any{"executablePath": e.chrome, "args": []string{"--remote-debugging-port=9222"}}, "BAD_ARGUMENT", "args"},
+		{"electron_launch", map[string]any{"executablePath": e.chrome, "env": map[string]string{"NODE_OPTIONS": "--x"}}, "BAD_ARGUMENT", "env.NODE_OPTIONS"},
+		{"electron_launch", map[string]any{"executablePath": e.chrome, "bogus": 1}, "BAD_ARGUMENT", "bogus"},
+		{"electron_attach", map[string]any{"port": 9222, "host": "10.0.0.1"}, "BAD_ARGUMENT", "host"},
+		{"electron_attach", map[string]any{"cdpUrl": "http://example.com:9222"}, "BAD_ARGUMENT", "cdpUrl"},
+		{"electron_attach", map[string]any{"port": "9222"}, "BAD_ARGUMENT", "port"},
+		{"electron_attach", map[string]any{}, "BAD_ARGUMENT", "port"},
+		{"electron_attach", map[string]any{"port": 1}, "NOT_RUNNING", ""},
+		{"electron_windows_list", map[string]any{}, "NOT_RUNNING", ""},
+		{"electron_windows_list", map[string]any{"sessionId": "s99"}, "NOT_RUNNING", ""},
+		{"electron_discover_running", map[string]any{"ports": []int{0}}, "BAD_ARGUMENT", "ports"},
+	}
+	for _, c := range cases {
+		m := e.fails(c.tool, c.args, c.code)
+		if c.field != "" {
+			d, _ := m["details"].(map[string]any)
+			if d["field"] != c.field {
+				t.Errorf("%s %v: field %v, want %s (%v)", c.tool, c.args, d["field"], c.field, m["error"])
+			}
+		}
+	}
+	// With a session open, an unknown sessionId lists the open ones.
+	e.launch("/second.html")
+	m := e.fails("electron_windows_list", map[string]any{"sessionId": "nope"}, "BAD_ARGUMENT")
+	if !strings.Contains(m["error"].(string), "s") {
+		t.Fatalf("unknown session error: %v", m)
+	}
+	e.fails("electron_launch", map[string]any{"executablePath": e.chrome}, "ALREADY_RUNNING")
+	e.ok("electron_stop", nil)
+}
+
+func TestDiscoverFindsLaunchedBrowser(t *testing.T) {
+	e := newEnv(t, Config{})
+	b := chromiumtest.Start(t.Context(), t)
+	r := e.ok("electron_discover_running", map[string]any{"ports": []int{b.Port, 1}})
+	eps := r["endpoints"].([]any)
+	if len(eps) != 1 || num(eps[0].(map[string]any)["port"]) != b.Port {
+		t.Fatalf("discover: %v", r)
+	}
+}

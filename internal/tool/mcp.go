@@ -1,0 +1,46 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const instructions = `understudy drives Electron apps and Chromium over the DevTools protocol.
+Start with electron_launch (executablePath, or main for a dev launch) or electron_attach (port or cdpUrl).
+An app has windows (electron_windows_list) and renderer surfaces: pages, webview guests, iframes
+(electron_surfaces_list); every renderer tool acts on the active surface (electron_switch_surface).
+Every response is {ok, …, _meta}; failures carry code, hint and what to do next.`
+
+// MCP returns an MCP server exposing every registered tool through Dispatch.
+func (s *Server) MCP() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       s.cfg.Logger,
+	})
+	for _, name := range s.order {
+		d := s.defs[name]
+		srv.AddTool(&mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.schema}, s.mcpHandler(d.name))
+	}
+	return srv
+}
+
+func (s *Server) mcpHandler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var progress func(string, float64, float64)
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			progress = func(msg string, done, total float64) {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: tok, Message: msg, Progress: done, Total: total,
+				})
+			}
+		}
+		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			StructuredContent: json.RawMessage(res.JSON),
+			IsError:           res.IsError,
+		}, nil
+	}
+}

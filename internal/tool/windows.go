@@ -1,0 +1,226 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+)
+
+func registerWindows(s *Server) {
+	add(s, "electron_windows_list", "List the app's window roots: pages and <webview> guests, with visibility, focus and the surface id of each. Window ids are the raw target ids.", true, gateNone, windowsList)
+	add(s, "electron_switch_window", "Select a window root by targetId, else windowTitle (substring), else index. Selects that window's top surface too.", true, gateNone, switchWindow)
+	add(s, "electron_navigate", "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none).", true, gateNone, navigate)
+}
+
+type windowEntry struct {
+	ID        string `json:"id"`
+	Index     int    `json:"index"`
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	URL       string `json:"url"`
+	Visible   *bool  `json:"visible,omitempty"`
+	Focused   *bool  `json:"focused,omitempty"`
+	SurfaceID string `json:"surface_id,omitempty"`
+	Active    bool   `json:"active"`
+}
+
+// listWindows reads the window roots; with probe it also asks each window
+// for its visibility and focus (one evaluate per window, in parallel).
+func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]windowEntry, string, error) {
+	wins, err := sess.Pool.Windows(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	active := sess.Surfaces.ActiveWindow()
+	out := make([]windowEntry, len(wins))
+	for i, w := range wins {
+		out[i] = windowEntry{ID: w.ID, Index: i, Type: w.Type, Title: w.Title, URL: w.URL,
+			Active: w.ID == active}
+		out[i].SurfaceID, _ = sess.Surfaces.SurfaceOf(w.ID)
+	}
+	if probe {
+		var wg sync.WaitGroup
+		for i := range out {
+			wg.Add(1)
+			go func(e *windowEntry) {
+				defer wg.Done()
+				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+				defer cancel()
+				conn, err := sess.Pool.Conn(pctx, e.ID)
+				if err != nil {
+					return
+				}
+				var r struct {
+					Result struct {
+						Value []any `json:"value"`
+					} `json:"result"`
+				}
+				err = conn.Call(pctx, "Runtime.evaluate", map[string]any{
+					"expression": "[document.visibilityState, document.hasFocus(), document.title]", "returnByValue": true,
+				}, &r)
+				if err != nil || len(r.Result.Value) != 3 {
+					return
+				}
+				vis := r.Result.Value[0] == "visible"
+				foc, _ := r.Result.Value[1].(bool)
+				e.Visible, e.Focused = &vis, &foc
+				if t, ok := r.Result.Value[2].(string); ok && t != "" {
+					e.Title = t
+				}
+			}(&out[i])
+		}
+		wg.Wait()
+	}
+	return out, active, nil
+}
+
+func windowsList(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	wins, active, err := listWindows(ctx, c.Session, true)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"windows": wins, "active_window_id": active, "count": len(wins)}, nil
+}
+
+type switchWindowArgs struct {
+	Common
+	TargetID    string `json:"targetId,omitempty" jsonschema:"a window id from electron_windows_list"`
+	WindowTitle string `json:"windowTitle,omitempty" jsonschema:"a substring of the window title (case-insensitive)"`
+	Index       *int   `json:"index,omitempty" jsonschema:"the window's index in electron_windows_list"`
+}
+
+func (a *switchWindowArgs) validate() error {
+	if a.TargetID == "" && a.WindowTitle == "" && a.Index == nil {
+		return errs.BadArg("targetId", "pass targetId, windowTitle or index")
+	}
+	if a.Index != nil && *a.Index < 0 {
+		return errs.BadArg("index", "must be 0 or more")
+	}
+	return nil
+}
+
+func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (any, error) {
+	wins, _, err := listWindows(ctx, c.Session, false)
+	if err != nil {
+		return nil, err
+	}
+	var pick *windowEntry
+	switch {
+	case a.TargetID != "":
+		for i := range wins {
+			if wins[i].ID == a.TargetID {
+				pick = &wins[i]
+			}
+		}
+		if pick == nil {
+			return nil, errs.BadArg("targetId", "no window %q; call electron_windows_list for the ids", a.TargetID)
+		}
+	case a.WindowTitle != "":
+		want := strings.ToLower(a.WindowTitle)
+		for i := range wins {
+			if strings.Contains(strings.ToLower(wins[i].Title), want) {
+				pick = &wins[i]
+				break
+			}
+		}
+		if pick == nil {
+			return nil, errs.BadArg("windowTitle", "no window title contains %q; call electron_windows_list", a.WindowTitle)
+		}
+	default:
+		if *a.Index >= len(wins) {
+			return nil, errs.BadArg("index", "index %d is out of range: %d windows", *a.Index, len(wins))
+		}
+		pick = &wins[*a.Index]
+	}
+	if _, err := c.Session.Surfaces.SelectWindow(pick.ID); err != nil {
+		return nil, err
+	}
+	pick.Active = true
+	return map[string]any{"window": pick, "active_window_id": pick.ID, "active_surface_id": c.Session.Surfaces.Active()}, nil
+}
+
+type navigateArgs struct {
+	Common
+	URL       string `json:"url" jsonschema:"the URL to open in the active window"`
+	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"load (default), domcontentloaded or none"`
+	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
+}
+
+func (a *navigateArgs) validate() error {
+	if strings.TrimSpace(a.URL) == "" {
+		return errs.BadArg("url", "is required")
+	}
+	switch a.WaitUntil {
+	case "", "load", "domcontentloaded", "none":
+	default:
+		return errs.BadArg("waitUntil", "must be load, domcontentloaded or none")
+	}
+	if a.TimeoutMs < 0 || a.TimeoutMs > 120000 {
+		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
+	}
+	return nil
+}
+
+func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
+	winID := c.Session.Surfaces.ActiveWindow()
+	if winID == "" {
+		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
+	}
+	conn, err := c.Session.Pool.Conn(ctx, winID)
+	if err != nil {
+		return nil, err
+	}
+	event := "Page.loadEventFired"
+	if a.WaitUntil == "domcontentloaded" {
+		event = "Page.domContentEventFired"
+	}
+	if err := conn.Call(ctx, "Page.enable", nil, nil); err != nil {
+		return nil, err
+	}
+	events, cancel := conn.Subscribe(event)
+	defer cancel()
+	var nav struct {
+		FrameID   string `json:"frameId"`
+		LoaderID  string `json:"loaderId"`
+		ErrorText string `json:"errorText"`
+	}
+	if err := conn.Call(ctx, "Page.navigate", map[string]any{"url": a.URL}, &nav); err != nil {
+		return nil, err
+	}
+	if nav.ErrorText != "" {
+		return nil, errs.New(errs.BadArgument, "url: navigation failed: %s", nav.ErrorText).With("field", "url")
+	}
+	waited := a.WaitUntil != "none" && nav.LoaderID != ""
+	if waited {
+		t := time.NewTimer(ms(a.TimeoutMs, 30*time.Second))
+		defer t.Stop()
+		select {
+		case <-events:
+		case <-t.C:
+			return nil, errs.New(errs.WaitTimeout, "%s did not fire within the timeout", event).With("url", a.URL)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var r struct {
+		Result struct {
+			Value []string `json:"value"`
+		} `json:"result"`
+	}
+	_ = conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[location.href, document.title]", "returnByValue": true}, &r)
+	out := map[string]any{"window_id": winID, "waited_for": a.WaitUntil, "same_document": nav.LoaderID == ""}
+	if len(r.Result.Value) == 2 {
+		out["url"], out["title"] = r.Result.Value[0], r.Result.Value[1]
+	}
+	if out["waited_for"] == "" {
+		out["waited_for"] = "load"
+	}
+	return out, nil
+}
+
+var _ = json.Marshal
