@@ -270,7 +270,8 @@ func ListTargets(ctx context.Context, ep Endpoint) ([]Target, error) {
 // Discover probes host (default 127.0.0.1; loopback only) on ports
 // (default DefaultDiscoverPorts) concurrently, at most 8 at a time, each
 // within perPort (default 750 ms), and returns the DevTools endpoints it
-// found, by port. A non-loopback host or a bad port is BAD_ARGUMENT.
+// found, by port. A non-loopback host or a bad port is BAD_ARGUMENT. When
+// ctx ends, Discover stops probing and returns what it found so far.
 func Discover(ctx context.Context, host string, ports []int, perPort time.Duration) ([]Found, error) {
 	if host == "" {
 		host = "127.0.0.1"

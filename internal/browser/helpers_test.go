@@ -1,3 +1,5 @@
+//go:build linux
+
 package browser
 
 import (
@@ -167,6 +169,61 @@ func waitNoGroup(t testing.TB, pgid int, d time.Duration) {
 			t.Fatalf("processes of group %d remain after %v: %v", pgid, d, m)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// outputPipe returns the identity ("pipe:[INODE]") of p's output pipe, read
+// without Fd (which would make the file blocking).
+func outputPipe(t testing.TB, p *Process) string {
+	t.Helper()
+	rc, err := p.outR.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var link string
+	var lerr error
+	if err := rc.Control(func(fd uintptr) {
+		link, lerr = os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	}); err != nil || lerr != nil {
+		t.Fatalf("reading the output pipe: %v %v", err, lerr)
+	}
+	if !strings.HasPrefix(link, "pipe:[") {
+		t.Fatalf("output is %q, not a pipe", link)
+	}
+	return link
+}
+
+// pipeHolders lists running processes other than us with pipe open: the
+// ones that left the group (Chromium's crashpad handler double-forks into
+// its own session) still hold the output pipe they inherited.
+func pipeHolders(t testing.TB, pipe string) []string {
+	t.Helper()
+	self := strconv.Itoa(os.Getpid())
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == self {
+			continue
+		}
+		fds, _ := os.ReadDir(filepath.Join("/proc", e.Name(), "fd"))
+		for _, fd := range fds {
+			if l, _ := os.Readlink(filepath.Join("/proc", e.Name(), "fd", fd.Name())); l == pipe {
+				st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+				out = append(out, e.Name()+": "+string(st[:min(len(st), 40)]))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// assertNoOrphans fails if a process of p's group runs, or any process
+// still holds its output pipe.
+func assertNoOrphans(t testing.TB, p *Process, pipe string) {
+	t.Helper()
+	assertNoGroup(t, p.PID)
+	if h := pipeHolders(t, pipe); len(h) > 0 {
+		t.Fatalf("processes still hold the output pipe %s: %v", pipe, h)
 	}
 }
 

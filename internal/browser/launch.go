@@ -108,7 +108,9 @@ type LaunchOptions struct {
 	Progress func(stage string)
 
 	// Stderr, when set, receives a copy of the child's stdout and stderr
-	// (merged, as read). Never pass our stdout: it carries MCP messages.
+	// (merged, as read, from one goroutine). It should not block: the
+	// child stalls while it does. A write error stops the copy, not the
+	// drain. Never pass our stdout: it carries MCP messages.
 	Stderr io.Writer
 }
 
@@ -179,16 +181,7 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Process, error) {
 		Stderr:      w,
 		SysProcAttr: sysProcAttr(),
 	}
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		removeOwned(pl.ownProfile, userDataDir)
-		return nil, errs.Wrap(errs.LaunchFailed, err, "starting "+pl.exe).With("executable", pl.exe)
-	}
-	w.Close() // the child holds the write end now; EOF comes when all its holders exit
-
 	p := &Process{
-		PID:             cmd.Process.Pid,
 		IsChromium:      pl.chromium,
 		UserDataDir:     userDataDir,
 		OwnsUserDataDir: pl.ownProfile,
@@ -200,11 +193,20 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Process, error) {
 		exited:          make(chan struct{}),
 		done:            make(chan struct{}),
 	}
+	started := make(chan error, 1)
+	go p.run(started)
+	if err := <-started; err != nil {
+		r.Close()
+		w.Close()
+		removeOwned(pl.ownProfile, userDataDir)
+		return nil, errs.Wrap(errs.LaunchFailed, err, "starting "+pl.exe).With("executable", pl.exe)
+	}
+	w.Close() // the child holds the write end now; EOF comes when all its holders exit
+	p.PID = cmd.Process.Pid
 	go func() {
 		defer close(p.outDone)
 		p.out.run()
 	}()
-	go p.wait()
 	progress(opts.Progress, StageSpawned)
 
 	if err := p.awaitEndpoints(ctx, pl, opts.Progress); err != nil {
@@ -262,15 +264,17 @@ func (p *Process) awaitEndpoints(ctx context.Context, pl launchPlan, report func
 			return ctxLaunchErr(ctx.Err(), "launch of "+pl.exe).With("stderr_tail", p.out.tail.String())
 		case <-timer.C:
 			_ = p.Kill() // the output tail is complete once the group is gone
-			var waiting []string
+			var waiting, what []string
 			if !haveDevtools {
 				waiting = append(waiting, StageDevtoolsEndpoint)
+				what = append(what, "DevTools endpoint")
 			}
 			if !haveInspector {
 				waiting = append(waiting, StageInspectorEndpoint)
+				what = append(what, "Node inspector")
 			}
 			return errs.New(errs.LaunchTimeout, "%s opened no %s within %v",
-				filepath.Base(pl.exe), strings.Join(waiting, " or "), pl.timeout).
+				filepath.Base(pl.exe), strings.Join(what, " and no "), pl.timeout).
 				With("executable", pl.exe).
 				With("timeout_ms", pl.timeout.Milliseconds()).
 				With("waiting_for", waiting).
@@ -284,7 +288,7 @@ func (p *Process) awaitEndpoints(ctx context.Context, pl launchPlan, report func
 // endpoints were known.
 func (p *Process) exitedEarly(pl launchPlan) error {
 	_ = p.Kill() // waits for the cleanup: reaped, output drained
-	status := "exited"
+	status := "status unknown"
 	code := -1
 	var ee *exec.ExitError
 	if err := p.ExitErr(); errors.As(err, &ee) {
@@ -295,7 +299,7 @@ func (p *Process) exitedEarly(pl launchPlan) error {
 	}
 	tailText := p.out.tail.String()
 	c := errs.LaunchFailed
-	msg := fmt.Sprintf("%s %s before opening a DevTools endpoint", filepath.Base(pl.exe), status)
+	msg := fmt.Sprintf("%s exited (%s) before opening a DevTools endpoint", filepath.Base(pl.exe), status)
 	if pl.chromium && strings.Contains(tailText, "Opening in existing browser session") {
 		c = errs.SingleInstanceLock
 		msg = fmt.Sprintf("%s handed the launch to a running instance that uses the same --user-data-dir", filepath.Base(pl.exe))

@@ -1,3 +1,5 @@
+//go:build linux
+
 package browser
 
 import (
@@ -7,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +57,7 @@ func TestLaunchChromiumAndStopGracefully(t *testing.T) {
 		t.Fatalf("Launch: %v", err)
 	}
 	t.Cleanup(func() { _ = p.Kill() })
+	pipe := outputPipe(t, p)
 
 	if got := strings.Join(stages, ","); got != "spawned,devtools-endpoint" {
 		t.Errorf("stages %q", got)
@@ -98,7 +102,7 @@ func TestLaunchChromiumAndStopGracefully(t *testing.T) {
 		t.Fatal("Stop escalated although Browser.close was sent")
 	}
 	assertDone(t, p, time.Second)
-	assertNoGroup(t, p.PID)
+	assertNoOrphans(t, p, pipe)
 	assertDirGone(t, p.UserDataDir)
 	if err := p.ExitErr(); err != nil {
 		t.Errorf("ExitErr after Browser.close: %v", err)
@@ -115,6 +119,7 @@ func TestLaunchChromiumAndStopGracefully(t *testing.T) {
 func TestStopEscalates(t *testing.T) {
 	ctx := t.Context()
 	p := launchChromium(t, ctx)
+	pipe := outputPipe(t, p)
 	waitPage(t, ctx, p.Endpoint)
 	called := false
 	escalated, err := p.Stop(ctx, func(context.Context) error { called = true; return nil }, 200*time.Millisecond)
@@ -125,7 +130,7 @@ func TestStopEscalates(t *testing.T) {
 		t.Fatalf("called=%v escalated=%v", called, escalated)
 	}
 	assertDone(t, p, time.Second)
-	assertNoGroup(t, p.PID)
+	assertNoOrphans(t, p, pipe)
 	assertDirGone(t, p.UserDataDir)
 }
 
@@ -144,6 +149,7 @@ func TestStopCanceledContextKills(t *testing.T) {
 func TestKill(t *testing.T) {
 	ctx := t.Context()
 	p := launchChromium(t, ctx)
+	pipe := outputPipe(t, p)
 	waitPage(t, ctx, p.Endpoint) // renderers and helpers are up
 	if n := len(groupMembers(t, p.PID)); n < 2 {
 		t.Logf("only %d processes in the group before Kill", n)
@@ -152,7 +158,7 @@ func TestKill(t *testing.T) {
 		t.Fatalf("Kill: %v", err)
 	}
 	assertDone(t, p, time.Second)
-	assertNoGroup(t, p.PID)
+	assertNoOrphans(t, p, pipe)
 	assertDirGone(t, p.UserDataDir)
 	if p.ExitErr() == nil {
 		t.Error("ExitErr is nil after SIGKILL")
@@ -172,6 +178,7 @@ func TestKill(t *testing.T) {
 func TestCrashOfLeaderCleansUp(t *testing.T) {
 	ctx := t.Context()
 	p := launchChromium(t, ctx)
+	pipe := outputPipe(t, p)
 	waitPage(t, ctx, p.Endpoint)
 	children := len(groupMembers(t, p.PID)) - 1
 	// Kill only the browser process, from outside, as a crash would.
@@ -180,7 +187,7 @@ func TestCrashOfLeaderCleansUp(t *testing.T) {
 	}
 	assertDone(t, p, 10*time.Second)
 	t.Logf("%d child processes were in the group at the crash", children)
-	assertNoGroup(t, p.PID)
+	assertNoOrphans(t, p, pipe)
 	assertDirGone(t, p.UserDataDir)
 	if p.ExitErr() == nil {
 		t.Error("ExitErr is nil after a crash")
@@ -515,6 +522,7 @@ func TestDevLaunch(t *testing.T) {
 		t.Fatalf("Launch: %v", err)
 	}
 	t.Cleanup(func() { _ = p.Kill() })
+	pipe := outputPipe(t, p)
 	if want := []string{electron, "--inspect=0", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
 		filepath.Join(dir, "main.js"), "--user-data-dir=" + profile}; !slices.Equal(p.Argv, want) {
 		t.Fatalf("argv %v, want %v", p.Argv, want)
@@ -549,7 +557,7 @@ func TestDevLaunch(t *testing.T) {
 	if err != nil || escalated {
 		t.Fatalf("Stop: escalated=%v err=%v", escalated, err)
 	}
-	assertNoGroup(t, p.PID)
+	assertNoOrphans(t, p, pipe)
 	if _, err := os.Stat(profile); err != nil {
 		t.Fatalf("the caller's profile was touched: %v", err)
 	}
@@ -616,4 +624,68 @@ func TestLaunchLearnsEndpointFromActivePortFile(t *testing.T) {
 	}
 	assertNoGroup(t, p.PID)
 	assertDirGone(t, p.UserDataDir)
+}
+
+// TestLaunchSurvivesCallerThreadExit: Pdeathsig follows the OS thread that
+// forked the child. Launch from a goroutine locked to its thread, which the
+// runtime ends when the goroutine exits; the app must live on.
+func TestLaunchSurvivesCallerThreadExit(t *testing.T) {
+	exe := requireChromium(t)
+	type result struct {
+		p   *Process
+		err error
+		tid int
+	}
+	// launch runs on a locked thread that is not the main one (the runtime
+	// never ends that one) and leaves it locked, so that it ends.
+	launch := func() result {
+		runtime.LockOSThread()
+		p, err := Launch(t.Context(), LaunchOptions{ExecutablePath: exe})
+		return result{p, err, syscall.Gettid()}
+	}
+	ch := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		if syscall.Gettid() != os.Getpid() {
+			ch <- launch()
+			return
+		}
+		// On the main thread: hold it while another goroutine launches.
+		inner := make(chan result, 1)
+		go func() { inner <- launch() }()
+		r := <-inner
+		runtime.UnlockOSThread()
+		ch <- r
+	}()
+	r := <-ch
+	if r.err != nil {
+		t.Fatalf("Launch: %v", r.err)
+	}
+	p := r.p
+	t.Cleanup(func() { _ = p.Kill() })
+	pipe := outputPipe(t, p)
+
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join("/proc/self/task", strconv.Itoa(r.tid))); err != nil {
+			break // the launching thread is gone
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the launching thread %d did not end", r.tid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-p.Done():
+		t.Fatalf("the app died with the launching thread: %v", p.ExitErr())
+	default:
+	}
+	if _, err := GetVersion(t.Context(), p.Endpoint); err != nil {
+		t.Fatalf("GetVersion: %v", err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	assertNoOrphans(t, p, pipe)
 }

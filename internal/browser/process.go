@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -31,9 +32,12 @@ const (
 // methods are safe for concurrent use; Stop and Kill are idempotent.
 //
 // When the leader exits for any reason (Stop, Kill, a crash, the app
-// quitting), the rest of its group is SIGKILLed, the leader reaped, the
-// group's end awaited (bounded), the output drained and a temp profile
-// removed; then Done is closed.
+// quitting), the rest of its group is SIGKILLed (on Linux, where the
+// leader is watched without being reaped, so the group id is still ours),
+// the leader reaped, the group's end awaited (at most 5 s), the output
+// drained (at most 2 s more: a process that left the group, such as
+// Chromium's crashpad handler, holds the pipe until it exits) and a temp
+// profile removed; then Done is closed.
 type Process struct {
 	PID             int      // the leader's PID, which is also the process group id
 	Endpoint        Endpoint // the DevTools endpoint, on 127.0.0.1
@@ -164,16 +168,34 @@ func (p *Process) waitExited(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// wait owns the child from start to cleanup; it closes exited, then done.
-func (p *Process) wait() {
+// run starts the child and owns it until the cleanup is over. It runs
+// locked to its OS thread: Linux sends Pdeathsig when the thread that
+// forked the child ends, and the Go runtime ends a thread when a goroutine
+// locked to it exits; a locked thread serves no other goroutine, so this
+// one ends only after the child did (or with our whole process).
+func (p *Process) run(started chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := p.cmd.Start(); err != nil {
+		started <- err
+		return
+	}
+	pid := p.cmd.Process.Pid
+	started <- nil
+	p.wait(pid)
+}
+
+// wait waits for the leader to exit and cleans up; it closes exited, then
+// done.
+func (p *Process) wait(pid int) {
 	waited := false
 	if canWaitNoReap {
-		if err := waitExited(p.PID); err == nil {
+		if err := waitExited(pid); err == nil {
 			close(p.exited)
 			p.mu.Lock()
 			// The leader is a zombie: the group id is still ours. End the
 			// rest of the group, then reap.
-			_ = signalGroup(p.PID, syscall.SIGKILL)
+			_ = signalGroup(pid, syscall.SIGKILL)
 			p.exitErr = p.cmd.Wait()
 			p.reaped = true
 			p.mu.Unlock()
@@ -190,8 +212,8 @@ func (p *Process) wait() {
 	}
 
 	var problems []string
-	if live := waitGroupGone(p.PID, groupGoneWait); len(live) > 0 {
-		problems = append(problems, fmt.Sprintf("processes %v of group %d still run after SIGKILL", live, p.PID))
+	if live := waitGroupGone(pid, groupGoneWait); len(live) > 0 {
+		problems = append(problems, fmt.Sprintf("processes %v of group %d still run after SIGKILL", live, pid))
 	}
 
 	t := time.NewTimer(outputDrainWait)
@@ -209,8 +231,8 @@ func (p *Process) wait() {
 		}
 	}
 	if len(problems) > 0 {
-		p.cleanupErr = errs.New(errs.Internal, "cleanup of process %d: %v", p.PID, problems).
-			With("pid", p.PID)
+		p.cleanupErr = errs.New(errs.Internal, "cleanup of process %d: %v", pid, problems).
+			With("pid", pid)
 	}
 	close(p.done)
 }

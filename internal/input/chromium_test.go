@@ -54,13 +54,22 @@ func startChromium(tb testing.TB) *browser {
 			tb.Skipf("no Chromium at %s: %v", chromiumPath, err)
 		}
 	}
+	// Chromium's own temporary files go under dir too: after SIGKILL it
+	// cannot remove them, and the test's cleanup then does.
 	dir := tb.TempDir()
+	profile, tmp := dir+"/profile", dir+"/tmp"
+	for _, d := range []string{profile, tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	cmd := exec.Command(chromiumPath,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+dir, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+		"--user-data-dir="+profile, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
 		"--window-size=1280,900", "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatal(err)

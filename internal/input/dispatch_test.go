@@ -265,6 +265,11 @@ func TestChordValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSeq(t, r, "rawKeyDown Escape Escape 0", "keyUp Escape Escape 0")
+	r = &recorder{}
+	if err := PressChord(ctx, r, Chord{Modifiers: ModMeta, Key: "K"}); err != nil {
+		t.Fatal(err)
+	}
+	checkSeq(t, r, "rawKeyDown Meta MetaLeft 4", "rawKeyDown k KeyK 4", "keyUp k KeyK 4", "keyUp Meta MetaLeft 0")
 }
 
 func TestTypeTextEvents(t *testing.T) {

@@ -59,19 +59,16 @@ func strokes(c Chord) ([]stroke, error) {
 	if c.Modifiers&^modAll != 0 || c.Modifiers < 0 {
 		return nil, errs.BadArg("modifiers", "%d is not a mask of Alt=1, Ctrl=2, Meta=4, Shift=8", c.Modifiers)
 	}
-	def, needsShift, ok := resolve(c.Key)
+	// A chord built by hand may use a spelling ParseChord would accept
+	// ("Esc", "Meta"+"K"); treat it as ParseChord would.
+	name, ok := canonical(c.Key)
 	if !ok {
-		// A spelling ParseChord would accept, such as "Esc".
-		if name, found := canonical(c.Key); found {
-			def, needsShift, ok = resolve(name)
-		}
-		if !ok {
-			return nil, chordErr("unknown key %q", clip(c.Key))
-		}
+		return nil, chordErr("unknown key %q", clip(c.Key))
 	}
+	def, needsShift, _ := resolve(letterKey(name, c.Modifiers))
 	out := make([]stroke, 0, 5)
 	held := 0
-	for _, m := range modifierOrder {
+	for _, m := range modifierOrder() {
 		if c.Modifiers&m.bit == 0 || modifierKeyBit(def.Key) == m.bit {
 			continue
 		}

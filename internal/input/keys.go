@@ -236,11 +236,16 @@ func modifierKeyBit(key string) int {
 	return 0
 }
 
-// modifierOrder is the order modifiers are pressed in and written in.
-var modifierOrder = [...]struct {
+// modifier is a modifier bit with the name of its (left) key.
+type modifier struct {
 	bit  int
 	name string
-}{{ModCtrl, "Control"}, {ModAlt, "Alt"}, {ModShift, "Shift"}, {ModMeta, "Meta"}}
+}
+
+// modifierOrder is the order modifiers are pressed in and written in.
+func modifierOrder() [4]modifier {
+	return [4]modifier{{ModCtrl, "Control"}, {ModAlt, "Alt"}, {ModShift, "Shift"}, {ModMeta, "Meta"}}
+}
 
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
@@ -328,7 +333,7 @@ type Chord struct {
 // case ("Control+Shift+P", "Meta+K", "Control++", "Space").
 func (c Chord) String() string {
 	var b strings.Builder
-	for _, m := range modifierOrder {
+	for _, m := range modifierOrder() {
 		if c.Modifiers&m.bit != 0 {
 			b.WriteString(m.name)
 			b.WriteByte('+')
@@ -450,11 +455,16 @@ func ParseChordFor(s, goos string) (Chord, error) {
 	}
 	// A modifier key pressed as the key is not also held before it.
 	mods &^= modifierKeyBit(keymap[name].Key)
-	// With modifiers a letter names its key, as in Electron accelerators:
-	// "Meta+K" is Meta and the K key (key "k"); Shift, when held, makes it
-	// "K". Alone, "A" is the character, typed with Shift.
+	return Chord{Modifiers: mods, Key: letterKey(name, mods)}, nil
+}
+
+// letterKey returns the key of an upper-case letter after modifiers: with
+// modifiers a letter names its key, as in Electron accelerators ("Meta+K" is
+// Meta and the K key, key "k"; Shift, when held, makes it "K"). Alone, "A"
+// is the character, typed with Shift.
+func letterKey(name string, mods int) string {
 	if mods != 0 && len(name) == 1 && 'A' <= name[0] && name[0] <= 'Z' {
-		name = shiftedBase[name]
+		return shiftedBase[name]
 	}
-	return Chord{Modifiers: mods, Key: name}, nil
+	return name
 }

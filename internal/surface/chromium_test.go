@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -179,12 +180,21 @@ func has(evs []recorded, typ, tgt string) bool {
 }
 
 // clickButton clicks the center of #btn of surface id, aiming from inside
-// the frame and dispatching on the input root.
+// the frame and dispatching on the input root. The window goes to the front
+// first: headless Chromium renders only the front tab, and without its
+// compositor frames the browser neither hit-tests into OOPIFs (the click
+// stays on the <iframe>) nor answers input to a background tab soon.
 func clickButton(ctx context.Context, tb testing.TB, reg *surface.Registry, id string) {
 	tb.Helper()
 	res, err := reg.ResolveID(ctx, id)
 	if err != nil {
 		tb.Fatalf("resolve %s: %v", id, err)
+	}
+	toFront(ctx, tb, res)
+	// Two animation frames of the frame itself: an OOPIF that has just
+	// become visible has then submitted the frames the browser hit-tests.
+	if err := eval(ctx, res, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`, nil); err != nil {
+		tb.Fatal(err)
 	}
 	var pt [2]float64
 	if err := eval(ctx, res, `(() => { const e = document.getElementById('btn'); e.scrollIntoView({block: 'center'});
@@ -193,6 +203,34 @@ func clickButton(ctx context.Context, tb testing.TB, reg *surface.Registry, id s
 	}
 	if err := surface.ClickPoint(ctx, res, pt[0], pt[1]); err != nil {
 		tb.Fatalf("click in %s: %v", id, err)
+	}
+}
+
+// toFront brings the surface's window to the front and waits for two
+// animation frames of it, so the browser has fresh hit-test data.
+func toFront(ctx context.Context, tb testing.TB, res *surface.Resolution) {
+	tb.Helper()
+	var visible string
+	if err := res.InputRoot.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
+		tb.Fatal(err)
+	}
+	root := &surface.Resolution{Eval: res.InputRoot}
+	if err := eval(ctx, root, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(document.visibilityState))))`, &visible); err != nil {
+		tb.Fatal(err)
+	}
+	if visible != "visible" {
+		tb.Fatalf("window %s is %s after Page.bringToFront", res.InputRootID, visible)
+	}
+}
+
+// dispatchClick clicks at (x, y) of the input root's viewport.
+func dispatchClick(ctx context.Context, tb testing.TB, res *surface.Resolution, x, y float64) {
+	tb.Helper()
+	for _, typ := range []string{"mousePressed", "mouseReleased"} {
+		p := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
+		if err := res.InputRoot.Call(ctx, "Input.dispatchMouseEvent", p, nil); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 
@@ -378,20 +416,69 @@ func TestSurfacesOnChromium(t *testing.T) {
 	})
 
 	t.Run("clicks land in the right frame", func(t *testing.T) {
-		bringToFront(ctx, t, reg, id["index"])
-		for k := range evalCases {
+		for _, k := range slices.Sorted(maps.Keys(evalCases)) {
 			clearEvents(ctx, t, reg, id[k])
 		}
-		for k := range evalCases {
+		for _, k := range slices.Sorted(maps.Keys(evalCases)) {
 			clickButton(ctx, t, reg, id[k])
 		}
-		for k := range evalCases {
+		for _, k := range slices.Sorted(maps.Keys(evalCases)) {
 			evs := events(ctx, t, reg, id[k])
 			if !has(evs, "click", "btn") {
-				t.Errorf("%s: no click on #btn; events %+v", k, evs)
+				t.Errorf("%s: no click on #btn; events %+v; the top page's %+v", k, evs, events(ctx, t, reg, id["index"]))
 			}
 			if n := len(slices.DeleteFunc(slices.Clone(evs), func(e recorded) bool { return e.Type != "click" })); n != 1 {
 				t.Errorf("%s: %d clicks, want 1: %+v", k, n, evs)
+			}
+		}
+	})
+
+	t.Run("other offset sums miss", func(t *testing.T) {
+		// The sum that lands (above) adds one owner content box per target
+		// boundary. Each alternative below misses the button.
+		center := func(k string) (*surface.Resolution, [2]float64) {
+			res, err := reg.ResolveID(ctx, id[k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			toFront(ctx, t, res)
+			var pt [2]float64
+			if err := eval(ctx, res, `(() => { const r = document.getElementById('btn').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &pt); err != nil {
+				t.Fatal(err)
+			}
+			return res, pt
+		}
+		offset := func(k string) (x, y float64) {
+			res, err := reg.ResolveID(ctx, id[k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x, y, err = res.Offset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			return x, y
+		}
+		const edge = 6 + 9 // fixture.css: iframe border + padding
+		same2, p2 := center("same2")
+		o2x, o2y := offset("same2")
+		o1x, o1y := offset("same1")
+		cross2, pc := center("cross2")
+		ocx, ocy := offset("cross2")
+		misses := []struct {
+			name string
+			res  *surface.Resolution
+			k    string
+			x, y float64
+		}{
+			{"same2: no offset", same2, "same2", p2[0], p2[1]},
+			{"same2: in-process ancestors summed too", same2, "same2", p2[0] + o2x + o1x, p2[1] + o2y + o1y},
+			{"cross2: border boxes instead of content boxes", cross2, "cross2", pc[0] + ocx - 2*edge, pc[1] + ocy - 2*edge},
+		}
+		for _, m := range misses {
+			clearEvents(ctx, t, reg, id[m.k])
+			dispatchClick(ctx, t, m.res, m.x, m.y)
+			if evs := events(ctx, t, reg, id[m.k]); has(evs, "click", "btn") {
+				t.Errorf("%s: hit the button too; the test cannot tell the sums apart", m.name)
 			}
 		}
 	})
@@ -592,20 +679,6 @@ func TestSurfacesOnChromium(t *testing.T) {
 			t.Errorf("active %s / window %s after fallback to %s", reg.Active(), reg.ActiveWindow(), res.SurfaceID)
 		}
 	})
-}
-
-// bringToFront makes the window of a surface the front tab: headless
-// Chromium renders only the front tab, and without its compositor frames the
-// browser cannot hit-test into OOPIFs (the click stays on the <iframe>).
-func bringToFront(ctx context.Context, tb testing.TB, reg *surface.Registry, id string) {
-	tb.Helper()
-	res, err := reg.ResolveID(ctx, id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := res.InputRoot.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
-		tb.Fatal(err)
-	}
 }
 
 func frameOf(ds []surface.Descriptor, id string) string {

@@ -240,11 +240,17 @@ func (r *Registry) onTargetChange(ch target.Change) {
 	switch ch.Kind {
 	case target.Created, target.InfoChanged:
 		n := r.nodeLocked(id)
-		setTargetLocked(n, ch.Target)
-		if ch.Kind == target.Created {
-			n.live = true
+		info := ch.Target
+		moved := !n.isTarget || n.host != id
+		structural := moved || !n.live || n.parent != info.ParentID || n.targetType != info.Type
+		setTargetLocked(n, info)
+		n.live = true
+		if moved {
+			n.origin = "" // the URL's origin until a frame tree says
 		}
-		r.touchLocked(n)
+		if structural {
+			r.touchLocked(n)
+		}
 	case target.Destroyed:
 		if st := r.current[id]; st != nil {
 			delete(r.current, id)
@@ -356,13 +362,19 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 		if unmarshal(ev.Params, &m) != nil || m.Frame.ID == "" {
 			return
 		}
-		n := r.nodeLocked(m.Frame.ID)
-		if m.Frame.ID != host && m.Frame.ParentID != "" {
+		var n *node
+		if m.Frame.ID == host {
+			// The target's own root: only its description changes (the
+			// pool and listings own a target's structure).
+			if n = r.byFrame[host]; n == nil {
+				return
+			}
+		} else {
+			n = r.nodeLocked(m.Frame.ID)
 			r.hostInProcessLocked(n, host, m.Frame.ParentID)
 		}
 		n.url = m.Frame.URL + m.Frame.URLFragment
 		n.origin = m.Frame.SecurityOrigin
-		r.touchLocked(n)
 	case "Page.frameDetached":
 		var m frameDetached
 		if unmarshal(ev.Params, &m) != nil || m.Reason == "swap" {
@@ -376,15 +388,20 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 	r.bumpLocked()
 }
 
-// hostInProcessLocked records that frame n lives in host's process.
+// hostInProcessLocked records that frame n lives in host's process. Only a
+// change of structure counts as a touch (see buildLocked).
 func (r *Registry) hostInProcessLocked(n *node, host, parent string) {
+	if parent == "" {
+		parent = n.parent
+	}
+	if n.live && !n.isTarget && n.host == host && n.parent == parent {
+		return
+	}
 	n.isTarget = false
 	n.targetType = ""
 	n.kind = KindFrame
 	n.host = host
-	if parent != "" {
-		n.parent = parent
-	}
+	n.parent = parent
 	n.live = true
 	r.touchLocked(n)
 }
@@ -461,9 +478,10 @@ func (st *sockState) usable() bool {
 
 // listed is what one target contributed to a listing.
 type listed struct {
-	info target.Info
-	tree *frameTree // nil when the target could not be read
-	err  error
+	info  target.Info
+	tree  *frameTree // nil when the target could not be read
+	err   error
+	epoch uint64 // r.epoch just before the tree was asked for
 }
 
 // List discovers the surfaces and returns the live ones parent-first: each
@@ -491,6 +509,9 @@ func (r *Registry) List(ctx context.Context) ([]Descriptor, error) {
 				var t struct {
 					FrameTree frameTree `json:"frameTree"`
 				}
+				r.mu.Lock()
+				results[i].epoch = r.epoch
+				r.mu.Unlock()
 				if err = r.call(ctx, st.sock.Conn(), "Page.getFrameTree", nil, &t); err == nil {
 					results[i].tree = &t.FrameTree
 				}
@@ -526,21 +547,26 @@ func (r *Registry) buildLocked(results []listed, start uint64) {
 	seen := map[*node]bool{}
 	asTarget := map[*node]bool{}
 	keepHosts := map[string]bool{} // targets that could not be read: keep their frames
-	// apply changes a node from a listing, unless an event changed it after
-	// the listing started (events are newer than what the listing read).
-	apply := func(n *node, f func()) {
+	// apply merges what a listing read into a node: the description (url,
+	// origin, title) always; the structure (hosting, parent, liveness) only
+	// when no event changed it after the read it comes from (/json/list for
+	// a target, its owner's frame tree for an in-process frame) was sent,
+	// as such events are newer than what the listing read.
+	apply := func(n *node, read uint64, structure, description func()) {
 		seen[n] = true
-		if n.touched <= start {
-			f()
+		if n.touched <= read {
+			structure()
 			n.live = true
 		}
+		description()
 	}
 	for i, res := range results {
 		n := r.nodeLocked(res.info.ID)
 		asTarget[n] = true
 		n.rank = i
-		apply(n, func() {
-			setTargetLocked(n, res.info)
+		apply(n, start, func() { setTargetLocked(n, res.info) }, func() {
+			n.title = res.info.Title
+			n.url = res.info.URL
 			if res.tree != nil {
 				if u := res.tree.Frame.URL; u != "" {
 					n.url = u + res.tree.Frame.URLFragment
@@ -564,10 +590,11 @@ func (r *Registry) buildLocked(results []listed, start uint64) {
 				}
 				idx++
 				c.rank = idx
-				apply(c, func() {
+				apply(c, res.epoch, func() {
 					c.isTarget, c.targetType, c.kind = false, "", KindFrame
 					c.host = res.info.ID
 					c.parent = cmp.Or(k.Frame.ParentID, parent)
+				}, func() {
 					c.title = ""
 					c.url = k.Frame.URL + k.Frame.URLFragment
 					c.origin = k.Frame.SecurityOrigin

@@ -12,6 +12,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/target"
 )
 
 func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
@@ -152,7 +153,7 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 		return nil, nil, errs.New(errs.SurfaceNotFound, "no surface is selected and none was found")
 	}
 	if !n.live {
-		if id != "" || !(n.isTarget && isWindowNode(n) || n.listedAsRoot) {
+		if id != "" || !(n.isTarget && target.IsWindow(n.targetType) || n.listedAsRoot) {
 			return nil, nil, errs.New(errs.SurfaceClosed, "surface %s is closed; select another", n.id).With("surfaceId", n.id)
 		}
 		to := r.firstLiveRootLocked()
@@ -235,14 +236,12 @@ func dedupe(ids []string) []string {
 // then in surface-number order for roots born after the last listing.
 func (r *Registry) firstLiveRootLocked() *node {
 	for _, n := range r.order {
-		if n.live && n.isTarget && isWindowNode(n) && r.parentLocked(n) == nil {
+		if n.live && n.isTarget && target.IsWindow(n.targetType) && r.parentLocked(n) == nil {
 			return n
 		}
 	}
 	return nil
 }
-
-func isWindowNode(n *node) bool { return n.targetType == "page" || n.targetType == "webview" }
 
 // Offset returns the point, in the input root's viewport, of the surface's
 // top-left corner: the content boxes of the <iframe> owners summed from the
@@ -325,6 +324,11 @@ func (res *Resolution) FocusFrame(ctx context.Context) error {
 // point plus [Resolution.Offset], dispatched on the input root so the
 // embedding page hit-tests it. It is the minimal click that proves the
 // geometry; internal/input owns real input.
+//
+// Headless Chromium renders only the front tab: a click into an OOPIF of a
+// background window stays on its <iframe> (the browser has no hit-test data
+// for it), and input to a background tab can take seconds. Bring the window
+// to the front (Page.bringToFront on the input root) before pointer input.
 func ClickPoint(ctx context.Context, res *Resolution, x, y float64) error {
 	ox, oy, err := res.Offset(ctx)
 	if err != nil {

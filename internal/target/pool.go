@@ -230,6 +230,12 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 		return nil, err
 	}
 	p.browser = c
+	// Number the targets that exist already in /json/list order reversed
+	// (oldest first) before discovery reports them in an order of its own.
+	if _, err := p.List(ctx); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
 	if err := c.Call(ctx, "Target.setDiscoverTargets", map[string]any{"discover": true}, nil); err != nil {
 		_ = p.Close()
 		return nil, err
@@ -392,7 +398,12 @@ func (p *Pool) destroy(id string) {
 	if s := p.sockets[id]; s != nil {
 		delete(p.sockets, id)
 		s.markGone()
-		p.enqueueLocked(task{close: s})
+		select {
+		case <-s.ready:
+			p.enqueueLocked(task{close: s})
+		default:
+			// Still dialling: the dial sees it was dropped and closes it.
+		}
 	}
 	p.enqueueLocked(task{change: &Change{Kind: Destroyed, Target: e.info}})
 }
@@ -454,8 +465,7 @@ func (p *Pool) requeue(ts []task) {
 
 func (p *Pool) do(t task) {
 	if t.close != nil {
-		<-t.close.ready
-		if t.close.conn != nil {
+		if t.close.conn != nil { // queued only once ready
 			_ = t.close.conn.Close()
 		}
 	}
@@ -556,14 +566,6 @@ func (p *Pool) Known(id string) (Info, bool) {
 	return e.info, true
 }
 
-// Seq returns the first-seen number of a target id (0 if never seen).
-// Lower numbers were seen first.
-func (p *Pool) Seq(id string) uint64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.firstSeen[id]
-}
-
 // Conn returns the connection of a target's socket; see [Pool.Socket].
 func (p *Pool) Conn(ctx context.Context, targetID string) (*cdp.Conn, error) {
 	s, err := p.Socket(ctx, targetID)
@@ -651,8 +653,8 @@ func (p *Pool) dial(s *Socket, url string) {
 		delete(p.sockets, s.targetID)
 	}
 	s.conn, s.err = c, err
+	close(s.ready) // under p.mu: destroy and Close see a consistent socket
 	p.mu.Unlock()
-	close(s.ready)
 	if err != nil {
 		s.markGone()
 	}

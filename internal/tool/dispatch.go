@@ -110,7 +110,7 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
-	for _, group := range []func(*Server){registerLifecycle, registerWindows} {
+	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces} {
 		group(s)
 	}
 	return s

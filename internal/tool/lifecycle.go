@@ -179,7 +179,7 @@ func waitRendererReady(ctx context.Context, sess *session.Session, d time.Durati
 		select {
 		case <-ctx.Done():
 			return false, "not ready after " + d.String() + ": " + last
-		case <-time.After(30 * time.Millisecond):
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }
@@ -487,15 +487,20 @@ func selectFirstWindow(ctx context.Context, sess *session.Session) error {
 	if sess.Surfaces.ActiveWindow() != "" {
 		return nil
 	}
-	// A listing registers every window root with the registry first.
-	if _, err := sess.Surfaces.List(ctx); err != nil {
-		return err
-	}
 	wins, err := sess.Pool.Windows(ctx)
 	if err != nil {
 		return err
 	}
 	var last error
+	for _, w := range wins {
+		if _, last = sess.Surfaces.SelectWindow(w.ID); last == nil {
+			return nil
+		}
+	}
+	// The registry may not know the windows yet: a listing registers them.
+	if _, err := sess.Surfaces.List(ctx); err != nil {
+		return err
+	}
 	for _, w := range wins {
 		if _, last = sess.Surfaces.SelectWindow(w.ID); last == nil {
 			return nil

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/fixture"
+
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
@@ -103,6 +105,23 @@ func TestAttachToRunningChromium(t *testing.T) {
 	if len(groupMembers(b.PID)) == 0 {
 		t.Fatal("server exit ended an attached browser")
 	}
+}
+
+func TestDevLaunchStandIn(t *testing.T) {
+	e := newEnv(t, Config{})
+	dir := t.TempDir()
+	electron, mainJS, err := fixture.WriteElectronStandIn(dir, e.chrome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron, "args": []string{e.app.URL("a.test", "/second.html")}})
+	if r["launch_mode"] != "dev" || !strings.HasPrefix(r["inspector_url"].(string), "ws://127.0.0.1:") {
+		t.Fatalf("dev launch: %v", r)
+	}
+	pid := num(r["pid"])
+	e.ok("electron_windows_list", nil)
+	e.ok("electron_stop", map[string]any{"timeoutMs": 3000})
+	noOrphans(t, pid)
 }
 
 func TestBadInput(t *testing.T) {

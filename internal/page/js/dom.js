@@ -47,7 +47,7 @@ Styles.prototype.of = function (el) {
 // isInlineDisplay reports whether a display value lays out inline (so that
 // text on both sides joins without a space in names).
 function isInlineDisplay(d) {
-  return d === 'inline' || d === 'contents' || d === 'ruby' || d === 'ruby-text' || d === 'inline list-item';
+  return d.lastIndexOf('inline', 0) === 0 || d === 'contents' || d.lastIndexOf('ruby', 0) === 0;
 }
 
 // ariaHidden reports aria-hidden="true" on el itself.
@@ -56,21 +56,41 @@ function ariaHidden(el) {
   return v !== null && v.trim().toLowerCase() === 'true';
 }
 
-// hiddenForName reports whether el is hidden in the sense of accname
-// (display:none, visibility:hidden/collapse, content-visibility skipped,
-// aria-hidden="true"); opacity and off-screen do not hide.
+// hiddenForName reports whether el itself is hidden in the sense of
+// accname (display:none, visibility:hidden/collapse, aria-hidden="true");
+// opacity and off-screen do not hide. A traversal that goes down from a
+// visible node meets a hidden ancestor before its descendants, so checking
+// el alone is enough there; skipped content (closed <details>,
+// content-visibility:hidden) is cut where the traversal meets it.
 function hiddenForName(el, styles) {
-  if (ariaHidden(el)) return true;
+  if (el.hasAttribute('aria-hidden') && ariaHidden(el)) return true;
   var s = styles.of(el);
-  if (s.display === 'none') return true;
-  if (s.visibility !== 'visible') return true;
-  if (s.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) {
-    // No box: a skipped subtree (closed <details>, content-visibility) or an
-    // element that never renders a box of its own.
+  return s.display === 'none' || s.visibility !== 'visible';
+}
+
+// hiddenDeep is hiddenForName for a node reached by reference (aria-
+// labelledby, a label, a describedby target), whose ancestors may hide it.
+function hiddenDeep(el, styles) {
+  if (hiddenForName(el, styles)) return true;
+  for (var n = flatParent(el); n; n = flatParent(n)) if (ariaHidden(n)) return true;
+  if (styles.of(el).display !== 'contents' && el.checkVisibility && !el.checkVisibility()) {
     var tag = el.localName;
-    if (tag !== 'option' && tag !== 'optgroup' && tag !== 'area' && tag !== 'br' && tag !== 'wbr') return true;
+    return tag !== 'option' && tag !== 'optgroup' && tag !== 'area' && tag !== 'br' && tag !== 'wbr';
   }
   return false;
+}
+
+// skipsChildren reports whether el renders none of its children
+// (content-visibility:hidden).
+function skipsChildren(el, style) {
+  return style.contentVisibility === 'hidden';
+}
+
+// renderedChild reports whether child c of el is rendered at all: only the
+// first <summary> of a closed <details> is.
+function closedDetailsHides(el, c) {
+  if (el.localName !== 'details' || el.open) return false;
+  return !(c.nodeType === ELEMENT_NODE && c.localName === 'summary' && el.querySelector(':scope > summary') === c);
 }
 
 // isVisible is the "visible" state of reads and finds: rendered with a

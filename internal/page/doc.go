@@ -1,0 +1,31 @@
+// Package page is what runs in a renderer for one surface: the embedded
+// walker (roles and accessible names after WAI-ARIA 1.2, HTML-AAM and
+// accname 1.2; states; boxes), snapshots with stable refs, diffs against a
+// baseline, and element resolution and reads.
+//
+// Entry points: [NewStore] makes a [Store], which keeps one ref counter per
+// surface. [Store.Snapshot] and [Store.Find] walk the surface's document,
+// issue refs and move its baseline; [Store.Resolve], the reads
+// ([Store.GetText], [Store.GetState], …), [Store.Point] and [Store.HitTest]
+// act on a [Locator] (a ref or a CSS selector). Every call takes the
+// [Frame] of one surface — a CDP session, an execution context, a surface
+// id — and never touches another frame.
+//
+// The walker is JavaScript (js/*.js, one file per concern, concatenated and
+// embedded). It installs itself once per document as a non-enumerable
+// property of window under a Symbol.for key that names the build, and is
+// installed again after a navigation; with it installed, every operation is
+// one Runtime.evaluate. Refs live in the walker's registry (a WeakMap
+// element → ref and a Map ref → WeakRef), never in the page's DOM, keyed by
+// store and surface; the Go side keeps the counter (so a reloaded document
+// goes on numbering and no number is ever reused), what each ref was (for
+// similar_refs), and which document the refs belong to (to report
+// renderer_reloaded).
+//
+// The text form is one line per entry — `[3] textbox "Email" value="" focused`
+// — with non-default states only, and one line per table row or list item
+// grouping its words and its controls —
+// `row "Item 17 — owner Ada": [812] checkbox "Select Item 17" [813] button "Edit"` —
+// so that repeated controls stay apart. Marks: ~ changed and + added since
+// the baseline (on full snapshots and since:'last'), - removed (since only).
+package page

@@ -1,0 +1,437 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Limits of element reads.
+const (
+	DefaultListLimit = 50
+	MaxListLimit     = 200
+	// MaxTextChars bounds GetText.
+	MaxTextChars = 20000
+)
+
+// Locator names one element of a surface: a Ref from a snapshot, find or
+// list of that surface, or a CSS Selector evaluated in the surface's
+// document (open shadow roots are searched when the document has no
+// match). Exactly one is set.
+type Locator struct {
+	Ref      int
+	Selector string
+}
+
+func (l Locator) check() error {
+	switch {
+	case l.Ref < 0:
+		return errs.BadArg("ref", "must be a positive integer, not %d", l.Ref)
+	case l.Ref > 0 && l.Selector != "":
+		return errs.BadArg("ref", "pass ref or selector, not both")
+	case l.Ref == 0 && strings.TrimSpace(l.Selector) == "":
+		return errs.BadArg("selector", "pass a ref or a selector")
+	}
+	return nil
+}
+
+// args are the walker arguments that name the element; for a ref they also
+// say what it was, so a dead ref can be answered with similar refs.
+func (sf *surface) locArgs(l Locator) map[string]any {
+	a := map[string]any{}
+	if l.Ref > 0 {
+		a["ref"] = l.Ref
+		if k, ok := sf.known[l.Ref]; ok {
+			a["want"] = map[string]string{"role": k.role, "name": k.name}
+		}
+	} else {
+		a["sel"] = l.Selector
+	}
+	return a
+}
+
+// read runs one element operation and decodes its result into out.
+func (s *Store) read(ctx context.Context, f Frame, l Locator, op string, extra map[string]any, out any) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return err
+	}
+	defer sf.mu.Unlock()
+	if l.Ref > 0 {
+		if err := sf.checkRef(f, l.Ref); err != nil {
+			return err
+		}
+	}
+	args := sf.locArgs(l)
+	for k, v := range extra {
+		args[k] = v
+	}
+	r, err := s.call(ctx, f, sf, op, args)
+	if err != nil {
+		return err
+	}
+	if r.E != nil {
+		return sf.toError(f, r.E)
+	}
+	if err := decode(r.R, out); err != nil {
+		return errs.Wrap(errs.Internal, err, "decoding "+op)
+	}
+	return nil
+}
+
+// Element is a resolved element: a remote object in the frame's context,
+// in object group [ObjectGroup].
+type Element struct {
+	ObjectID runtime.RemoteObjectID
+	// Ref is the locator's ref (0 for a selector).
+	Ref int
+	// Description is the browser's short description (tag#id.class).
+	Description string
+}
+
+// Resolve returns the element a locator names: REF_NOT_FOUND (with similar
+// refs) for a ref that is not live in this surface, SELECTOR_NO_MATCH for
+// a selector that matches nothing.
+func (s *Store) Resolve(ctx context.Context, f Frame, l Locator) (*Element, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	if l.Ref > 0 {
+		if err := sf.checkRef(f, l.Ref); err != nil {
+			return nil, err
+		}
+	}
+	args := sf.locArgs(l)
+	args["ns"] = s.token + "/" + f.SurfaceID
+	args["next"] = sf.next
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "encoding a locator")
+	}
+	ro, err := evaluate(ctx, f, s.opExpr("resolve", b), false, ObjectGroup)
+	if err != nil {
+		return nil, err
+	}
+	if isZero(ro) {
+		sf.injections++
+		if ro, err = evaluate(ctx, f, s.installExpr("resolve", b), false, ObjectGroup); err != nil {
+			return nil, err
+		}
+	}
+	if ro.Type == runtime.RemoteObjectTypeString {
+		var text string
+		var r reply
+		if err := json.Unmarshal(ro.Value, &text); err != nil || json.Unmarshal([]byte(text), &r) != nil {
+			return nil, errs.New(errs.Internal, "resolve: unexpected answer %s", ro.Value)
+		}
+		sf.absorb(&r)
+		if r.E != nil {
+			return nil, sf.toError(f, r.E)
+		}
+		return nil, errs.New(errs.Internal, "resolve: no element and no error")
+	}
+	if ro.ObjectID == "" || ro.Subtype != runtime.RemoteObjectSubtypeNode {
+		return nil, errs.New(errs.Internal, "resolve: expected an element, got %s %s", ro.Type, ro.Subtype)
+	}
+	return &Element{ObjectID: ro.ObjectID, Ref: l.Ref, Description: ro.Description}, nil
+}
+
+// Exists reports whether the locator names a live element. A dead or
+// foreign ref is false, not an error; a bad selector is BAD_ARGUMENT.
+func (s *Store) Exists(ctx context.Context, f Frame, l Locator) (bool, error) {
+	if err := l.check(); err != nil {
+		return false, err
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return false, err
+	}
+	defer sf.mu.Unlock()
+	if l.Ref > 0 && l.Ref >= sf.next {
+		return false, nil
+	}
+	args := sf.locArgs(l)
+	args["kind"] = "exists"
+	r, err := s.call(ctx, f, sf, "read", args)
+	if err != nil {
+		return false, err
+	}
+	if r.E != nil {
+		return false, sf.toError(f, r.E)
+	}
+	var ok bool
+	if err := decode(r.R, &ok); err != nil {
+		return false, errs.Wrap(errs.Internal, err, "decoding exists")
+	}
+	return ok, nil
+}
+
+// TextRead is an element's text.
+type TextRead struct {
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// Length is the length of the whole text, in UTF-16 code units.
+	Length int `json:"length"`
+}
+
+// GetText returns the element's rendered text (innerText; the value of a
+// text field; the chosen labels of a select), at most MaxTextChars.
+func (s *Store) GetText(ctx context.Context, f Frame, l Locator) (*TextRead, error) {
+	var t TextRead
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "text", "max": MaxTextChars}, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Value is a form value.
+type Value struct {
+	Value string `json:"value"`
+	// Label is the visible text of the chosen option(s) of a select.
+	Label string `json:"label,omitempty"`
+	// Values are the chosen values of a multiple select.
+	Values []string `json:"values,omitempty"`
+	// Checked is set for checkboxes and radios.
+	Checked *bool `json:"checked,omitempty"`
+}
+
+// GetValue returns the element's value: a field's value, a select's
+// value(s), a checkbox's value and checked state, an editing host's text,
+// an ARIA range's aria-valuetext or aria-valuenow.
+func (s *Store) GetValue(ctx context.Context, f Frame, l Locator) (*Value, error) {
+	var v Value
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "value"}, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// GetAttribute returns the attribute's value, or nil when the element does
+// not have it.
+func (s *Store) GetAttribute(ctx context.Context, f Frame, l Locator, name string) (*string, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, errs.BadArg("name", "name the attribute")
+	}
+	var a struct {
+		Present bool   `json:"present"`
+		Value   string `json:"value"`
+	}
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "attr", "name": name}, &a); err != nil {
+		return nil, err
+	}
+	if !a.Present {
+		return nil, nil
+	}
+	return &a.Value, nil
+}
+
+// ElementState is the full state of an element. Expanded is nil when the
+// element does not expand, Pressed when it is not a toggle button.
+type ElementState struct {
+	Visible  bool  `json:"visible"`
+	Enabled  bool  `json:"enabled"`
+	Disabled bool  `json:"disabled"`
+	Checked  Tri   `json:"checked"`
+	Selected bool  `json:"selected"`
+	Expanded *bool `json:"expanded"`
+	Pressed  *Tri  `json:"pressed"`
+	Focused  bool  `json:"focused"`
+	Readonly bool  `json:"readonly"`
+	Required bool  `json:"required"`
+	Invalid  bool  `json:"invalid"`
+	Busy     bool  `json:"busy"`
+}
+
+// GetState returns the element's state.
+func (s *Store) GetState(ctx context.Context, f Frame, l Locator) (*ElementState, error) {
+	var st ElementState
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "state"}, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// BBoxes are an element's border box in the frame's viewport and in its
+// document (viewport + scroll).
+type BBoxes struct {
+	Viewport Rect `json:"viewport"`
+	Document Rect `json:"document"`
+}
+
+// GetBBox returns the element's box.
+func (s *Store) GetBBox(ctx context.Context, f Frame, l Locator) (*BBoxes, error) {
+	var b BBoxes
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "bbox"}, &b); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// GetComputedStyle returns the computed values of properties (CSS names,
+// such as "background-color"); with none, a small default set.
+func (s *Store) GetComputedStyle(ctx context.Context, f Frame, l Locator, properties []string) (map[string]string, error) {
+	if len(properties) > 100 {
+		return nil, errs.BadArg("properties", "at most 100, not %d", len(properties))
+	}
+	out := map[string]string{}
+	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "style", "props": properties}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListItem is one element of ElementsList or FocusedElement.
+type ListItem struct {
+	Ref     int    `json:"ref"`
+	Tag     string `json:"tag"`
+	Role    string `json:"role"`
+	Name    string `json:"name,omitempty"`
+	Text    string `json:"text,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Value   string `json:"value,omitempty"`
+	Visible bool   `json:"visible"`
+	BBox    *Rect  `json:"bbox,omitempty"` // document coordinates
+}
+
+// ElementsListResult lists the elements a selector matches.
+type ElementsListResult struct {
+	SurfaceID string     `json:"surface_id"`
+	Items     []ListItem `json:"items"`
+	Count     int        `json:"count"` // all matches
+	Truncated bool       `json:"truncated"`
+}
+
+// ElementsList returns up to limit (default 50, at most 200) elements that
+// match selector, each with a ref of this surface.
+func (s *Store) ElementsList(ctx context.Context, f Frame, selector string, limit int) (*ElementsListResult, error) {
+	if strings.TrimSpace(selector) == "" {
+		return nil, errs.BadArg("selector", "pass a CSS selector")
+	}
+	if limit < 0 || limit > MaxListLimit {
+		return nil, errs.BadArg("limit", "must be between 1 and %d, not %d", MaxListLimit, limit)
+	}
+	if limit == 0 {
+		limit = DefaultListLimit
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	r, err := s.call(ctx, f, sf, "list", map[string]any{"sel": selector, "limit": limit})
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	res := &ElementsListResult{SurfaceID: f.SurfaceID}
+	if err := decode(r.R, res); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a list")
+	}
+	if res.Items == nil {
+		res.Items = []ListItem{}
+	}
+	return res, nil
+}
+
+// FocusedElement returns the focused element of the surface's document
+// (looking into open shadow roots), or nil when only the body has focus.
+func (s *Store) FocusedElement(ctx context.Context, f Frame) (*ListItem, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	r, err := s.call(ctx, f, sf, "focused", nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	if len(r.R) == 0 || string(r.R) == "null" {
+		return nil, nil
+	}
+	var it ListItem
+	if err := decode(r.R, &it); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding the focused element")
+	}
+	it.Visible = true
+	return &it, nil
+}
+
+// Point scrolls the element into view when needed and returns the center
+// of its first box, in the frame's viewport (ELEMENT_NOT_VISIBLE when it
+// has none). The caller adds the frame's offset within the input root.
+func (s *Store) Point(ctx context.Context, f Frame, l Locator) (x, y float64, err error) {
+	var p struct{ X, Y float64 }
+	if err := s.read(ctx, f, l, "point", nil, &p); err != nil {
+		return 0, 0, err
+	}
+	return p.X, p.Y, nil
+}
+
+// Hit is the result of a hit test.
+type Hit struct {
+	// OK is true when the point reaches the element or a descendant (or
+	// the element's own label).
+	OK bool `json:"ok"`
+	// Covering is what the point reaches instead.
+	Covering *Covering `json:"covering,omitempty"`
+	// Reason explains a miss with nothing at the point.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Covering describes the element that receives a point meant for another.
+type Covering struct {
+	Ref      int    `json:"ref"`
+	Role     string `json:"role"`
+	Name     string `json:"name,omitempty"`
+	Tag      string `json:"tag"`
+	Selector string `json:"selector"`
+}
+
+// HitTest checks that document.elementFromPoint(x, y) (frame viewport
+// coordinates, looking into open shadow roots) is the element or inside
+// it, and otherwise describes what covers it.
+func (s *Store) HitTest(ctx context.Context, f Frame, l Locator, x, y float64) (*Hit, error) {
+	var h Hit
+	if err := s.read(ctx, f, l, "hit", map[string]any{"x": x, "y": y}, &h); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}
+
+// probe is what the walker computes for one element (tests compare it with
+// Chromium's accessibility tree).
+type probe struct {
+	Role        string  `json:"role"`
+	Name        string  `json:"name"`
+	From        string  `json:"from"`
+	Description string  `json:"description"`
+	Value       *string `json:"value"`
+	Flags       string  `json:"flags"`
+	Interactive bool    `json:"interactive"`
+	Excluded    bool    `json:"excluded"`
+}
+
+func (s *Store) probe(ctx context.Context, f Frame, l Locator) (*probe, error) {
+	var p probe
+	if err := s.read(ctx, f, l, "probe", nil, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}

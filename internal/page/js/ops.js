@@ -1,0 +1,447 @@
+// ops.js: the operations the Go side calls. Each call is one
+// Runtime.evaluate of U.op({ns, next, op, …}); the answer is
+// {d: document token, n: next ref, m: refs to remember, r: result} or
+// {…, e: {code, message, …}} on failure.
+
+var registry = null;
+
+// currentRegistry returns the registry of the current document, making a
+// new one after a navigation that reused this window.
+function currentRegistry() {
+  if (!registry || registry.doc !== document || registry.timeOrigin !== performance.timeOrigin) registry = new Registry();
+  return registry;
+}
+
+function fail(code, message, extra) {
+  var e = new Error(message);
+  e.ucode = code;
+  e.extra = extra || null;
+  throw e;
+}
+
+function errorOut(err) {
+  if (err && err.ucode) {
+    var o = { code: err.ucode, message: err.message };
+    if (err.extra) for (var k in err.extra) o[k] = err.extra[k];
+    return o;
+  }
+  return { code: 'INTERNAL_ERROR', message: String(err && err.stack || err) };
+}
+
+function meta() {
+  return {
+    title: document.title,
+    url: location.href,
+    viewport: { width: window.innerWidth, height: window.innerHeight, scroll_x: Math.round(window.scrollX), scroll_y: Math.round(window.scrollY) }
+  };
+}
+
+function headerLine(m, count) {
+  return '# page ' + quote(clip(m.title, 100)) + ' ' + clip(m.url, 200) + ' viewport=' + m.viewport.width + 'x' + m.viewport.height +
+    ' scroll=' + m.viewport.scroll_x + ',' + m.viewport.scroll_y + ' entries=' + count;
+}
+
+// ---- locating elements ----
+
+// locate resolves a ref or a selector, or fails with REF_NOT_FOUND (with
+// similar refs when the Go side told what the ref was), SELECTOR_NO_MATCH
+// or BAD_ARGUMENT.
+function locate(s, a) {
+  if (a.ref) {
+    var el = lookup(s, a.ref);
+    if (!el) {
+      var extra = { ref: a.ref };
+      if (a.want) extra.similar = similar(s, a.want, a.ref);
+      fail('REF_NOT_FOUND', 'ref ' + a.ref + ' is not live in this surface: its element was removed or the document was replaced', extra);
+    }
+    return el;
+  }
+  var found;
+  try { found = queryOne(a.sel); } catch (e) { fail('BAD_ARGUMENT', 'selector: ' + e.message, { field: 'selector' }); }
+  if (!found) fail('SELECTOR_NO_MATCH', 'no element matches ' + a.sel);
+  return found;
+}
+
+// bigrams and dice measure how alike two names are (0..1).
+function bigrams(s) {
+  s = s.toLowerCase();
+  var m = new _Map();
+  for (var i = 0; i < s.length - 1; i++) {
+    var g = s.substr(i, 2);
+    m.set(g, (m.get(g) || 0) + 1);
+  }
+  return m;
+}
+
+function dice(a, b) {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return a.toLowerCase() === b.toLowerCase() ? 1 : 0;
+  var x = bigrams(a), y = bigrams(b), both = 0, total = 0;
+  x.forEach(function (n, g) { total += n; var o = y.get(g); if (o) both += Math.min(n, o); });
+  y.forEach(function (n) { total += n; });
+  return 2 * both / total;
+}
+
+// similar walks the document and returns up to five entries that look
+// most like what ref was ({role, name}), by role and name.
+function similar(s, want, ref) {
+  var entries = new Walker().run();
+  settle(s, entries);
+  var scored = [];
+  for (var i = 0; i < entries.length; i++) {
+    var e = entries[i];
+    var label = labelOf(e);
+    var score = (e.role === want.role ? 1 : 0) + 2 * dice(want.name || '', label);
+    if (score >= 1) scored.push({ e: e, s: score, label: label });
+  }
+  scored.sort(function (a, b) { return b.s - a.s || Math.abs(a.e.ref - ref) - Math.abs(b.e.ref - ref); });
+  var out = [];
+  for (var k = 0; k < scored.length && k < 5; k++) out.push({ ref: scored[k].e.ref, role: scored[k].e.role, name: clip(scored[k].label, 120) });
+  return out;
+}
+
+// describe is what a list, a focus read or a hit test says of an element.
+function describe(s, el) {
+  var styles = new Styles();
+  var role = roleOf(el);
+  var n = new Namer(styles);
+  var name = n.name(el, role);
+  if (!name && (role === 'generic' || role === '' || role === 'none')) name = clip(normSpace(el.innerText || el.textContent || ''), 80);
+  var ref = refFor(s, el);
+  remember(s, ref, role || 'generic', name);
+  return { ref: ref, role: role || 'generic', name: clip(name, 200), tag: el.localName };
+}
+
+// ---- operations ----
+
+var OPS = {};
+
+OPS.snapshot = function (s, a) {
+  var o = a.opt || {};
+  var entries = new Walker().run();
+  settle(s, entries);
+  if (++s.walks % 16 === 0) prune(s);
+  var base = s.base;
+  var d = base ? diff(base, entries) : null;
+  s.base = baselineOf(entries);
+  var m = meta();
+  var res = { title: m.title, url: m.url, viewport: m.viewport, total: entries.length, truncated: false, frames: [] };
+  for (var fi = 0; fi < entries.length; fi++) {
+    var fe = entries[fi];
+    if (fe.frame) res.frames.push({ ref: fe.ref, src: fe.frame.src, name: fe.frame.name, id: fe.frame.id });
+  }
+  var text = o.format === 'text';
+
+  if (o.since && d) {
+    res.since = true;
+    res.count = d.changed.length + d.added.length + d.removed.length;
+    if (text) {
+      var head = '# since last snapshot: ' + d.changed.length + ' changed, ' + d.added.length + ' added, ' +
+        d.removed.length + ' removed \u2014 page ' + quote(clip(m.title, 100)) + ' ' + clip(m.url, 200) +
+        ' scroll=' + m.viewport.scroll_x + ',' + m.viewport.scroll_y;
+      var lines = sinceText(d, o.interactiveOnly);
+      var out = head;
+      for (var i = 0; i < lines.length; i++) {
+        if (o.budget && out.length + 1 + lines[i].length > o.budget - 60) {
+          out += '\n# truncated: ' + (lines.length - i) + ' more changes; raise budgetTokens';
+          res.truncated = true;
+          break;
+        }
+        out += '\n' + lines[i];
+      }
+      res.text = out;
+    } else {
+      var keepI = function (e) { return !o.interactiveOnly || e.interactive; };
+      res.diff = {
+        added: d.added.filter(keepI).map(function (e) { return jsonEntry(e, true); }),
+        removed: d.removed.filter(function (r) { return !o.interactiveOnly || r.b.i; }).map(function (r) {
+          var x = { ref: r.ref, role: r.b.r };
+          if (r.b.n || r.b.t) x.name = r.b.n || r.b.t;
+          if (r.b.c) x.context = r.b.c;
+          return x;
+        }),
+        changed: d.changed.filter(function (c) { return keepI(c.e); }).map(function (c) {
+          var x = jsonEntry(c.e, true);
+          x.fields = c.f;
+          var was = {};
+          for (var j = 0; j < c.f.length; j++) {
+            var f = c.f[j];
+            if (f === 'name') was.name = c.b.n;
+            else if (f === 'text') was.text = c.b.t;
+            else if (f === 'value') was.value = c.b.v === null ? '' : c.b.v;
+            else if (f === 'state') was.flags = c.b.s;
+            else if (f === 'role') was.role = c.b.r;
+          }
+          x.was = was;
+          return x;
+        })
+      };
+    }
+    return res;
+  }
+
+  // A full snapshot.
+  var pool = entries;
+  if (o.interactiveOnly) {
+    pool = [];
+    for (var p = 0; p < entries.length; p++) {
+      var e = entries[p];
+      if (e.interactive || (text && e.kind === K_GROUP)) pool.push(e);
+    }
+  }
+  var marks = d ? d.marks : null;
+  if (d) {
+    var recent = [];
+    marks.forEach(function (v, ref) { recent.push(ref); });
+    res.recent = recent;
+  }
+  var budget = o.budget || 0;
+  var maxEntries = o.maxEntries || 2000;
+  if (text) {
+    var render = function (dropped) {
+      var t = new Text(pool, function (x) { return !dropped.has(x); }, marks, !!o.interactiveOnly);
+      var n = o.interactiveOnly ? countInteractive(pool, dropped) : t.count;
+      var body = headerLine(m, n) + (t.lines.length ? '\n' + t.lines.join('\n') : '');
+      return { body: body, count: n };
+    };
+    var dropped = fit(pool, maxEntries, budget ? budget - 90 : 0, function (dr) { return render(dr).body.length; });
+    var r = render(dropped);
+    res.count = r.count;
+    res.text = r.body;
+    if (dropped.size) {
+      res.truncated = true;
+      res.text += '\n# truncated: ' + dropped.size + ' of ' + pool.length + ' entries left out (text before controls, far from the viewport first)';
+    }
+  } else {
+    var sizes = null;
+    var measure = function (dr) {
+      if (!sizes) { sizes = new _Map(); for (var q = 0; q < pool.length; q++) sizes.set(pool[q], _JSON.stringify(jsonEntry(pool[q], true)).length + 1); }
+      var total = 200;
+      for (var w = 0; w < pool.length; w++) if (!dr.has(pool[w])) total += sizes.get(pool[w]);
+      return total;
+    };
+    var dj = fit(pool, maxEntries, budget, measure);
+    var list = [];
+    for (var z = 0; z < pool.length; z++) if (!dj.has(pool[z])) list.push(jsonEntry(pool[z], true));
+    res.entries = list;
+    res.count = list.length;
+    res.truncated = dj.size > 0;
+  }
+  return res;
+};
+
+function countInteractive(pool, dropped) {
+  var n = 0;
+  for (var i = 0; i < pool.length; i++) if (pool[i].interactive && !dropped.has(pool[i])) n++;
+  return n;
+}
+
+OPS.find = function (s, a) {
+  var q = a.q || {};
+  var entries = new Walker().run();
+  settle(s, entries);
+  s.base = baselineOf(entries);
+  var pool = entries;
+  if (q.visible === false) {
+    var all = new Walker({ includeHidden: true }).run();
+    settle(s, all);
+    pool = all.filter(function (e) { return e.hidden; });
+  }
+  var role = (q.role || '').trim().toLowerCase();
+  var contains = (q.nameContains || '').toLowerCase();
+  var limit = q.limit || 50;
+  var matches = [], count = 0;
+  for (var i = 0; i < pool.length; i++) {
+    var e = pool[i];
+    var label = labelOf(e);
+    if (role && e.role !== role) continue;
+    if (q.nameExact && normSpace(label) !== normSpace(q.nameExact)) continue;
+    if (contains && label.toLowerCase().indexOf(contains) < 0) continue;
+    if (q.enabled !== undefined && q.enabled !== null && (e.flags.indexOf('disabled') < 0) !== q.enabled) continue;
+    if (q.interactive !== undefined && q.interactive !== null && e.interactive !== q.interactive) continue;
+    count++;
+    if (matches.length < limit) {
+      var mt = { ref: e.ref, role: e.role, name: clip(label, 200), bbox: e.bbox || docRect(e.el) };
+      if (e.ctx && e.ctx !== label) mt.context = e.ctx;
+      if (e.flags) mt.flags = e.flags;
+      matches.push(mt);
+    }
+  }
+  return { matches: matches, count: count, truncated: count > matches.length };
+};
+
+// read runs one element read.
+OPS.read = function (s, a) {
+  if (a.kind === 'exists') {
+    if (a.ref) return !!lookup(s, a.ref);
+    try { return !!queryOne(a.sel); } catch (e) { fail('BAD_ARGUMENT', 'selector: ' + e.message, { field: 'selector' }); }
+  }
+  var el = locate(s, a);
+  switch (a.kind) {
+    case 'text': {
+      var tag = el.localName, t;
+      if (tag === 'input' || tag === 'textarea') t = el.value;
+      else if (tag === 'select') t = Array.prototype.map.call(el.selectedOptions, optionLabel).join(', ');
+      else t = el.innerText;
+      if (t === undefined || t === null) t = el.textContent || '';
+      var max = a.max || 20000;
+      return { text: t.length > max ? t.slice(0, max) : t, truncated: t.length > max, length: t.length };
+    }
+    case 'value':
+      return readValue(el);
+    case 'attr': {
+      var v = el.getAttribute(a.name);
+      return { present: v !== null, value: v === null ? '' : v };
+    }
+    case 'state':
+      return fullState(el, deepActive());
+    case 'bbox': {
+      var r = el.getBoundingClientRect();
+      return {
+        viewport: { x: r.left, y: r.top, width: r.width, height: r.height },
+        document: { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height }
+      };
+    }
+    case 'style': {
+      var cs = _getComputedStyle(el), out = {};
+      var props = a.props && a.props.length ? a.props : ['display', 'visibility', 'opacity', 'position', 'z-index',
+        'color', 'background-color', 'font-size', 'font-weight', 'cursor', 'pointer-events', 'overflow'];
+      for (var i = 0; i < props.length; i++) out[props[i]] = cs.getPropertyValue(props[i]);
+      return out;
+    }
+  }
+  fail('BAD_ARGUMENT', 'unknown read ' + a.kind, { field: 'kind' });
+};
+
+function readValue(el) {
+  var tag = el.localName;
+  if (tag === 'input') {
+    var t = inputType(el);
+    if (t === 'checkbox' || t === 'radio') return { value: el.value, checked: el.checked };
+    return { value: el.value };
+  }
+  if (tag === 'textarea') return { value: el.value };
+  if (tag === 'select') {
+    var vals = [], labels = [];
+    for (var i = 0; i < el.selectedOptions.length; i++) {
+      vals.push(el.selectedOptions[i].value);
+      labels.push(optionLabel(el.selectedOptions[i]));
+    }
+    var o = { value: el.value, label: labels.join(', ') };
+    if (el.multiple) o.values = vals;
+    return o;
+  }
+  if (el.isContentEditable) return { value: el.innerText };
+  var vn = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+  if (vn !== null) return { value: vn };
+  if ('value' in el && el.value !== undefined && el.value !== null) return { value: String(el.value) };
+  return { value: '' };
+}
+
+OPS.list = function (s, a) {
+  var found;
+  try { found = queryAll(a.sel); } catch (e) { fail('BAD_ARGUMENT', 'selector: ' + e.message, { field: 'selector' }); }
+  var limit = a.limit || 50, items = [];
+  for (var i = 0; i < found.length && items.length < limit; i++) {
+    var el = found[i];
+    var d = describe(s, el);
+    d.visible = isVisible(el);
+    var t = el.localName === 'input' || el.localName === 'textarea' ? '' : normSpace(el.innerText || '');
+    if (t && t !== d.name) d.text = clip(t, 80);
+    if (el.id) d.id = el.id;
+    d.bbox = docRect(el);
+    items.push(d);
+  }
+  return { items: items, count: found.length, truncated: found.length > items.length };
+};
+
+OPS.focused = function (s) {
+  var a = deepActive();
+  if (!a) return null;
+  var d = describe(s, a);
+  if (a.id) d.id = a.id;
+  var v = valueOf(a, d.role);
+  if (v !== null) d.value = v;
+  return d;
+};
+
+// point scrolls the element into view if needed and returns the center of
+// its first visible box in the frame's viewport.
+OPS.point = function (s, a) {
+  var el = locate(s, a);
+  if (!isVisible(el)) fail('ELEMENT_NOT_VISIBLE', 'the element is not visible (no box, display:none or visibility:hidden)');
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+  else el.scrollIntoView({ block: 'center', inline: 'center' });
+  var rects = el.getClientRects(), box = null;
+  for (var i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) { box = rects[i]; break; }
+  if (!box) box = el.getBoundingClientRect();
+  var vw = window.innerWidth, vh = window.innerHeight;
+  var l = Math.max(box.left, 0), t = Math.max(box.top, 0), r = Math.min(box.right, vw), b = Math.min(box.bottom, vh);
+  if (r <= l || b <= t) fail('ELEMENT_NOT_VISIBLE', 'the element lies outside the viewport after scrolling');
+  return { x: (l + r) / 2, y: (t + b) / 2 };
+};
+
+// hit tells whether the point (viewport coordinates of the frame) reaches
+// the element or one of its descendants, and otherwise what covers it.
+OPS.hit = function (s, a) {
+  var el = locate(s, a);
+  var h = document.elementFromPoint(a.x, a.y);
+  while (h && h.shadowRoot) {
+    var inner = h.shadowRoot.elementFromPoint(a.x, a.y);
+    if (!inner || inner === h) break;
+    h = inner;
+  }
+  if (!h) return { ok: false, reason: 'nothing at that point (outside the viewport)' };
+  if (composedContains(el, h)) return { ok: true };
+  // A click on a control's own label reaches the control.
+  if (h.localName === 'label' && h.control === el) return { ok: true };
+  var d = describe(s, h);
+  d.selector = cssPath(h);
+  return { ok: false, covering: d };
+};
+
+// probe reports what the walker computes for one element, entry or not.
+OPS.probe = function (s, a) {
+  var el = locate(s, a);
+  var styles = new Styles();
+  var role = roleOf(el);
+  var n = new Namer(styles);
+  var name = n.name(el, role);
+  var from = n.from;
+  return {
+    role: role, name: name, from: from, description: n.description(el, from), value: valueOf(el, role),
+    flags: flagString(el, role, deepActive(), ariaDisabledUp(el)), interactive: isInteractive(el, role, styles.of(el), false),
+    excluded: hiddenDeep(el, styles)
+  };
+};
+
+// op runs one operation and wraps its answer for the Go side.
+function op(a) {
+  var R = currentRegistry();
+  var s = R.space(a.ns, a.next || 1);
+  var out = { d: R.token };
+  try {
+    var f = OPS[a.op];
+    if (!f) fail('BAD_ARGUMENT', 'unknown operation ' + a.op, { field: 'op' });
+    out.r = f(s, a);
+  } catch (err) {
+    out.e = errorOut(err);
+  }
+  out.n = s.next;
+  if (s.memo.length) { out.m = s.memo.join('\u001e'); s.memo = []; }
+  return out;
+}
+
+// resolve returns the element itself (so the caller gets a remote object
+// id), or, when it cannot, the JSON text of op's failure answer.
+function resolve(a) {
+  var R = currentRegistry();
+  var s = R.space(a.ns, a.next || 1);
+  try {
+    return locate(s, a);
+  } catch (err) {
+    var out = { d: R.token, e: errorOut(err), n: s.next };
+    if (s.memo.length) { out.m = s.memo.join('\u001e'); s.memo = []; }
+    return _JSON.stringify(out);
+  }
+}

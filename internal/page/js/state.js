@@ -1,0 +1,204 @@
+// state.js: value, placeholder and states (disabled, checked, selected,
+// expanded, pressed, focused, readonly, required, invalid, busy).
+
+var CHECKABLE = new _Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+var SELECTABLE = new _Set(['option', 'tab', 'row', 'gridcell', 'treeitem', 'columnheader', 'rowheader']);
+var VALUE_ROLES = new _Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox',
+  'progressbar', 'meter', 'scrollbar']);
+var FORM_CONTROL_TAGS = new _Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
+
+function attrTrue(el, name) {
+  var v = el.getAttribute(name);
+  return v !== null && v.trim().toLowerCase() === 'true';
+}
+
+// tri reads a true/false/mixed ARIA attribute: 'true', 'false', 'mixed' or
+// '' when absent or invalid.
+function tri(el, name) {
+  var v = el.getAttribute(name);
+  if (v === null) return '';
+  v = v.trim().toLowerCase();
+  return v === 'true' || v === 'false' || v === 'mixed' ? v : '';
+}
+
+// ariaDisabledUp reports aria-disabled="true" on el or a flat-tree
+// ancestor (it applies to the element and its descendants).
+function ariaDisabledUp(el) {
+  for (var n = el; n; n = flatParent(n)) if (attrTrue(n, 'aria-disabled')) return true;
+  return false;
+}
+
+// nativeDisabled covers form controls, including those inside a disabled
+// <fieldset> outside its first <legend> (the browser's :disabled knows the
+// rules).
+function nativeDisabled(el) {
+  if (!FORM_CONTROL_TAGS.has(el.localName)) return false;
+  try { return el.matches(':disabled'); } catch (e) { return !!el.disabled; }
+}
+
+// checkedState returns 'true', 'false', 'mixed' or '' (not checkable).
+function checkedState(el, role) {
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+    if (el.indeterminate && el.type === 'checkbox') return 'mixed';
+    return el.checked ? 'true' : 'false';
+  }
+  if (!CHECKABLE.has(role)) return '';
+  var v = tri(el, 'aria-checked');
+  if (v === 'mixed' && (role === 'radio' || role === 'menuitemradio' || role === 'switch')) v = 'false';
+  return v || (role === 'treeitem' ? '' : 'false');
+}
+
+function selectedState(el, role) {
+  if (el.localName === 'option') return !!el.selected;
+  return SELECTABLE.has(role) && attrTrue(el, 'aria-selected');
+}
+
+// expandedState returns 'true', 'false' or '' (not expandable).
+function expandedState(el, role) {
+  if (el.localName === 'summary') {
+    var d = el.parentElement;
+    if (d && d.localName === 'details' && d.querySelector(':scope > summary') === el) return d.open ? 'true' : 'false';
+  }
+  var v = el.getAttribute('aria-expanded');
+  if (v === null) return '';
+  v = v.trim().toLowerCase();
+  return v === 'true' ? 'true' : v === 'false' ? 'false' : '';
+}
+
+// pressedState returns 'true', 'false', 'mixed' or '' (not a toggle).
+function pressedState(el, role) {
+  if (role !== 'button') return '';
+  return tri(el, 'aria-pressed');
+}
+
+function readonlyState(el, role) {
+  if (attrTrue(el, 'aria-readonly')) return true;
+  if (el.localName === 'textarea') return el.readOnly;
+  if (el.localName === 'input') {
+    var t = inputType(el);
+    if (TEXT_INPUT_TYPES.has(t) || t === 'search' || t === 'number') return el.readOnly;
+  }
+  return false;
+}
+
+function requiredState(el) {
+  if (el.required === true && (el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea')) return true;
+  return attrTrue(el, 'aria-required');
+}
+
+// invalidState: aria-invalid other than "false", or a native constraint
+// failure the user has already interacted with (:user-invalid).
+function invalidState(el) {
+  var v = el.getAttribute('aria-invalid');
+  if (v !== null) {
+    v = v.trim().toLowerCase();
+    if (v && v !== 'false') return true;
+  }
+  if (el.willValidate) {
+    try { return el.matches(':user-invalid'); } catch (e) { return false; }
+  }
+  return false;
+}
+
+// fullState is the state a read reports.
+function fullState(el, active) {
+  var role = roleOf(el);
+  var disabled = nativeDisabled(el) || ariaDisabledUp(el);
+  var checked = checkedState(el, role);
+  var exp = expandedState(el, role);
+  if (!exp && el.localName === 'select' && role === 'combobox') exp = 'false';
+  var pr = pressedState(el, role);
+  return {
+    visible: isVisible(el),
+    enabled: !disabled,
+    disabled: disabled,
+    checked: checked === 'true' ? true : checked === 'mixed' ? 'mixed' : false,
+    selected: selectedState(el, role),
+    expanded: exp === '' ? null : exp === 'true',
+    pressed: pr === 'true' ? true : pr === 'mixed' ? 'mixed' : pr === 'false' ? false : null,
+    focused: active === el,
+    readonly: readonlyState(el, role),
+    required: requiredState(el),
+    invalid: invalidState(el),
+    busy: attrTrue(el, 'aria-busy')
+  };
+}
+
+// flagString lists el's non-default states in a fixed order, the way the
+// text snapshot prints them: disabled, checked|mixed, selected,
+// expanded|expanded=false, pressed|pressed=false|pressed=mixed, focused,
+// readonly, required, invalid, busy. ariaDisabled is the inherited
+// aria-disabled of the walk.
+function flagString(el, role, active, ariaDisabled) {
+  var f = '';
+  if (ariaDisabled || nativeDisabled(el) || attrTrue(el, 'aria-disabled')) f += ' disabled';
+  var c = checkedState(el, role);
+  if (c === 'true') f += ' checked';
+  else if (c === 'mixed') f += ' mixed';
+  if (selectedState(el, role)) f += ' selected';
+  var e = expandedState(el, role);
+  if (e === 'true') f += ' expanded';
+  else if (e === 'false') f += ' expanded=false';
+  var p = pressedState(el, role);
+  if (p === 'true') f += ' pressed';
+  else if (p === 'false') f += ' pressed=false';
+  else if (p === 'mixed') f += ' pressed=mixed';
+  if (active === el) f += ' focused';
+  if (readonlyState(el, role)) f += ' readonly';
+  if (requiredState(el)) f += ' required';
+  if (invalidState(el)) f += ' invalid';
+  if (attrTrue(el, 'aria-busy')) f += ' busy';
+  return f.slice(1);
+}
+
+// valueOf returns the value an entry shows, or null when its role has none.
+// Passwords are masked.
+function valueOf(el, role) {
+  if (!VALUE_ROLES.has(role)) return null;
+  var tag = el.localName;
+  if (tag === 'input') {
+    var t = inputType(el);
+    if (t === 'password') return el.value.replace(/./g, '\u2022');
+    return el.value;
+  }
+  if (tag === 'textarea') return el.value;
+  if (tag === 'select') {
+    var sel = el.selectedOptions, parts = [];
+    for (var i = 0; i < sel.length; i++) parts.push(optionLabel(sel[i]));
+    return parts.join(', ');
+  }
+  if (tag === 'progress' || tag === 'meter') return el.hasAttribute('value') || tag === 'meter' ? String(el.value) : null;
+  if (RANGE_ROLES.has(role)) {
+    var vt = el.getAttribute('aria-valuetext');
+    if (vt !== null) return vt;
+    var vn = el.getAttribute('aria-valuenow');
+    return vn !== null ? vn : null;
+  }
+  if (el.isContentEditable) return clip(normSpace(el.innerText || ''), 200);
+  if (role === 'combobox') {
+    var inp = el.querySelector('input');
+    return inp ? inp.value : null;
+  }
+  return null;
+}
+
+// placeholderOf returns the placeholder hint of a text field, or ''.
+function placeholderOf(el) {
+  var p = el.getAttribute('placeholder');
+  if (p === null) p = el.getAttribute('aria-placeholder');
+  return p ? normSpace(p) : '';
+}
+
+// isInteractive reports whether el is something an agent acts on: a widget
+// role, a focusable element, an editing host, or a clickable element
+// (onclick, or a pointer cursor its parent does not have).
+function isInteractive(el, role, style, parentPointer) {
+  if (WIDGET_ROLES.has(role)) return true;
+  if (el.localName === 'summary') return true;
+  if (el.hasAttributes()) {
+    if (el.hasAttribute('tabindex') && el.tabIndex >= 0) return true;
+    if (el.hasAttribute('onclick')) return true;
+  }
+  if (style && style.cursor === 'pointer' && !parentPointer && el.localName !== 'label') return true;
+  return false;
+}

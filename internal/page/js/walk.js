@@ -1,0 +1,389 @@
+// walk.js: one pass over the flat tree of the document that yields the
+// entries of a snapshot, in document order.
+
+// Entry kinds, which decide how the text form lays an entry out.
+var K_LEAF = 0;      // one line, or one item inside a group line
+var K_GROUP = 1;     // row, listitem: one line grouping its text and controls
+var K_CONTAINER = 2; // landmarks, lists, tables, dialogs…: a line, then its children
+var K_TEXT = 3;      // text: its words label the group it sits in
+
+// Walk flags passed down the tree.
+var A_ABSORB = 1;   // inside an element named from its content: text and plain entries fold into it
+var A_ARIA_DIS = 2; // an ancestor has aria-disabled="true"
+var A_POINTER = 4;  // the parent shows a pointer cursor
+var A_HIDDEN = 8;   // inside a hidden subtree (only when hidden elements are asked for)
+var A_LABEL = 16;   // inside an element that labels another: its text is that element's name
+
+var GROUP_ROLES = new _Set(['row', 'listitem']);
+var CONTAINER_ROLES = new _Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'complementary',
+  'contentinfo', 'dialog', 'feed', 'figure', 'form', 'grid', 'group', 'list', 'listbox', 'log', 'main',
+  'marquee', 'menu', 'menubar', 'navigation', 'note', 'radiogroup', 'region', 'search', 'status', 'table',
+  'tablist', 'tabpanel', 'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'blockquote', 'document']);
+// Roles that become an entry only when they carry text of their own.
+var TEXT_ROLES = new _Set(['paragraph', 'rowgroup', 'cell', 'columnheader', 'rowheader', 'term', 'definition', 'caption',
+  'generic', 'none', '', 'code', 'emphasis', 'strong', 'deletion', 'insertion', 'mark', 'subscript',
+  'superscript', 'time']);
+// Roles that are entries however empty.
+var LEAF_ROLES = new _Set(['heading', 'img', 'separator', 'progressbar', 'meter', 'math', 'iframe', 'option',
+  'scrollbar']);
+// Roles whose text is their name: their own words never show as text.
+var ABSORBING = new _Set(['button', 'link', 'heading', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'tooltip', 'img']);
+
+function Entry(el, role, kind) {
+  this.el = el;
+  this.role = role;
+  this.kind = kind;
+  this.name = '';
+  this.desc = '';
+  this.text = '';
+  this.tparts = null; // raw text pieces collected while walking
+  this.value = null;
+  this.ph = '';
+  this.flags = '';
+  this.level = 0;
+  this.interactive = false;
+  this.parent = null;
+  this.pending = false; // kept only if it ends up with text
+  this.dropped = false;
+  this.hidden = false;
+  this.ref = 0;
+  this.frame = null;
+  this.label = '';    // group line label (groups), computed in finish
+  this.ctx = '';      // label of the group the entry sits in
+  this.kids = null;
+  this.prevRef = 0;
+  this.fromName = '';
+  this.clickable = false;
+  this.labelParts = null;
+  this.order = 0;
+  this.bbox = null;
+  this.hasControls = false;
+}
+
+// Walker walks the document once. opts.includeHidden also yields hidden
+// elements (marked hidden), for finds that ask for them.
+function Walker(opts) {
+  this.styles = new Styles();
+  this.namer = new Namer(this.styles);
+  this.active = deepActive();
+  this.entries = [];
+  this.labelSources = new _Set();
+  this.scanned = new _Set();
+  this.includeHidden = !!(opts && opts.includeHidden);
+}
+
+// run walks the body (or the root element) and returns the kept entries.
+Walker.prototype.run = function () {
+  var root = document.body || document.documentElement;
+  if (!root) return [];
+  this.scanLabels(document);
+  var st = this.styles.of(root);
+  var fl = st.cursor === 'pointer' ? A_POINTER : 0;
+  this.children(root, null, null, fl, st.visibility === 'visible');
+  return this.finish();
+};
+
+// scanLabels records the elements that aria-labelledby points at in one
+// tree scope: their words already name another entry.
+Walker.prototype.scanLabels = function (scope) {
+  if (this.scanned.has(scope)) return;
+  this.scanned.add(scope);
+  var list = scope.querySelectorAll('[aria-labelledby]');
+  for (var i = 0; i < list.length; i++) {
+    var refs = idRefs(list[i], list[i].getAttribute('aria-labelledby'));
+    for (var j = 0; j < refs.length; j++) if (refs[j] !== list[i]) this.labelSources.add(refs[j]);
+  }
+};
+
+// children visits the rendered children of el. textVisible is false when
+// el's own text is visibility:hidden.
+Walker.prototype.children = function (el, parent, owner, fl, textVisible) {
+  if (el.shadowRoot) this.scanLabels(el.shadowRoot);
+  var kids = rendered(el);
+  var details = el.localName === 'details' && !el.open;
+  for (var i = 0; i < kids.length; i++) {
+    var c = kids[i];
+    if (details && closedDetailsHides(el, c)) {
+      if (this.includeHidden && c.nodeType === ELEMENT_NODE) this.visit(c, parent, owner, fl | A_HIDDEN);
+      continue;
+    }
+    if (c.nodeType === ELEMENT_NODE) this.visit(c, parent, owner, fl);
+    else if (c.nodeType === TEXT_NODE && owner && textVisible && !(fl & (A_ABSORB | A_LABEL))) owner.tparts.push(c.data);
+  }
+};
+
+Walker.prototype.push = function (e, parent, fl) {
+  e.parent = parent;
+  if (fl & A_HIDDEN) e.hidden = true;
+  this.entries.push(e);
+  return e;
+};
+
+Walker.prototype.visit = function (el, parent, owner, fl) {
+  var tag = el.localName;
+  if (SKIP_TAGS.has(tag)) return;
+  var attrs = el.hasAttributes();
+  if (attrs && ariaHidden(el)) {
+    if (!this.includeHidden) return;
+    fl |= A_HIDDEN;
+  }
+  var st = this.styles.of(el);
+  if (st.display === 'none') {
+    if (!this.includeHidden) return;
+    fl |= A_HIDDEN;
+  }
+  var visHidden = st.visibility !== 'visible';
+  // Asked for hidden elements, a visibility:hidden one is an entry too
+  // (marked hidden; its children keep their own visibility).
+  var boxVisible = !visHidden || (fl & A_HIDDEN) || this.includeHidden;
+  var pointer = st.cursor === 'pointer';
+  var role = roleOf(el);
+  var sub = fl & ~A_POINTER;
+  if (pointer) sub |= A_POINTER;
+  if (attrs && attrTrue(el, 'aria-disabled')) sub |= A_ARIA_DIS;
+  var interactive = isInteractive(el, role, st, fl & A_POINTER);
+
+  // Frames: one entry, never entered (a child frame is its own surface).
+  if (tag === 'iframe' || tag === 'frame') {
+    if (!boxVisible) return;
+    var fe = this.push(new Entry(el, 'iframe', K_LEAF), parent, fl);
+    fe.name = this.namer.name(el, 'iframe') || normSpace(el.getAttribute('name') || '');
+    fe.interactive = false;
+    fe.frame = { src: el.src || el.getAttribute('src') || '', name: el.getAttribute('name') || '', id: el.id || '' };
+    fe.flags = flagString(el, 'iframe', this.active, fl & A_ARIA_DIS);
+    return;
+  }
+
+  // Label-like elements: their words are another element's name.
+  if (tag === 'label' && el.control) sub |= A_LABEL;
+  else if ((tag === 'legend' || tag === 'caption' || tag === 'figcaption') && el.parentElement) sub |= A_LABEL;
+  else if (attrs && this.labelSources.has(el) && TEXT_ROLES.has(role)) sub |= A_LABEL;
+
+  // Cells of a row fold into it: their words become the row's label
+  // (cells apart by " | "), their controls sit on the row's line.
+  if ((role === 'cell' || role === 'columnheader' || role === 'rowheader') && parent && parent.kind === K_GROUP &&
+      owner === parent && !interactive && !(attrs && hasAuthorName(el))) {
+    if (owner.tparts && !(fl & (A_ABSORB | A_LABEL))) owner.tparts.push('\u0000');
+    this.children(el, parent, owner, sub, !visHidden || !!(fl & A_HIDDEN));
+    if (owner.tparts && !(fl & (A_ABSORB | A_LABEL))) owner.tparts.push('\u0000');
+    return;
+  }
+
+  var e = null;
+  if (boxVisible && (interactive || !(fl & A_ABSORB))) {
+    e = this.entryFor(el, role, st, fl, interactive);
+  }
+  if (e) {
+    this.push(e, parent, fl);
+    if (visHidden) e.hidden = true;
+    if (e.clickable || (!ABSORBING.has(role) && !e.interactive)) e.tparts = [];
+    else if (e.interactive || ABSORBING.has(role)) sub |= A_ABSORB;
+  }
+
+  // Natively rendered controls: nothing inside them is an entry of ours.
+  if (tag === 'select') {
+    if (e && role === 'listbox') this.options(el, e, fl);
+    return;
+  }
+  if (tag === 'input' || tag === 'textarea' || tag === 'img' || tag === 'progress' || tag === 'meter' || tag === 'video' || tag === 'audio' || tag === 'canvas') return;
+  if (e && CHILDREN_PRESENTATIONAL.has(role)) return;
+  if (tag === 'svg' || tag === 'math') return;
+  if (skipsChildren(el, st)) {
+    if (!this.includeHidden) return;
+    sub |= A_HIDDEN;
+  }
+
+  var newOwner = e && e.tparts ? e : owner;
+  var start = this.entries.length;
+  this.children(el, e || parent, newOwner, sub, !visHidden || !!(fl & A_HIDDEN));
+
+  // A pointer-cursor element with no control inside is a clickable of its
+  // own: it takes the words of its subtree as its name.
+  if (e && e.clickable) {
+    var inner = false;
+    for (var i = start; i < this.entries.length; i++) if (this.entries[i].interactive) { inner = true; break; }
+    if (inner) {
+      // A card around controls: keep it as a text holder.
+      e.interactive = false;
+      e.clickable = false;
+      e.kind = K_TEXT;
+      e.pending = true;
+      e.role = 'text';
+      e.name = '';
+    } else {
+      for (var j = start; j < this.entries.length; j++) this.entries[j].dropped = true;
+      this.namer.root = el;
+      this.namer.visited = new _Set();
+      e.name = clip(normSpace(this.namer.content(el, 0)), 200);
+      e.pending = false;
+      e.tparts = null;
+      e.kind = K_LEAF;
+    }
+  }
+};
+
+// entryFor decides whether el is an entry and fills what is known before
+// its children are walked; null when it is not one.
+Walker.prototype.entryFor = function (el, role, st, fl, interactive) {
+  var tag = el.localName;
+  var kind;
+  if (GROUP_ROLES.has(role)) kind = K_GROUP;
+  else if (CONTAINER_ROLES.has(role)) kind = K_CONTAINER;
+  else if (interactive || LEAF_ROLES.has(role)) kind = K_LEAF;
+  else if (TEXT_ROLES.has(role)) kind = K_TEXT;
+  else kind = K_LEAF;
+
+  if (role === 'group' && !interactive && tag !== 'fieldset' && tag !== 'details' && tag !== 'optgroup' && !hasAuthorName(el)) kind = K_TEXT;
+  if (role === 'document' && tag === 'html') return null;
+
+  var e = new Entry(el, role, kind);
+  e.interactive = interactive;
+  if (kind === K_TEXT && !interactive) {
+    // Plain text holders: only block-level ones hold text of their own;
+    // inline ones pass their words to the block around them.
+    var d = st.display;
+    if (isInlineDisplay(d) && role !== 'cell' && role !== 'columnheader' && role !== 'rowheader') return null;
+    e.pending = true;
+    if (role === 'generic' || role === 'none' || role === '') e.role = 'text';
+    return e;
+  }
+  if (kind === K_TEXT && interactive) {
+    // A focusable or clickable generic element.
+    e.kind = K_LEAF;
+    if (role === 'generic' || role === 'none' || role === '') {
+      e.role = 'generic';
+      if (!el.hasAttribute('tabindex') && !el.isContentEditable && !el.hasAttribute('onclick')) e.clickable = true;
+      else { e.kind = K_LEAF; }
+    }
+  }
+  if (role === 'img' && !interactive) {
+    e.name = this.namer.name(el, role);
+    if (!e.name) return null; // an unnamed image says nothing
+    e.fromName = this.namer.from;
+  } else if (role === 'row' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
+    // Rows show their cells' words (see finish) rather than a name from
+    // content that repeats every control of the row.
+  } else if (e.role === 'generic') {
+    if (!e.clickable) {
+      this.namer.root = el;
+      this.namer.visited = new _Set();
+      var al = el.getAttribute('aria-label');
+      e.name = al && al.trim() ? normSpace(al) : clip(normSpace(this.namer.content(el, 0)), 200);
+    }
+  } else {
+    e.name = this.namer.name(el, role);
+    e.fromName = this.namer.from;
+  }
+  if (e.name.length > 400) e.name = clip(e.name, 400);
+  if (el.hasAttribute('aria-describedby') || el.hasAttribute('aria-description') || (el.hasAttribute('title') && e.fromName !== 'title')) {
+    e.desc = clip(this.namer.description(el, e.fromName), 400);
+  }
+  if (role === 'heading') e.level = headingLevel(el);
+  e.value = valueOf(el, role);
+  if (e.value !== null && e.value.length > 400) e.value = clip(e.value, 400);
+  if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && e.fromName !== 'placeholder') e.ph = placeholderOf(el);
+  e.flags = flagString(el, role, this.active, fl & A_ARIA_DIS);
+  return e;
+};
+
+// options adds the options of a listbox <select> (the browser draws them;
+// they are not walked as elements).
+Walker.prototype.options = function (sel, lb, fl) {
+  var opts = sel.options;
+  for (var i = 0; i < opts.length; i++) {
+    var o = opts[i];
+    if (o.hidden) continue;
+    var e = this.push(new Entry(o, 'option', K_LEAF), lb, fl);
+    e.name = optionLabel(o);
+    e.interactive = true;
+    e.flags = flagString(o, 'option', this.active, (fl & A_ARIA_DIS) || sel.disabled);
+  }
+};
+
+// finish drops empty text holders, settles text, parents, group labels and
+// the previous sibling of every entry, and returns the kept entries.
+Walker.prototype.finish = function () {
+  var all = this.entries, out = [];
+  for (var i = 0; i < all.length; i++) {
+    var e = all[i];
+    if (e.dropped) continue;
+    if (e.tparts) {
+      e.text = e.tparts.length ? clip(joinText(e.tparts), 400) : '';
+      e.tparts = null;
+    }
+    if (e.pending && !e.text) { e.dropped = true; continue; }
+    var p = e.parent;
+    while (p && p.dropped) p = p.parent;
+    e.parent = p;
+    out.push(e);
+  }
+  // A text holder that only repeats the name of its neighbour (a visual
+  // label next to a field named by aria-label) adds nothing.
+  var kept = [];
+  for (var k = 0; k < out.length; k++) {
+    var t = out[k];
+    if (t.kind === K_TEXT && !t.name && t.text) {
+      var next = out[k + 1], prev = kept[kept.length - 1];
+      var hasKids = next && next.parent === t;
+      if (!hasKids && ((next && next.name === t.text && next.kind !== K_TEXT) || (prev && prev.name === t.text && prev.kind !== K_TEXT && prev !== t.parent))) {
+        t.dropped = true;
+        continue;
+      }
+    }
+    var q = t.parent;
+    while (q && q.dropped) q = q.parent;
+    t.parent = q;
+    kept.push(t);
+  }
+  // Group labels: a row's or list item's own words, then the words of the
+  // text entries inside it (cells), joined by " | ".
+  for (var g = 0; g < kept.length; g++) {
+    var en = kept[g];
+    if (en.kind === K_GROUP) en.labelParts = en.text ? [en.text] : [];
+    var grp = groupOf(en);
+    if (grp && en.kind === K_TEXT && en.text) grp.labelParts.push(en.text);
+  }
+  for (var h = 0; h < kept.length; h++) {
+    var x = kept[h];
+    if (x.kind === K_GROUP) {
+      x.label = x.name || clip(x.labelParts.join(' | '), 200);
+      x.labelParts = null;
+    }
+  }
+  for (var m = 0; m < kept.length; m++) {
+    var y = kept[m], gr = groupOf(y);
+    y.ctx = gr ? gr.label : '';
+    if (gr && y.interactive) gr.hasControls = true;
+  }
+  return kept;
+};
+
+// joinText turns collected text pieces into a flat string; folded cells
+// are kept apart by " | ".
+function joinText(parts) {
+  var s = parts.join('');
+  if (s.indexOf('\u0000') < 0) return normSpace(s);
+  var cells = s.split('\u0000'), out = [];
+  for (var i = 0; i < cells.length; i++) {
+    var c = normSpace(cells[i]);
+    if (c) out.push(c);
+  }
+  return out.join(' | ');
+}
+
+// groupOf returns the group (row, list item) an entry sits in, when no
+// container lies between them.
+function groupOf(e) {
+  for (var p = e.parent; p; p = p.parent) {
+    if (p.kind === K_GROUP) return p;
+    if (p.kind === K_CONTAINER) return null;
+  }
+  return null;
+}
+
+// labelOf is what an entry is called on its line: its name, else its text.
+function labelOf(e) {
+  if (e.kind === K_GROUP) return e.label;
+  return e.name || e.text;
+}

@@ -1,0 +1,291 @@
+package page
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Snapshot limits.
+const (
+	DefaultMaxEntries = 2000
+	MaxMaxEntries     = 10000
+	DefaultFindLimit  = 50
+	MaxFindLimit      = 500
+)
+
+// SnapshotOptions shape a snapshot. The zero value is a full JSON snapshot
+// of at most DefaultMaxEntries entries.
+type SnapshotOptions struct {
+	// Since is "" for a full snapshot or "last" for only what changed
+	// since the surface's baseline (a full snapshot when there is none, or
+	// when the renderer reloaded).
+	Since string
+	// InteractiveOnly keeps only interactive entries (the text form keeps
+	// the labels of the rows and list items they sit in).
+	InteractiveOnly bool
+	// MaxEntries bounds the entries (default 2000, at most 10000); the least
+	// useful go first.
+	MaxEntries int
+	// Format is "json" (default) or "text".
+	Format string
+	// BudgetTokens, when set, bounds the result to about 4 characters a
+	// token, dropping the least useful entries first (text before
+	// controls, far from the viewport before near).
+	BudgetTokens int
+	// ChildSurface, when set, names the surface an <iframe> entry hosts;
+	// "" when it knows none.
+	ChildSurface func(FrameInfo) string
+}
+
+// SnapshotResult is a snapshot of one surface.
+type SnapshotResult struct {
+	SurfaceID string   `json:"surface_id"`
+	Title     string   `json:"title"`
+	URL       string   `json:"url"`
+	Viewport  Viewport `json:"viewport"`
+	// Count is the number of entries in the result (for since:'last', the
+	// number of changes).
+	Count   int     `json:"count"`
+	Entries []Entry `json:"entries,omitempty"`
+	// Text is the text form (Format "text").
+	Text string `json:"snapshot_text,omitempty"`
+	// Since is true when the result lists changes against the baseline.
+	Since bool `json:"since,omitempty"`
+	// Changes are the changes of a JSON since:'last' snapshot.
+	Changes          *Diff `json:"changes,omitempty"`
+	RendererReloaded bool  `json:"renderer_reloaded"`
+	Truncated        bool  `json:"truncated"`
+	// RecentlyChanged lists, on a full snapshot taken against a baseline,
+	// the refs added or changed since it (marked ~ and + in the text form).
+	RecentlyChanged []int `json:"recently_changed,omitempty"`
+}
+
+type wireSnapshot struct {
+	Title     string      `json:"title"`
+	URL       string      `json:"url"`
+	Viewport  Viewport    `json:"viewport"`
+	Count     int         `json:"count"`
+	Truncated bool        `json:"truncated"`
+	Text      string      `json:"text"`
+	Entries   []wireEntry `json:"entries"`
+	Since     bool        `json:"since"`
+	Diff      *wireDiff   `json:"diff"`
+	Recent    []int       `json:"recent"`
+	Frames    []struct {
+		FrameInfo
+		Ref int `json:"ref"`
+	} `json:"frames"`
+}
+
+func (o *SnapshotOptions) check() error {
+	switch o.Since {
+	case "", "last":
+	default:
+		return errs.BadArg("since", "must be \"last\" or empty, not %q", o.Since)
+	}
+	switch o.Format {
+	case "", "json", "text":
+	default:
+		return errs.BadArg("format", "must be \"json\" or \"text\", not %q", o.Format)
+	}
+	if o.MaxEntries < 0 || o.MaxEntries > MaxMaxEntries {
+		return errs.BadArg("maxEntries", "must be between 1 and %d, not %d", MaxMaxEntries, o.MaxEntries)
+	}
+	if o.BudgetTokens < 0 {
+		return errs.BadArg("budgetTokens", "must not be negative")
+	}
+	return nil
+}
+
+// Snapshot walks the surface's document and returns its entries (or what
+// changed since the baseline), and moves the baseline to what it saw.
+func (s *Store) Snapshot(ctx context.Context, f Frame, opts SnapshotOptions) (*SnapshotResult, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	format := opts.Format
+	if format == "" {
+		format = "json"
+	}
+	maxEntries := opts.MaxEntries
+	if maxEntries == 0 {
+		maxEntries = DefaultMaxEntries
+	}
+	o := map[string]any{
+		"since":           opts.Since == "last",
+		"interactiveOnly": opts.InteractiveOnly,
+		"maxEntries":      maxEntries,
+		"format":          format,
+		"budget":          opts.BudgetTokens * 4,
+	}
+	r, err := s.call(ctx, f, sf, "snapshot", map[string]any{"opt": o})
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	var w wireSnapshot
+	if err := decode(r.R, &w); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a snapshot")
+	}
+	res := &SnapshotResult{
+		SurfaceID:        f.SurfaceID,
+		Title:            w.Title,
+		URL:              w.URL,
+		Viewport:         w.Viewport,
+		Count:            w.Count,
+		Since:            w.Since,
+		Truncated:        w.Truncated,
+		RendererReloaded: sf.reloaded,
+		RecentlyChanged:  w.Recent,
+	}
+	sf.reloaded = false
+	frames := map[int]string{}
+	child := func(e *Entry) {
+		if id, ok := frames[e.Ref]; ok && e.Frame != nil {
+			e.SurfaceID = id
+		}
+	}
+	if opts.ChildSurface != nil {
+		for _, fr := range w.Frames {
+			if id := opts.ChildSurface(fr.FrameInfo); id != "" {
+				frames[fr.Ref] = id
+			}
+		}
+	}
+	if w.Diff != nil {
+		res.Changes = w.Diff.diff()
+		for i := range res.Changes.Added {
+			child(&res.Changes.Added[i])
+		}
+	}
+	if w.Entries != nil {
+		res.Entries = make([]Entry, len(w.Entries))
+		for i := range w.Entries {
+			res.Entries[i] = w.Entries[i].entry()
+			child(&res.Entries[i])
+		}
+	}
+	if w.Text != "" {
+		res.Text = fillFrames(w.Text, frames)
+	}
+	return res, nil
+}
+
+// fillFrames replaces the walker's frame markers (\x01ref\x01) in the text
+// form with " surface=ID" when the caller names the child surface.
+func fillFrames(text string, known map[int]string) string {
+	if !strings.Contains(text, "\x01") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '\x01')
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := strings.IndexByte(text[i+1:], '\x01')
+		if j < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		ref, _ := strconv.Atoi(text[i+1 : i+1+j])
+		if id, ok := known[ref]; ok {
+			b.WriteString(" surface=" + id)
+		}
+		text = text[i+2+j:]
+	}
+}
+
+// FindQuery selects entries. Nil filters do not filter, except Visible:
+// hidden elements are searched only when Visible is false.
+type FindQuery struct {
+	Role         string
+	NameContains string // case-insensitive
+	NameExact    string
+	Visible      *bool
+	Enabled      *bool
+	Interactive  *bool
+	Limit        int // default 50, at most 500
+}
+
+// Match is one entry a find returned.
+type Match struct {
+	Ref     int    `json:"ref"`
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	BBox    Rect   `json:"bbox"` // document coordinates
+	Context string `json:"context,omitempty"`
+	State   *State `json:"state,omitempty"`
+}
+
+// FindResult lists the matches of a find.
+type FindResult struct {
+	SurfaceID        string  `json:"surface_id"`
+	Matches          []Match `json:"matches"`
+	Count            int     `json:"count"` // all matches, also those past the limit
+	Truncated        bool    `json:"truncated"`
+	RendererReloaded bool    `json:"renderer_reloaded,omitempty"`
+}
+
+// Find walks the surface's document like a snapshot (issuing refs and
+// moving the baseline) and returns the entries that match q.
+func (s *Store) Find(ctx context.Context, f Frame, q FindQuery) (*FindResult, error) {
+	if q.Limit < 0 || q.Limit > MaxFindLimit {
+		return nil, errs.BadArg("limit", "must be between 1 and %d, not %d", MaxFindLimit, q.Limit)
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultFindLimit
+	}
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	wq := map[string]any{"role": q.Role, "nameContains": q.NameContains, "nameExact": q.NameExact, "limit": q.Limit}
+	if q.Visible != nil {
+		wq["visible"] = *q.Visible
+	}
+	if q.Enabled != nil {
+		wq["enabled"] = *q.Enabled
+	}
+	if q.Interactive != nil {
+		wq["interactive"] = *q.Interactive
+	}
+	r, err := s.call(ctx, f, sf, "find", map[string]any{"q": wq})
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	var w struct {
+		Matches []struct {
+			Match
+			Flags string `json:"flags"`
+		} `json:"matches"`
+		Count     int  `json:"count"`
+		Truncated bool `json:"truncated"`
+	}
+	if err := decode(r.R, &w); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a find")
+	}
+	res := &FindResult{SurfaceID: f.SurfaceID, Matches: make([]Match, len(w.Matches)), Count: w.Count, Truncated: w.Truncated, RendererReloaded: sf.reloaded}
+	sf.reloaded = false
+	for i, m := range w.Matches {
+		res.Matches[i] = m.Match
+		res.Matches[i].State = parseFlags(m.Flags)
+	}
+	return res, nil
+}

@@ -1,0 +1,288 @@
+package page
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	cdpproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Frame is the renderer context of one surface: everything the package does
+// runs in it, and nothing touches another frame.
+type Frame struct {
+	// Session carries the calls: the surface's eval socket or flattened
+	// session.
+	Session cdpproto.Session
+	// ContextID is the frame's main-world execution context; 0 means the
+	// target's main frame (Runtime.evaluate without a context).
+	ContextID runtime.ExecutionContextID
+	// SurfaceID keys refs and baselines: a ref resolves only in the surface
+	// that issued it.
+	SurfaceID string
+}
+
+// ObjectGroup is the Runtime object group of the remote objects that
+// [Store.Resolve] returns; release them with Runtime.releaseObjectGroup.
+const ObjectGroup = "understudy-page"
+
+// maxKnown bounds how many refs a surface remembers (role and name, for
+// similar_refs); the oldest are forgotten first.
+const maxKnown = 50000
+
+// Store keeps, per surface, the ref counter, what every issued ref was, and
+// which document the refs belong to. Baselines and the ref → element maps
+// live in the renderer (in the walker's registry), keyed by this store and
+// the surface. A Store is safe for concurrent use; operations on one
+// surface run one at a time.
+type Store struct {
+	b     bundle
+	token string // names this store inside renderers
+
+	mu       sync.Mutex
+	surfaces map[string]*surface
+}
+
+// surface is the Go side of one surface's refs.
+type surface struct {
+	mu         sync.Mutex // held for the whole of an operation
+	next       int        // the next ref to issue; never goes down
+	docKey     string     // the renderer registry's token of the current document
+	reloaded   bool       // a new document was seen and not yet reported by a snapshot or find
+	known      map[int]refInfo
+	injections int // times the walker was installed into a document
+}
+
+type refInfo struct{ role, name string }
+
+// NewStore returns an empty store with its own namespace in renderers.
+func NewStore() *Store {
+	var t [6]byte
+	_, _ = rand.Read(t[:])
+	return &Store{b: loadBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
+}
+
+// Forget drops what the store remembers of a surface's refs (call it when
+// the surface is gone for good). The ref counter is kept, so a surface that
+// comes back never reuses a number.
+func (s *Store) Forget(surfaceID string) {
+	s.mu.Lock()
+	sf := s.surfaces[surfaceID]
+	s.mu.Unlock()
+	if sf == nil {
+		return
+	}
+	sf.mu.Lock()
+	sf.known = nil
+	sf.docKey = ""
+	sf.reloaded = false
+	sf.mu.Unlock()
+}
+
+// lock returns the surface's state with its lock held.
+func (s *Store) lock(f Frame) (*surface, error) {
+	if f.SurfaceID == "" {
+		return nil, errs.BadArg("surface_id", "the frame names no surface")
+	}
+	if f.Session == nil {
+		return nil, errs.BadArg("session", "the frame has no CDP session")
+	}
+	s.mu.Lock()
+	sf := s.surfaces[f.SurfaceID]
+	if sf == nil {
+		sf = &surface{next: 1, known: map[int]refInfo{}}
+		s.surfaces[f.SurfaceID] = sf
+	}
+	s.mu.Unlock()
+	sf.mu.Lock()
+	if sf.known == nil {
+		sf.known = map[int]refInfo{}
+	}
+	return sf, nil
+}
+
+// reply is the envelope of every walker operation.
+type reply struct {
+	Doc  string          `json:"d"`
+	Next int             `json:"n"`
+	Memo string          `json:"m"`
+	R    json.RawMessage `json:"r"`
+	E    *wireError      `json:"e"`
+}
+
+type wireError struct {
+	Code    string       `json:"code"`
+	Message string       `json:"message"`
+	Field   string       `json:"field"`
+	Ref     int          `json:"ref"`
+	Similar []SimilarRef `json:"similar"`
+}
+
+// SimilarRef is a live entry that looks like a ref that is gone.
+type SimilarRef struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
+}
+
+// opExpr is the expression that runs op with args when the walker is
+// installed, and evaluates to 0 when it is not.
+func (s *Store) opExpr(method string, args []byte) string {
+	return `(function(){var U=window[Symbol.for(` + strconv.Quote(s.b.key) + `)];return U?U.` + method + `(` + string(args) + `):0})()`
+}
+
+// installExpr installs the walker and runs op with args.
+func (s *Store) installExpr(method string, args []byte) string {
+	return s.b.script + ";\nwindow[Symbol.for(" + strconv.Quote(s.b.key) + ")]." + method + "(" + string(args) + ")"
+}
+
+// call runs one walker operation in the frame: one round trip when the
+// walker is installed in the document, two when it must be installed
+// first. sf must be locked.
+func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	args["op"] = op
+	args["ns"] = s.token + "/" + f.SurfaceID
+	args["next"] = sf.next
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "encoding the arguments of "+op)
+	}
+	ro, err := evaluate(ctx, f, s.opExpr("op", b), true, "")
+	if err != nil {
+		return nil, err
+	}
+	if isZero(ro) {
+		sf.injections++
+		if ro, err = evaluate(ctx, f, s.installExpr("op", b), true, ""); err != nil {
+			return nil, err
+		}
+	}
+	var r reply
+	if err := json.Unmarshal(ro.Value, &r); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)
+	}
+	sf.absorb(&r)
+	return &r, nil
+}
+
+// absorb takes in what every answer says about the document and the refs.
+func (sf *surface) absorb(r *reply) {
+	if r.Doc != "" && r.Doc != sf.docKey {
+		if sf.docKey != "" {
+			sf.reloaded = true
+		}
+		sf.docKey = r.Doc
+	}
+	if r.Next > sf.next {
+		sf.next = r.Next
+	}
+	if r.Memo != "" {
+		for _, rec := range strings.Split(r.Memo, "\x1e") {
+			parts := strings.SplitN(rec, "\x1f", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			ref, err := strconv.Atoi(parts[0])
+			if err != nil {
+				continue
+			}
+			sf.known[ref] = refInfo{role: parts[1], name: parts[2]}
+		}
+		if len(sf.known) > maxKnown+maxKnown/10 {
+			cut := sf.next - maxKnown
+			for ref := range sf.known {
+				if ref < cut {
+					delete(sf.known, ref)
+				}
+			}
+		}
+	}
+}
+
+// evaluate runs expr in the frame's context.
+func evaluate(ctx context.Context, f Frame, expr string, byValue bool, group string) (*runtime.RemoteObject, error) {
+	silent := true
+	p := runtime.EvaluateParams{
+		Expression:    expr,
+		ContextID:     f.ContextID,
+		ReturnByValue: &byValue,
+		Silent:        &silent,
+		ObjectGroup:   group,
+	}
+	res, err := cdpproto.Call(ctx, f.Session, runtime.Evaluate, p)
+	if err != nil {
+		if errs.As(err) != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, errs.Wrap(errs.Internal, err, "Runtime.evaluate in surface "+f.SurfaceID)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, errs.New(errs.Internal, "the walker threw in surface %s: %s", f.SurfaceID, exceptionText(res.ExceptionDetails))
+	}
+	if res.Result == nil {
+		return nil, errs.New(errs.Internal, "Runtime.evaluate in surface %s returned no result", f.SurfaceID)
+	}
+	return res.Result, nil
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != "" {
+		return d.Exception.Description
+	}
+	return fmt.Sprintf("%s (line %d, column %d)", d.Text, d.LineNumber, d.ColumnNumber)
+}
+
+func isZero(ro *runtime.RemoteObject) bool {
+	return ro.Type == runtime.RemoteObjectTypeNumber && string(ro.Value) == "0"
+}
+
+// toError turns a walker failure into a coded error.
+func (sf *surface) toError(f Frame, we *wireError) error {
+	switch errs.Code(we.Code) {
+	case errs.RefNotFound:
+		e := errs.New(errs.RefNotFound, "%s", we.Message).With("ref", we.Ref).With("surface_id", f.SurfaceID)
+		for _, r := range we.Similar {
+			e.SimilarRefs = append(e.SimilarRefs, r)
+		}
+		return e
+	case errs.SelectorNoMatch:
+		return errs.New(errs.SelectorNoMatch, "%s", we.Message).With("surface_id", f.SurfaceID)
+	case errs.BadArgument:
+		field := we.Field
+		if field == "" {
+			field = "argument"
+		}
+		return errs.BadArg(field, "%s", we.Message)
+	case errs.ElementNotVisible:
+		return errs.New(errs.ElementNotVisible, "%s", we.Message)
+	}
+	return errs.New(errs.Internal, "walker: %s", we.Message)
+}
+
+// checkRef fails fast for a ref this surface never issued.
+func (sf *surface) checkRef(f Frame, ref int) error {
+	if ref < sf.next {
+		return nil
+	}
+	msg := fmt.Sprintf("ref %d was never issued in surface %s", ref, f.SurfaceID)
+	if sf.next > 1 {
+		msg += fmt.Sprintf(" (its refs so far are 1–%d)", sf.next-1)
+	} else {
+		msg += " (no snapshot or find has run there yet)"
+	}
+	return errs.New(errs.RefNotFound, "%s", msg).With("ref", ref).With("surface_id", f.SurfaceID)
+}

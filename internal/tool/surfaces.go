@@ -1,0 +1,81 @@
+package tool
+
+import (
+	"context"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+func registerSurfaces(s *Server) {
+	add(s, "electron_surfaces_list", "List the live renderer surfaces, parent-first and flat: window roots (kind other), <webview> guests (webview), cross-site and same-site iframes (frame), each with its parentId, originRelation and capabilities, and the active_surface_id.", true, gateNone, surfacesList)
+	add(s, "electron_switch_surface", "Select the surface every renderer tool acts on (snapshot, find, reads, clicks, keys, waits, eval). Also makes its window root the active window. A closed surface is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.", true, gateNone, switchSurface)
+	add(s, "electron_eval_renderer", "Evaluate JavaScript in the active surface's main world: an expression, a function body (use return), or a function that receives arg. Promises are awaited; the JSON-serialisable result is returned.", true, gateEvalRenderer, evalRenderer)
+}
+
+func surfacesList(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	list, err := c.Session.Surfaces.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []surface.Descriptor{}
+	}
+	return map[string]any{"surfaces": list, "active_surface_id": c.Session.Surfaces.Active(), "count": len(list)}, nil
+}
+
+type switchSurfaceArgs struct {
+	Common
+	SurfaceID string `json:"surfaceId" jsonschema:"an id from electron_surfaces_list"`
+}
+
+func (a *switchSurfaceArgs) validate() error {
+	if strings.TrimSpace(a.SurfaceID) == "" {
+		return errs.BadArg("surfaceId", "is required; call electron_surfaces_list for the ids")
+	}
+	return nil
+}
+
+func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (any, error) {
+	d, err := c.Session.Surfaces.Select(a.SurfaceID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"surface": d, "active_surface_id": d.ID, "active_window_id": c.Session.Surfaces.ActiveWindow()}, nil
+}
+
+// resolve resolves the active surface for a renderer operation and names
+// any automatic fallback in the result.
+func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
+	return c.Session.Surfaces.Resolve(ctx)
+}
+
+// withFallback adds the fallback note to a result map.
+func withFallback(res *surface.Resolution, out map[string]any) map[string]any {
+	if res.Fallback != nil {
+		out["surface_fallback"] = res.Fallback
+	}
+	return out
+}
+
+// modifierMask turns modifier names into CDP's bit mask.
+func modifierMask(mods []string) (int, error) {
+	m := 0
+	for _, name := range mods {
+		switch strings.ToLower(name) {
+		case "alt", "option":
+			m |= input.ModAlt
+		case "control", "ctrl":
+			m |= input.ModCtrl
+		case "meta", "cmd", "command":
+			m |= input.ModMeta
+		case "shift":
+			m |= input.ModShift
+		default:
+			return 0, errs.BadArg("modifiers", "unknown modifier %q (use Alt, Control, Meta, Shift)", name)
+		}
+	}
+	return m, nil
+}
