@@ -250,6 +250,20 @@ func TestRefsStayInTheirSurface(t *testing.T) {
 	wantCode(t, err, errs.RefNotFound)
 	_, err = s.Resolve(ctx, fb, Locator{Ref: ref})
 	wantCode(t, err, errs.RefNotFound)
+	// Refs are numbered store-wide: B never issued the small numbers A
+	// did, so A's first ref names nothing in B (with a counter per surface
+	// it would name B's own first element).
+	rb, err := s.Snapshot(ctx, fb, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rb.Entries {
+		if e.Ref == 1 {
+			t.Fatalf("surface B reissued ref 1: %+v", e)
+		}
+	}
+	_, err = s.GetText(ctx, fb, Locator{Ref: 1})
+	wantCode(t, err, errs.RefNotFound)
 	// The same document under another surface id shares nothing either.
 	_, err = s.GetText(ctx, a.frame("A-other"), Locator{Ref: ref})
 	wantCode(t, err, errs.RefNotFound)

@@ -49,6 +49,11 @@ type Store struct {
 
 	mu       sync.Mutex
 	surfaces map[string]*surface
+	// next is the store-wide next ref. Every surface numbers from it, so
+	// no two surfaces of one store (one session) ever issue the same
+	// number and a ref taken in one surface can never name an element of
+	// another (ADR-001 in docs/adr).
+	next int
 }
 
 // surface is the Go side of one surface's refs.
@@ -98,7 +103,7 @@ func (s *Store) lock(f Frame) (*surface, error) {
 	s.mu.Lock()
 	sf := s.surfaces[f.SurfaceID]
 	if sf == nil {
-		sf = &surface{next: 1, known: map[int]refInfo{}}
+		sf = &surface{next: max(1, s.next), known: map[int]refInfo{}}
 		s.surfaces[f.SurfaceID] = sf
 	}
 	s.mu.Unlock()
@@ -153,6 +158,9 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	}
 	args["op"] = op
 	args["ns"] = s.token + "/" + f.SurfaceID
+	s.mu.Lock()
+	sf.next = max(sf.next, s.next)
+	s.mu.Unlock()
 	args["next"] = sf.next
 	b, err := json.Marshal(args)
 	if err != nil {
@@ -173,6 +181,9 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)
 	}
 	sf.absorb(&r)
+	s.mu.Lock()
+	s.next = max(s.next, sf.next)
+	s.mu.Unlock()
 	return &r, nil
 }
 

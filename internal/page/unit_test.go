@@ -90,12 +90,12 @@ func TestArgumentChecks(t *testing.T) {
 		{Locator{Ref: -1}, "ref"},
 		{Locator{Ref: 2, Selector: "a"}, "ref"},
 	} {
-		e := errs.As(c.l.check())
+		e := errs.As(c.l.Check())
 		if e == nil || e.Code != errs.BadArgument || e.Details["field"] != c.field {
 			t.Fatalf("%+v: %v", c.l, e)
 		}
 	}
-	if (Locator{Ref: 3}).check() != nil || (Locator{Selector: "#a"}).check() != nil {
+	if (Locator{Ref: 3}).Check() != nil || (Locator{Selector: "#a"}).Check() != nil {
 		t.Fatal("a good locator was refused")
 	}
 	for _, o := range []SnapshotOptions{{Since: "x"}, {Format: "xml"}, {MaxEntries: -1}, {MaxEntries: 10001}, {BudgetTokens: -5}} {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -36,6 +37,9 @@ type Session struct {
 	Version  browser.Version
 	Pool     *target.Pool
 	Surfaces *surface.Registry
+	// Pages keeps the session's refs and snapshot baselines (one ref
+	// counter for the whole session, so refs never cross surfaces).
+	Pages *page.Store
 	// InspectorURL is the Electron main-process inspector, when known.
 	InspectorURL string
 
@@ -43,6 +47,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	lastErr string
+	front   string // the window brought to front last (pointer input needs it)
 	ended   bool
 	endWhy  string
 	extras  map[string]func() error // closers of things hung on the session (relay, …)
@@ -56,7 +61,7 @@ func New(id string, mode Mode, proc *browser.Process, ep browser.Endpoint, v bro
 	s := &Session{
 		ID: id, Mode: mode, Created: time.Now(), Proc: proc, Endpoint: ep, Version: v,
 		Pool: pool, Surfaces: reg, lock: make(chan struct{}, 1), done: make(chan struct{}),
-		extras: map[string]func() error{},
+		extras: map[string]func() error{}, Pages: page.NewStore(),
 	}
 	if proc != nil {
 		s.PID = proc.PID
@@ -115,6 +120,16 @@ func (s *Session) SetLastError(msg string) {
 	s.mu.Lock()
 	s.lastErr = msg
 	s.mu.Unlock()
+}
+
+// Front reports whether targetID is the window we brought to front last,
+// and records it as such.
+func (s *Session) Front(targetID string) (already bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	already = s.front == targetID
+	s.front = targetID
+	return already
 }
 
 // LastError returns the last failure recorded.

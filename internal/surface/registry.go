@@ -880,3 +880,25 @@ func (r *Registry) SurfaceOf(frameID string) (string, bool) {
 	}
 	return n.id, true
 }
+
+// ChildByURL returns the live child surface of parentID whose URL is url,
+// when exactly one child matches (two iframes with one URL are ambiguous,
+// and then nothing is claimed).
+func (r *Registry) ChildByURL(parentID, url string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.byID[parentID]
+	if p == nil || url == "" {
+		return "", false
+	}
+	found := ""
+	for _, n := range r.byFrame {
+		if n.live && n.parent == p.frameID && n.url == url {
+			if found != "" {
+				return "", false
+			}
+			found = n.id
+		}
+	}
+	return found, found != ""
+}

@@ -1,0 +1,1 @@
+// actions.js: actionability checks and interaction helpers (electron_click, type, drag, …).

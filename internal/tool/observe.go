@@ -1,0 +1,252 @@
+package tool
+
+import (
+	"context"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+func registerObserve(s *Server) {
+	add(s, "electron_snapshot", "An accessibility-style snapshot of the active surface with stable refs. format:'text' is compact (one line per control; table rows and list items group their controls); since:'last' returns only what changed since the surface's last snapshot or find. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it and say truncated.", true, gateNone, snapshot)
+	add(s, "electron_find", "Find elements of the active surface by role and name (name_contains / name_exact), visible, enabled, interactive; returns refs usable by every element tool. Moves the snapshot baseline like a snapshot.", true, gateNone, find)
+	add(s, "electron_elements_list", "All elements of the active surface matching a CSS selector (limit 50, ≤200), with refs, roles, names and boxes.", true, gateNone, elementsList)
+	add(s, "electron_exists", "Whether an element (ref or selector) exists in the active surface. A dead or foreign ref is false.", true, gateNone, exists)
+	add(s, "electron_get_text", "The visible text (innerText) of an element, by ref or selector.", true, gateNone, getText)
+	add(s, "electron_get_value", "The value of a form control (input, textarea, select, contenteditable), by ref or selector.", true, gateNone, getValue)
+	add(s, "electron_get_attribute", "An attribute of an element (null when absent), by ref or selector.", true, gateNone, getAttribute)
+	add(s, "electron_get_state", "The state of an element: visible, enabled, disabled, checked, selected, expanded, pressed, focused, readonly, required, invalid, busy.", true, gateNone, getState)
+	add(s, "electron_get_bbox", "The box of an element in the surface's viewport and in document coordinates.", true, gateNone, getBBox)
+	add(s, "electron_get_computed_style", "Computed CSS properties of an element.", true, gateNone, getComputedStyle)
+	add(s, "electron_focused_element", "The element that has the focus in the active surface.", true, gateNone, focusedElement)
+}
+
+// frameOf resolves the active surface to what the page package needs.
+func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, error) {
+	res, err := resolve(ctx, c)
+	if err != nil {
+		return nil, page.Frame{}, err
+	}
+	return res, page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}, nil
+}
+
+// childSurface names the surface of an <iframe> entry: the live child of
+// the surface whose URL is the frame's, when exactly one matches.
+func childSurface(c *Call, parent string) func(page.FrameInfo) string {
+	return func(fi page.FrameInfo) string {
+		id, _ := c.Session.Surfaces.ChildByURL(parent, fi.Src)
+		return id
+	}
+}
+
+type snapshotArgs struct {
+	Common
+	Since           string `json:"since,omitempty" jsonschema:"'last': only what changed since the last snapshot or find of this surface"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"only controls"`
+	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
+	Format          string `json:"format,omitempty" jsonschema:"'json' (default) or 'text'"`
+	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
+}
+
+func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (any, error) {
+	res, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{
+		Since: a.Since, InteractiveOnly: a.InteractiveOnly, MaxEntries: a.MaxEntries, Format: a.Format,
+		BudgetTokens: a.BudgetTokens, ChildSurface: childSurface(c, f.SurfaceID),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Fallback != nil {
+		return struct {
+			*page.SnapshotResult
+			Fallback *surface.Fallback `json:"surface_fallback"`
+		}{out, res.Fallback}, nil
+	}
+	return out, nil
+}
+
+type findArgs struct {
+	Common
+	Role         string `json:"role,omitempty" jsonschema:"ARIA role, e.g. button, link, textbox, checkbox"`
+	NameContains string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the accessible name"`
+	NameExact    string `json:"name_exact,omitempty" jsonschema:"the exact accessible name"`
+	Visible      *bool  `json:"visible,omitempty" jsonschema:"default true: only visible elements"`
+	Enabled      *bool  `json:"enabled,omitempty"`
+	Interactive  *bool  `json:"interactive,omitempty"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
+}
+
+func (a *findArgs) validate() error {
+	if a.Role == "" && a.NameContains == "" && a.NameExact == "" && a.Interactive == nil {
+		return errs.BadArg("role", "pass at least one of role, name_contains, name_exact or interactive")
+	}
+	if a.Limit < 0 || a.Limit > 500 {
+		return errs.BadArg("limit", "must be between 1 and 500")
+	}
+	return nil
+}
+
+func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return c.Session.Pages.Find(ctx, f, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
+		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit})
+}
+
+// elementArgs name one element of the active surface.
+type elementArgs struct {
+	Common
+	Ref      int    `json:"ref,omitempty" jsonschema:"a ref from electron_snapshot or electron_find of the active surface"`
+	Selector string `json:"selector,omitempty" jsonschema:"a CSS selector in the active surface's document"`
+}
+
+func (a *elementArgs) validate() error { return a.locator().Check() }
+
+func (a *elementArgs) locator() page.Locator { return page.Locator{Ref: a.Ref, Selector: a.Selector} }
+
+// read runs one element read and adds surface_id.
+func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error), key string) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	v, err := op(ctx, f, a.locator())
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"surface_id": f.SurfaceID, key: v}, nil
+}
+
+func exists(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+	return read(ctx, c, a, c.Session.Pages.Exists, "exists")
+}
+
+func getText(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Session.Pages.GetText(ctx, f, a.locator())
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		SurfaceID string `json:"surface_id"`
+		*page.TextRead
+	}{f.SurfaceID, t}, nil
+}
+
+func getValue(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.Session.Pages.GetValue(ctx, f, a.locator())
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		SurfaceID string `json:"surface_id"`
+		*page.Value
+	}{f.SurfaceID, v}, nil
+}
+
+type attributeArgs struct {
+	elementArgs
+	Name string `json:"name" jsonschema:"the attribute name"`
+}
+
+func (a *attributeArgs) validate() error {
+	if strings.TrimSpace(a.Name) == "" {
+		return errs.BadArg("name", "is required")
+	}
+	return a.elementArgs.validate()
+}
+
+func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.Session.Pages.GetAttribute(ctx, f, a.locator(), a.Name)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"surface_id": f.SurfaceID, "name": a.Name, "value": v}, nil
+}
+
+func getState(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+	return read(ctx, c, a, c.Session.Pages.GetState, "state")
+}
+
+func getBBox(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+	return read(ctx, c, a, c.Session.Pages.GetBBox, "bbox")
+}
+
+type styleArgs struct {
+	elementArgs
+	Properties []string `json:"properties" jsonschema:"CSS property names, e.g. display, color"`
+}
+
+func (a *styleArgs) validate() error {
+	if len(a.Properties) == 0 || len(a.Properties) > 100 {
+		return errs.BadArg("properties", "pass 1 to 100 property names")
+	}
+	return a.elementArgs.validate()
+}
+
+func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.Session.Pages.GetComputedStyle(ctx, f, a.locator(), a.Properties)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"surface_id": f.SurfaceID, "style": v}, nil
+}
+
+type listArgs struct {
+	Common
+	Selector string `json:"selector" jsonschema:"a CSS selector"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"default 50, max 200"`
+}
+
+func (a *listArgs) validate() error {
+	if strings.TrimSpace(a.Selector) == "" {
+		return errs.BadArg("selector", "is required")
+	}
+	if a.Limit < 0 || a.Limit > 200 {
+		return errs.BadArg("limit", "must be between 1 and 200")
+	}
+	return nil
+}
+
+func elementsList(ctx context.Context, c *Call, a *listArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
+}
+
+func focusedElement(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	el, err := c.Session.Pages.FocusedElement(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"surface_id": f.SurfaceID, "element": el}, nil
+}

