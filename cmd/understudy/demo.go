@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/tool"
 )
@@ -18,10 +19,8 @@ import (
 // step is one call of the demo tour.
 type step struct {
 	tool    string
-	args    map[string]any
+	args    func() map[string]any
 	explain func(res map[string]any) string
-	// after may read the result to shape later steps.
-	after func(res map[string]any)
 }
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
@@ -53,10 +52,10 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	defer s.Close()
 
 	fmt.Fprintf(stdout, "understudy %s demo: Chromium %s on the embedded app at %s\n\n", version, path, srv.URL("a.test", "/index.html"))
-	failed := 0
+	failed, pid := 0, 0
 	for _, st := range tour(srv, path) {
 		t0 := time.Now()
-		res := s.Dispatch(ctx, st.tool, mustJSON(st.args), nil)
+		res := s.Dispatch(ctx, st.tool, mustJSON(st.args()), nil)
 		var m map[string]any
 		_ = json.Unmarshal(res.JSON, &m)
 		mark, line := "✓", ""
@@ -70,8 +69,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		if *verbose {
 			fmt.Fprintf(stdout, "    %s\n", res.JSON)
 		}
-		if !res.IsError && st.after != nil {
-			st.after(m)
+		if !res.IsError && st.tool == "electron_launch" {
+			pid = int(num(m["pid"]))
 		}
 		if res.IsError && st.tool == "electron_launch" {
 			break
@@ -81,46 +80,97 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\n%d step(s) failed\n", failed)
 		return 1
 	}
-	fmt.Fprintln(stdout, "\nall steps passed; no browser process is left running")
+	if left := browser.LiveGroupMembers(pid); pid == 0 || len(left) > 0 {
+		fmt.Fprintf(stdout, "\nprocesses of the browser are still running: %v\n", left)
+		return 1
+	}
+	fmt.Fprintf(stdout, "\nall steps passed; no process of the browser's group %d is left running\n", pid)
 	return 0
 }
 
 func tour(srv *fixture.Server, chromium string) []step {
 	top := srv.URL("a.test", "/index.html")
+	var cross2, topSurface string
+	fixed := func(m map[string]any) func() map[string]any { return func() map[string]any { return m } }
+	none := fixed(map[string]any{})
 	return []step{
-		{tool: "electron_doctor", args: map[string]any{}, explain: func(r map[string]any) string {
+		{tool: "electron_doctor", args: none, explain: func(r map[string]any) string {
 			return fmt.Sprintf("healthy=%v, %d checks", r["healthy"], len(list(r["checks"])))
 		}},
-		{tool: "electron_launch", args: map[string]any{
+		{tool: "electron_launch", args: fixed(map[string]any{
 			"executablePath": chromium,
 			"args":           []string{"--host-resolver-rules=" + fixture.HostResolverRules(), top},
-		}, explain: func(r map[string]any) string {
+		}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("session %v, %d window(s), renderer_ready=%v", r["session_id"], len(list(r["windows"])), r["renderer_ready"])
 		}},
-		{tool: "electron_windows_list", args: map[string]any{}, explain: func(r map[string]any) string {
+		{tool: "electron_windows_list", args: none, explain: func(r map[string]any) string {
 			var titles []string
 			for _, w := range list(r["windows"]) {
 				titles = append(titles, fmt.Sprintf("%q", str(w, "title")))
 			}
 			return "windows: " + strings.Join(titles, ", ")
 		}},
-		{tool: "electron_navigate", args: map[string]any{"url": srv.URL("a.test", "/second.html")}, explain: func(r map[string]any) string {
+		{tool: "electron_surfaces_list", args: none, explain: func(r map[string]any) string {
+			kinds := map[string]int{}
+			for _, x := range list(r["surfaces"]) {
+				kinds[str(x, "kind")]++
+				if strings.HasSuffix(str(x, "url"), "/cross2.html") {
+					cross2 = str(x, "id")
+				}
+				if strings.HasSuffix(str(x, "url"), "/index.html") {
+					topSurface = str(x, "id")
+				}
+			}
+			return fmt.Sprintf("%d surfaces (%d window root, %d frames); nested cross-site frame is %s", len(list(r["surfaces"])), kinds["other"], kinds["frame"], cross2)
+		}},
+		{tool: "electron_switch_surface", args: func() map[string]any { return map[string]any{"surfaceId": cross2} }, explain: func(r map[string]any) string {
+			sf, _ := r["surface"].(map[string]any)
+			return fmt.Sprintf("active: %v (%v, %v)", sf["id"], sf["kind"], sf["originRelation"])
+		}},
+		{tool: "electron_snapshot", args: fixed(map[string]any{"format": "text"}), explain: func(r map[string]any) string {
+			lines := strings.Split(strings.TrimSpace(fmt.Sprint(r["snapshot_text"])), "\n")
+			return fmt.Sprintf("%d lines inside c.example, e.g. %s", len(lines), last(lines))
+		}},
+		{tool: "electron_click", args: fixed(map[string]any{"selector": "#btn"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("clicked \"Click cross2\" at (%.0f, %.0f) on the top window", r["x"], r["y"])
+		}},
+		{tool: "electron_eval_renderer", args: fixed(map[string]any{"code": "window.__events.filter(e => e.type === 'click').map(e => e.target)"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("the OOPIF's page recorded clicks on %v", r["result"])
+		}},
+		{tool: "electron_key", args: fixed(map[string]any{"key": "Shift+K", "selector": "#inp"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("pressed %v into the nested frame's input", r["pressed"])
+		}},
+		{tool: "electron_get_value", args: fixed(map[string]any{"selector": "#inp"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("its value is now %q", fmt.Sprint(r["value"]))
+		}},
+		{tool: "electron_switch_surface", args: func() map[string]any { return map[string]any{"surfaceId": topSurface} }, explain: func(r map[string]any) string {
+			return fmt.Sprintf("back to the top surface %v", r["active_surface_id"])
+		}},
+		{tool: "electron_navigate", args: fixed(map[string]any{"url": srv.URL("a.test", "/second.html")}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("now at %q (%v)", r["title"], r["url"])
 		}},
-		{tool: "electron_navigate", args: map[string]any{"url": top}, explain: func(r map[string]any) string {
-			return fmt.Sprintf("back at %q", r["title"])
-		}},
-		{tool: "electron_status", args: map[string]any{}, explain: func(r map[string]any) string {
+		{tool: "electron_status", args: none, explain: func(r map[string]any) string {
 			ss := list(r["sessions"])
 			if len(ss) == 0 {
 				return "no session"
 			}
 			return fmt.Sprintf("%d session(s); active window %v", len(ss), str(ss[0], "active_window_id"))
 		}},
-		{tool: "electron_stop", args: map[string]any{}, explain: func(r map[string]any) string {
+		{tool: "electron_stop", args: none, explain: func(r map[string]any) string {
 			return fmt.Sprintf("stopped by %v, escalated=%v", r["method"], r["escalated"])
 		}},
 	}
+}
+
+func last(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	l := strings.TrimSpace(lines[len(lines)-1])
+	if len(l) > 40 {
+		l = l[:40] + "…"
+	}
+	return l
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -140,4 +190,9 @@ func str(v any, key string) string {
 	m, _ := v.(map[string]any)
 	s, _ := m[key].(string)
 	return s
+}
+
+func num(v any) float64 {
+	f, _ := v.(float64)
+	return f
 }

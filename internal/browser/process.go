@@ -249,3 +249,8 @@ func waitGroupGone(pgid int, d time.Duration) []int {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// LiveGroupMembers lists the live (not zombie) processes of a process
+// group; empty when the group is gone. Tests and the demo use it to prove
+// that nothing of a launched app remains.
+func LiveGroupMembers(pgid int) []int { return liveGroupMembers(pgid) }

@@ -12,14 +12,16 @@ func (s *Server) capabilities() map[string]any {
 		"attach":                   true, // TestAttachToRunningChromium
 		"windows":                  true, // TestLaunchWindowsNavigateStop
 		"navigate":                 true, // TestLaunchWindowsNavigateStop
-		"supportsSurfaceTargeting": false,
-		"snapshot":                 false,
-		"find":                     false,
-		"elementReads":             false,
+		"supportsSurfaceTargeting": true, // TestSurfaceProof (Chromium + Electron-shaped proxy), internal/surface TestSurfacesOnChromium
+		"snapshot":                 true, // TestObserveTools, TestSurfaceProof
+		"find":                     true, // TestObserveTools, TestSurfaceProof
+		"elementReads":             true, // TestObserveTools
+		"click":                    true, // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
+		"keys":                     true, // TestSurfaceProof
 		"interaction":              false,
 		"waits":                    false,
 		"expectations":             false,
-		"rendererEval":             false,
+		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
 		"mainEval":                 false,
 		"screenshots":              false,
 		"console":                  false,

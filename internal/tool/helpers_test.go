@@ -3,14 +3,12 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
@@ -111,35 +109,6 @@ func (e *env) launch(path string, extra ...string) map[string]any {
 	return e.ok("electron_launch", map[string]any{"executablePath": e.chrome, "args": args})
 }
 
-// groupMembers lists live processes (not zombies) whose process group is pgid.
-func groupMembers(pgid int) []int {
-	var out []int
-	ents, _ := os.ReadDir("/proc")
-	for _, d := range ents {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // noOrphans waits a little for the group to go, then fails if any remains.
 func noOrphans(t *testing.T, pgid int) {
 	t.Helper()
@@ -148,15 +117,20 @@ func noOrphans(t *testing.T, pgid int) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if len(groupMembers(pgid)) == 0 {
+		if len(browser.LiveGroupMembers(pgid)) == 0 {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("processes of group %d remain: %v", pgid, groupMembers(pgid))
+	t.Fatalf("processes of group %d remain: %v", pgid, browser.LiveGroupMembers(pgid))
 }
 
 func num(v any) int {
 	f, _ := v.(float64)
 	return int(f)
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

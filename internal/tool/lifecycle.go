@@ -452,7 +452,7 @@ func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 
 // verifiedOn is what the capability claims rest on: real Electron is not
 // available where this is built and tested (see docs/surfaces.md).
-func verifiedOnList() []string { return []string{"chromium"} }
+func verifiedOnList() []string { return []string{"chromium", "electron-shaped-proxy"} }
 
 func uaVersion(ua, marker string) string {
 	i := strings.Index(ua, marker)

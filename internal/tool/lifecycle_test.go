@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture"
 
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
@@ -95,14 +96,14 @@ func TestAttachToRunningChromium(t *testing.T) {
 	}
 	e.ok("electron_windows_list", nil)
 	e.ok("electron_detach", nil)
-	if len(groupMembers(b.PID)) == 0 {
+	if len(browser.LiveGroupMembers(b.PID)) == 0 {
 		t.Fatal("detach ended the user's browser")
 	}
 	// Attach again by URL, then let the server close: the browser stays.
 	e.ok("electron_attach", map[string]any{"cdpUrl": b.HTTPURL})
 	e.srv.Close()
 	time.Sleep(200 * time.Millisecond)
-	if len(groupMembers(b.PID)) == 0 {
+	if len(browser.LiveGroupMembers(b.PID)) == 0 {
 		t.Fatal("server exit ended an attached browser")
 	}
 }

@@ -1,0 +1,240 @@
+package tool
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+)
+
+// surfaceEnv attaches, through the Electron-shaped proxy, to a Chromium that
+// shows the surface fixture, a second window and a webview guest.
+func surfaceEnv(t *testing.T) (*env, map[string]map[string]any) {
+	t.Helper()
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	ctx := t.Context()
+	b := chromiumtest.Start(ctx, t)
+	for _, p := range []string{"/index.html", "/second.html", "/webview-host.html", "/guest.html"} {
+		if _, err := b.NewPage(ctx, e.app.URL("a.test", p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proxy, err := fixture.StartElectronProxy(ctx, b.HTTPURL, fixture.ProxyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proxy.Close() })
+	e.ok("electron_attach", map[string]any{"cdpUrl": proxy.HTTPURL()})
+	return e, e.surfacesByTitle()
+}
+
+// surfacesByTitle lists the surfaces (waiting until the fixture's frames are
+// all there) keyed by document name: top, same1, same2, cross1, …
+func (e *env) surfacesByTitle() map[string]map[string]any {
+	e.t.Helper()
+	names := map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
+		"cross2.html": "cross2", "covered.html": "covered", "removable.html": "removable", "second.html": "second",
+		"webview-host.html": "host", "guest.html": "guest"}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		r := e.ok("electron_surfaces_list", nil)
+		out := map[string]map[string]any{}
+		for _, s := range r["surfaces"].([]any) {
+			m := s.(map[string]any)
+			u, _ := m["url"].(string)
+			for suffix, n := range names {
+				if strings.HasSuffix(u, "/"+suffix) {
+					out[n] = m
+				}
+			}
+		}
+		if len(out) == len(names) {
+			e.checkParentFirst(r["surfaces"].([]any))
+			return out
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("surfaces never complete: have %d of %d: %v", len(out), len(names), r)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (e *env) checkParentFirst(list []any) {
+	e.t.Helper()
+	seen := map[string]bool{}
+	for _, s := range list {
+		m := s.(map[string]any)
+		if p, _ := m["parentId"].(string); p != "" && !seen[p] {
+			e.t.Fatalf("surface %v listed before its parent %s", m["id"], p)
+		}
+		seen[m["id"].(string)] = true
+	}
+}
+
+func (e *env) use(s map[string]any) {
+	e.t.Helper()
+	r := e.ok("electron_switch_surface", map[string]any{"surfaceId": s["id"]})
+	if r["active_surface_id"] != s["id"] {
+		e.t.Fatalf("switch: %v", r)
+	}
+}
+
+func (e *env) eval(code string) any {
+	e.t.Helper()
+	return e.ok("electron_eval_renderer", map[string]any{"code": code})["result"]
+}
+
+// clicksOn counts the clicks the active surface's page recorded on an id.
+func (e *env) clicksOn(id string) int {
+	e.t.Helper()
+	return num(e.eval("window.__events.filter(x => x.type === 'click' && x.target === '" + id + "').length"))
+}
+
+func TestSurfaceProof(t *testing.T) {
+	e, s := surfaceEnv(t)
+
+	// Kinds, parents and origin relations.
+	for name, want := range map[string][3]string{
+		"top": {"other", "", ""}, "same1": {"frame", "top", "same-origin"}, "same2": {"frame", "same1", "same-origin"},
+		"cross1": {"frame", "top", "cross-origin"}, "cross2": {"frame", "cross1", "cross-origin"},
+		"second": {"other", "", ""}, "host": {"other", "", ""}, "guest": {"webview", "host", ""},
+	} {
+		got := s[name]
+		parent := ""
+		if want[1] != "" {
+			parent = s[want[1]]["id"].(string)
+		}
+		rel, _ := got["originRelation"].(string)
+		pid, _ := got["parentId"].(string)
+		if got["kind"] != want[0] || pid != parent || (want[2] != "" && rel != want[2]) {
+			t.Errorf("%s: kind %v parent %v relation %v, want %v (parent id %q)", name, got["kind"], pid, rel, want, parent)
+		}
+	}
+
+	// Eval, snapshot and a real click in an in-process frame two deep, an
+	// OOPIF inside an OOPIF, and the webview guest.
+	for _, name := range []string{"same2", "cross2", "guest"} {
+		e.use(s[name])
+		title := map[string]string{"same2": "Same 2", "cross2": "Cross 2", "guest": "Guest"}[name]
+		if got := e.eval("document.title"); got != title {
+			t.Fatalf("%s: eval title %v", name, got)
+		}
+		snap := e.ok("electron_snapshot", map[string]any{"format": "text"})
+		if snap["surface_id"] != s[name]["id"] || !strings.Contains(snap["snapshot_text"].(string), `"Click `+name+`"`) {
+			t.Fatalf("%s: snapshot %v", name, snap)
+		}
+		before := e.clicksOn("btn")
+		e.ok("electron_click", map[string]any{"selector": "#btn"})
+		if after := e.clicksOn("btn"); after != before+1 {
+			t.Fatalf("%s: the page recorded %d clicks on #btn, want %d", name, after, before+1)
+		}
+	}
+
+	// Selecting the webview surface made it the active window.
+	w := e.ok("electron_windows_list", nil)
+	var guestWin string
+	for _, x := range w["windows"].([]any) {
+		m := x.(map[string]any)
+		if m["surface_id"] == s["guest"]["id"] {
+			guestWin = m["id"].(string)
+			if m["type"] != "webview" {
+				t.Errorf("guest window type %v", m["type"])
+			}
+		}
+	}
+	if guestWin == "" || w["active_window_id"] != guestWin {
+		t.Fatalf("active window %v, guest window %q", w["active_window_id"], guestWin)
+	}
+
+	// The overlay in the top page takes a click aimed at the covered frame.
+	e.use(s["covered"])
+	m := e.fails("electron_click", map[string]any{"selector": "#btn"}, "ELEMENT_NOT_VISIBLE")
+	if !strings.Contains(m["error"].(string), "overlay") {
+		t.Errorf("the error does not name the overlay: %v", m["error"])
+	}
+	if n := e.clicksOn("btn"); n != 0 {
+		t.Fatalf("the covered frame recorded %d clicks", n)
+	}
+	e.use(s["top"])
+	if n := num(e.eval("window.__events.filter(x => x.type === 'click' && x.target === 'overlay').length")); n != 1 {
+		t.Fatalf("the overlay recorded %d clicks, want 1", n)
+	}
+
+	// A key press reaches an input focused inside a nested OOPIF.
+	e.use(s["cross2"])
+	e.ok("electron_key", map[string]any{"key": "q", "selector": "#inp"})
+	if v := e.eval("document.querySelector('#inp').value"); v != "q" {
+		t.Fatalf("cross2 input value %v after a key press", v)
+	}
+	// And without a selector, the frame gets the focus first.
+	e.use(s["same2"])
+	e.eval("document.querySelector('#inp').focus(); window.top.focus(); true")
+	e.ok("electron_key", map[string]any{"key": "Shift+Z"})
+	if n := num(e.eval("window.__events.filter(x => x.type === 'keydown' && x.key === 'Z').length")); n != 1 {
+		t.Fatalf("same2 saw %d Z keydowns", n)
+	}
+
+	// A ref from one surface names nothing in another, and acts nowhere.
+	e.use(s["same2"])
+	f := e.ok("electron_find", map[string]any{"role": "button", "name_exact": "Click same2"})
+	ref := f["matches"].([]any)[0].(map[string]any)["ref"]
+	e.use(s["cross2"])
+	e.ok("electron_snapshot", nil)
+	before := e.clicksOn("btn")
+	e.fails("electron_click", map[string]any{"ref": ref}, "REF_NOT_FOUND")
+	if e.clicksOn("btn") != before {
+		t.Fatal("a foreign ref clicked in cross2")
+	}
+	e.use(s["same2"])
+	same2Clicks := e.clicksOn("btn")
+	e.use(s["cross2"])
+	e.fails("electron_get_text", map[string]any{"ref": ref}, "REF_NOT_FOUND")
+	e.use(s["same2"])
+	if e.clicksOn("btn") != same2Clicks {
+		t.Fatal("a foreign ref acted in its own surface while another was selected")
+	}
+
+	// A surface keeps its id when its frame navigates.
+	e.use(s["top"])
+	e.eval("navigateFrame('same1', fixtureURL('a.test', '/second.html')); true")
+	e.eval("navigateFrame('cross1', fixtureURL('b.test', '/cross1.html?again=1')); true")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := e.ok("electron_surfaces_list", nil)
+		var sameOK, crossOK bool
+		for _, x := range r["surfaces"].([]any) {
+			m := x.(map[string]any)
+			if m["id"] == s["same1"]["id"] && strings.HasSuffix(m["url"].(string), "/second.html") {
+				sameOK = true
+			}
+			if m["id"] == s["cross1"]["id"] && strings.HasSuffix(m["url"].(string), "?again=1") {
+				crossOK = true
+			}
+		}
+		if sameOK && crossOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("navigated frames changed ids: %v", r)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// A removed frame is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.
+	e.eval("removeFrame('removable'); true")
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		m := e.call("electron_switch_surface", map[string]any{"surfaceId": s["removable"]["id"]})
+		if m["code"] == "SURFACE_CLOSED" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("removed frame: %v", m)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	e.fails("electron_switch_surface", map[string]any{"surfaceId": "s1-surface-9999"}, "SURFACE_NOT_FOUND")
+	e.ok("electron_detach", nil)
+}
