@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -284,4 +286,58 @@ func waitGroupGone(t *testing.T, pgid int) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("process group %d still has live processes", pgid)
+}
+
+func TestRelayCommand(t *testing.T) {
+	b := chromiumtest.Start(t.Context(), t)
+	cmd := exec.Command(binary(t), "relay", "--attach", b.HTTPURL)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	var httpURL string
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "http:" {
+			httpURL = f[1]
+			break
+		}
+	}
+	if httpURL == "" {
+		t.Fatalf("no relay URL printed; stderr: %s", stderr.String())
+	}
+	resp, err := http.Get(httpURL + "/json/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		WS string `json:"webSocketDebuggerUrl"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&v)
+	resp.Body.Close()
+	if !strings.HasPrefix(v.WS, "ws://127.0.0.1:") || strings.Contains(v.WS, strconv.Itoa(b.Port)) {
+		t.Fatalf("webSocketDebuggerUrl %q does not point at the relay", v.WS)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("relay did not exit on SIGTERM")
+	}
+	if len(browser.LiveGroupMembers(b.PID)) == 0 {
+		t.Fatal("the relay's exit ended the attached browser")
+	}
+	for _, bad := range [][]string{{"relay"}, {"relay", "--attach", "http://10.1.2.3:9222"}, {"relay", "--attach", b.HTTPURL, "--addr", "0.0.0.0:0"}} {
+		if err := exec.Command(binary(t), bad...).Run(); err == nil {
+			t.Errorf("%v was accepted", bad)
+		}
+	}
 }

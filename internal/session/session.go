@@ -26,6 +26,12 @@ const (
 	Attached  Mode = "attach" // the user started it; we only connected
 )
 
+// attachment is a value hung on a session with its closer.
+type attachment struct {
+	value any
+	close func() error
+}
+
 // Session is one driven app.
 type Session struct {
 	ID       string
@@ -43,14 +49,15 @@ type Session struct {
 	// InspectorURL is the Electron main-process inspector, when known.
 	InspectorURL string
 
-	lock chan struct{}
+	lock     chan struct{}
+	attachMu sync.Mutex
 
 	mu      sync.Mutex
 	lastErr string
 	front   string // the window brought to front last (pointer input needs it)
 	ended   bool
 	endWhy  string
-	extras  map[string]func() error // closers of things hung on the session (relay, …)
+	extras  map[string]attachment // things hung on the session (relay, …)
 	done    chan struct{}
 	watchWG sync.WaitGroup
 }
@@ -61,7 +68,7 @@ func New(id string, mode Mode, proc *browser.Process, ep browser.Endpoint, v bro
 	s := &Session{
 		ID: id, Mode: mode, Created: time.Now(), Proc: proc, Endpoint: ep, Version: v,
 		Pool: pool, Surfaces: reg, lock: make(chan struct{}, 1), done: make(chan struct{}),
-		extras: map[string]func() error{}, Pages: page.NewStore(),
+		extras: map[string]attachment{}, Pages: page.NewStore(),
 	}
 	if proc != nil {
 		s.PID = proc.PID
@@ -139,31 +146,43 @@ func (s *Session) LastError() string {
 	return s.lastErr
 }
 
-// Hang attaches a closer (a relay, say) that runs when the session closes.
-// A second Hang with the same key replaces nothing and returns false.
-func (s *Session) Hang(key string, closer func() error) bool {
+// Attachment returns what is hung on the session under key (a relay, say),
+// creating it with create on first use. The closer create returns runs when
+// the session closes. Creation is serialised per session.
+func (s *Session) Attachment(key string, create func() (any, func() error, error)) (any, error) {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.extras[key]; ok {
-		return false
+	a, ok := s.extras[key]
+	s.mu.Unlock()
+	if ok {
+		return a.value, nil
 	}
-	s.extras[key] = closer
-	return true
+	v, closer, err := create()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.extras[key] = attachment{v, closer}
+	s.mu.Unlock()
+	return v, nil
 }
 
 // closeConns closes our sockets and hung extras, and stops the watcher.
 func (s *Session) closeConns() {
 	s.mu.Lock()
 	extras := s.extras
-	s.extras = map[string]func() error{}
+	s.extras = map[string]attachment{}
 	select {
 	case <-s.done:
 	default:
 		close(s.done)
 	}
 	s.mu.Unlock()
-	for _, c := range extras {
-		_ = c()
+	for _, a := range extras {
+		if a.close != nil {
+			_ = a.close()
+		}
 	}
 	if s.Surfaces != nil {
 		s.Surfaces.Close()

@@ -54,4 +54,3 @@ func TestToolsDoc(t *testing.T) {
 		t.Fatal("docs/tools.md is out of date: go test ./internal/tool -run TestToolsDoc -update-docs")
 	}
 }
-

@@ -1,0 +1,36 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/understudy-dev/understudy/internal/relay"
+)
+
+func registerRelay(s *Server) {
+	add(s, "electron_relay_endpoint", "Start (once per session) a CDP relay in front of this session's app and return {ws_url, http_url}: a Playwright (connectOverCDP), Puppeteer (connect) or chromedp script can then share the app you drive, isolated from you and from each other. Loopback only.", true, gateNone, relayEndpoint)
+}
+
+type relayArgs struct {
+	Common
+	Token string `json:"token,omitempty" jsonschema:"require this token from clients (?token= or Authorization: Bearer)"`
+}
+
+func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (any, error) {
+	v, err := c.Session.Attachment("relay", func() (any, func() error, error) {
+		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger})
+		if err != nil {
+			return nil, nil, err
+		}
+		// The relay outlives this call: it ends with the session.
+		if err := r.Start(context.WithoutCancel(ctx)); err != nil {
+			return nil, nil, err
+		}
+		return r, r.Close, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := v.(*relay.Relay)
+	return map[string]any{"ws_url": r.WSURL(), "http_url": r.HTTPURL(),
+		"note": "each client gets its own sessions and sockets; Browser.close from a client closes only that client's connection"}, nil
+}
