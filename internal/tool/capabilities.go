@@ -22,7 +22,7 @@ func (s *Server) capabilities() map[string]any {
 		"waits":                    false,
 		"expectations":             false,
 		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
-		"mainEval":                 false,
+		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
 		"screenshots":              false,
 		"console":                  false,
 		"dialogs":                  false,

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/agentjs"
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/surface"
+	"github.com/understudy-dev/understudy/internal/mainproc"
 )
 
 // Caps on eval payloads: what an agent sends and what comes back.
@@ -46,7 +48,7 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if len(arg) == 0 {
 		arg = json.RawMessage("null")
 	}
-	v, err := evalCode(ctx, res, a.Code, arg, ms(a.TimeoutMs, 10*time.Second))
+	v, err := agentjs.Run(ctx, agentjs.Target{Session: res.Eval, ContextID: int64(res.ContextID)}, a.Code, arg, ms(a.TimeoutMs, 10*time.Second))
 	if err != nil {
 		return nil, err
 	}
@@ -59,91 +61,56 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	return withFallback(res, out), nil
 }
 
-// evalCode runs agent code in the surface's main world. The code is tried
-// as an expression first and, if that does not parse, as a function body; a
-// function value is called with arg.
-func evalCode(ctx context.Context, res *surface.Resolution, code string, arg json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
-	wrap := func(body string) string {
-		return "(async (arg) => { const __v = " + body + "; return typeof __v === 'function' ? await __v(arg) : await __v; })(" + string(arg) + ")"
+func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
+	url := c.Session.InspectorURL
+	if url == "" {
+		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
 	}
-	asExpr := wrap("(\n" + code + "\n)")
-	asBody := wrap("(async (arg) => {\n" + code + "\n})(arg)")
-	v, syntax, err := evaluate(ctx, res, asExpr, timeout)
-	if syntax {
-		v, syntax, err = evaluate(ctx, res, asBody, timeout)
-		if syntax {
-			return nil, err
+	v, err := c.Session.Attachment("inspector", func() (any, func() error, error) {
+		conn, err := mainproc.Connect(ctx, url)
+		if err != nil {
+			return nil, nil, err
 		}
+		return conn, conn.Close, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return v, err
+	res, err := mainproc.Eval(ctx, v.(*cdp.Conn), a.Code, a.Arg, ms(a.TimeoutMs, 10*time.Second))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"result": res, "inspector": url}
+	if len(res) > maxEvalResult {
+		out["result"], out["result_truncated"], out["result_bytes"] = nil, true, len(res)
+	}
+	return out, nil
 }
 
-type remoteResult struct {
-	Result struct {
-		Type        string          `json:"type"`
-		Subtype     string          `json:"subtype"`
-		Value       json.RawMessage `json:"value"`
-		Description string          `json:"description"`
-	} `json:"result"`
-	ExceptionDetails *struct {
-		Text      string `json:"text"`
-		Exception struct {
-			ClassName   string `json:"className"`
-			Description string `json:"description"`
-		} `json:"exception"`
-		LineNumber int `json:"lineNumber"`
-	} `json:"exceptionDetails"`
+type injectArgs struct {
+	Common
+	PID       int `json:"pid" jsonschema:"the Electron (or Node) main process id"`
+	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"default 5000"`
 }
 
-// evaluate runs one expression; syntax reports a SyntaxError so the caller
-// can try another form.
-func evaluate(ctx context.Context, res *surface.Resolution, expr string, timeout time.Duration) (json.RawMessage, bool, error) {
-	p := map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true, "timeout": timeout.Milliseconds(), "userGesture": true}
-	if res.ContextID != 0 {
-		p["contextId"] = res.ContextID
+func (a *injectArgs) validate() error {
+	if a.PID <= 0 {
+		return errs.BadArg("pid", "is required: the app's main process id")
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
-	defer cancel()
-	var out remoteResult
-	if err := res.Eval.Call(cctx, "Runtime.evaluate", p, &out); err != nil {
-		if errs.CodeOf(err) == errs.CDPTimeout {
-			return nil, false, errs.New(errs.EvalTimeout, "the code did not finish within %s", timeout)
-		}
-		return nil, false, err
+	if a.TimeoutMs < 0 || a.TimeoutMs > 60000 {
+		return errs.BadArg("timeoutMs", "must be between 0 and 60000")
 	}
-	if d := out.ExceptionDetails; d != nil {
-		desc := d.Exception.Description
-		if desc == "" {
-			desc = d.Text
-		}
-		if d.Exception.ClassName == "SyntaxError" {
-			return nil, true, errs.New(errs.EvalSyntaxError, "%s", firstLine(desc))
-		}
-		if strings.Contains(desc, "Execution was terminated") {
-			return nil, false, errs.New(errs.EvalTimeout, "the code did not finish within %s", timeout)
-		}
-		return nil, false, errs.New(errs.EvalRuntimeError, "%s", firstLine(desc)).With("exception", truncate(desc, 2000))
-	}
-	if out.Result.Type == "undefined" || len(out.Result.Value) == 0 {
-		if out.Result.Description != "" && out.Result.Type != "undefined" {
-			b, _ := json.Marshal(out.Result.Description)
-			return b, false, nil
-		}
-		return json.RawMessage("null"), false, nil
-	}
-	return out.Result.Value, false, nil
+	return nil
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+func inject(ctx context.Context, c *Call, a *injectArgs) (any, error) {
+	ws, err := mainproc.Inject(ctx, a.PID, ms(a.TimeoutMs, 5*time.Second))
+	if err != nil {
+		return nil, err
 	}
-	return s
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	c.Session.InspectorURL = ws
+	if c.Session.PID == 0 {
+		c.Session.PID = a.PID
 	}
-	return s[:n] + "…"
+	return map[string]any{"inspector_url": ws, "pid": a.PID, "eval_main": c.Server.cfg.AllowEvalMain}, nil
 }

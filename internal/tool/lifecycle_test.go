@@ -1,6 +1,9 @@
 package tool
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,7 +112,7 @@ func TestAttachToRunningChromium(t *testing.T) {
 }
 
 func TestDevLaunchStandIn(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, Config{AllowEvalMain: true})
 	dir := t.TempDir()
 	electron, mainJS, err := fixture.WriteElectronStandIn(dir, e.chrome)
 	if err != nil {
@@ -121,6 +124,13 @@ func TestDevLaunchStandIn(t *testing.T) {
 	}
 	pid := num(r["pid"])
 	e.ok("electron_windows_list", nil)
+	// The main process answers through its Node inspector, require included.
+	m := e.ok("electron_eval_main", map[string]any{"code": "require('os').platform() + ' ' + typeof process.versions.node"})
+	if m["result"] != "linux string" {
+		t.Fatalf("eval_main: %v", m)
+	}
+	e.fails("electron_eval_main", map[string]any{"code": "throw new Error('boom')"}, "EVAL_RUNTIME_ERROR")
+	e.fails("electron_eval_main", map[string]any{"code": "let = ;"}, "EVAL_SYNTAX_ERROR")
 	e.ok("electron_stop", map[string]any{"timeoutMs": 3000})
 	noOrphans(t, pid)
 }
@@ -176,4 +186,56 @@ func TestDiscoverFindsLaunchedBrowser(t *testing.T) {
 	if len(eps) != 1 || num(eps[0].(map[string]any)["port"]) != b.Port {
 		t.Fatalf("discover: %v", r)
 	}
+}
+
+func TestEvalMainNeedsAnInspector(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	e.launch("/second.html")
+	e.fails("electron_eval_main", map[string]any{"code": "1"}, "TRANSPORT_UNSUPPORTED")
+	if r := e.ok("electron_eval_renderer", map[string]any{"code": "return document.title + arg", "arg": "!"}); r["result"] != "Second!" {
+		t.Fatalf("renderer eval with arg: %v", r)
+	}
+	if r := e.ok("electron_eval_renderer", map[string]any{"code": "(a) => a * 2", "arg": 21}); num(r["result"]) != 42 {
+		t.Fatalf("function form: %v", r)
+	}
+	if r := e.ok("electron_eval_renderer", map[string]any{"code": "new Promise(r => setTimeout(() => r('late'), 20))"}); r["result"] != "late" {
+		t.Fatalf("promise: %v", r)
+	}
+	e.fails("electron_eval_renderer", map[string]any{"code": "while (true) {}", "timeoutMs": 300}, "EVAL_TIMEOUT")
+	e.fails("electron_eval_renderer", map[string]any{"code": "", "timeoutMs": 300}, "BAD_ARGUMENT")
+	// The page still answers after a timed-out eval.
+	e.ok("electron_eval_renderer", map[string]any{"code": "1"})
+}
+
+func TestInjectIntoRunningNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is needed: apt-get install -y nodejs")
+		}
+		t.Skip("no node")
+	}
+	e := newEnv(t, Config{AllowEvalMain: true})
+	e.launch("/second.html")
+	cmd := exec.Command(node, "-e", "globalThis.answer = 42; setInterval(() => {}, 1000); console.log('ready')")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	// Node has installed its SIGUSR1 handler once the script runs.
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("node did not start: %q %v", line, err)
+	}
+	r := e.ok("electron_inject", map[string]any{"pid": cmd.Process.Pid})
+	if !strings.HasPrefix(r["inspector_url"].(string), "ws://127.0.0.1:9229/") {
+		t.Fatalf("inject: %v", r)
+	}
+	if m := e.ok("electron_eval_main", map[string]any{"code": "globalThis.answer"}); num(m["result"]) != 42 {
+		t.Fatalf("eval in the injected process: %v", m)
+	}
+	e.fails("electron_inject", map[string]any{"pid": 0}, "BAD_ARGUMENT")
 }

@@ -12,6 +12,8 @@ import (
 func registerSurfaces(s *Server) {
 	add(s, "electron_surfaces_list", "List the live renderer surfaces, parent-first and flat: window roots (kind other), <webview> guests (webview), cross-site and same-site iframes (frame), each with its parentId, originRelation and capabilities, and the active_surface_id.", true, gateNone, surfacesList)
 	add(s, "electron_switch_surface", "Select the surface every renderer tool acts on (snapshot, find, reads, clicks, keys, waits, eval). Also makes its window root the active window. A closed surface is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.", true, gateNone, switchSurface)
+	add(s, "electron_inject", "Open the main-process inspector of a running Electron app (SIGUSR1 to pid, inspector on 127.0.0.1:9229) and remember it for this session, so electron_eval_main works on an app you attached to. INJECT_FAILED when the app ignores the signal (fuses).", true, gateEvalMain, inject)
+	add(s, "electron_eval_main", "Evaluate JavaScript in Electron's main process through its Node inspector (require works): an expression, a function body, or a function that receives arg. TRANSPORT_UNSUPPORTED when no inspector is reachable (launch with main, or attach with inspectorUrl/inspectorPort).", true, gateEvalMain, evalMain)
 	add(s, "electron_eval_renderer", "Evaluate JavaScript in the active surface's main world: an expression, a function body (use return), or a function that receives arg. Promises are awaited; the JSON-serialisable result is returned.", true, gateEvalRenderer, evalRenderer)
 }
 

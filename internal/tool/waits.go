@@ -1,4 +1,530 @@
 package tool
 
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// maxSleep caps electron_wait.
+const maxSleep = 60 * time.Second
+
 // registerWaits registers the wait and expectation tools.
-func registerWaits(s *Server) {}
+func registerWaits(s *Server) {
+	add(s, "electron_wait", "Sleep for ms milliseconds (capped at 60000). Prefer a condition: electron_wait_for_selector, electron_wait_for_state or an electron_expect_* tool returns as soon as the page is ready instead of guessing a delay.", false, gateNone, sleep)
+	add(s, "electron_wait_for_selector", "Wait until an element (selector or ref) of the active surface is attached, visible (default), hidden or detached. The page is watched from inside the renderer (DOM mutations, a timer), so this returns as soon as the state holds, with a ref to act on next; it survives a navigation of the surface. timeoutMs default 5000, max 60000, 0 checks once. On timeout: WAIT_TIMEOUT with last_state {attached, visible}.", true, gateNone, waitForSelector)
+	add(s, "electron_wait_for_state", "Wait until an element's state matches every flag of state at the same moment, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}. Flags are those of electron_get_state: visible, enabled, disabled, checked (true/false/\"mixed\"), selected, expanded, pressed, focused, readonly, required, invalid, busy. Waits for the element to appear too. On timeout: WAIT_TIMEOUT with the last state seen in details.last_state.", true, gateNone, waitForState)
+	add(s, "electron_wait_for_event", "Wait for a DOM event (eventName: click, input, change, keydown, submit, a custom event…) that fires after this call starts, on an element (ref or selector; events on its descendants count) or anywhere in the document (no element). Returns the event's type, target (with a ref), and key, button, value or detail when it has them. Arm it before the action that fires the event only if that action runs on its own (a timer, the app); otherwise act first and use electron_wait_for_selector or an expectation.", true, gateNone, waitForEvent)
+	add(s, "electron_expect_text", "Assert the text of an element (ref or selector; innerText with whitespace collapsed, or a field's value) with exactly one of equals, contains, regex (+ flags from imsu), not_equals, not_contains. Retries inside the renderer until it holds or timeoutMs passes (default 5000, max 60000, 0 checks once). Passes with {passed:true, actual}; fails with EXPECTATION_FAILED whose details carry expected and actual (the last text seen).", true, gateNone, expectText)
+	add(s, "electron_expect_value", "Assert the form value of an input, textarea, select (its value, not its label), or contenteditable with exactly one of equals, contains, regex (+ flags), not_equals, not_contains. Retries until timeoutMs (default 5000; 0 checks once). EXPECTATION_FAILED carries expected and actual.", true, gateNone, expectValue)
+	add(s, "electron_expect_visible", "Assert that an element is visible (visible:true, the default) or not (visible:false; an element that does not exist counts as not visible). Retries until timeoutMs (default 5000; 0 checks once). EXPECTATION_FAILED carries expected and actual.", true, gateNone, expectVisible)
+	add(s, "electron_expect_state", "Assert an element's state flags all at once, e.g. state {\"checked\":true,\"enabled\":true}; flags as in electron_get_state. Retries until timeoutMs (default 5000; 0 checks once). EXPECTATION_FAILED carries expected and actual (the whole last state).", true, gateNone, expectState)
+	add(s, "electron_expect_count", "Assert how many elements match a CSS selector, or how many snapshot entries have a role (with name exact or name_contains): equals, or min and/or max. Retries until timeoutMs (default 5000; 0 checks once). EXPECTATION_FAILED carries expected and actual (the last count).", true, gateNone, expectCount)
+	add(s, "electron_expect_url", "Assert the URL of the active surface's document (a frame's own URL when a frame surface is active): contains a string, or matches a regex (+ flags). Retries until timeoutMs (default 5000; 0 checks once), across navigations. EXPECTATION_FAILED carries expected and actual.", true, gateNone, expectURL)
+	add(s, "electron_assert_pattern", "Check once, now, without waiting: the text of an element (ref or selector) or, with neither, the whole document's visible text, against exactly one of regex (or pattern; + flags), equals, contains, not_equals, not_contains. Use electron_expect_text to wait for text to change. EXPECTATION_FAILED carries expected and actual.", true, gateNone, assertPattern)
+}
+
+// timeoutArg is the timeout of a wait or an expectation.
+type timeoutArg struct {
+	TimeoutMs *int `json:"timeoutMs,omitempty" jsonschema:"how long to keep checking, in ms: default 5000, max 60000; 0 checks once"`
+}
+
+func (t timeoutArg) checkTimeout() error {
+	if t.TimeoutMs != nil && (*t.TimeoutMs < 0 || *t.TimeoutMs > int(page.MaxWaitTimeout/time.Millisecond)) {
+		return errs.BadArg("timeoutMs", "must be between 0 (check once) and %d", page.MaxWaitTimeout.Milliseconds())
+	}
+	return nil
+}
+
+func (t timeoutArg) timeout() time.Duration {
+	if t.TimeoutMs == nil {
+		return page.DefaultWaitTimeout
+	}
+	return time.Duration(*t.TimeoutMs) * time.Millisecond
+}
+
+// optionalElement validates a ref or selector that may be absent.
+func optionalElement(a *elementArgs) error {
+	if a.Ref == 0 && a.Selector == "" {
+		return nil
+	}
+	return a.locator().Check()
+}
+
+// what names the element of a or, with none, the document.
+func what(a *elementArgs) string {
+	switch {
+	case a.Ref > 0:
+		return fmt.Sprintf("ref %d", a.Ref)
+	case a.Selector != "":
+		return fmt.Sprintf("%q", a.Selector)
+	}
+	return "the document"
+}
+
+// waitFor runs a condition on the active surface, resolving it again after
+// a navigation.
+func waitFor(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration) (*page.WaitResult, *surface.Resolution, error) {
+	var res *surface.Resolution
+	frame := func(ctx context.Context) (page.Frame, error) {
+		r, f, err := frameOf(ctx, c)
+		if err == nil {
+			res = r
+		}
+		return f, err
+	}
+	w, err := c.Session.Pages.Wait(ctx, frame, cond, timeout)
+	return w, res, err
+}
+
+// ---- electron_wait ----
+
+type sleepArgs struct {
+	Common
+	Ms *int `json:"ms" jsonschema:"milliseconds to sleep, at most 60000"`
+}
+
+func (a *sleepArgs) validate() error {
+	switch {
+	case a.Ms == nil:
+		return errs.BadArg("ms", "is required (milliseconds, at most 60000)")
+	case *a.Ms < 0:
+		return errs.BadArg("ms", "must not be negative")
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, _ *Call, a *sleepArgs) (any, error) {
+	d := time.Duration(*a.Ms) * time.Millisecond
+	capped := d > maxSleep
+	if capped {
+		d = maxSleep
+	}
+	start := time.Now()
+	if !pauseFor(ctx, d) {
+		return nil, ctx.Err()
+	}
+	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
+	if capped {
+		out["capped"] = true
+		out["requested_ms"] = *a.Ms
+	}
+	return out, nil
+}
+
+func pauseFor(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// ---- waits ----
+
+type waitSelectorArgs struct {
+	elementArgs
+	timeoutArg
+	State string `json:"state,omitempty" jsonschema:"attached, visible (default), hidden (or absent) or detached"`
+}
+
+func (a *waitSelectorArgs) validate() error {
+	switch a.State {
+	case "", page.StateAttached, page.StateVisible, page.StateHidden, page.StateDetached:
+	default:
+		return errs.BadArg("state", "must be attached, visible, hidden or detached, not %q", a.State)
+	}
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	return a.elementArgs.validate()
+}
+
+func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (any, error) {
+	state := a.State
+	if state == "" {
+		state = page.StateVisible
+	}
+	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if !w.Met {
+		return nil, waitTimeout(w, a.timeout(), "%s did not become %s", what(&a.elementArgs), state).
+			With("state", state).With("last_state", w.Actual)
+	}
+	out := map[string]any{"surface_id": w.SurfaceID, "state": state, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}
+	if w.Element != nil {
+		out["element"] = w.Element
+	}
+	return finish(res, w, out), nil
+}
+
+type stateArgs struct {
+	elementArgs
+	timeoutArg
+	State map[string]any `json:"state" jsonschema:"the flags that must all hold, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}"`
+}
+
+func (a *stateArgs) validate() error {
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	if err := a.elementArgs.validate(); err != nil {
+		return err
+	}
+	return a.condition().Check()
+}
+
+func (a *stateArgs) condition() page.Condition {
+	return page.Condition{Kind: page.CondState, Locator: a.locator(), Want: a.State}
+}
+
+func waitForState(ctx context.Context, c *Call, a *stateArgs) (any, error) {
+	w, res, err := waitFor(ctx, c, a.condition(), a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if !w.Met {
+		e := waitTimeout(w, a.timeout(), "the state of %s did not match %s", what(&a.elementArgs), compact(a.State)).
+			With("expected", a.State).With("last_state", w.Actual)
+		if !w.Found {
+			e.Message += " (no element matched)"
+		}
+		return nil, e
+	}
+	out := map[string]any{"surface_id": w.SurfaceID, "state": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}
+	if w.Element != nil {
+		out["element"] = w.Element
+	}
+	return finish(res, w, out), nil
+}
+
+type eventArgs struct {
+	elementArgs
+	timeoutArg
+	EventName string `json:"eventName" jsonschema:"the event type: click, input, change, keydown, submit, focus, a custom event name…"`
+}
+
+func (a *eventArgs) validate() error {
+	if strings.TrimSpace(a.EventName) == "" {
+		return errs.BadArg("eventName", "is required, e.g. click or input")
+	}
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	return optionalElement(&a.elementArgs)
+}
+
+func waitForEvent(ctx context.Context, c *Call, a *eventArgs) (any, error) {
+	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if !w.Met {
+		return nil, waitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, what(&a.elementArgs)).
+			With("event_name", a.EventName).With("last_state", nil)
+	}
+	return finish(res, w, map[string]any{"surface_id": w.SurfaceID, "event": w.Event, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+}
+
+// ---- expectations ----
+
+// matchArgs are the operators of a text expectation: exactly one is set.
+type matchArgs struct {
+	Equals      *string `json:"equals,omitempty" jsonschema:"the whole text, exactly"`
+	Contains    *string `json:"contains,omitempty" jsonschema:"a part of the text (case-sensitive)"`
+	Regex       *string `json:"regex,omitempty" jsonschema:"a JavaScript regular expression source without slashes, e.g. ^Saved \\d+ items?$ (at most 1000 characters)"`
+	Flags       string  `json:"flags,omitempty" jsonschema:"regex flags, any of i m s u"`
+	NotEquals   *string `json:"not_equals,omitempty" jsonschema:"anything but this text"`
+	NotContains *string `json:"not_contains,omitempty" jsonschema:"the text must not contain this"`
+}
+
+// match returns the one operator given (regexField names the regex
+// argument in errors).
+func (m *matchArgs) match(regexField string, regex *string) (*page.TextMatch, error) {
+	var out *page.TextMatch
+	for _, o := range []struct {
+		op, field string
+		v         *string
+	}{
+		{page.MatchEquals, "equals", m.Equals},
+		{page.MatchContains, "contains", m.Contains},
+		{page.MatchRegex, regexField, regex},
+		{page.MatchNotEquals, "not_equals", m.NotEquals},
+		{page.MatchNotContains, "not_contains", m.NotContains},
+	} {
+		if o.v == nil {
+			continue
+		}
+		if out != nil {
+			return nil, errs.BadArg(o.field, "pass exactly one of equals, contains, %s, not_equals, not_contains (%s is already given)", regexField, out.Field)
+		}
+		out = &page.TextMatch{Op: o.op, Value: *o.v, Field: o.field}
+	}
+	if out == nil {
+		return nil, errs.BadArg("equals", "pass one of equals, contains, %s, not_equals, not_contains", regexField)
+	}
+	if m.Flags != "" && out.Op != page.MatchRegex {
+		return nil, errs.BadArg("flags", "only apply to %s", regexField)
+	}
+	out.Flags = m.Flags
+	return out, out.Check()
+}
+
+type textArgs struct {
+	elementArgs
+	timeoutArg
+	matchArgs
+}
+
+func (a *textArgs) validate() error {
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	if err := a.elementArgs.validate(); err != nil {
+		return err
+	}
+	_, err := a.match("regex", a.Regex)
+	return err
+}
+
+func expectText(ctx context.Context, c *Call, a *textArgs) (any, error) {
+	m, _ := a.match("regex", a.Regex)
+	return expect(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+what(&a.elementArgs))
+}
+
+func expectValue(ctx context.Context, c *Call, a *textArgs) (any, error) {
+	m, _ := a.match("regex", a.Regex)
+	return expect(ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+what(&a.elementArgs))
+}
+
+type visibleArgs struct {
+	elementArgs
+	timeoutArg
+	Visible *bool `json:"visible,omitempty" jsonschema:"true (default): the element is visible; false: hidden or absent"`
+}
+
+func (a *visibleArgs) validate() error {
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	return a.elementArgs.validate()
+}
+
+func expectVisible(ctx context.Context, c *Call, a *visibleArgs) (any, error) {
+	want := a.Visible == nil || *a.Visible
+	return expect(ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+what(&a.elementArgs))
+}
+
+func expectState(ctx context.Context, c *Call, a *stateArgs) (any, error) {
+	return expect(ctx, c, a.condition(), a.timeout(), a.State, "the state of "+what(&a.elementArgs))
+}
+
+type countArgs struct {
+	Common
+	timeoutArg
+	Selector     string `json:"selector,omitempty" jsonschema:"count the elements matching this CSS selector (open shadow roots included)"`
+	Role         string `json:"role,omitempty" jsonschema:"or count the snapshot entries (not hidden) with this ARIA role"`
+	Name         string `json:"name,omitempty" jsonschema:"with role: the exact accessible name"`
+	NameContains string `json:"name_contains,omitempty" jsonschema:"with role: a case-insensitive part of the accessible name"`
+	Equals       *int   `json:"equals,omitempty" jsonschema:"the count, exactly"`
+	Min          *int   `json:"min,omitempty" jsonschema:"at least this many"`
+	Max          *int   `json:"max,omitempty" jsonschema:"at most this many"`
+}
+
+func (a *countArgs) condition() page.Condition {
+	return page.Condition{Kind: page.CondCount, Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
+		Equals: a.Equals, Min: a.Min, Max: a.Max}
+}
+
+func (a *countArgs) validate() error {
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	return a.condition().Check()
+}
+
+func expectCount(ctx context.Context, c *Call, a *countArgs) (any, error) {
+	exp := map[string]any{}
+	for k, v := range map[string]*int{"equals": a.Equals, "min": a.Min, "max": a.Max} {
+		if v != nil {
+			exp[k] = *v
+		}
+	}
+	subject := fmt.Sprintf("the count of %q", a.Selector)
+	if a.Selector == "" {
+		subject = "the count of role " + a.Role
+		switch {
+		case a.Name != "":
+			subject += fmt.Sprintf(" named %q", a.Name)
+		case a.NameContains != "":
+			subject += fmt.Sprintf(" with a name containing %q", a.NameContains)
+		}
+	}
+	return expect(ctx, c, a.condition(), a.timeout(), exp, subject)
+}
+
+type urlArgs struct {
+	Common
+	timeoutArg
+	Contains *string `json:"contains,omitempty" jsonschema:"a part of the URL"`
+	Matches  *string `json:"matches,omitempty" jsonschema:"a JavaScript regular expression the URL matches, without slashes (at most 1000 characters)"`
+	Flags    string  `json:"flags,omitempty" jsonschema:"regex flags for matches, any of i m s u"`
+}
+
+func (a *urlArgs) match() (*page.TextMatch, error) {
+	switch {
+	case a.Contains != nil && a.Matches != nil:
+		return nil, errs.BadArg("matches", "pass contains or matches, not both")
+	case a.Contains != nil:
+		if a.Flags != "" {
+			return nil, errs.BadArg("flags", "only apply to matches")
+		}
+		return &page.TextMatch{Op: page.MatchContains, Value: *a.Contains, Field: "contains"}, nil
+	case a.Matches != nil:
+		m := &page.TextMatch{Op: page.MatchRegex, Value: *a.Matches, Flags: a.Flags, Field: "matches"}
+		return m, m.Check()
+	}
+	return nil, errs.BadArg("contains", "pass contains or matches")
+}
+
+func (a *urlArgs) validate() error {
+	if err := a.checkTimeout(); err != nil {
+		return err
+	}
+	_, err := a.match()
+	return err
+}
+
+func expectURL(ctx context.Context, c *Call, a *urlArgs) (any, error) {
+	m, _ := a.match()
+	exp := map[string]any{}
+	if a.Contains != nil {
+		exp["contains"] = *a.Contains
+	} else {
+		exp["matches"] = *a.Matches
+		if a.Flags != "" {
+			exp["flags"] = a.Flags
+		}
+	}
+	return expect(ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
+}
+
+type patternArgs struct {
+	elementArgs
+	matchArgs
+	Pattern *string `json:"pattern,omitempty" jsonschema:"the same as regex"`
+}
+
+func (a *patternArgs) regex() (string, *string) {
+	if a.Pattern != nil {
+		if a.Regex != nil {
+			return "pattern", nil
+		}
+		return "pattern", a.Pattern
+	}
+	return "regex", a.Regex
+}
+
+func (a *patternArgs) validate() error {
+	if a.Pattern != nil && a.Regex != nil {
+		return errs.BadArg("pattern", "pass pattern or regex, not both")
+	}
+	if err := optionalElement(&a.elementArgs); err != nil {
+		return err
+	}
+	_, err := a.match(a.regex())
+	return err
+}
+
+func assertPattern(ctx context.Context, c *Call, a *patternArgs) (any, error) {
+	m, _ := a.match(a.regex())
+	return expect(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+what(&a.elementArgs))
+}
+
+// expect runs an expectation: {surface_id, passed:true, actual,
+// elapsed_ms}, or EXPECTATION_FAILED with expected and actual.
+func expect(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (any, error) {
+	w, res, err := waitFor(ctx, c, cond, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if !w.Met {
+		msg := fmt.Sprintf("%s: expected %s, actual %s", subject, compact(expected), clipString(string(w.Actual), 300))
+		if cond.Locator != (page.Locator{}) && !w.Found && cond.Kind != page.CondVisible {
+			msg = fmt.Sprintf("%s: expected %s, but no element matched", subject, compact(expected))
+		}
+		if timeout > 0 {
+			msg += fmt.Sprintf(" (checked for %d ms)", timeout.Milliseconds())
+		} else {
+			msg += " (checked once)"
+		}
+		e := errs.New(errs.ExpectationFailed, "%s", msg).With("expected", expected).With("actual", w.Actual).
+			With("timeout_ms", timeout.Milliseconds()).With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)
+		if cond.Locator != (page.Locator{}) && cond.Kind != page.CondURL && cond.Kind != page.CondCount {
+			e.With("found", w.Found)
+		}
+		if w.Length > 0 && len(w.Actual) > 0 && w.Actual[0] == '"' && w.Length > 2000 {
+			e.With("actual_length", w.Length)
+		}
+		if w.Navigations > 0 {
+			e.With("navigations", w.Navigations)
+		}
+		return nil, e
+	}
+	return finish(res, w, map[string]any{"surface_id": w.SurfaceID, "passed": true, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+}
+
+// waitTimeout is the WAIT_TIMEOUT of a wait that did not see its
+// condition.
+func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args ...any) *errs.Error {
+	msg := fmt.Sprintf(format, args...)
+	if timeout > 0 {
+		msg += fmt.Sprintf(" within %d ms", timeout.Milliseconds())
+	} else {
+		msg += " (checked once)"
+	}
+	e := errs.New(errs.WaitTimeout, "%s", msg).With("timeout_ms", timeout.Milliseconds()).
+		With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)
+	if w.Navigations > 0 {
+		e.With("navigations", w.Navigations)
+	}
+	return e
+}
+
+// finish adds what every wait's success may carry.
+func finish(res *surface.Resolution, w *page.WaitResult, out map[string]any) map[string]any {
+	if w.Navigations > 0 {
+		out["navigations"] = w.Navigations
+	}
+	if res != nil {
+		out = withFallback(res, out)
+	}
+	return out
+}
+
+// compact is v as short JSON for a message.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return clipString(string(b), 300)
+}
+
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
