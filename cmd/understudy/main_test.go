@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -338,6 +339,59 @@ func TestRelayCommand(t *testing.T) {
 	for _, bad := range [][]string{{"relay"}, {"relay", "--attach", "http://10.1.2.3:9222"}, {"relay", "--attach", b.HTTPURL, "--addr", "0.0.0.0:0"}} {
 		if err := exec.Command(binary(t), bad...).Run(); err == nil {
 			t.Errorf("%v was accepted", bad)
+		}
+	}
+}
+
+func TestHTTPTransport(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(binary(t), "--http", addr)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	url := "http://" + addr + "/"
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no listener: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "electron_status"})
+	if err != nil || res.IsError {
+		t.Fatalf("status over HTTP: %v %v", err, res)
+	}
+	for _, c := range []struct{ host, origin string }{{"evil.example", ""}, {addr, "http://evil.example"}} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{}`))
+		req.Host = c.host
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("host %q origin %q: status %d, want 403", c.host, c.origin, resp.StatusCode)
 		}
 	}
 }

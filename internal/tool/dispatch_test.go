@@ -1,0 +1,129 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+)
+
+func TestEnvelopeShape(t *testing.T) {
+	s := New(Config{})
+	r := s.Dispatch(context.Background(), "electron_status", nil, nil)
+	var m map[string]any
+	if err := json.Unmarshal(r.JSON, &m); err != nil || m["ok"] != true || r.IsError {
+		t.Fatalf("status envelope: %s", r.JSON)
+	}
+	meta := m["_meta"].(map[string]any)
+	if num(meta["estimated_tokens"]) <= 0 {
+		t.Fatalf("estimated_tokens: %v", meta)
+	}
+	r = s.Dispatch(context.Background(), "electron_windows_list", nil, nil)
+	_ = json.Unmarshal(r.JSON, &m)
+	for _, k := range []string{"ok", "error", "code", "hint", "retryable", "http", "_meta"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("failure envelope lacks %s: %s", k, r.JSON)
+		}
+	}
+	if !r.IsError || r.Code != errs.NotRunning || num(m["http"]) != 409 {
+		t.Fatalf("failure: %s", r.JSON)
+	}
+	r = s.Dispatch(context.Background(), "no_such_tool", nil, nil)
+	if r.Code != errs.BadArgument {
+		t.Fatalf("unknown tool: %s", r.JSON)
+	}
+}
+
+// TestBackstop: a call past --operation-timeout-ms returns OPERATION_TIMEOUT
+// and the session is usable afterwards.
+func TestBackstop(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true, OperationTimeout: 1500 * time.Millisecond})
+	e.launch("/second.html")
+	m := e.call("electron_eval_renderer", map[string]any{"code": "new Promise(() => {})", "timeoutMs": 60000})
+	if m["code"] != "OPERATION_TIMEOUT" {
+		t.Fatalf("want OPERATION_TIMEOUT, got %v", m)
+	}
+	if r := e.ok("electron_eval_renderer", map[string]any{"code": "document.title"}); r["result"] != "Second" {
+		t.Fatalf("session wedged after the backstop: %v", r)
+	}
+}
+
+func TestLaunchReportsProgress(t *testing.T) {
+	chrome := chromiumtest.Require(t)
+	app, err := fixture.Serve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	s := New(Config{})
+	defer s.Close()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	var mu sync.Mutex
+	var msgs []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			msgs = append(msgs, r.Params.Message)
+			mu.Unlock()
+		},
+	})
+	cs, err := client.Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	p := &mcp.CallToolParams{Name: "electron_launch", Arguments: map[string]any{"executablePath": chrome,
+		"args": []string{"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", "/second.html")}}}
+	p.SetProgressToken("launch-1")
+	res, err := cs.CallTool(t.Context(), p)
+	if err != nil || res.IsError {
+		t.Fatalf("launch: %v %v", err, res)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		mu.Lock()
+		n := len(msgs)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("progress notifications: %v", msgs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// FuzzToolArguments: no argument object makes a tool's decoding panic, and
+// every refusal is BAD_ARGUMENT naming a field.
+func FuzzToolArguments(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `[]`, `{"ref":-1}`, `{"selector":""}`, `{"executablePath":1}`, `{"ports":[0,70000]}`,
+		`{"key":"Control+"}`, `{"since":"x","format":"y"}`, `{"code":""}`, `{"surfaceId":5}`, `"x"`, `{"a":`} {
+		f.Add(s)
+	}
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, name := range s.Names() {
+			_, err := s.defs[name].decode(json.RawMessage(raw))
+			if err == nil {
+				continue
+			}
+			e := errs.As(err)
+			if e == nil || e.Code != errs.BadArgument || e.Details["field"] == nil {
+				t.Fatalf("%s(%q): %v", name, raw, err)
+			}
+		}
+	})
+}
