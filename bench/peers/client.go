@@ -21,6 +21,7 @@ const callTimeout = 60 * time.Second
 type server struct {
 	*adapter
 	cmd     *exec.Cmd
+	stderr  *os.File
 	session *mcp.ClientSession
 	tools   map[string]*mcp.Tool
 	pageID  int // chrome-devtools-mcp's page id of the shared page
@@ -42,27 +43,31 @@ func startServer(ctx context.Context, a *adapter, dir string) (*server, error) {
 	defer cancel()
 	session, err := client.Connect(cctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: connect: %w (stderr in %s)", a.name, err, stderr.Name())
+		_ = stderr.Close()
+		return nil, fmt.Errorf("%s: connect: %w; stderr: %s", a.name, err, tail(stderr.Name()))
 	}
-	s := &server{adapter: a, cmd: cmd, session: session, tools: map[string]*mcp.Tool{}, ctx: ctx}
+	s := &server{adapter: a, cmd: cmd, stderr: stderr, session: session, tools: map[string]*mcp.Tool{}, ctx: ctx}
 	for t, err := range session.Tools(cctx, nil) {
 		if err != nil {
-			_ = session.Close()
+			s.close()
 			return nil, fmt.Errorf("%s: list tools: %w", a.name, err)
 		}
 		s.tools[t.Name] = t
 	}
 	if err := a.setup(s); err != nil {
-		_ = session.Close()
-		return nil, fmt.Errorf("%s: select the page: %w", a.name, err)
+		s.close()
+		return nil, fmt.Errorf("%s: select the page: %w; stderr: %s", a.name, err, tail(stderr.Name()))
 	}
 	return s, nil
 }
 
+// close ends the session; the transport closes the server's stdin, waits
+// for it to exit and kills it after its TerminateDuration.
 func (s *server) close() {
 	if s.session != nil {
 		_ = s.session.Close()
 	}
+	_ = s.stderr.Close()
 }
 
 // pid is the server's process id (node for the peers).
@@ -152,4 +157,17 @@ func failCode(err error) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// tail returns the end of a log file, on one line.
+func tail(path string) string {
+	b, _ := os.ReadFile(path)
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 400 {
+		s = "…" + s[len(s)-400:]
+	}
+	if s == "" {
+		return "(empty)"
+	}
+	return s
 }

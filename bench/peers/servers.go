@@ -22,8 +22,8 @@ type adapter struct {
 	// setup selects the shared page; it runs once after connecting.
 	setup func(s *server) error
 
-	snapshot func(s *server) call          // the full text snapshot
-	read     func(s *server) call          // read the text of #status
+	snapshot func(s *server) call             // the full text snapshot
+	read     func(s *server) call             // read the text of #status
 	click    func(s *server, ref string) call // click an element by ref
 
 	// body is the snapshot itself, without the server's framing.
@@ -83,14 +83,23 @@ func understudyAdapter(bin string, cdpPort int, targetID string) *adapter {
 	return a
 }
 
-func playwrightAdapter(benchDir string, cdpPort int, pageURL, outDir string) *adapter {
+// playwrightAdapter runs @playwright/mcp on the shared browser. With settle0
+// it runs with --timeout-settle 0: by default it waits 500 ms after every
+// call for triggered work to settle.
+func playwrightAdapter(benchDir string, cdpPort int, pageURL, outDir string, settle0 bool) *adapter {
 	pkg := filepath.Join(benchDir, "node_modules", "@playwright", "mcp")
+	name := "@playwright/mcp"
+	argv := []string{"node", filepath.Join(pkg, "cli.js"),
+		"--cdp-endpoint", "http://127.0.0.1:" + strconv.Itoa(cdpPort),
+		"--output-dir", outDir}
+	if settle0 {
+		name += " (settle 0)"
+		argv = append(argv, "--timeout-settle", "0")
+	}
 	return &adapter{
-		name:    "@playwright/mcp",
+		name:    name,
 		version: packageVersion(pkg),
-		argv: []string{"node", filepath.Join(pkg, "cli.js"),
-			"--cdp-endpoint", "http://127.0.0.1:" + strconv.Itoa(cdpPort),
-			"--output-dir", outDir},
+		argv:    argv,
 		setup: func(s *server) error {
 			text, err := s.mustCall(call{"browser_tabs", map[string]any{"action": "list"}})
 			if err != nil {
@@ -120,7 +129,7 @@ func playwrightAdapter(benchDir string, cdpPort int, pageURL, outDir string) *ad
 		snapshotDesc: "`browser_snapshot {}`",
 		readDesc:     "`browser_evaluate {function:\"() => document.querySelector('#status').textContent\"}`",
 		clickDesc:    "`browser_click {target: ref}` (ref from `browser_snapshot`)",
-		changeDesc:   "the response of `browser_click` on the checkbox (it carries the page's changes)",
+		changeDesc:   "no diff tool (`browser_click` saves a full snapshot to a file and links it): the next `browser_snapshot` (full)",
 	}
 }
 

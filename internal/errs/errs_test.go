@@ -90,7 +90,6 @@ func codeUses(src string) []string {
 		regexp.MustCompile(`code:\s*'([A-Z][A-Z_]+)'`),
 		regexp.MustCompile(`\bcode:\s*"([A-Z][A-Z_]+)"`),
 		regexp.MustCompile(`\bfail\(\s*'([A-Z][A-Z_]+)'`),
-		regexp.MustCompile(`errs\.New\(errs\.Code\("([A-Z_]+)"\)`),
 	}
 	var out []string
 	for _, p := range pats {

@@ -29,10 +29,15 @@ const (
 	// waitSlice is the longest one renderer call of a wait runs: below
 	// the connection's 30 s call timeout. A longer wait is a few calls.
 	waitSlice = 20 * time.Second
-	// waitMargin is how much longer than its budget a call may take
-	// before the Go side gives up on it (timers of a window behind
-	// another are throttled to about one a second).
-	waitMargin = 3 * time.Second
+	// waitGrace (plus a tenth of the budget, at most maxGrace) is how
+	// much longer than its budget a call may take before the Go side
+	// stops waiting for it and checks once more instead: the renderer's
+	// own deadline is a timer, and a window behind another runs its
+	// timers about once a second, so the Go side keeps the time.
+	waitGrace = 150 * time.Millisecond
+	maxGrace  = time.Second
+	// checkLimit bounds a check-once call.
+	checkLimit = 5 * time.Second
 	// maxLossesOnce is how many lost contexts a check-once survives.
 	maxLossesOnce = 3
 )
@@ -188,7 +193,7 @@ type Condition struct {
 
 // Check validates the condition; failures are BAD_ARGUMENT naming the
 // tool argument.
-func (c *Condition) Check() error {
+func (c Condition) Check() error {
 	needsElement := func() error {
 		if c.Locator == (Locator{}) {
 			return errs.BadArg("selector", "pass a ref or a selector")
@@ -269,7 +274,7 @@ func (c *Condition) Check() error {
 	return errs.BadArg("condition", "unknown kind %q", c.Kind)
 }
 
-func (c *Condition) checkCount() error {
+func (c Condition) checkCount() error {
 	sel, role := strings.TrimSpace(c.Selector) != "", strings.TrimSpace(c.Role) != ""
 	switch {
 	case sel && role:
@@ -408,7 +413,7 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 	deadline := start.Add(timeout)
 	id := waitID()
 	out := &WaitResult{Actual: json.RawMessage("null")}
-	losses := 0
+	losses, seen := 0, false
 	for {
 		f, err := frame(ctx)
 		if err != nil {
@@ -418,21 +423,35 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 		left := max(0, time.Until(deadline))
 		budget := min(left, slice)
 		last := budget == left
-		w, err := s.waitOnce(ctx, f, &c, id, budget, last)
+		w, err := s.waitOnce(ctx, f, &c, id, budget, last, callLimit(budget))
+		if err == nil && w == nil && budget > 0 {
+			// The renderer did not settle in time (its timers may be
+			// throttled): look once more, now.
+			w, err = s.waitOnce(ctx, f, &c, id, 0, last, checkLimit)
+		}
 		if err != nil {
-			if ctx.Err() == nil && recoverable(err) && (time.Now().Before(deadline) || losses < maxLossesOnce) {
-				// The document went away under the wait: resolve again
-				// and carry on in the new one.
-				losses++
-				out.Navigations++
-				if !pause(ctx, 25*time.Millisecond) {
-					return nil, err
-				}
-				continue
+			if ctx.Err() != nil || !recoverable(err) {
+				return nil, err
 			}
-			return nil, err
+			// The document went away under the wait (a navigation, a
+			// reload, a frame that moved process): resolve again and
+			// carry on in the new one while there is time. A check-once
+			// gets a few tries.
+			losses++
+			out.Navigations++
+			if !time.Now().Before(deadline) && losses > maxLossesOnce {
+				break
+			}
+			if !pause(ctx, 25*time.Millisecond) {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if w == nil && !seen && last {
+			return nil, errs.New(errs.CDPTimeout, "surface %s did not answer the wait in time; the page may be busy or paused in a debugger", f.SurfaceID)
 		}
 		if w != nil {
+			seen = true
 			out.Met, out.Found, out.Length, out.Element, out.Event = w.Met, w.Found, w.Length, w.Element, w.Event
 			if len(w.Actual) > 0 {
 				out.Actual = w.Actual
@@ -446,10 +465,17 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 	return out, nil
 }
 
+// callLimit is how long the Go side waits for a call with this budget.
+func callLimit(budget time.Duration) time.Duration {
+	if budget <= 0 {
+		return checkLimit
+	}
+	return budget + min(waitGrace+budget/10, maxGrace)
+}
+
 // waitOnce runs one renderer call of a wait with the given budget. A call
-// that outlives its budget by waitMargin is a miss with nothing new seen
-// (nil).
-func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, budget time.Duration, last bool) (*wireWait, error) {
+// that outlives limit is a miss with nothing new seen (nil, nil).
+func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, budget time.Duration, last bool, limit time.Duration) (*wireWait, error) {
 	sf, err := s.lock(f)
 	if err != nil {
 		return nil, err
@@ -471,7 +497,7 @@ func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, 
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding a wait")
 	}
-	cctx, cancel := context.WithTimeout(ctx, budget+waitMargin)
+	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	ro, err := evaluateAwait(cctx, f, s.awaitExpr(b, false))
 	if err == nil && isZero(ro) {

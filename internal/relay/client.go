@@ -53,14 +53,14 @@ type session struct {
 	kids     map[string]*session // relay sessions attached under this one
 	autoKids map[string]*session // by target id: those auto-attach made
 	pending  map[string]bool     // target ids auto-attach is dialling
-	auto     *autoAttach         // browser and tab sessions: auto-attach settings
+	auto     *autoCfg           // browser and tab sessions: auto-attach settings
 	discover bool
 	dfilter  targetFilter
 
 	children []string // page sessions: ids of real child sessions, in attach order
 }
 
-type autoAttach struct {
+type autoCfg struct {
 	tabs   bool // attach tab targets rather than pages (the filter admits tabs)
 	filter targetFilter
 }
@@ -723,7 +723,7 @@ func (c *client) tabCommand(s *session, env *envelope) {
 			c.reply(sid, id, nil)
 			return
 		}
-		s.auto = &autoAttach{}
+		s.auto = &autoCfg{}
 		if _, ok := s.autoKids[s.targetID]; ok || s.pending[s.targetID] {
 			c.reply(sid, id, nil)
 			return
@@ -860,7 +860,7 @@ func (c *client) setAutoAttach(s *session, id int64, params []byte) {
 		c.reply(s.id, id, nil)
 		return
 	}
-	s.auto = &autoAttach{tabs: p.Filter != nil && p.Filter.allows("tab"), filter: p.Filter}
+	s.auto = &autoCfg{tabs: p.Filter != nil && p.Filter.allows("tab"), filter: p.Filter}
 	// Like Chromium: one Target.attachedToTarget per target, then the reply.
 	var ts []*target
 	for _, t := range c.orderedTargets() {
@@ -1208,6 +1208,9 @@ func (c *client) onTarget(m mailTarget) {
 	method := "Target.targetInfoChanged"
 	if m.created {
 		method = "Target.targetCreated"
+	}
+	if op := t.info.OpenerID; op != "" && c.created[op] {
+		c.created[tid] = true // a popup of the client's own page is the client's too
 	}
 	for _, s := range c.sortedSessions() {
 		if s.discover {

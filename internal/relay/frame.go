@@ -255,7 +255,7 @@ func stringValue(v []byte) (string, bool) {
 	inner := v[1 : len(v)-1]
 	plain := true
 	for _, c := range inner {
-		if c == '\\' || c < 0x20 {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
 			plain = false
 			break
 		}

@@ -18,8 +18,8 @@ type (
 		method string
 		params json.RawMessage
 	}
-	monClosed    struct{ err error }
-	hubRegister  struct {
+	monClosed   struct{ err error }
+	hubRegister struct {
 		c     *client
 		reply chan hubSnapshot
 	}

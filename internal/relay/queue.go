@@ -12,9 +12,10 @@ import (
 // behind a flood of network or console events; events within a lane keep
 // their order.
 //
-// Limits, in messages over both lanes: at soft or more, a droppable event is
-// dropped and counted; past hard, or past maxBytes of queued data, push
-// reports an overflow and the client must be disconnected.
+// Limits, over both lanes: at soft messages or more (or a quarter of
+// maxBytes queued), a droppable event is dropped and counted; past hard
+// messages, or past maxBytes, push reports an overflow and the client must
+// be disconnected.
 //
 // It is safe for concurrent use: upstream readers and the client's owner
 // push, the client's writer pops.
@@ -45,7 +46,7 @@ func (q *outQueue) push(b []byte, canDrop bool) bool {
 		return false
 	}
 	n := q.prio.len() + q.bulk.len()
-	if canDrop && n >= q.soft {
+	if canDrop && (n >= q.soft || q.bytes+len(b) > q.maxBytes/4) {
 		q.dropped++
 		q.mu.Unlock()
 		if q.drops != nil {

@@ -469,6 +469,9 @@ func expect(ctx context.Context, c *Call, cond page.Condition, timeout time.Dura
 		} else {
 			msg += " (checked once)"
 		}
+		if w.Navigations > 0 {
+			msg += fmt.Sprintf("; the document was replaced %d time(s) meanwhile", w.Navigations)
+		}
 		e := errs.New(errs.ExpectationFailed, "%s", msg).With("expected", expected).With("actual", w.Actual).
 			With("timeout_ms", timeout.Milliseconds()).With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)
 		if cond.Locator != (page.Locator{}) && cond.Kind != page.CondURL && cond.Kind != page.CondCount {
@@ -493,6 +496,9 @@ func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args 
 		msg += fmt.Sprintf(" within %d ms", timeout.Milliseconds())
 	} else {
 		msg += " (checked once)"
+	}
+	if w.Navigations > 0 {
+		msg += fmt.Sprintf("; the document was replaced %d time(s) meanwhile", w.Navigations)
 	}
 	e := errs.New(errs.WaitTimeout, "%s", msg).With("timeout_ms", timeout.Milliseconds()).
 		With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)

@@ -11,7 +11,7 @@ import (
 
 // armTiming (run in a surface with electron_eval_renderer) gives any
 // document actions.html's timing section, started now: #late appears after
-// 300 ms and #eventually reads "ready" after 1 s.
+// 300 ms, and #eventually reads "waiting" until armReady.
 const armTiming = `(() => {
 	const mk = (tag, id, parent) => { let el = document.getElementById(id); if (!el) { el = document.createElement(tag); el.id = id; parent.appendChild(el); } return el; };
 	const slot = mk('div', 'late-slot', document.body);
@@ -19,9 +19,13 @@ const armTiming = `(() => {
 	const ev = mk('span', 'eventually', document.body);
 	ev.textContent = 'waiting';
 	setTimeout(() => { const b = document.createElement('button'); b.id = 'late'; b.textContent = 'Late button'; slot.appendChild(b); }, 300);
-	setTimeout(() => { ev.textContent = 'ready'; }, 1000);
 	return true;
 })()`
+
+// armReady makes #eventually read "ready" 1 s from now (after #late
+// appeared: a window behind another runs its timers about once a second,
+// so two timers armed together could fire together).
+const armReady = `setTimeout(() => { document.getElementById('eventually').textContent = 'ready'; }, 1000); true`
 
 // waitApp is one Chromium with the fixture pages the wait tests use, seen
 // through the Electron-shaped proxy (guest.html is a webview guest of
@@ -96,6 +100,11 @@ func TestWaitsOnEverySurface(t *testing.T) {
 			e.t = t
 			sid := ids[name]
 			e.waitUse(sid)
+			if name == "actions" {
+				// Let the page's own timers run first (a window behind
+				// another runs them late).
+				e.ok("electron_expect_text", map[string]any{"selector": "#eventually", "equals": "ready", "timeoutMs": 10000})
+			}
 			e.ok("electron_eval_renderer", map[string]any{"code": armTiming})
 
 			// wait_for_selector: #late appears after 300 ms.
@@ -113,8 +122,9 @@ func TestWaitsOnEverySurface(t *testing.T) {
 			}
 
 			// An expectation that becomes true after 1 s passes.
+			e.ok("electron_eval_renderer", map[string]any{"code": armReady})
 			r = e.ok("electron_expect_text", map[string]any{"selector": "#eventually", "equals": "ready"})
-			if r["passed"] != true || r["actual"] != "ready" || r["surface_id"] != sid || num(r["elapsed_ms"]) < 200 {
+			if r["passed"] != true || r["actual"] != "ready" || r["surface_id"] != sid || num(r["elapsed_ms"]) < 800 {
 				t.Fatalf("expect ready: %v", r)
 			}
 			// One that never does: EXPECTATION_FAILED with the last value.

@@ -1,1 +1,664 @@
-// actions.js: actionability checks and interaction helpers (electron_click, type, drag, …).
+// actions.js: actionability and the renderer half of the interaction tools
+// (click, hover, type, select, check, drag, drop, scroll).
+//
+// OPS.act runs the actionability checks on one element and, when they
+// pass, one action, in a single Runtime.evaluate. When the checks need more
+// than one look (stability compares two animation frames; a late or covered
+// element is waited for) it returns a promise that retries once per frame
+// until the checks pass or the call's budget ends; the Go side awaits it
+// and calls again until the tool's timeout. Failures that waiting can cure
+// come back as {ok:false, why, message, …}; the others throw (fail) and
+// come back as errors.
+//
+// Everything here lives in its own function scope (only OPS entries leave
+// it), so no helper name can clash with another file of the bundle.
+
+(function () {
+// Natives captured at install time, so a page that replaces them cannot
+// change how we wait or set values.
+var _raf = window.requestAnimationFrame.bind(window);
+var _setTimeout = window.setTimeout.bind(window);
+var _now = Date.now;
+var _inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+var _textareaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+var _DataTransfer = window.DataTransfer, _DragEvent = window.DragEvent, _File = window.File;
+var _InputEvent = window.InputEvent, _Event = window.Event;
+
+// frameFallbackMs bounds the wait for an animation frame: a page that is
+// not rendering (a background window) still gets looked at again.
+var frameFallbackMs = 50;
+
+// nextFrame calls f at the next animation frame (or after
+// frameFallbackMs, whichever comes first).
+function nextFrame(f) {
+  var done = false;
+  var go = function () { if (!done) { done = true; f(); } };
+  _raf(go);
+  _setTimeout(go, frameFallbackMs);
+}
+
+// later runs a promise-returning piece of an operation and answers as op
+// does ({r} or {e}, with the refs issued meanwhile), so the Go side can
+// merge it into the synchronous answer.
+function later(s, work) {
+  var finish = function (o) {
+    o.n = s.next;
+    if (s.memo.length) { o.m = s.memo.join('\u001e'); s.memo = []; }
+    return o;
+  };
+  return work().then(function (r) { return finish({ r: r }); }, function (err) { return finish({ e: errorOut(err) }); });
+}
+
+// ---- geometry ----
+
+// firstBox is the element's first non-empty client rect (the first line
+// of a wrapped inline element), else its bounding box.
+function firstBox(el) {
+  var rects = el.getClientRects();
+  for (var i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) return rects[i];
+  return el.getBoundingClientRect();
+}
+
+function plainBox(r) { return { x: r.left, y: r.top, width: r.width, height: r.height }; }
+
+function sameBox(a, b) {
+  return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
+}
+
+// clippedCenter is the centre of the part of box inside the viewport, or
+// null when no part is.
+function clippedCenter(box) {
+  var l = Math.max(box.x, 0), t = Math.max(box.y, 0);
+  var r = Math.min(box.x + box.width, window.innerWidth), b = Math.min(box.y + box.height, window.innerHeight);
+  if (r <= l || b <= t) return null;
+  return { x: (l + r) / 2, y: (t + b) / 2 };
+}
+
+// scrollToView scrolls every scroll container above el (and the frames
+// above its document) just enough to show it, centring it when it was out
+// of view.
+function scrollToView(el) {
+  if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
+  else {
+    var r = el.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= window.innerHeight || r.right <= 0 || r.left >= window.innerWidth) el.scrollIntoView({ block: 'center', inline: 'center' });
+  }
+}
+
+// deepHit is the element at (x, y) in this document, looking into open
+// shadow roots; null outside the viewport.
+function deepHit(x, y) {
+  var h = document.elementFromPoint(x, y);
+  while (h && h.shadowRoot) {
+    var inner = h.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === h) break;
+    h = inner;
+  }
+  return h;
+}
+
+// reaches reports whether an event on t reaches el: t is el, inside it, or
+// el's own label.
+function reaches(el, t) {
+  if (!t) return false;
+  if (t.nodeType !== ELEMENT_NODE) t = t.parentElement || flatParent(t);
+  return !!t && (composedContains(el, t) || (t.localName === 'label' && t.control === el) ||
+    (el.localName === 'label' && el.control && composedContains(el.control, t)));
+}
+
+// coverOf describes the element that takes a point meant for another: its
+// role and name (an aria-label or title counts even where the role does
+// not take a name) and a selector.
+function coverOf(s, h) {
+  var d = describe(s, h);
+  for (var n = h, i = 0; n && i < 4; n = flatParent(n), i++) {
+    var label = n.getAttribute('aria-label') || n.getAttribute('title');
+    if (label && normSpace(label)) {
+      if (n === h || !d.name) d.name = clip(normSpace(label), 200);
+      break;
+    }
+  }
+  d.selector = cssPath(h);
+  return d;
+}
+
+// ---- states ----
+
+// disabledWhy says why el cannot be used, or '' when it can: a native
+// disabled control (itself, the control it sits in, or a disabled
+// fieldset), or aria-disabled on it or an ancestor.
+function disabledWhy(el) {
+  for (var n = el; n; n = flatParent(n)) {
+    if (nativeDisabled(n)) {
+      // :disabled of a control in a disabled fieldset: name the fieldset.
+      var fs = n.disabled ? null : n.closest('fieldset[disabled]');
+      if (fs) return 'the element is inside a disabled fieldset' + (fs.id ? ' (fieldset#' + fs.id + ')' : '');
+      return n === el ? 'the element is disabled' : 'the element is inside a disabled ' + n.localName;
+    }
+    if (attrTrue(n, 'aria-disabled')) return n === el ? 'the element has aria-disabled="true"' : 'an ancestor has aria-disabled="true"';
+  }
+  return '';
+}
+
+// editKind is 'value' for text fields and textareas, 'editable' for
+// editing hosts and their content, or '' when el takes no text.
+function editKind(el) {
+  if (el.localName === 'textarea') return 'value';
+  if (el.localName === 'input') {
+    switch (inputType(el)) {
+      case 'button': case 'submit': case 'reset': case 'image': case 'checkbox': case 'radio':
+      case 'range': case 'hidden': case 'file': case 'color':
+        return '';
+    }
+    return 'value';
+  }
+  if (el.isContentEditable) return 'editable';
+  return '';
+}
+
+function readOnly(el) {
+  if (attrTrue(el, 'aria-readonly')) return true;
+  return (el.localName === 'input' || el.localName === 'textarea') && el.readOnly;
+}
+
+// textOf is what a text target holds: a field's value, an editing host's
+// text with non-breaking spaces as spaces.
+function textOf(el) {
+  if (editKind(el) === 'value') return el.value;
+  return (el.innerText || '').replace(/\u00a0/g, ' ');
+}
+
+// ---- the pointer ----
+
+// trackPointer keeps, per document, where the mouse last moved and onto
+// what, so a click at the same point on the same element can skip the
+// move (a move costs a frame). Leaving the element forgets it.
+function trackPointer(s) {
+  if (s.ptr) return s.ptr;
+  var p = { x: NaN, y: NaN, t: null };
+  s.ptr = p;
+  var opts = { capture: true, passive: true };
+  window.addEventListener('mousemove', function (e) {
+    p.x = e.clientX; p.y = e.clientY;
+    p.t = e.composedPath ? e.composedPath()[0] : e.target;
+  }, opts);
+  window.addEventListener('mouseout', function () { p.t = null; }, opts);
+  window.addEventListener('blur', function (e) { if (e.target === window) p.t = null; }, opts);
+  return p;
+}
+
+function pointerThere(s, el, x, y) {
+  var p = trackPointer(s);
+  return !!p.t && Math.abs(p.x - x) <= 1 && Math.abs(p.y - y) <= 1 && reaches(el, p.t);
+}
+
+// arm records whether the next event of type reaches el; received reads
+// and disarms it. A press that something in an enclosing frame takes never
+// reaches this document at all.
+function arm(s, el, type) {
+  disarm(s);
+  var r = { got: false, seen: false, what: null, type: type };
+  r.fn = function (ev) {
+    var t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+    r.seen = true;
+    r.got = reaches(el, t);
+    if (!r.got && t && t.nodeType === ELEMENT_NODE) r.what = coverOf(s, t);
+    window.removeEventListener(type, r.fn, true);
+  };
+  window.addEventListener(type, r.fn, true);
+  s.armed = r;
+}
+
+function disarm(s) {
+  var r = s.armed;
+  if (r) window.removeEventListener(r.type, r.fn, true);
+  s.armed = null;
+  return r;
+}
+
+OPS.actReceived = function (s) {
+  var r = disarm(s);
+  if (!r) return { armed: false, got: false };
+  return { armed: true, got: r.got, seen: r.seen, what: r.what };
+};
+
+// ---- the checks ----
+
+// miss is a failure that waiting may cure.
+function miss(why, message, extra) {
+  var m = { ok: false, why: why, message: message };
+  if (extra) for (var k in extra) m[k] = extra[k];
+  return m;
+}
+
+// Stability compares the element's box at two looks with a rendered frame
+// between them. LOOK_MS is how recent an earlier call's last look must be
+// to count as the first of the two (so an action whose caller moved the
+// mouse meanwhile, which takes a frame, needs no frame of its own);
+// NOFRAME_MS is how long to wait for a frame before taking the page for
+// one that does not render (a background window) and comparing anyway.
+var LOOK_MS = 150, NOFRAME_MS = 1000;
+
+// keepLook records a look at el's box, and notes when a frame has been
+// rendered since.
+function keepLook(s, st, el, box) {
+  var look = { el: el, box: box, at: _now(), framed: false };
+  s.look = look;
+  st.look = look;
+  _raf(function () { look.framed = true; });
+}
+
+// stability checks el's box against the previous look (this call's, else
+// a recent one of an earlier call) and returns '' when stable, 'first'
+// when there was no previous look, 'wait' when no frame has been rendered
+// since it (a look in the same frame proves nothing), or 'moved'.
+function stability(s, st, el, box) {
+  var prev = st.look;
+  if (!prev && s.look && _now() - s.look.at <= LOOK_MS) prev = s.look;
+  if (prev && prev.el !== el) prev = null;
+  if (prev && !prev.framed && _now() - prev.at < NOFRAME_MS) return 'wait';
+  keepLook(s, st, el, box);
+  if (!prev) return 'first';
+  return sameBox(prev.box, box) ? '' : 'moved';
+}
+
+// check runs the checks a.checks asks for once. st carries the box of the
+// previous look, for stability, which is checked last: a failure there
+// still carries the point.
+function check(s, a, st) {
+  var el;
+  try {
+    el = locate(s, a);
+  } catch (err) {
+    if (err.ucode === 'SELECTOR_NO_MATCH') return miss('missing', 'no element matches ' + a.sel);
+    throw err;
+  }
+  var c = a.checks || {}, force = !!a.force;
+  if (!force) {
+    if (c.visible && !isVisible(el)) return miss('hidden', 'the element is not visible (no box, display:none or visibility:hidden)');
+    if (c.enabled) {
+      var why = disabledWhy(el);
+      if (why) return miss('disabled', why);
+    }
+    if (c.editable) {
+      if (!editKind(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element', { field: 'selector' });
+      if (readOnly(el)) return miss('readonly', 'the element is read-only');
+    }
+  }
+  var res = { ok: true, el: el };
+  if (c.scroll) scrollToView(el);
+  var box = null;
+  if (c.point || c.stable) {
+    box = plainBox(firstBox(el));
+    res.box = box;
+  }
+  if (c.point) {
+    var pt = clippedCenter(box);
+    if (!pt) return miss('offscreen', 'the element lies outside the viewport' + (c.scroll ? ' after scrolling' : ''));
+    res.x = pt.x; res.y = pt.y;
+    if (c.hit && !force) {
+      var h = deepHit(pt.x, pt.y);
+      if (!h) return miss('offscreen', 'nothing is at the element\'s centre (outside the viewport)');
+      if (!reaches(el, h)) return miss('covered', 'the element does not receive the pointer at its centre', { covering: coverOf(s, h) });
+    }
+  }
+  if (a.to) {
+    var to;
+    try {
+      to = locate(s, a.to);
+    } catch (err2) {
+      if (err2.ucode === 'SELECTOR_NO_MATCH') return miss('missing', 'no element matches the target ' + a.to.sel);
+      throw err2;
+    }
+    if (!force && !isVisible(to)) return miss('hidden', 'the target element is not visible');
+    var tp = clippedCenter(plainBox(firstBox(to)));
+    if (!tp) {
+      scrollToView(to);
+      tp = clippedCenter(plainBox(firstBox(to)));
+      // Scrolling the target may have moved the source: look again next
+      // time, unless that keeps happening.
+      st.toScrolls = (st.toScrolls || 0) + 1;
+      if (st.toScrolls > 2) return miss('offscreen', 'the source and the target are not both in view: scrolling to one hides the other');
+      if (tp && box) { st.look = null; return miss('unstable', 'the drag target was scrolled into view'); }
+    }
+    if (!tp) return miss('offscreen', 'the target element lies outside the viewport');
+    res.to = to; res.toX = tp.x; res.toY = tp.y;
+  }
+  if (c.stable && !force) {
+    var how = stability(s, st, el, box);
+    if (how) {
+      var m = miss('unstable', how === 'moved' ? 'the element is still moving (its box changed between two animation frames)' :
+        'the element\'s box was not yet compared across an animation frame');
+      m.first = how === 'first';
+      if (res.x !== undefined) { m.x = res.x; m.y = res.y; m.el = el; }
+      return m;
+    }
+  }
+  return res;
+}
+
+// OPS.act: the checks, then the action. Arguments: ref/sel, checks
+// {visible, enabled, editable, scroll, stable, point, hit}, force, arm
+// (event type), budget (ms to keep trying here), action and its own
+// arguments, to (a second locator, for drags), early (answer with the
+// point as soon as every check but stability passes, without waiting for
+// a frame: the caller moves the mouse there meanwhile and calls again).
+OPS.act = function (s, a) {
+  var st = { look: null };
+  var first = check(s, a, st);
+  if (first.ok) return done(s, a, first);
+  if (a.early && first.why === 'unstable' && first.first && first.el) {
+    return { ok: false, why: 'early', x: first.x, y: first.y, there: pointerThere(s, first.el, first.x, first.y) };
+  }
+  var budget = a.budget || 0;
+  if (budget <= 0) return bare(first);
+  var t0 = _now();
+  return later(s, function () {
+    return new Promise(function (resolve, reject) {
+      var step = function () {
+        try {
+          var r = check(s, a, st);
+          if (r.ok) return resolve(done(s, a, r));
+          if (_now() - t0 >= budget) return resolve(bare(r));
+          nextFrame(step);
+        } catch (err) {
+          reject(err);
+        }
+      };
+      nextFrame(step);
+    });
+  });
+};
+
+// bare is a miss as it is answered: without the element.
+function bare(m) {
+  delete m.el;
+  delete m.first;
+  return m;
+}
+
+// done runs the action on an element that passed its checks.
+function done(s, a, r) {
+  var el = r.el;
+  var out = { ok: true };
+  if (r.box) out.box = r.box;
+  if (r.x !== undefined) {
+    out.x = r.x; out.y = r.y;
+    out.there = pointerThere(s, el, r.x, r.y);
+  }
+  if (r.to) { out.toX = r.toX; out.toY = r.toY; }
+  if (a.arm) arm(s, el, a.arm);
+  var f = a.action ? ACTIONS[a.action] : null;
+  if (a.action && !f) fail('BAD_ARGUMENT', 'unknown action ' + a.action, { field: 'action' });
+  if (f) out.out = f(s, el, a, r);
+  return out;
+}
+
+// ---- actions ----
+
+var ACTIONS = {};
+
+// focus gives the element the focus.
+ACTIONS.focus = function (s, el) {
+  if (typeof el.focus === 'function') el.focus();
+  var act = deepActive();
+  if (act !== el && !composedContains(el, act)) fail('BAD_ARGUMENT', 'the element cannot take the focus (it is not focusable)', { field: 'selector' });
+  return { focused: true };
+};
+
+function fire(el, ev) { return el.dispatchEvent(ev); }
+
+// selectAllIn selects the whole content of an editing host.
+function selectAllIn(el) {
+  var sel = window.getSelection();
+  var range = document.createRange();
+  range.selectNodeContents(el);
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+// fill sets the text of a field as a paste would: the native value setter
+// (so frameworks that track the value see the change), then input and
+// change; an editing host gets the text through insertText over its
+// selected content.
+ACTIONS.fill = function (s, el, a) {
+  if (!editKind(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text', { field: 'selector' });
+  var text = a.text || '';
+  var before = textOf(el);
+  if (typeof el.focus === 'function') el.focus();
+  if (editKind(el) === 'value') {
+    (el.localName === 'input' ? _inputValue : _textareaValue).call(el, text);
+    fire(el, new _InputEvent('input', { bubbles: true, composed: true, inputType: text ? 'insertFromPaste' : 'deleteContentBackward', data: text || null }));
+    fire(el, new _Event('change', { bubbles: true }));
+  } else {
+    selectAllIn(el);
+    if (text) document.execCommand('insertText', false, text);
+    else document.execCommand('delete', false);
+  }
+  return { before: before, after: textOf(el) };
+};
+
+// focusEnd focuses the element with the caret at the end of its text, so
+// typing appends, or with everything selected when selectAll.
+ACTIONS.focusText = function (s, el, a) {
+  ACTIONS.focus(s, el);
+  if (editKind(el) === 'value') {
+    try {
+      if (a.selectAll) el.select();
+      else { var n = el.value.length; el.setSelectionRange(n, n); }
+    } catch (e) { /* inputs such as email have no selection API */ }
+  } else if (el.isContentEditable) {
+    var sel = window.getSelection();
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    if (!a.selectAll) range.collapse(false);
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+  return { before: textOf(el) };
+};
+
+// text reads a text target (for checking what typing did).
+OPS.actText = function (s, a) {
+  var el = locate(s, a);
+  return { text: textOf(el), editable: !!editKind(el), focused: deepActive() === el || composedContains(el, deepActive()) };
+};
+
+// select chooses options by value or visible label, fires input and
+// change, and says what is chosen now.
+ACTIONS.select = function (s, el, a) {
+  if (el.localName !== 'select') fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '>, not a <select>; click the option instead (electron_click)', { field: 'selector' });
+  var want = a.values || [];
+  if (!el.multiple && want.length !== 1) fail('BAD_ARGUMENT', 'a single-choice <select> takes exactly one value, not ' + want.length, { field: 'values' });
+  var opts = el.options, pick = [];
+  for (var i = 0; i < want.length; i++) {
+    var v = String(want[i]), found = null, j;
+    for (j = 0; j < opts.length && !found; j++) if (opts[j].value === v) found = opts[j];
+    for (j = 0; j < opts.length && !found; j++) if (normSpace(optionLabel(opts[j])) === normSpace(v)) found = opts[j];
+    for (j = 0; j < opts.length && !found; j++) if (normSpace(optionLabel(opts[j])).toLowerCase() === normSpace(v).toLowerCase()) found = opts[j];
+    if (!found) {
+      var known = [];
+      for (j = 0; j < opts.length && j < 20; j++) known.push(opts[j].value + '/' + normSpace(optionLabel(opts[j])));
+      fail('BAD_ARGUMENT', 'no option has the value or label ' + quote(v) + '; options (value/label): ' + known.join(', '), { field: 'values' });
+    }
+    if (found.disabled || (found.parentElement && found.parentElement.localName === 'optgroup' && found.parentElement.disabled)) fail('ELEMENT_DISABLED', 'the option ' + quote(v) + ' is disabled');
+    pick.push(found);
+  }
+  var before = selectedValues(el);
+  for (var k = 0; k < opts.length; k++) {
+    var on = pick.indexOf(opts[k]) >= 0;
+    if (el.multiple || on) opts[k].selected = on;
+  }
+  fire(el, new _Event('input', { bubbles: true, composed: true }));
+  fire(el, new _Event('change', { bubbles: true }));
+  var wanted = pick.map(function (o) { return o.value; });
+  return { before: before, values: selectedValues(el), labels: Array.prototype.map.call(el.selectedOptions, function (o) { return normSpace(optionLabel(o)); }), wanted: wanted };
+};
+
+function selectedValues(el) {
+  return Array.prototype.map.call(el.selectedOptions, function (o) { return o.value; });
+}
+
+// checkedOf reads whether a checkbox, radio or ARIA checkable (or the
+// control of a label) is checked.
+OPS.actChecked = function (s, a) { return checkedOf(locate(s, a)); };
+ACTIONS.checked = function (s, el) { return checkedOf(el); };
+
+function checkedOf(el) {
+  var role = roleOf(el);
+  var isInput = el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio');
+  if (!isInput && !CHECKABLE.has(role)) {
+    // A label names its control.
+    if (el.localName === 'label' && el.control && el.control.localName === 'input' && (el.control.type === 'checkbox' || el.control.type === 'radio')) {
+      return { checked: el.control.checked, radio: el.control.type === 'radio' };
+    }
+    fail('BAD_ARGUMENT', 'the element (' + (role || el.localName) + ') is not a checkbox, radio or switch', { field: 'selector' });
+  }
+  var c = checkedState(el, role);
+  return { checked: c === 'true', mixed: c === 'mixed', radio: role === 'radio' || role === 'menuitemradio' || (isInput && el.type === 'radio') };
+};
+
+// scrollInfo is where the element's scroll container and the window are
+// scrolled.
+function scrollerOf(el) {
+  for (var n = el; n; n = flatParent(n)) {
+    if (n === document.body || n === document.documentElement) break;
+    var cs = _getComputedStyle(n);
+    var oy = cs.overflowY, ox = cs.overflowX;
+    if ((n.scrollHeight > n.clientHeight && (oy === 'auto' || oy === 'scroll')) || (n.scrollWidth > n.clientWidth && (ox === 'auto' || ox === 'scroll'))) return n;
+  }
+  return null;
+}
+
+function scrollState(el) {
+  var o = { window: { x: window.scrollX, y: window.scrollY } };
+  var sc = el ? scrollerOf(el) : null;
+  if (sc) o.container = { selector: cssPath(sc), x: sc.scrollLeft, y: sc.scrollTop, max_x: sc.scrollWidth - sc.clientWidth, max_y: sc.scrollHeight - sc.clientHeight };
+  return o;
+}
+
+ACTIONS.scrollState = function (s, el) {
+  s.scrollEl = el;
+  return scrollState(el);
+};
+
+// viewportCenter is where a wheel without an element turns: the centre of
+// this document's viewport.
+OPS.actViewport = function (s) {
+  s.scrollEl = null;
+  return { x: window.innerWidth / 2, y: window.innerHeight / 2, scroll: scrollState(null) };
+};
+
+// scrollSettled waits until the scroll positions hold still for two
+// frames (a wheel scrolls smoothly) or the budget ends, and reads them.
+OPS.actScrollSettled = function (s, a) {
+  var el = s.scrollEl && s.scrollEl.isConnected ? s.scrollEl : null;
+  var budget = a.budget || 500, t0 = _now();
+  var key = function () { var o = scrollState(el); return _JSON.stringify(o); };
+  var last = key(), still = 0;
+  return later(s, function () {
+    return new Promise(function (resolve) {
+      var step = function () {
+        var k = key();
+        if (k === last) still++; else { still = 0; last = k; }
+        if (still >= 3 || _now() - t0 >= budget) return resolve(scrollState(el));
+        nextFrame(step);
+      };
+      nextFrame(step);
+    });
+  });
+};
+
+// ---- drag and drop ----
+
+// dragEvent makes a DragEvent with a shared DataTransfer.
+function dragEvent(type, x, y, dt) {
+  var cancelable = type !== 'dragleave' && type !== 'dragend';
+  return new _DragEvent(type, { bubbles: true, cancelable: cancelable, composed: true, clientX: x, clientY: y, view: window, dataTransfer: dt });
+}
+
+// under is the element at (x, y) when it is el or inside it, else el: the
+// events of a drop go to what the pointer is over.
+function under(el, x, y) {
+  var h = deepHit(x, y);
+  return h && composedContains(el, h) ? h : el;
+}
+
+// html5Drag plays HTML drag and drop from el to r.to with one
+// DataTransfer: dragstart and drag on the source, dragenter and dragover on
+// the target, drop when the target accepted the dragover (else
+// dragleave), dragend on the source. The events are synthetic (isTrusted
+// false).
+ACTIONS.html5Drag = function (s, el, a, r) {
+  var src = el.closest ? (el.closest('[draggable="true"]') || el) : el;
+  var dt = new _DataTransfer();
+  var from = { x: r.x, y: r.y }, to = { x: r.toX, y: r.toY };
+  var out = { started: false, accepted: false, dropped: false, drop_prevented: false };
+  if (!fire(src, dragEvent('dragstart', from.x, from.y, dt))) return out;
+  out.started = true;
+  fire(src, dragEvent('drag', from.x, from.y, dt));
+  var tgt = under(r.to, to.x, to.y);
+  fire(tgt, dragEvent('dragenter', to.x, to.y, dt));
+  fire(src, dragEvent('drag', to.x, to.y, dt));
+  out.accepted = !fire(tgt, dragEvent('dragover', to.x, to.y, dt));
+  if (out.accepted) {
+    out.dropped = true;
+    out.drop_prevented = !fire(tgt, dragEvent('drop', to.x, to.y, dt));
+  } else {
+    fire(tgt, dragEvent('dragleave', to.x, to.y, dt));
+  }
+  fire(src, dragEvent('dragend', to.x, to.y, dt));
+  return out;
+};
+
+// draggable says whether a drag from el is an HTML drag (el or an
+// ancestor is draggable).
+ACTIONS.dragKind = function (s, el) {
+  var d = el.closest && el.closest('[draggable="true"]');
+  return { html5: !!d || ((el.localName === 'img' || (el.localName === 'a' && el.hasAttribute('href'))) && el.draggable) };
+};
+
+function b64bytes(b64) {
+  var bin = atob(b64), n = bin.length, out = new Uint8Array(n);
+  for (var i = 0; i < n; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+// dropFiles drops files (built from their bytes) onto the element:
+// dragenter and dragover, then drop when the dragover was accepted (its
+// default prevented), else dragleave.
+ACTIONS.dropFiles = function (s, el, a, r) {
+  var dt = new _DataTransfer();
+  var files = a.files || [];
+  for (var i = 0; i < files.length; i++) {
+    var f = files[i];
+    dt.items.add(new _File([b64bytes(f.data)], f.name, { type: f.type || '', lastModified: f.modified || _now() }));
+  }
+  var x = r.x, y = r.y;
+  var tgt = under(el, x, y);
+  fire(tgt, dragEvent('dragenter', x, y, dt));
+  var out = { accepted: !fire(tgt, dragEvent('dragover', x, y, dt)), dropped: false, default_prevented: false, files: dt.files.length };
+  if (out.accepted) {
+    out.dropped = true;
+    out.default_prevented = !fire(tgt, dragEvent('drop', x, y, dt));
+  } else {
+    fire(tgt, dragEvent('dragleave', x, y, dt));
+  }
+  return out;
+};
+
+// fileInput checks that the element is a file input that takes n files.
+ACTIONS.fileInput = function (s, el, a) {
+  if (el.localName !== 'input' || inputType(el) !== 'file') fail('BAD_ARGUMENT', 'the element is ' + (el.localName === 'input' ? 'an input of type ' + inputType(el) : 'a <' + el.localName + '>') + ', not <input type=file>', { field: 'selector' });
+  if ((a.count || 0) > 1 && !el.multiple) fail('BAD_ARGUMENT', 'the file input takes one file (no multiple attribute), not ' + a.count, { field: 'paths' });
+  var why = disabledWhy(el);
+  if (why) fail('ELEMENT_DISABLED', why);
+  return { multiple: el.multiple };
+};
+
+// fileNames reads the files a file input holds now.
+OPS.actFiles = function (s, a) {
+  var el = locate(s, a);
+  return Array.prototype.map.call(el.files || [], function (f) { return { name: f.name, size: f.size, type: f.type }; });
+};
+})();

@@ -21,14 +21,13 @@
 // seen (a state object, a text, a count, a URL…).
 
 var _setTimeout = window.setTimeout.bind(window), _clearTimeout = window.clearTimeout.bind(window);
-var _raf = window.requestAnimationFrame ? window.requestAnimationFrame.bind(window) : null;
-var _MutationObserver = window.MutationObserver, _Promise = Promise, _RegExp = RegExp;
+var _MutationObserver = window.MutationObserver, _MessageChannel = window.MessageChannel, _Promise = Promise, _RegExp = RegExp;
 var _now = performance.now.bind(performance);
 
-// WAIT_MIN_GAP and WAIT_TICK pace the checks: at most one per animation
-// frame after a mutation, and a periodic check for what no mutation shows
-// (a value set by script, layout, focus). A check that costs more slows
-// its own pace (four times its cost), so a wait never hogs the renderer.
+// WAIT_MIN_GAP and WAIT_TICK pace the checks: right after a mutation but
+// at most one per 16 ms, and a periodic check for what no mutation shows
+// (a value set by script, layout). A check that costs more slows its own
+// pace (four times its cost), so a wait never hogs the renderer.
 var WAIT_MIN_GAP = 16, WAIT_TICK = 50, ACTUAL_MAX = 2000;
 
 // textMatcher compiles a match {op, v, flags, field} into a predicate.
@@ -175,16 +174,23 @@ function countRole(c) {
 function poll(check, budget) {
   return new _Promise(function (resolve) {
     var done = false, last = null, cost = 0, lastAt = -1e9;
-    var mo = null, tick = null, kickT = null, deadline = null, kicked = false;
+    var mo = null, tick = null, kickT = null, deadline = null;
     var evs = ['focusin', 'focusout', 'input', 'change', 'transitionend', 'animationend'];
+    // After an event, check in a task of its own, once the page's own
+    // listeners have run (a controlled input resets what was typed). A
+    // message is such a task, and unlike a timer it is not throttled.
+    var ch = typeof _MessageChannel === 'function' ? new _MessageChannel() : null;
+    if (ch) ch.port1.onmessage = function () { kick(); };
+    function later() { if (done) return; if (ch) ch.port2.postMessage(0); else _setTimeout(kick, 0); }
     function finish(res) {
       if (done) return;
       done = true;
+      if (ch) ch.port1.close();
       if (mo) mo.disconnect();
       if (tick !== null) _clearTimeout(tick);
       if (kickT !== null) _clearTimeout(kickT);
       if (deadline !== null) _clearTimeout(deadline);
-      for (var i = 0; i < evs.length; i++) document.removeEventListener(evs[i], kick, true);
+      for (var i = 0; i < evs.length; i++) document.removeEventListener(evs[i], later, true);
       resolve(res);
     }
     function run() {
@@ -196,24 +202,15 @@ function poll(check, budget) {
       if (last.ok) finish({ met: true, last: last });
     }
     function gap() { return Math.max(WAIT_MIN_GAP, cost * 4); }
-    function fire() {
-      if (!kicked || done) return;
-      var wait = lastAt + gap() - _now();
-      if (wait > 1) {
-        if (kickT === null) kickT = _setTimeout(function () { kickT = null; fire(); }, wait);
-        return;
-      }
-      kicked = false;
-      if (kickT !== null) { _clearTimeout(kickT); kickT = null; }
-      run();
-    }
+    // kick checks at once after a mutation (a mutation
+    // observer's callback is a microtask: it runs even in a window behind
+    // another, whose timers fire about once a second), unless the last
+    // check was too recent; then a timer checks when the gap has passed.
     function kick() {
-      if (done || kicked) return;
-      kicked = true;
-      // An animation frame when the page renders; the timer when it does
-      // not (a window behind another, a hidden frame).
-      if (_raf) _raf(fire);
-      if (kickT === null) kickT = _setTimeout(function () { kickT = null; fire(); }, WAIT_MIN_GAP);
+      if (done) return;
+      var wait = lastAt + gap() - _now();
+      if (wait <= 0) { run(); return; }
+      if (kickT === null) kickT = _setTimeout(function () { kickT = null; run(); }, wait);
     }
     function periodic() {
       tick = null;
@@ -228,7 +225,7 @@ function poll(check, budget) {
       mo = new _MutationObserver(kick);
       mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     }
-    for (var i = 0; i < evs.length; i++) document.addEventListener(evs[i], kick, true);
+    for (var j = 0; j < evs.length; j++) document.addEventListener(evs[j], later, true);
     tick = _setTimeout(periodic, WAIT_TICK);
     deadline = _setTimeout(function () { run(); finish({ met: false, last: last }); }, budget);
   });
@@ -269,13 +266,15 @@ function armEvent(s, c, id) {
   var h = function (ev) {
     if (w.got) return;
     w.got = eventSummary(s, ev);
-    w.off();
+    target.removeEventListener(c.name, h, true);
     var ws = w.waiters;
     w.waiters = [];
     for (var i = 0; i < ws.length; i++) ws[i]();
   };
   // Capture: the listener sees the event before the page can stop it,
-  // and events aimed at descendants (bubbling or not).
+  // and events aimed at descendants (bubbling or not). What it caught
+  // stays in s.evWait until a call of this wait takes it, even when it
+  // came between two calls.
   target.addEventListener(c.name, h, true);
   w.off = function () { target.removeEventListener(c.name, h, true); if (s.evWait === w) s.evWait = null; };
   s.evWait = w;
@@ -285,7 +284,7 @@ function armEvent(s, c, id) {
 function waitEvent(s, c, a) {
   var w = armEvent(s, c, a.id);
   return new _Promise(function (resolve) {
-    if (w.got) { resolve({ met: true, event: w.got }); return; }
+    if (w.got) { w.off(); resolve({ met: true, event: w.got }); return; }
     if (!(a.t > 0)) {
       if (a.last) w.off();
       resolve({ met: false });
@@ -297,7 +296,7 @@ function waitEvent(s, c, a) {
       if (a.last) w.off();
       resolve({ met: false });
     }, a.t);
-    var got = function () { _clearTimeout(timer); resolve({ met: true, event: w.got }); };
+    var got = function () { _clearTimeout(timer); w.off(); resolve({ met: true, event: w.got }); };
     w.waiters.push(got);
   });
 }
@@ -314,7 +313,8 @@ function waitAnswer(s, R, res, c) {
       r.found = !!last.found;
       r.actual = typeof last.actual === 'string' ? clipActual(last.actual) : last.actual;
       if (typeof last.actual === 'string') r.length = last.actual.length;
-      if (res.met && last.el && (c.k === 'selector' || c.k === 'state') && last.el.isConnected) r.element = describe(s, last.el);
+      var acts = c.k === 'state' || (c.k === 'selector' && (c.state === 'attached' || c.state === 'visible'));
+      if (res.met && acts && last.el && last.el.isConnected) r.element = describe(s, last.el);
     }
     out.r = r;
   }
