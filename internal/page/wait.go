@@ -321,9 +321,9 @@ func (c *Condition) wire(sf *surface) map[string]any {
 		}
 		w["state"] = st
 	case CondState:
-		w["want"] = c.Want
+		w["flags"] = c.Want
 	case CondVisible:
-		w["want"] = c.Visible
+		w["vis"] = c.Visible
 	case CondText, CondValue, CondURL:
 		w["m"] = c.Match
 	case CondCount:
@@ -396,8 +396,12 @@ type wireWait struct {
 // document within the time left. A condition that does not hold is not an
 // error: see WaitResult.Met. Errors are BAD_ARGUMENT (an invalid selector
 // or regular expression), REF_NOT_FOUND (a ref that is not live, when the
-// condition needs its element), SELECTOR_NO_MATCH (an event's element) and
-// the frame's own failures.
+// condition needs its element), SELECTOR_NO_MATCH (an event's element),
+// CDP_TIMEOUT (the renderer never answered: busy, or paused in a debugger)
+// and the frame's own failures. The Go side keeps the time: a call that
+// outlives its budget (a window behind another runs its timers about once
+// a second) is given up for one more check, so a wait ends close to its
+// timeout and still reports the last value.
 func (s *Store) Wait(ctx context.Context, frame FrameFunc, c Condition, timeout time.Duration) (*WaitResult, error) {
 	return s.wait(ctx, frame, c, timeout, waitSlice)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
 	cdpinput "github.com/chromedp/cdproto/input"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -41,12 +42,12 @@ const (
 const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
 
 func registerInteract(s *Server) {
-	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; the click is verified to have reached the element (a click taken by an overlay, even one in an enclosing frame, is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests).", true, gateNone, click)
+	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; the click is verified to have reached the element (a click taken by an overlay, even one in an enclosing frame, is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
 	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip; verified to reach the element."+actionabilityNote, true, gateNone, hover)
-	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). TYPE_NO_EFFECT when the value did not become the text (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
+	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). Returns the value the field holds then (altered:true when the page changed the text, e.g. a mask or maxlength). TYPE_NO_EFFECT when the value did not change (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
 	add(s, "electron_keyboard_type", "Type text with real key events, one keydown/keyup per character (characters with no US key go in as IME text), into the element given by ref or selector (focused first, caret at the end) or into whatever has the focus. Use it when a page reacts to keys (autocomplete, shortcuts) or rejects electron_type. With a text target, TYPE_NO_EFFECT when its text did not change.", true, gateNone, keyboardType)
 	add(s, "electron_type_into_editor", "Type into a rich or code editor (contenteditable, CodeMirror, Monaco…): clicks into it like a user, with replace:true selects everything first (Control/Meta+A) so the text replaces it, else puts the caret at the end; inserts the text as an IME would (no auto-closing brackets), pressing Enter for line breaks; then checks the text appears in the element (TYPE_NO_EFFECT if not).", true, gateNone, typeIntoEditor)
-	add(s, "electron_key", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+Shift+P, Meta+K, Shift+Tab…) with real key events in the active surface; with ref or selector that element is focused first (waiting until it is visible and enabled), else the surface's frame gets the focus and the key goes to whatever is focused there.", true, gateNone, key)
+	add(s, "electron_key", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+Shift+P, Meta+K, Shift+Tab…) with real key events in the active surface; with ref or selector that element is focused first (waiting until it is visible and enabled), else the surface's frame gets the focus and the key goes to whatever is focused there. A key that opens a JavaScript dialog returns at once with dialog_opened.", true, gateNone, key)
 	add(s, "electron_press_sequence", "Press keys one after another (keys: [\"Control+A\", \"Backspace\", \"Enter\"]), each a key or chord as electron_key takes, optionally focusing ref or selector first; delayMs between keys (default 0, max 1000).", true, gateNone, pressSequence)
 	add(s, "electron_clear_input", "Empty a text field, textarea or contenteditable (ref or selector); input and change fire. TYPE_NO_EFFECT when the page kept a value.", true, gateNone, clearInput)
 	add(s, "electron_check", "Check a checkbox, radio or switch (ref or selector; a label works too): clicks it only when it is not checked, then verifies it is (TYPE_NO_EFFECT when the page undid it)."+actionabilityNote, true, gateNone, checkBox)
@@ -243,6 +244,53 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
 
+// dialogOpened is a JavaScript dialog (alert, confirm, prompt,
+// beforeunload) that input opened.
+type dialogOpened struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	URL           string `json:"url,omitempty"`
+	DefaultPrompt string `json:"default_prompt,omitempty"`
+	Note          string `json:"note"`
+}
+
+// watchDialogs runs input that may open a JavaScript dialog. The page then
+// stops until the dialog is answered, and so does the reply to the input
+// event that opened it: when a dialog opens, watchDialogs returns it at
+// once and leaves the input call to end with the tool call.
+func watchDialogs(ctx context.Context, res *surface.Resolution, run func() error) (*dialogOpened, error) {
+	evs, stop := res.InputRoot.Subscribe("Page.javascriptDialogOpening")
+	defer stop()
+	var frameEvs <-chan jsonv2.Value
+	if res.Eval != nil && res.Eval != res.InputRoot {
+		ch, stopFrame := res.Eval.Subscribe("Page.javascriptDialogOpening")
+		defer stopFrame()
+		frameEvs = ch
+	}
+	done := make(chan error, 1)
+	go func() { done <- run() }()
+	var raw jsonv2.Value
+	select {
+	case err := <-done:
+		return nil, err
+	case raw = <-evs:
+	case raw = <-frameEvs:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	var ev struct {
+		Type          string `json:"type"`
+		Message       string `json:"message"`
+		URL           string `json:"url"`
+		DefaultPrompt string `json:"defaultPrompt"`
+	}
+	if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a dialog event")
+	}
+	return &dialogOpened{Type: ev.Type, Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt,
+		Note: "the page shows this dialog and waits for an answer (electron_dialog_handler); until then it runs no script"}, nil
+}
+
 // ---- click and hover ----
 
 type clickArgs struct {
@@ -282,15 +330,20 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 		return nil, err
 	}
 	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
-	if err := clickAt(ctx, res, p, opts); err != nil {
-		return nil, err
-	}
-	verified, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click")
+	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "x": p.x, "y": p.y, "window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
+	dialog, err := watchDialogs(ctx, res, func() error { return clickAt(ctx, res, p, opts) })
 	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "clicked": true, "verified": verified, "x": p.x, "y": p.y,
-		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}), nil
+	if dialog != nil {
+		// The page stopped in a handler of this click: it got it.
+		out["verified"], out["dialog_opened"] = true, dialog
+		return withFallback(res, out), nil
+	}
+	if out["verified"], err = verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+		return nil, err
+	}
+	return withFallback(res, out), nil
 }
 
 // clickAt clicks at the point: when the mouse already rests there on the
@@ -404,11 +457,19 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (map[string]any
 	if err := json.Unmarshal(acted.Out, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a fill")
 	}
-	if !sameText(out.After, text) {
-		e := errs.New(errs.TypeNoEffect, "the field holds %s, not the text set (it held %s before): the page rejected or reset the value", clipQuote(out.After), clipQuote(out.Before))
+	exact := sameText(out.After, text)
+	if !exact && out.After == out.Before {
+		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}), nil
+	r := map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}
+	if !exact {
+		// It changed, but not into the text: a mask, a maxlength, a
+		// sanitiser. Say so rather than claim the text.
+		r["altered"] = true
+		r["note"] = "the page changed the text as it was set; value is what the field holds"
+	}
+	return withFallback(res, r), nil
 }
 
 func clipQuote(s string) string {
@@ -441,13 +502,13 @@ func (a *keyboardTypeArgs) validate() error {
 }
 
 // focusFor focuses the element named by a (waiting until it is visible and
-// enabled), or gives the surface's frame the focus when none is named.
-func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *optElementArgs, action string, args map[string]any) error {
+// enabled) with the renderer action (focus, focusText), or gives the
+// surface's frame the focus when none is named (nil result then).
+func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *optElementArgs, action string) (*page.Acted, error) {
 	if !a.has() {
-		return res.FocusFrame(ctx)
+		return nil, res.FocusFrame(ctx)
 	}
-	_, err := c.Session.Pages.Act(ctx, f, a.locator(), page.Action{Checks: page.Checks{Visible: true, Enabled: true}, Name: action, Args: args}, a.timeout())
-	return err
+	return c.Session.Pages.Act(ctx, f, a.locator(), page.Action{Checks: page.Checks{Visible: true, Enabled: true}, Name: action}, a.timeout())
 }
 
 func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (any, error) {
@@ -455,19 +516,25 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if err := focusFor(ctx, c, res, f, &a.optElementArgs, "focusText", nil); err != nil {
+	focused, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focusText")
+	if err != nil {
 		return nil, err
 	}
-	var before *page.TextState
-	if a.has() {
-		if before, err = c.Session.Pages.ActText(ctx, f, a.locator()); err != nil {
-			return nil, err
+	var before page.TextState
+	if focused != nil {
+		if err := json.Unmarshal(focused.Out, &before); err != nil {
+			return nil, errs.Wrap(errs.Internal, err, "decoding a text target")
 		}
 	}
-	if err := input.TypeText(ctx, res.InputRoot, *a.Text); err != nil {
+	out := map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(*a.Text)), "window_id": res.InputRootID}
+	dialog, err := watchDialogs(ctx, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
+	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(*a.Text)), "window_id": res.InputRootID}
+	if dialog != nil {
+		out["dialog_opened"] = dialog
+		return withFallback(res, out), nil
+	}
 	if a.has() {
 		after, err := c.Session.Pages.ActText(ctx, f, a.locator())
 		if err != nil {
@@ -598,13 +665,18 @@ func key(ctx context.Context, c *Call, a *keyArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus", nil); err != nil {
+	if _, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus"); err != nil {
 		return nil, err
 	}
-	if err := input.PressChord(ctx, res.InputRoot, chord); err != nil {
+	out := map[string]any{"surface_id": res.SurfaceID, "pressed": chord.String(), "window_id": res.InputRootID}
+	dialog, err := watchDialogs(ctx, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
+	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "pressed": chord.String(), "window_id": res.InputRootID}), nil
+	if dialog != nil {
+		out["dialog_opened"] = dialog
+	}
+	return withFallback(res, out), nil
 }
 
 type sequenceArgs struct {
@@ -645,7 +717,7 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus", nil); err != nil {
+	if _, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus"); err != nil {
 		return nil, err
 	}
 	pressed := make([]string, 0, len(chords))
@@ -653,10 +725,16 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 		if i > 0 && a.DelayMs > 0 && !sleepCtx(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
 			return nil, ctx.Err()
 		}
-		if err := input.PressChord(ctx, res.InputRoot, ch); err != nil {
+		dialog, err := watchDialogs(ctx, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
+		if err != nil {
 			return nil, err
 		}
 		pressed = append(pressed, ch.String())
+		if dialog != nil {
+			// The page is stopped: the keys after this one would wait.
+			return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "pressed": pressed, "window_id": res.InputRootID,
+				"dialog_opened": dialog, "not_pressed": a.Keys[i+1:]}), nil
+		}
 	}
 	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "pressed": pressed, "window_id": res.InputRootID}), nil
 }
@@ -707,8 +785,12 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if err := clickAt(ctx, res, p, input.ClickOptions{}); err != nil {
+	dialog, err := watchDialogs(ctx, res, func() error { return clickAt(ctx, res, p, input.ClickOptions{}) })
+	if err != nil {
 		return nil, err
+	}
+	if dialog != nil {
+		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "changed": "unknown", "dialog_opened": dialog}), nil
 	}
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
 		return nil, err

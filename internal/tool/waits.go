@@ -17,7 +17,7 @@ const maxSleep = 60 * time.Second
 
 // registerWaits registers the wait and expectation tools.
 func registerWaits(s *Server) {
-	add(s, "electron_wait", "Sleep for ms milliseconds (capped at 60000). Prefer a condition: electron_wait_for_selector, electron_wait_for_state or an electron_expect_* tool returns as soon as the page is ready instead of guessing a delay.", false, gateNone, sleep)
+	add(s, "electron_wait", "Sleep for ms milliseconds (capped at 60000). Prefer a condition: electron_wait_for_selector, electron_wait_for_state or an electron_expect_* tool returns as soon as the page is ready instead of guessing a delay.", false, gateNone, waitSleep)
 	add(s, "electron_wait_for_selector", "Wait until an element (selector or ref) of the active surface is attached, visible (default), hidden or detached. The page is watched from inside the renderer (DOM mutations, a timer), so this returns as soon as the state holds, with a ref to act on next; it survives a navigation of the surface. timeoutMs default 5000, max 60000, 0 checks once. On timeout: WAIT_TIMEOUT with last_state {attached, visible}.", true, gateNone, waitForSelector)
 	add(s, "electron_wait_for_state", "Wait until an element's state matches every flag of state at the same moment, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}. Flags are those of electron_get_state: visible, enabled, disabled, checked (true/false/\"mixed\"), selected, expanded, pressed, focused, readonly, required, invalid, busy. Waits for the element to appear too. On timeout: WAIT_TIMEOUT with the last state seen in details.last_state.", true, gateNone, waitForState)
 	add(s, "electron_wait_for_event", "Wait for a DOM event (eventName: click, input, change, keydown, submit, a custom event…) that fires after this call starts, on an element (ref or selector; events on its descendants count) or anywhere in the document (no element). Returns the event's type, target (with a ref), and key, button, value or detail when it has them. Arm it before the action that fires the event only if that action runs on its own (a timer, the app); otherwise act first and use electron_wait_for_selector or an expectation.", true, gateNone, waitForEvent)
@@ -30,35 +30,35 @@ func registerWaits(s *Server) {
 	add(s, "electron_assert_pattern", "Check once, now, without waiting: the text of an element (ref or selector) or, with neither, the whole document's visible text, against exactly one of regex (or pattern; + flags), equals, contains, not_equals, not_contains. Use electron_expect_text to wait for text to change. EXPECTATION_FAILED carries expected and actual.", true, gateNone, assertPattern)
 }
 
-// timeoutArg is the timeout of a wait or an expectation.
-type timeoutArg struct {
+// waitTimeoutArg is the timeout of a wait or an expectation.
+type waitTimeoutArg struct {
 	TimeoutMs *int `json:"timeoutMs,omitempty" jsonschema:"how long to keep checking, in ms: default 5000, max 60000; 0 checks once"`
 }
 
-func (t timeoutArg) checkTimeout() error {
+func (t waitTimeoutArg) checkTimeout() error {
 	if t.TimeoutMs != nil && (*t.TimeoutMs < 0 || *t.TimeoutMs > int(page.MaxWaitTimeout/time.Millisecond)) {
 		return errs.BadArg("timeoutMs", "must be between 0 (check once) and %d", page.MaxWaitTimeout.Milliseconds())
 	}
 	return nil
 }
 
-func (t timeoutArg) timeout() time.Duration {
+func (t waitTimeoutArg) timeout() time.Duration {
 	if t.TimeoutMs == nil {
 		return page.DefaultWaitTimeout
 	}
 	return time.Duration(*t.TimeoutMs) * time.Millisecond
 }
 
-// optionalElement validates a ref or selector that may be absent.
-func optionalElement(a *elementArgs) error {
+// optionalLocator validates a ref or selector that may be absent.
+func optionalLocator(a *elementArgs) error {
 	if a.Ref == 0 && a.Selector == "" {
 		return nil
 	}
 	return a.locator().Check()
 }
 
-// what names the element of a or, with none, the document.
-func what(a *elementArgs) string {
+// waitSubject names the element of a or, with none, the document.
+func waitSubject(a *elementArgs) string {
 	switch {
 	case a.Ref > 0:
 		return fmt.Sprintf("ref %d", a.Ref)
@@ -85,12 +85,12 @@ func waitFor(ctx context.Context, c *Call, cond page.Condition, timeout time.Dur
 
 // ---- electron_wait ----
 
-type sleepArgs struct {
+type waitMsArgs struct {
 	Common
 	Ms *int `json:"ms" jsonschema:"milliseconds to sleep, at most 60000"`
 }
 
-func (a *sleepArgs) validate() error {
+func (a *waitMsArgs) validate() error {
 	switch {
 	case a.Ms == nil:
 		return errs.BadArg("ms", "is required (milliseconds, at most 60000)")
@@ -100,14 +100,14 @@ func (a *sleepArgs) validate() error {
 	return nil
 }
 
-func sleep(ctx context.Context, _ *Call, a *sleepArgs) (any, error) {
+func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 	d := time.Duration(*a.Ms) * time.Millisecond
 	capped := d > maxSleep
 	if capped {
 		d = maxSleep
 	}
 	start := time.Now()
-	if !pauseFor(ctx, d) {
+	if !sleepFor(ctx, d) {
 		return nil, ctx.Err()
 	}
 	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
@@ -118,7 +118,7 @@ func sleep(ctx context.Context, _ *Call, a *sleepArgs) (any, error) {
 	return out, nil
 }
 
-func pauseFor(ctx context.Context, d time.Duration) bool {
+func sleepFor(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -133,7 +133,7 @@ func pauseFor(ctx context.Context, d time.Duration) bool {
 
 type waitSelectorArgs struct {
 	elementArgs
-	timeoutArg
+	waitTimeoutArg
 	State string `json:"state,omitempty" jsonschema:"attached, visible (default), hidden (or absent) or detached"`
 }
 
@@ -159,23 +159,23 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (any, er
 		return nil, err
 	}
 	if !w.Met {
-		return nil, waitTimeout(w, a.timeout(), "%s did not become %s", what(&a.elementArgs), state).
+		return nil, waitTimeout(w, a.timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
 			With("state", state).With("last_state", w.Actual)
 	}
 	out := map[string]any{"surface_id": w.SurfaceID, "state": state, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}
 	if w.Element != nil {
 		out["element"] = w.Element
 	}
-	return finish(res, w, out), nil
+	return waitSuccess(res, w, out), nil
 }
 
-type stateArgs struct {
+type waitStateArgs struct {
 	elementArgs
-	timeoutArg
+	waitTimeoutArg
 	State map[string]any `json:"state" jsonschema:"the flags that must all hold, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}"`
 }
 
-func (a *stateArgs) validate() error {
+func (a *waitStateArgs) validate() error {
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
@@ -185,17 +185,17 @@ func (a *stateArgs) validate() error {
 	return a.condition().Check()
 }
 
-func (a *stateArgs) condition() page.Condition {
+func (a *waitStateArgs) condition() page.Condition {
 	return page.Condition{Kind: page.CondState, Locator: a.locator(), Want: a.State}
 }
 
-func waitForState(ctx context.Context, c *Call, a *stateArgs) (any, error) {
+func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (any, error) {
 	w, res, err := waitFor(ctx, c, a.condition(), a.timeout())
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		e := waitTimeout(w, a.timeout(), "the state of %s did not match %s", what(&a.elementArgs), compact(a.State)).
+		e := waitTimeout(w, a.timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), shortJSON(a.State)).
 			With("expected", a.State).With("last_state", w.Actual)
 		if !w.Found {
 			e.Message += " (no element matched)"
@@ -206,41 +206,41 @@ func waitForState(ctx context.Context, c *Call, a *stateArgs) (any, error) {
 	if w.Element != nil {
 		out["element"] = w.Element
 	}
-	return finish(res, w, out), nil
+	return waitSuccess(res, w, out), nil
 }
 
-type eventArgs struct {
+type waitEventArgs struct {
 	elementArgs
-	timeoutArg
+	waitTimeoutArg
 	EventName string `json:"eventName" jsonschema:"the event type: click, input, change, keydown, submit, focus, a custom event name…"`
 }
 
-func (a *eventArgs) validate() error {
+func (a *waitEventArgs) validate() error {
 	if strings.TrimSpace(a.EventName) == "" {
 		return errs.BadArg("eventName", "is required, e.g. click or input")
 	}
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
-	return optionalElement(&a.elementArgs)
+	return optionalLocator(&a.elementArgs)
 }
 
-func waitForEvent(ctx context.Context, c *Call, a *eventArgs) (any, error) {
+func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (any, error) {
 	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		return nil, waitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, what(&a.elementArgs)).
+		return nil, waitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
 			With("event_name", a.EventName).With("last_state", nil)
 	}
-	return finish(res, w, map[string]any{"surface_id": w.SurfaceID, "event": w.Event, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+	return waitSuccess(res, w, map[string]any{"surface_id": w.SurfaceID, "event": w.Event, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
 }
 
 // ---- expectations ----
 
-// matchArgs are the operators of a text expectation: exactly one is set.
-type matchArgs struct {
+// textMatchArgs are the operators of a text expectation: exactly one is set.
+type textMatchArgs struct {
 	Equals      *string `json:"equals,omitempty" jsonschema:"the whole text, exactly"`
 	Contains    *string `json:"contains,omitempty" jsonschema:"a part of the text (case-sensitive)"`
 	Regex       *string `json:"regex,omitempty" jsonschema:"a JavaScript regular expression source without slashes, e.g. ^Saved \\d+ items?$ (at most 1000 characters)"`
@@ -251,7 +251,7 @@ type matchArgs struct {
 
 // match returns the one operator given (regexField names the regex
 // argument in errors).
-func (m *matchArgs) match(regexField string, regex *string) (*page.TextMatch, error) {
+func (m *textMatchArgs) match(regexField string, regex *string) (*page.TextMatch, error) {
 	var out *page.TextMatch
 	for _, o := range []struct {
 		op, field string
@@ -281,13 +281,13 @@ func (m *matchArgs) match(regexField string, regex *string) (*page.TextMatch, er
 	return out, out.Check()
 }
 
-type textArgs struct {
+type expectTextArgs struct {
 	elementArgs
-	timeoutArg
-	matchArgs
+	waitTimeoutArg
+	textMatchArgs
 }
 
-func (a *textArgs) validate() error {
+func (a *expectTextArgs) validate() error {
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
@@ -298,41 +298,41 @@ func (a *textArgs) validate() error {
 	return err
 }
 
-func expectText(ctx context.Context, c *Call, a *textArgs) (any, error) {
+func expectText(ctx context.Context, c *Call, a *expectTextArgs) (any, error) {
 	m, _ := a.match("regex", a.Regex)
-	return expect(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+what(&a.elementArgs))
+	return runExpectation(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
-func expectValue(ctx context.Context, c *Call, a *textArgs) (any, error) {
+func expectValue(ctx context.Context, c *Call, a *expectTextArgs) (any, error) {
 	m, _ := a.match("regex", a.Regex)
-	return expect(ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+what(&a.elementArgs))
+	return runExpectation(ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
 }
 
-type visibleArgs struct {
+type expectVisibleArgs struct {
 	elementArgs
-	timeoutArg
+	waitTimeoutArg
 	Visible *bool `json:"visible,omitempty" jsonschema:"true (default): the element is visible; false: hidden or absent"`
 }
 
-func (a *visibleArgs) validate() error {
+func (a *expectVisibleArgs) validate() error {
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
 	return a.elementArgs.validate()
 }
 
-func expectVisible(ctx context.Context, c *Call, a *visibleArgs) (any, error) {
+func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (any, error) {
 	want := a.Visible == nil || *a.Visible
-	return expect(ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+what(&a.elementArgs))
+	return runExpectation(ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
 }
 
-func expectState(ctx context.Context, c *Call, a *stateArgs) (any, error) {
-	return expect(ctx, c, a.condition(), a.timeout(), a.State, "the state of "+what(&a.elementArgs))
+func expectState(ctx context.Context, c *Call, a *waitStateArgs) (any, error) {
+	return runExpectation(ctx, c, a.condition(), a.timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
 }
 
-type countArgs struct {
+type expectCountArgs struct {
 	Common
-	timeoutArg
+	waitTimeoutArg
 	Selector     string `json:"selector,omitempty" jsonschema:"count the elements matching this CSS selector (open shadow roots included)"`
 	Role         string `json:"role,omitempty" jsonschema:"or count the snapshot entries (not hidden) with this ARIA role"`
 	Name         string `json:"name,omitempty" jsonschema:"with role: the exact accessible name"`
@@ -342,19 +342,19 @@ type countArgs struct {
 	Max          *int   `json:"max,omitempty" jsonschema:"at most this many"`
 }
 
-func (a *countArgs) condition() page.Condition {
+func (a *expectCountArgs) condition() page.Condition {
 	return page.Condition{Kind: page.CondCount, Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
 		Equals: a.Equals, Min: a.Min, Max: a.Max}
 }
 
-func (a *countArgs) validate() error {
+func (a *expectCountArgs) validate() error {
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
 	return a.condition().Check()
 }
 
-func expectCount(ctx context.Context, c *Call, a *countArgs) (any, error) {
+func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (any, error) {
 	exp := map[string]any{}
 	for k, v := range map[string]*int{"equals": a.Equals, "min": a.Min, "max": a.Max} {
 		if v != nil {
@@ -371,18 +371,18 @@ func expectCount(ctx context.Context, c *Call, a *countArgs) (any, error) {
 			subject += fmt.Sprintf(" with a name containing %q", a.NameContains)
 		}
 	}
-	return expect(ctx, c, a.condition(), a.timeout(), exp, subject)
+	return runExpectation(ctx, c, a.condition(), a.timeout(), exp, subject)
 }
 
-type urlArgs struct {
+type expectURLArgs struct {
 	Common
-	timeoutArg
+	waitTimeoutArg
 	Contains *string `json:"contains,omitempty" jsonschema:"a part of the URL"`
 	Matches  *string `json:"matches,omitempty" jsonschema:"a JavaScript regular expression the URL matches, without slashes (at most 1000 characters)"`
 	Flags    string  `json:"flags,omitempty" jsonschema:"regex flags for matches, any of i m s u"`
 }
 
-func (a *urlArgs) match() (*page.TextMatch, error) {
+func (a *expectURLArgs) match() (*page.TextMatch, error) {
 	switch {
 	case a.Contains != nil && a.Matches != nil:
 		return nil, errs.BadArg("matches", "pass contains or matches, not both")
@@ -398,7 +398,7 @@ func (a *urlArgs) match() (*page.TextMatch, error) {
 	return nil, errs.BadArg("contains", "pass contains or matches")
 }
 
-func (a *urlArgs) validate() error {
+func (a *expectURLArgs) validate() error {
 	if err := a.checkTimeout(); err != nil {
 		return err
 	}
@@ -406,7 +406,7 @@ func (a *urlArgs) validate() error {
 	return err
 }
 
-func expectURL(ctx context.Context, c *Call, a *urlArgs) (any, error) {
+func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (any, error) {
 	m, _ := a.match()
 	exp := map[string]any{}
 	if a.Contains != nil {
@@ -417,16 +417,16 @@ func expectURL(ctx context.Context, c *Call, a *urlArgs) (any, error) {
 			exp["flags"] = a.Flags
 		}
 	}
-	return expect(ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
+	return runExpectation(ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
 }
 
-type patternArgs struct {
+type assertPatternArgs struct {
 	elementArgs
-	matchArgs
+	textMatchArgs
 	Pattern *string `json:"pattern,omitempty" jsonschema:"the same as regex"`
 }
 
-func (a *patternArgs) regex() (string, *string) {
+func (a *assertPatternArgs) regex() (string, *string) {
 	if a.Pattern != nil {
 		if a.Regex != nil {
 			return "pattern", nil
@@ -436,33 +436,33 @@ func (a *patternArgs) regex() (string, *string) {
 	return "regex", a.Regex
 }
 
-func (a *patternArgs) validate() error {
+func (a *assertPatternArgs) validate() error {
 	if a.Pattern != nil && a.Regex != nil {
 		return errs.BadArg("pattern", "pass pattern or regex, not both")
 	}
-	if err := optionalElement(&a.elementArgs); err != nil {
+	if err := optionalLocator(&a.elementArgs); err != nil {
 		return err
 	}
 	_, err := a.match(a.regex())
 	return err
 }
 
-func assertPattern(ctx context.Context, c *Call, a *patternArgs) (any, error) {
+func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (any, error) {
 	m, _ := a.match(a.regex())
-	return expect(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+what(&a.elementArgs))
+	return runExpectation(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
-// expect runs an expectation: {surface_id, passed:true, actual,
+// runExpectation runs an expectation: {surface_id, passed:true, actual,
 // elapsed_ms}, or EXPECTATION_FAILED with expected and actual.
-func expect(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (any, error) {
+func runExpectation(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (any, error) {
 	w, res, err := waitFor(ctx, c, cond, timeout)
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		msg := fmt.Sprintf("%s: expected %s, actual %s", subject, compact(expected), clipString(string(w.Actual), 300))
+		msg := fmt.Sprintf("%s: expected %s, actual %s", subject, shortJSON(expected), clipMessage(string(w.Actual), 300))
 		if cond.Locator != (page.Locator{}) && !w.Found && cond.Kind != page.CondVisible {
-			msg = fmt.Sprintf("%s: expected %s, but no element matched", subject, compact(expected))
+			msg = fmt.Sprintf("%s: expected %s, but no element matched", subject, shortJSON(expected))
 		}
 		if timeout > 0 {
 			msg += fmt.Sprintf(" (checked for %d ms)", timeout.Milliseconds())
@@ -485,7 +485,7 @@ func expect(ctx context.Context, c *Call, cond page.Condition, timeout time.Dura
 		}
 		return nil, e
 	}
-	return finish(res, w, map[string]any{"surface_id": w.SurfaceID, "passed": true, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+	return waitSuccess(res, w, map[string]any{"surface_id": w.SurfaceID, "passed": true, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
 }
 
 // waitTimeout is the WAIT_TIMEOUT of a wait that did not see its
@@ -508,8 +508,8 @@ func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args 
 	return e
 }
 
-// finish adds what every wait's success may carry.
-func finish(res *surface.Resolution, w *page.WaitResult, out map[string]any) map[string]any {
+// waitSuccess adds what every wait's success may carry.
+func waitSuccess(res *surface.Resolution, w *page.WaitResult, out map[string]any) map[string]any {
 	if w.Navigations > 0 {
 		out["navigations"] = w.Navigations
 	}
@@ -519,16 +519,16 @@ func finish(res *surface.Resolution, w *page.WaitResult, out map[string]any) map
 	return out
 }
 
-// compact is v as short JSON for a message.
-func compact(v any) string {
+// shortJSON is v as short JSON for a message.
+func shortJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return clipString(string(b), 300)
+	return clipMessage(string(b), 300)
 }
 
-func clipString(s string, n int) string {
+func clipMessage(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -163,9 +163,11 @@ func TestWaitsOnEverySurface(t *testing.T) {
 			e.ok("electron_expect_visible", map[string]any{"selector": "#late"})
 			e.ok("electron_expect_visible", map[string]any{"selector": "#nothing-here", "visible": false, "timeoutMs": 0})
 
-			// An event fired by the page a little later.
-			e.ok("electron_eval_renderer", map[string]any{"code": `setTimeout(() => document.getElementById('late').click(), 200); true`})
+			// An event fired by the page a little later (on a timer, again
+			// and again, so the wait sees one however late it starts).
+			e.ok("electron_eval_renderer", map[string]any{"code": `window.__clicks = setInterval(() => document.getElementById('late').click(), 200); true`})
 			r = e.ok("electron_wait_for_event", map[string]any{"selector": "#late", "eventName": "click"})
+			e.ok("electron_eval_renderer", map[string]any{"code": `clearInterval(window.__clicks); true`})
 			ev, _ := r["event"].(map[string]any)
 			if target, _ := ev["target"].(map[string]any); ev["type"] != "click" || num(target["ref"]) != ref {
 				t.Fatalf("wait_for_event: %v", r)
@@ -280,7 +282,7 @@ func TestWaitTools(t *testing.T) {
 	}
 	// electron_wait is capped at 60 s and says so (checked without sleeping
 	// a minute: a cancelled call returns at once).
-	if got := (&sleepArgs{Ms: new(70000)}).validate(); got != nil {
+	if got := (&waitMsArgs{Ms: new(70000)}).validate(); got != nil {
 		t.Fatalf("ms above the cap is accepted and capped: %v", got)
 	}
 }

@@ -97,13 +97,17 @@ function deepHit(x, y) {
   return h;
 }
 
-// reaches reports whether an event on t reaches el: t is el, inside it, or
-// el's own label.
+// reaches reports whether an event on t reaches el: t is el, inside it,
+// inside el's own label (a click there goes to el), or el is a label and t
+// its control.
 function reaches(el, t) {
   if (!t) return false;
   if (t.nodeType !== ELEMENT_NODE) t = t.parentElement || flatParent(t);
-  return !!t && (composedContains(el, t) || (t.localName === 'label' && t.control === el) ||
-    (el.localName === 'label' && el.control && composedContains(el.control, t)));
+  if (!t) return false;
+  if (composedContains(el, t)) return true;
+  var label = t.closest ? t.closest('label') : null;
+  if (label && label.control === el) return true;
+  return el.localName === 'label' && !!el.control && composedContains(el.control, t);
 }
 
 // coverOf describes the element that takes a point meant for another: its
@@ -262,6 +266,31 @@ function stability(s, st, el, box) {
   return sameBox(prev.box, box) ? '' : 'moved';
 }
 
+// GEOMETRY matches the animated properties (keyframe names) that move or
+// resize an element.
+var GEOMETRY = /^(transform|translate|rotate|scale|left|top|right|bottom|inset|width|height|minWidth|minHeight|maxWidth|maxHeight|margin|padding|zoom|offsetPath|offsetDistance|perspective)/;
+
+// movingAnimation names the geometry properties of a running animation or
+// transition (CSS or Web Animations) of el or an ancestor, or returns ''.
+// It catches what box comparisons can miss when frames come unevenly.
+function movingAnimation(el) {
+  if (typeof document.getAnimations !== 'function') return '';
+  var list = document.getAnimations();
+  for (var i = 0; i < list.length; i++) {
+    var an = list[i], eff = an.effect;
+    if (an.playState !== 'running' || !eff || !eff.target || !composedContains(eff.target, el)) continue;
+    var kfs = typeof eff.getKeyframes === 'function' ? eff.getKeyframes() : [];
+    for (var k = 0; k < kfs.length; k++) {
+      for (var prop in kfs[k]) {
+        if (prop !== 'offset' && prop !== 'computedOffset' && prop !== 'easing' && prop !== 'composite' && GEOMETRY.test(prop)) {
+          return prop + (eff.target === el ? '' : ' of ' + cssPath(eff.target));
+        }
+      }
+    }
+  }
+  return '';
+}
+
 // check runs the checks a.checks asks for once. st carries the box of the
 // previous look, for stability, which is checked last: a failure there
 // still carries the point.
@@ -325,6 +354,8 @@ function check(s, a, st) {
     res.to = to; res.toX = tp.x; res.toY = tp.y;
   }
   if (c.stable && !force) {
+    var moving = movingAnimation(el);
+    if (moving) return miss('unstable', 'the element is moving (a running animation of ' + moving + ')');
     var how = stability(s, st, el, box);
     if (how) {
       var m = miss('unstable', how === 'moved' ? 'the element is still moving (its box changed between two animation frames)' :
@@ -438,24 +469,24 @@ ACTIONS.fill = function (s, el, a) {
   return { before: before, after: textOf(el) };
 };
 
-// focusEnd focuses the element with the caret at the end of its text, so
-// typing appends, or with everything selected when selectAll.
-ACTIONS.focusText = function (s, el, a) {
+// focusText focuses a text target with the caret at the end of its text,
+// so typing appends, and says what it holds.
+ACTIONS.focusText = function (s, el) {
   ACTIONS.focus(s, el);
   if (editKind(el) === 'value') {
     try {
-      if (a.selectAll) el.select();
-      else { var n = el.value.length; el.setSelectionRange(n, n); }
+      var n = el.value.length;
+      el.setSelectionRange(n, n);
     } catch (e) { /* inputs such as email have no selection API */ }
   } else if (el.isContentEditable) {
     var sel = window.getSelection();
     var range = document.createRange();
     range.selectNodeContents(el);
-    if (!a.selectAll) range.collapse(false);
+    range.collapse(false);
     sel.removeAllRanges();
     sel.addRange(range);
   }
-  return { before: textOf(el) };
+  return { text: textOf(el), editable: !!editKind(el) };
 };
 
 // text reads a text target (for checking what typing did).

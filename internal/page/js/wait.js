@@ -7,8 +7,8 @@
 // a.c is the condition (element conditions name the element with ref or
 // sel, plus want, as every operation does):
 //   {k:'selector', state:'attached'|'visible'|'hidden'|'detached'}
-//   {k:'state', want:{visible:true, enabled:true, …}}
-//   {k:'visible', want:true|false}
+//   {k:'state', flags:{visible:true, enabled:true, …}}
+//   {k:'visible', vis:true|false}
 //   {k:'text'|'value', m:{op, v, flags, field}}   no element: the document's text
 //   {k:'count', sel | role (+ name | nameContains), eq, min, max}
 //   {k:'url', m:{op, v, flags, field}}
@@ -100,15 +100,15 @@ function sampler(s, c) {
         }
         var st = fullState(el, deepActive());
         var ok = true;
-        for (var k in c.want) if (Object.prototype.hasOwnProperty.call(c.want, k) && st[k] !== c.want[k]) { ok = false; break; }
+        for (var k in c.flags) if (Object.prototype.hasOwnProperty.call(c.flags, k) && st[k] !== c.flags[k]) { ok = false; break; }
         return { ok: ok, actual: st, found: true, el: el };
       };
     case 'visible':
       return function () {
         var el = waitTarget(s, c);
-        if (!el && c.ref && c.want) locate(s, c);
+        if (!el && c.ref && c.vis) locate(s, c);
         var vis = !!el && isVisible(el);
-        return { ok: vis === c.want, actual: vis, found: !!el, el: el };
+        return { ok: vis === c.vis, actual: vis, found: !!el, el: el };
       };
     case 'text':
     case 'value': {
@@ -273,10 +273,11 @@ function armEvent(s, c, id) {
   };
   // Capture: the listener sees the event before the page can stop it,
   // and events aimed at descendants (bubbling or not). What it caught
-  // stays in s.evWait until a call of this wait takes it, even when it
-  // came between two calls.
+  // stays in s.evWait (until another wait replaces it), so every call of
+  // this wait sees it, even one that comes after the Go side gave up on
+  // an earlier call.
   target.addEventListener(c.name, h, true);
-  w.off = function () { target.removeEventListener(c.name, h, true); if (s.evWait === w) s.evWait = null; };
+  w.off = function () { target.removeEventListener(c.name, h, true); };
   s.evWait = w;
   return w;
 }
@@ -284,7 +285,7 @@ function armEvent(s, c, id) {
 function waitEvent(s, c, a) {
   var w = armEvent(s, c, a.id);
   return new _Promise(function (resolve) {
-    if (w.got) { w.off(); resolve({ met: true, event: w.got }); return; }
+    if (w.got) { resolve({ met: true, event: w.got }); return; }
     if (!(a.t > 0)) {
       if (a.last) w.off();
       resolve({ met: false });
@@ -296,7 +297,7 @@ function waitEvent(s, c, a) {
       if (a.last) w.off();
       resolve({ met: false });
     }, a.t);
-    var got = function () { _clearTimeout(timer); w.off(); resolve({ met: true, event: w.got }); };
+    var got = function () { _clearTimeout(timer); resolve({ met: true, event: w.got }); };
     w.waiters.push(got);
   });
 }

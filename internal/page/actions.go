@@ -1,0 +1,602 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	cdpproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Timeouts of actions.
+const (
+	// DefaultActionTimeout is how long an action waits for its element to
+	// become actionable when the caller does not say.
+	DefaultActionTimeout = 5 * time.Second
+	// MaxActionTimeout bounds an action's wait.
+	MaxActionTimeout = 30 * time.Second
+
+	// actSlice is the longest one renderer call of an action's wait runs;
+	// actMargin is how much longer than its budget the call may take
+	// before the Go side gives up on it.
+	actSlice  = 10 * time.Second
+	actMargin = 3 * time.Second
+)
+
+// Checks name the actionability checks an action needs. Each is checked
+// in the element's own document, in one renderer call per look.
+type Checks struct {
+	// Visible: a non-empty box, and neither display:none (up the tree)
+	// nor visibility:hidden.
+	Visible bool `json:"visible,omitempty"`
+	// Enabled: not disabled natively, by a disabled <fieldset> or
+	// control around it, nor by aria-disabled on it or an ancestor.
+	Enabled bool `json:"enabled,omitempty"`
+	// Editable: takes text (a text field, textarea or editing host) and is
+	// not read-only. An element that takes no text is BAD_ARGUMENT.
+	Editable bool `json:"editable,omitempty"`
+	// Scroll: scrolled into view (every scroll container and enclosing
+	// frame) before it is measured.
+	Scroll bool `json:"scroll,omitempty"`
+	// Stable: the same box in two consecutive animation frames.
+	Stable bool `json:"stable,omitempty"`
+	// Point: the centre of its first box, clipped to the viewport, is
+	// inside the viewport.
+	Point bool `json:"point,omitempty"`
+	// Hit: that point reaches the element (or a descendant, or its label)
+	// in its document; otherwise the answer names what covers it.
+	Hit bool `json:"hit,omitempty"`
+}
+
+// PointerChecks are the checks of a pointer action: all of them but
+// Editable.
+func PointerChecks() Checks {
+	return Checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Point: true, Hit: true}
+}
+
+// Action is one interaction on an element: the checks it needs, what to
+// arm, and the renderer action to run once they pass (in the same call).
+type Action struct {
+	Checks Checks
+	// Force skips the checks (the element must still exist); a point is
+	// still computed when Checks.Point asks for it, and pointer input
+	// still goes through the browser's own hit-testing.
+	Force bool
+	// Arm, when set ("mousedown", "mousemove"), arms a one-shot listener
+	// for that event once the checks pass: [Store.ActReceived] then says
+	// whether the next such event reached the element.
+	Arm string
+	// Name is the renderer action (see actions.js ACTIONS) and Args its
+	// arguments.
+	Name string
+	Args map[string]any
+	// To is a second element (a drag's target): it must exist and be
+	// visible, and its centre comes back in Acted.ToX/ToY.
+	To *Locator
+	// Early asks for the point as soon as every check but stability
+	// passes on the first look, without waiting for a frame (Acted.Early):
+	// the caller moves the mouse there, which takes a frame, and calls
+	// Act again, whose first look then completes the stability check.
+	Early bool
+}
+
+// Acted is what [Store.Act] found and did.
+type Acted struct {
+	// X, Y is the point (Checks.Point), in the frame's viewport.
+	X, Y float64
+	// There says the mouse already rests at that point, on the element
+	// (the document saw it move there and not leave): a click can skip
+	// the move.
+	There bool
+	// Box is the element's first box in the frame's viewport (Checks.Point
+	// or Checks.Stable).
+	Box *Rect
+	// ToX, ToY is the centre of Action.To.
+	ToX, ToY float64
+	// Out is the renderer action's result.
+	Out json.RawMessage
+	// Waited is how long the checks took to pass.
+	Waited time.Duration
+	// Early: the answer to Action.Early. Only X, Y and There are set;
+	// nothing ran and nothing was armed.
+	Early bool
+}
+
+// wireAct is the renderer's answer to act.
+type wireAct struct {
+	OK       bool            `json:"ok"`
+	Why      string          `json:"why"`
+	Message  string          `json:"message"`
+	Covering *Covering       `json:"covering"`
+	X        float64         `json:"x"`
+	Y        float64         `json:"y"`
+	There    bool            `json:"there"`
+	Box      *Rect           `json:"box"`
+	ToX      float64         `json:"toX"`
+	ToY      float64         `json:"toY"`
+	Out      json.RawMessage `json:"out"`
+}
+
+// CheckTimeout validates an action's timeout: 0 means the default.
+func CheckTimeout(field string, ms int) (time.Duration, error) {
+	switch {
+	case ms < 0 || time.Duration(ms)*time.Millisecond > MaxActionTimeout:
+		return 0, errs.BadArg(field, "must be between 0 and %d (0: the default %d)", MaxActionTimeout.Milliseconds(), DefaultActionTimeout.Milliseconds())
+	case ms == 0:
+		return DefaultActionTimeout, nil
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// Act waits until the element passes the action's checks, then runs the
+// action, in the renderer. The renderer looks again at every animation
+// frame (one call covers up to 10 s), so a late element, one that is still
+// animating, or one under a toast is waited for without round trips.
+// After timeout the last failure is the error: SELECTOR_NO_MATCH (nothing
+// matches), ELEMENT_NOT_VISIBLE (hidden, outside the viewport, moving, or
+// covered — the error names what covers it), ELEMENT_DISABLED (disabled or
+// read-only). A ref that is not live is REF_NOT_FOUND at once; errors of
+// the action itself (BAD_ARGUMENT, ELEMENT_DISABLED, TYPE_NO_EFFECT) too.
+func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout time.Duration) (*Acted, error) {
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	if a.To != nil {
+		if err := a.To.Check(); err != nil {
+			return nil, err
+		}
+	}
+	if timeout < 0 || timeout > MaxActionTimeout {
+		return nil, errs.BadArg("timeoutMs", "must be between 0 and %d", MaxActionTimeout.Milliseconds())
+	}
+	start := time.Now()
+	deadline := start.Add(timeout)
+	losses := 0
+	for {
+		budget := min(max(0, time.Until(deadline)), actSlice)
+		w, err := s.actOnce(ctx, f, l, &a, budget)
+		if err != nil {
+			// A document replaced under a target's root frame: look
+			// again in the new one (an in-process frame's context id is
+			// the caller's to resolve again).
+			if ctx.Err() == nil && f.ContextID == 0 && actContextLost(err) && losses < 3 && time.Now().Before(deadline) {
+				losses++
+				if !actPause(ctx, 25*time.Millisecond) {
+					return nil, err
+				}
+				continue
+			}
+			return nil, err
+		}
+		if w != nil && w.Why == "early" {
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Early: true}, nil
+		}
+		if w != nil && w.OK {
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, Out: w.Out, Waited: time.Since(start)}, nil
+		}
+		if !time.Now().Before(deadline) {
+			return nil, missError(w, time.Since(start))
+		}
+	}
+}
+
+// missError turns the last failed look into the action's error.
+func missError(w *wireAct, waited time.Duration) error {
+	if w == nil {
+		return errs.New(errs.ElementNotVisible, "the element did not become actionable within %s (the renderer did not answer in time)", roundMS(waited))
+	}
+	after := ""
+	if waited >= 50*time.Millisecond {
+		after = " (waited " + roundMS(waited) + ")"
+	}
+	var e *errs.Error
+	switch w.Why {
+	case "missing":
+		e = errs.New(errs.SelectorNoMatch, "%s%s", w.Message, after)
+	case "disabled", "readonly":
+		e = errs.New(errs.ElementDisabled, "%s%s", w.Message, after)
+	case "covered":
+		msg := w.Message
+		if w.Covering != nil {
+			msg += ": covered by " + w.Covering.String()
+		}
+		e = errs.New(errs.ElementNotVisible, "%s%s", msg, after)
+		e.Hint = "Something covers the element (named in the message and details.covering): close or wait for it (a dialog, toast or banner), or act on it first. force:true clicks anyway, and the cover then gets the click."
+		if w.Covering != nil {
+			e.With("covering", w.Covering)
+		}
+	default:
+		e = errs.New(errs.ElementNotVisible, "%s%s", w.Message, after)
+	}
+	return e.With("reason", w.Why)
+}
+
+func roundMS(d time.Duration) string { return d.Round(time.Millisecond).String() }
+
+// String describes the covering element for a message: role, name and
+// selector.
+func (c *Covering) String() string {
+	s := c.Role
+	if s == "" {
+		s = c.Tag
+	}
+	if c.Name != "" {
+		s += " " + strconv.Quote(c.Name)
+	}
+	if c.Selector != "" {
+		s += " (" + c.Selector + ")"
+	}
+	return s
+}
+
+// actOnce runs one renderer call of Act with the given budget. A call that
+// outlives its budget by actMargin is a failed look with nothing seen
+// (nil).
+func (s *Store) actOnce(ctx context.Context, f Frame, l Locator, a *Action, budget time.Duration) (*wireAct, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	if l.Ref > 0 {
+		if err := sf.checkRef(f, l.Ref); err != nil {
+			return nil, err
+		}
+	}
+	args := sf.locArgs(l)
+	for k, v := range a.Args {
+		args[k] = v
+	}
+	args["checks"] = a.Checks
+	if a.Force {
+		args["force"] = true
+	}
+	if a.Arm != "" {
+		args["arm"] = a.Arm
+	}
+	if a.Name != "" {
+		args["action"] = a.Name
+	}
+	if a.Early {
+		args["early"] = true
+	}
+	if a.To != nil {
+		if a.To.Ref > 0 {
+			if err := sf.checkRef(f, a.To.Ref); err != nil {
+				return nil, err
+			}
+		}
+		args["to"] = sf.locArgs(*a.To)
+	}
+	args["budget"] = budget.Milliseconds()
+	cctx, cancel := context.WithTimeout(ctx, budget+actMargin)
+	defer cancel()
+	r, err := s.callAwait(cctx, f, sf, "act", args)
+	if err != nil {
+		if ctx.Err() == nil && cctx.Err() != nil {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, actError(sf, f, r.E)
+	}
+	var w wireAct
+	if err := decode(r.R, &w); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding the answer to an action")
+	}
+	return &w, nil
+}
+
+// actError maps a renderer failure of an action to a coded error.
+func actError(sf *surface, f Frame, we *wireError) error {
+	switch errs.Code(we.Code) {
+	case errs.ElementDisabled, errs.TypeNoEffect:
+		return errs.New(errs.Code(we.Code), "%s", we.Message)
+	}
+	return sf.toError(f, we)
+}
+
+// callAwait runs one walker operation that may answer with a promise (the
+// actions' waits), awaiting it: one round trip when the walker is
+// installed, two when it must be installed first. sf must be locked.
+func (s *Store) callAwait(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
+	args["op"] = op
+	args["ns"] = s.token + "/" + f.SurfaceID
+	s.mu.Lock()
+	sf.next = max(sf.next, s.next)
+	s.mu.Unlock()
+	args["next"] = sf.next
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "encoding the arguments of "+op)
+	}
+	ro, err := actEvaluate(ctx, f, s.actExpr(b, false))
+	if err != nil {
+		return nil, err
+	}
+	if isZero(ro) {
+		sf.injections++
+		if ro, err = actEvaluate(ctx, f, s.actExpr(b, true)); err != nil {
+			return nil, err
+		}
+	}
+	var r reply
+	if err := json.Unmarshal(ro.Value, &r); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)
+	}
+	sf.absorb(&r)
+	s.mu.Lock()
+	s.next = max(s.next, sf.next)
+	s.mu.Unlock()
+	return &r, nil
+}
+
+// actExpr runs an operation and, when its result is a promise (of
+// {r}|{e} with the refs issued meanwhile, see later() in actions.js),
+// evaluates to the promise of the whole answer; to 0 when the walker is
+// not installed and install is false.
+func (s *Store) actExpr(args []byte, install bool) string {
+	run := `(function(U){if(!U)return 0;var o=U.op(` + string(args) + `);var p=o.r;` +
+		`if(!p||typeof p.then!=='function')return o;` +
+		`return p.then(function(x){if(x.e){o.e=x.e;delete o.r}else o.r=x.r;` +
+		`if(x.n>o.n)o.n=x.n;if(x.m)o.m=o.m?o.m+'\u001e'+x.m:x.m;return o})` +
+		`})(window[Symbol.for(` + strconv.Quote(s.b.key) + `)])`
+	if install {
+		return s.b.script + ";\n" + run
+	}
+	return run
+}
+
+// actEvaluate evaluates expr in the frame's context, awaiting a promise;
+// the result comes by value.
+func actEvaluate(ctx context.Context, f Frame, expr string) (*runtime.RemoteObject, error) {
+	yes := true
+	p := runtime.EvaluateParams{Expression: expr, ContextID: f.ContextID, ReturnByValue: &yes, AwaitPromise: &yes, Silent: &yes}
+	res, err := cdpproto.Call(ctx, f.Session, runtime.Evaluate, p)
+	if err != nil {
+		if errs.As(err) != nil || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, errs.Wrap(errs.Internal, err, "Runtime.evaluate in surface "+f.SurfaceID)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, errs.New(errs.Internal, "an action threw in surface %s: %s", f.SurfaceID, exceptionText(res.ExceptionDetails))
+	}
+	if res.Result == nil {
+		return nil, errs.New(errs.Internal, "Runtime.evaluate in surface %s returned no result", f.SurfaceID)
+	}
+	return res.Result, nil
+}
+
+// actContextLost reports whether err says the document went away under a
+// call (a navigation or reload).
+func actContextLost(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "Execution context was destroyed") || strings.Contains(m, "Cannot find context with specified id") ||
+		strings.Contains(m, "Inspected target navigated or closed")
+}
+
+func actPause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Receipt says whether the event armed by an action reached its element.
+type Receipt struct {
+	// Armed is false when nothing was armed (no action ran since).
+	Armed bool `json:"armed"`
+	// Got: the event reached the element.
+	Got bool `json:"got"`
+	// Seen: the element's document saw the event at all. Not seen means
+	// something outside the document (over its frame) took it.
+	Seen bool `json:"seen"`
+	// What took it instead, when it was in the element's document.
+	What *Covering `json:"what"`
+}
+
+// ActReceived reads and disarms the receipt armed by the last [Store.Act]
+// with Action.Arm.
+func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	r, err := s.call(ctx, f, sf, "actReceived", nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	var out Receipt
+	if err := decode(r.R, &out); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a receipt")
+	}
+	return &out, nil
+}
+
+// TextState is what a text target holds.
+type TextState struct {
+	Text string `json:"text"`
+	// Editable: the element takes text (a field or an editing host).
+	Editable bool `json:"editable"`
+	Focused  bool `json:"focused"`
+}
+
+// ActText reads a text target: a field's value or an editing host's text
+// (non-breaking spaces as spaces), and whether it has the focus.
+func (s *Store) ActText(ctx context.Context, f Frame, l Locator) (*TextState, error) {
+	var t TextState
+	if err := s.read(ctx, f, l, "actText", nil, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// CheckState is the checked state of a checkbox, radio or switch.
+type CheckState struct {
+	Checked bool `json:"checked"`
+	Mixed   bool `json:"mixed"`
+	Radio   bool `json:"radio"`
+}
+
+// ActChecked reads whether a checkbox, radio, switch (or the control of a
+// label) is checked; another element is BAD_ARGUMENT.
+func (s *Store) ActChecked(ctx context.Context, f Frame, l Locator) (*CheckState, error) {
+	var c CheckState
+	if err := s.read(ctx, f, l, "actChecked", nil, &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// ViewportCenter returns the centre of the frame's viewport and its scroll
+// state, and makes the window the scroll target of [Store.ScrollSettled].
+func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll json.RawMessage, err error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	defer sf.mu.Unlock()
+	r, err := s.call(ctx, f, sf, "actViewport", nil)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if r.E != nil {
+		return 0, 0, nil, sf.toError(f, r.E)
+	}
+	var v struct {
+		X, Y   float64
+		Scroll json.RawMessage
+	}
+	if err := decode(r.R, &v); err != nil {
+		return 0, 0, nil, errs.Wrap(errs.Internal, err, "decoding the viewport")
+	}
+	return v.X, v.Y, v.Scroll, nil
+}
+
+// ScrollSettled waits (up to budget) until the scroll positions of the
+// window and of the last scroll action's container hold still, and
+// returns them.
+func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (json.RawMessage, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, budget+actMargin)
+	defer cancel()
+	r, err := s.callAwait(cctx, f, sf, "actScrollSettled", map[string]any{"budget": budget.Milliseconds()})
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	return r.R, nil
+}
+
+// FileInfo is a file an input holds.
+type FileInfo struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Type string `json:"type"`
+}
+
+// SetFiles puts files (absolute paths the browser can read) into an
+// <input type=file> with DOM.setFileInputFiles, which fires input and
+// change as a real choice does, and returns what the input holds then. The
+// input may be hidden (file inputs often are); it must exist (waited for
+// up to timeout), be enabled, and take multiple files when given several.
+func (s *Store) SetFiles(ctx context.Context, f Frame, l Locator, paths []string, timeout time.Duration) ([]FileInfo, error) {
+	if _, err := s.Act(ctx, f, l, Action{Name: "fileInput", Args: map[string]any{"count": len(paths)}}, timeout); err != nil {
+		return nil, err
+	}
+	el, err := s.Resolve(ctx, f, l)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_, _ = cdpproto.Call(rctx, f.Session, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: el.ObjectID})
+	}()
+	if paths == nil {
+		paths = []string{}
+	}
+	if _, err := cdpproto.Call(ctx, f.Session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: el.ObjectID}); err != nil {
+		if errs.As(err) != nil || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, errs.Wrap(errs.Internal, err, "DOM.setFileInputFiles in surface "+f.SurfaceID)
+	}
+	var files []FileInfo
+	if err := s.read(ctx, f, l, "actFiles", nil, &files); err != nil {
+		return nil, err
+	}
+	if files == nil {
+		files = []FileInfo{}
+	}
+	return files, nil
+}
+
+// DropFile is a file dropped by [Store.DropFiles]: its name, MIME type and
+// bytes.
+type DropFile struct {
+	Name     string
+	Type     string
+	Data     []byte
+	Modified time.Time
+}
+
+// Drop is what a synthetic drop did.
+type Drop struct {
+	// Accepted: the page cancelled dragover (it takes drops there).
+	Accepted bool `json:"accepted"`
+	// Dropped: drop was dispatched (only after an accepted dragover).
+	Dropped bool `json:"dropped"`
+	// DefaultPrevented: the page's drop handler called preventDefault
+	// (it handled the files itself).
+	DefaultPrevented bool `json:"default_prevented"`
+	Files            int  `json:"files"`
+}
+
+// DropFiles drops files onto the element with synthetic drag events
+// (dragenter, dragover, then drop or dragleave) that carry one
+// DataTransfer holding File objects built from the bytes. The element must
+// be visible (it is scrolled into view); the events go to what is at its
+// centre when that is inside it.
+func (s *Store) DropFiles(ctx context.Context, f Frame, l Locator, files []DropFile, timeout time.Duration) (*Drop, error) {
+	wire := make([]map[string]any, len(files))
+	for i, fl := range files {
+		m := map[string]any{"name": fl.Name, "type": fl.Type, "data": fl.Data}
+		if !fl.Modified.IsZero() {
+			m["modified"] = fl.Modified.UnixMilli()
+		}
+		wire[i] = m
+	}
+	a := Action{Checks: Checks{Visible: true, Scroll: true, Point: true}, Name: "dropFiles", Args: map[string]any{"files": wire}}
+	acted, err := s.Act(ctx, f, l, a, timeout)
+	if err != nil {
+		return nil, err
+	}
+	var d Drop
+	if err := decode(acted.Out, &d); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a drop")
+	}
+	return &d, nil
+}
