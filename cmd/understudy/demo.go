@@ -129,7 +129,7 @@ func tour(srv *fixture.Server, chromium string) []step {
 		}},
 		{tool: "electron_snapshot", args: fixed(map[string]any{"format": "text"}), explain: func(r map[string]any) string {
 			lines := strings.Split(strings.TrimSpace(fmt.Sprint(r["snapshot_text"])), "\n")
-			return fmt.Sprintf("%d lines inside c.example, e.g. %s", len(lines), last(lines))
+			return fmt.Sprintf("%d lines inside c.example, e.g. %s", len(lines), pick(lines, `button "Order"`))
 		}},
 		{tool: "electron_click", args: fixed(map[string]any{"selector": "#btn"}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("clicked \"Click cross2\" at (%.0f, %.0f) on the top window", r["x"], r["y"])
@@ -142,6 +142,21 @@ func tour(srv *fixture.Server, chromium string) []step {
 		}},
 		{tool: "electron_get_value", args: fixed(map[string]any{"selector": "#inp"}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("its value is now %q", fmt.Sprint(r["value"]))
+		}},
+		{tool: "electron_type", args: fixed(map[string]any{"selector": "#qty", "text": "3"}), explain: func(r map[string]any) string {
+			return "typed 3 into the order form's Quantity"
+		}},
+		{tool: "electron_select_option", args: fixed(map[string]any{"selector": "#size", "values": []string{"Large"}}), explain: func(r map[string]any) string {
+			return "chose Large by its label"
+		}},
+		{tool: "electron_check", args: fixed(map[string]any{"selector": "#gift"}), explain: func(r map[string]any) string {
+			return "checked Gift (verified by the page)"
+		}},
+		{tool: "electron_click", args: fixed(map[string]any{"selector": "#order-submit"}), explain: func(r map[string]any) string {
+			return "submitted the form inside c.example"
+		}},
+		{tool: "electron_expect_text", args: fixed(map[string]any{"selector": "#result", "equals": "Ordered 3 x l (gift)"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("the page says %q", fmt.Sprint(r["actual"]))
 		}},
 		{tool: "electron_switch_surface", args: func() map[string]any { return map[string]any{"surfaceId": topSurface} }, explain: func(r map[string]any) string {
 			return fmt.Sprintf("back to the top surface %v", r["active_surface_id"])
@@ -162,11 +177,18 @@ func tour(srv *fixture.Server, chromium string) []step {
 	}
 }
 
-func last(lines []string) string {
+// pick returns the first line that contains want, else the last line.
+func pick(lines []string, want string) string {
 	if len(lines) == 0 {
 		return ""
 	}
 	l := strings.TrimSpace(lines[len(lines)-1])
+	for _, x := range lines {
+		if strings.Contains(x, want) {
+			l = strings.TrimSpace(x)
+			break
+		}
+	}
 	if len(l) > 40 {
 		l = l[:40] + "…"
 	}

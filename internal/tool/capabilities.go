@@ -7,20 +7,21 @@ package tool
 func (s *Server) capabilities() map[string]any {
 	return map[string]any{
 		"transport":                "cdp",
-		"launch":                   true, // TestLaunchWindowsNavigateStop
-		"devLaunch":                true, // TestDevLaunchStandIn (Electron stand-in, not real Electron)
-		"attach":                   true, // TestAttachToRunningChromium
-		"windows":                  true, // TestLaunchWindowsNavigateStop
-		"navigate":                 true, // TestLaunchWindowsNavigateStop
-		"supportsSurfaceTargeting": true, // TestSurfaceProof (Chromium + Electron-shaped proxy), internal/surface TestSurfacesOnChromium
-		"snapshot":                 true, // TestObserveTools, TestSurfaceProof
-		"find":                     true, // TestObserveTools, TestSurfaceProof
-		"elementReads":             true, // TestObserveTools
-		"click":                    true, // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
-		"keys":                     true, // TestSurfaceProof
-		"interaction":              false,
-		"waits":                    false,
-		"expectations":             false,
+		"launch":                   true,                    // TestLaunchWindowsNavigateStop
+		"devLaunch":                true,                    // TestDevLaunchStandIn (Electron stand-in, not real Electron)
+		"attach":                   true,                    // TestAttachToRunningChromium
+		"windows":                  true,                    // TestLaunchWindowsNavigateStop
+		"navigate":                 true,                    // TestLaunchWindowsNavigateStop
+		"supportsSurfaceTargeting": true,                    // TestSurfaceProof (Chromium + Electron-shaped proxy), internal/surface TestSurfacesOnChromium
+		"snapshot":                 true,                    // TestObserveTools, TestSurfaceProof
+		"find":                     true,                    // TestObserveTools, TestSurfaceProof
+		"elementReads":             true,                    // TestObserveTools
+		"click":                    true,                    // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
+		"keys":                     true,                    // TestSurfaceProof
+		"interaction":              true,                    // TestInteractTopPage, TestInteractSurfaces (top page, same-site frame two deep, nested OOPIF, webview guest)
+		"waits":                    true,                    // TestWaitsOnEverySurface
+		"expectations":             true,                    // TestWaitsOnEverySurface
+		"inject":                   s.cfg.AllowEvalMain,     // TestInjectIntoRunningNode (a Node process; Electron's fuses are not exercised here)
 		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
 		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
 		"screenshots":              false,
