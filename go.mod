@@ -3,12 +3,15 @@ module github.com/understudy-dev/understudy
 go 1.26
 
 require (
-	github.com/chromedp/cdproto v0.160.3 // indirect
-	github.com/chromedp/chromedp v0.23.1 // indirect
-	github.com/coder/websocket v1.8.15 // indirect
+	github.com/chromedp/cdproto v0.160.3
+	github.com/chromedp/chromedp v0.23.1
+	github.com/coder/websocket v1.8.15
+	github.com/google/jsonschema-go v0.4.3
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
+
+require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -28,7 +28,7 @@ only that client's connection. The relay binds 127.0.0.1; binding another addres
 requires --token. Connect with:
   Playwright:  chromium.connectOverCDP('http://127.0.0.1:PORT')
   Puppeteer:   puppeteer.connect({browserURL: 'http://127.0.0.1:PORT'})
-  chromedp:    chromedp.NewRemoteAllocator(ctx, 'ws://127.0.0.1:PORT/devtools/browser/…')
+  chromedp:    remote.NewAllocator(ctx, "ws://127.0.0.1:PORT/devtools/browser/…")  (chromedp/remote, v0.23+)
 See docs/relay.md.
 
 Flags:

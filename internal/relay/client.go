@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,11 +50,16 @@ type session struct {
 	gone     bool
 
 	detached atomic.Bool // read by the socket's reader: drop what is still in flight
+	// rtEnable is the id of the client's Runtime.enable in flight on this
+	// page session (0: none); set by the owner, read by the reader, which
+	// puts the main frame's default context first among the contexts
+	// Chromium reports before the reply.
+	rtEnable atomic.Int64
 
 	kids     map[string]*session // relay sessions attached under this one
 	autoKids map[string]*session // by target id: those auto-attach made
 	pending  map[string]bool     // target ids auto-attach is dialling
-	auto     *autoCfg           // browser and tab sessions: auto-attach settings
+	auto     *autoCfg            // browser and tab sessions: auto-attach settings
 	discover bool
 	dfilter  targetFilter
 
@@ -111,10 +117,16 @@ type client struct {
 	out  *outQueue
 	mail *mailbox
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	inbox  chan any
-	wg     sync.WaitGroup
+	// ctx is the client's life: tasks and upstream readers end with it, and
+	// so does the client when the relay shuts down. ioCtx bounds the client
+	// socket's reader and writer; it ends only in teardown, after the close
+	// frame, so that a shutting-down relay can still say why.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	ioCtx    context.Context
+	ioCancel context.CancelFunc
+	inbox    chan any
+	wg       sync.WaitGroup
 
 	stopOnce sync.Once
 	stopC    chan struct{}
@@ -135,7 +147,10 @@ type client struct {
 
 func newClient(r *Relay, ws *websocket.Conn, root *upstream) *client {
 	ctx, cancel := context.WithCancel(r.ctx)
+	ioCtx, ioCancel := context.WithCancel(context.Background())
 	c := &client{
+		ioCtx:    ioCtx,
+		ioCancel: ioCancel,
 		r:        r,
 		id:       r.nextClientID.Add(1),
 		ws:       ws,
@@ -258,6 +273,10 @@ func (c *client) run() {
 
 func (c *client) teardown(ci closeInfo) {
 	if ci.drain {
+		// Write what is queued, and nothing that still comes in.
+		for _, s := range c.sessions {
+			s.detached.Store(true)
+		}
 		close(c.drainC)
 		t := time.NewTimer(2 * time.Second)
 		select {
@@ -270,6 +289,7 @@ func (c *client) teardown(ci closeInfo) {
 		closeGracefully(c.ws, ci.code, ci.reason, time.Second)
 	}
 	c.cancel()
+	c.ioCancel()
 	_ = c.ws.CloseNow()
 	for _, s := range c.sessions {
 		if s.up != nil {
@@ -287,7 +307,7 @@ func (c *client) teardown(ci closeInfo) {
 func (c *client) readClient() {
 	defer c.wg.Done()
 	for {
-		_, b, err := c.ws.Read(c.ctx)
+		_, b, err := c.ws.Read(c.ioCtx)
 		if err != nil {
 			c.stop(closeInfo{})
 			return
@@ -314,12 +334,12 @@ func (c *client) writeClient() {
 			case <-c.out.ready:
 			case <-c.drainC:
 				draining = true
-			case <-c.ctx.Done():
+			case <-c.ioCtx.Done():
 				return
 			}
 			continue
 		}
-		if err := c.ws.Write(c.ctx, websocket.MessageText, b); err != nil {
+		if err := c.ws.Write(c.ioCtx, websocket.MessageText, b); err != nil {
 			c.stop(closeInfo{})
 			return
 		}
@@ -338,6 +358,7 @@ func (c *client) startReader(s *session) {
 func (c *client) readUpstream(s *session) {
 	defer c.wg.Done()
 	defer s.up.failPending()
+	var held contextBuffer // contexts held until the Runtime.enable reply
 	for {
 		_, b, err := s.up.ws.Read(c.ctx)
 		if err != nil {
@@ -374,11 +395,69 @@ func (c *client) readUpstream(s *session) {
 		if !env.hasSID && s.id != "" {
 			b = withSession(b, s.id)
 		}
+		if pending := s.rtEnable.Load(); pending != 0 && !env.hasSID {
+			switch {
+			case env.method == "Runtime.executionContextCreated":
+				held.add(b, env.params, s.targetID)
+				continue
+			case env.isReply() && env.id == pending:
+				s.rtEnable.CompareAndSwap(pending, 0)
+				if !held.flush(c.out) {
+					c.tooSlow()
+					return
+				}
+			case strings.HasPrefix(env.method, "Runtime.executionContext"):
+				if !held.flush(c.out) {
+					c.tooSlow()
+					return
+				}
+			}
+		}
 		if !c.out.push(b, !env.hasID && droppable(env.method)) {
 			c.tooSlow()
 			return
 		}
 	}
+}
+
+// contextBuffer holds the Runtime.executionContextCreated events that
+// answer a client's Runtime.enable. Chromium lists a page's contexts
+// newest first, so the main frame's default context comes last when the
+// page has same-process frames; clients (and the relay's promise) want it
+// first. flush writes the main frame's default context, then the others
+// in the order they came.
+type contextBuffer struct {
+	main  []byte
+	other [][]byte
+}
+
+func (h *contextBuffer) add(b, params []byte, mainFrame string) {
+	var p struct {
+		Context struct {
+			AuxData struct {
+				FrameID   string `json:"frameId"`
+				IsDefault bool   `json:"isDefault"`
+			} `json:"auxData"`
+		} `json:"context"`
+	}
+	if h.main == nil && json.Unmarshal(params, &p) == nil &&
+		p.Context.AuxData.IsDefault && p.Context.AuxData.FrameID == mainFrame {
+		h.main = b
+		return
+	}
+	h.other = append(h.other, b)
+}
+
+func (h *contextBuffer) flush(q *outQueue) bool {
+	ok := true
+	if h.main != nil {
+		ok = q.push(h.main, false)
+	}
+	for _, b := range h.other {
+		ok = ok && q.push(b, false)
+	}
+	h.main, h.other = nil, nil
+	return ok
 }
 
 func (c *client) handle(m any) {
@@ -430,15 +509,10 @@ func (c *client) onUpClosed(s *session) {
 // upstreamGone ends the client after the browser went away: every session
 // is detached (with events), then the socket is closed.
 func (c *client) upstreamGone() {
-	for _, s := range c.sortedSessions() {
-		if s.id != "" && s.parent != nil && s.parent.id == "" {
-			c.detach(s, true)
-		}
-	}
-	for _, s := range c.sortedSessions() {
-		if s.id != "" {
-			c.detach(s, true)
-		}
+	// Every session descends from the root one; detach takes each subtree
+	// innermost first.
+	for _, k := range sortedKids(c.sessions[""]) {
+		c.detach(k, true)
 	}
 	c.stop(closeInfo{code: websocket.StatusInternalError, reason: "relay: upstream browser closed", drain: true})
 }
@@ -552,744 +626,4 @@ func (c *client) forward(s *session, b []byte) {
 // where the session is the socket's own: the sessionId goes.
 func (c *client) forwardOwn(s *session, b []byte, env *envelope) {
 	c.forward(s, withoutSession(b, env))
-}
-
-// relayCall runs a command of the client as the relay's own call on the
-// session's socket and hands the outcome to done on the owner.
-func (c *client) relayCall(s *session, method string, params []byte, done func(json.RawMessage, error)) {
-	up := s.up
-	var p any
-	if len(params) > 0 {
-		p = json.RawMessage(params)
-	}
-	c.goTask(func(ctx context.Context) func() {
-		ctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-		defer cancel()
-		res, err := up.call(ctx, "", method, p)
-		return func() { done(res, err) }
-	})
-}
-
-func (c *client) replyCallErr(sid string, id int64, err error) {
-	var ce *cdpError
-	if errors.As(err, &ce) {
-		c.replyErr(sid, id, ce.Code, ce.Message)
-		return
-	}
-	c.replyErr(sid, id, codeServerError, "relay: "+err.Error())
-}
-
-func (c *client) mayClose(targetID string) bool {
-	if c.r.opts.AllowBrowserClose || c.created[targetID] {
-		return true
-	}
-	for _, t := range c.targets {
-		if t.tabID == targetID {
-			return c.created[t.info.TargetID]
-		}
-	}
-	return false
-}
-
-func (c *client) browserCommand(s *session, b []byte, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
-	case "Browser.getVersion":
-		c.reply(sid, id, json.RawMessage(c.r.version))
-	case "Browser.close":
-		if c.r.opts.AllowBrowserClose {
-			c.forwardOwn(s, b, env)
-			return
-		}
-		c.reply(sid, id, nil)
-		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: Browser.close closed this connection only", drain: true})
-	case "Browser.crash", "Browser.crashGpuProcess":
-		if c.r.opts.AllowBrowserClose {
-			c.forwardOwn(s, b, env)
-			return
-		}
-		c.replyErr(sid, id, codeServerError, "relay: "+env.method+" is not allowed (the relay runs without --allow-browser-close)")
-	case "Browser.setDownloadBehavior":
-		c.relayCall(s, env.method, env.params, func(_ json.RawMessage, err error) {
-			if err != nil {
-				c.r.log.Debug("relay: upstream refused Browser.setDownloadBehavior", "err", err)
-			}
-			c.reply(sid, id, nil) // answered even when the upstream (Electron) refuses
-		})
-	case "Runtime.runIfWaitingForDebugger":
-		c.reply(sid, id, nil)
-	case "Target.attachToBrowserTarget":
-		c.attachToBrowserTarget(s, id)
-	default:
-		if !c.targetCommand(s, b, env) {
-			c.forwardOwn(s, b, env)
-		}
-	}
-}
-
-func (c *client) pageCommand(s *session, b []byte, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
-	case "Runtime.runIfWaitingForDebugger":
-		c.reply(sid, id, nil) // the relay's targets never wait for a debugger
-	case "Page.close":
-		if !c.mayClose(s.targetID) {
-			c.replyErr(sid, id, codeServerError, "relay: Page.close is allowed only on targets this client created")
-			return
-		}
-		c.forwardOwn(s, b, env)
-	case "Target.getTargetInfo":
-		var p struct {
-			TargetID string `json:"targetId"`
-		}
-		_ = decodeParams(env.params, &p)
-		if p.TargetID == "" {
-			p.TargetID = s.targetID
-		}
-		c.getTargetInfo(sid, id, p.TargetID)
-	case "Target.setAutoAttach", "Target.attachToTarget", "Target.detachFromTarget", "Target.attachToBrowserTarget":
-		c.forwardOwn(s, b, env) // page-level: the target socket's own child sessions
-	default:
-		if !c.targetCommand(s, b, env) {
-			c.forwardOwn(s, b, env)
-		}
-	}
-}
-
-// targetCommand handles the Target commands that browser and page
-// sessions share. It reports false for commands it leaves to the caller.
-func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
-	sid, id := s.id, env.id
-	switch env.method {
-	case "Target.setAutoAttach":
-		c.setAutoAttach(s, id, env.params)
-	case "Target.setDiscoverTargets":
-		c.setDiscoverTargets(s, id, env.params)
-	case "Target.getTargets":
-		var p struct {
-			Filter targetFilter `json:"filter"`
-		}
-		if err := decodeParams(env.params, &p); err != nil {
-			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
-			return true
-		}
-		c.reply(sid, id, map[string]any{"targetInfos": c.listTargets(p.Filter)})
-	case "Target.getTargetInfo":
-		var p struct {
-			TargetID string `json:"targetId"`
-		}
-		_ = decodeParams(env.params, &p)
-		if p.TargetID == "" {
-			c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
-			return true
-		}
-		c.getTargetInfo(sid, id, p.TargetID)
-	case "Target.attachToTarget":
-		c.attachToTarget(s, id, env.params)
-	case "Target.detachFromTarget":
-		c.detachFromTarget(s, id, env.params)
-	case "Target.createTarget":
-		c.createTarget(s, id, env.params)
-	case "Target.closeTarget":
-		var p struct {
-			TargetID string `json:"targetId"`
-		}
-		_ = decodeParams(env.params, &p)
-		if !c.mayClose(p.TargetID) {
-			c.replyErr(sid, id, codeServerError, "relay: Target.closeTarget is allowed only on targets this client created")
-			return true
-		}
-		c.forwardOwn(s, b, env)
-	default:
-		return false
-	}
-	return true
-}
-
-func (c *client) tabCommand(s *session, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
-	case "Target.setAutoAttach":
-		var p struct {
-			AutoAttach bool  `json:"autoAttach"`
-			Flatten    *bool `json:"flatten"`
-		}
-		if err := decodeParams(env.params, &p); err != nil {
-			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
-			return
-		}
-		if !p.AutoAttach {
-			s.auto = nil
-			c.reply(sid, id, nil)
-			return
-		}
-		s.auto = &autoCfg{}
-		if _, ok := s.autoKids[s.targetID]; ok || s.pending[s.targetID] {
-			c.reply(sid, id, nil)
-			return
-		}
-		s.pending[s.targetID] = true
-		c.attachPage(s, s.targetID, true, func(*session, error) {
-			delete(s.pending, s.targetID)
-			c.reply(sid, id, nil)
-			c.checkWaiters(s.targetID)
-		})
-	case "Runtime.runIfWaitingForDebugger":
-		c.reply(sid, id, nil)
-	case "Target.getTargetInfo":
-		if t := c.targets[s.targetID]; t != nil {
-			c.reply(sid, id, map[string]any{"targetInfo": t.tabView(true)})
-			return
-		}
-		c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
-	case "Target.detachFromTarget":
-		c.detachFromTarget(s, id, env.params)
-	default:
-		c.replyErr(sid, id, codeMethodNotFound, "'"+env.method+"' wasn't found")
-	}
-}
-
-func (c *client) attachedTo(targetID string) bool {
-	for _, s := range c.sessions {
-		if s.targetID == targetID && (s.kind == kindPage || s.kind == kindTab) {
-			return true
-		}
-	}
-	for _, ch := range c.children {
-		if ch.targetID == targetID {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *client) orderedTargets() []*target {
-	out := make([]*target, 0, len(c.targets))
-	for _, t := range c.targets {
-		out = append(out, t)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
-	return out
-}
-
-func (c *client) listTargets(f targetFilter) []targetInfo {
-	out := []targetInfo{}
-	for _, t := range c.orderedTargets() {
-		if t.pageLike() && f.allows("tab") {
-			out = append(out, t.tabView(c.attachedTo(t.tabID)))
-		}
-		v := t.view(c.attachedTo(t.info.TargetID))
-		if f.allows(v.Type) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func (c *client) getTargetInfo(sid string, id int64, targetID string) {
-	if targetID == c.r.browserID {
-		c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
-		return
-	}
-	if t := c.targets[targetID]; t != nil {
-		c.reply(sid, id, map[string]any{"targetInfo": t.view(c.attachedTo(targetID))})
-		return
-	}
-	for _, t := range c.targets {
-		if t.tabID == targetID {
-			c.reply(sid, id, map[string]any{"targetInfo": t.tabView(c.attachedTo(targetID))})
-			return
-		}
-	}
-	c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
-}
-
-func (c *client) setDiscoverTargets(s *session, id int64, params []byte) {
-	var p struct {
-		Discover bool         `json:"discover"`
-		Filter   targetFilter `json:"filter"`
-	}
-	if err := decodeParams(params, &p); err != nil {
-		c.replyErr(s.id, id, codeInvalidParams, "Invalid parameters: "+err.Error())
-		return
-	}
-	if !p.Discover {
-		s.discover = false
-		c.reply(s.id, id, nil)
-		return
-	}
-	was := s.discover
-	s.discover, s.dfilter = true, p.Filter
-	if !was {
-		for _, t := range c.orderedTargets() {
-			c.discoverEvent(s, t, "Target.targetCreated")
-		}
-	}
-	c.reply(s.id, id, nil)
-}
-
-// discoverEvent tells a discovering session about a target (and the tab
-// above it, when its filter admits tabs).
-func (c *client) discoverEvent(s *session, t *target, method string) {
-	if t.pageLike() && s.dfilter.allows("tab") {
-		c.event(s.id, method, map[string]any{"targetInfo": t.tabView(c.attachedTo(t.tabID))})
-	}
-	v := t.view(c.attachedTo(t.info.TargetID))
-	if s.dfilter.allows(v.Type) {
-		c.event(s.id, method, map[string]any{"targetInfo": v})
-	}
-}
-
-func (c *client) setAutoAttach(s *session, id int64, params []byte) {
-	var p struct {
-		AutoAttach             bool         `json:"autoAttach"`
-		WaitForDebuggerOnStart bool         `json:"waitForDebuggerOnStart"`
-		Flatten                *bool        `json:"flatten"`
-		Filter                 targetFilter `json:"filter"`
-	}
-	if err := decodeParams(params, &p); err != nil {
-		c.replyErr(s.id, id, codeInvalidParams, "Invalid parameters: "+err.Error())
-		return
-	}
-	if p.Flatten == nil || !*p.Flatten {
-		c.replyErr(s.id, id, codeServerError, "Only flatten protocol is supported with browser level auto-attach")
-		return
-	}
-	if !p.AutoAttach {
-		s.auto = nil
-		c.reply(s.id, id, nil)
-		return
-	}
-	s.auto = &autoCfg{tabs: p.Filter != nil && p.Filter.allows("tab"), filter: p.Filter}
-	// Like Chromium: one Target.attachedToTarget per target, then the reply.
-	var ts []*target
-	for _, t := range c.orderedTargets() {
-		if c.autoWants(s, t) && !c.held[t.info.TargetID] {
-			ts = append(ts, t)
-		}
-	}
-	left := len(ts)
-	if left == 0 {
-		c.reply(s.id, id, nil)
-		return
-	}
-	for _, t := range ts {
-		c.autoAttachTarget(s, t, func() {
-			left--
-			if left == 0 {
-				c.reply(s.id, id, nil)
-			}
-		})
-	}
-}
-
-// autoWants reports whether browser session s auto-attaches t now.
-func (c *client) autoWants(s *session, t *target) bool {
-	if s.auto == nil || s.gone || !t.pageLike() || t.info.URL == "" {
-		return false
-	}
-	tid := t.info.TargetID
-	if _, ok := s.autoKids[tid]; ok || s.pending[tid] {
-		return false
-	}
-	if s.auto.tabs {
-		return true
-	}
-	return s.auto.filter.allows("page")
-}
-
-// autoAttachTarget attaches t to browser session s, as a tab target or a
-// page, and calls done on the owner when the client has been told.
-func (c *client) autoAttachTarget(s *session, t *target, done func()) {
-	tid := t.info.TargetID
-	if s.auto.tabs {
-		ts := c.newSession(newSessionID(), kindTab, tid, s)
-		s.autoKids[tid] = ts
-		c.event(s.id, "Target.attachedToTarget", map[string]any{
-			"sessionId": ts.id, "targetInfo": t.tabView(true), "waitingForDebugger": false})
-		done()
-		return
-	}
-	s.pending[tid] = true
-	c.attachPage(s, tid, true, func(*session, error) {
-		delete(s.pending, tid)
-		done()
-		c.checkWaiters(tid)
-	})
-}
-
-// attachPage dials the target's own socket for the client and makes a
-// session for it under parent; then it tells the client
-// (Target.attachedToTarget on the parent session) and calls done. done gets
-// an error when the target or the parent went away meanwhile, or the dial
-// failed.
-func (c *client) attachPage(parent *session, targetID string, auto bool, done func(*session, error)) {
-	url := c.r.targetWSURL(targetID)
-	c.goTask(func(ctx context.Context) func() {
-		dctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-		up, err := dialUpstream(dctx, url)
-		cancel()
-		return func() {
-			if err != nil {
-				c.r.log.Debug("relay: dial target failed", "client", c.id, "target", targetID, "err", err)
-				done(nil, err)
-				return
-			}
-			t := c.targets[targetID]
-			if t == nil || parent.gone {
-				up.closeNow()
-				done(nil, errTargetGone)
-				return
-			}
-			ps := c.newSession(newSessionID(), kindPage, targetID, parent)
-			ps.up = up
-			if auto {
-				parent.autoKids[targetID] = ps
-			}
-			c.event(parent.id, "Target.attachedToTarget", map[string]any{
-				"sessionId": ps.id, "targetInfo": t.view(true), "waitingForDebugger": false})
-			c.startReader(ps)
-			done(ps, nil)
-		}
-	})
-}
-
-var errTargetGone = errors.New("target closed")
-
-func (c *client) attachToTarget(s *session, id int64, params []byte) {
-	var p struct {
-		TargetID string `json:"targetId"`
-		Flatten  *bool  `json:"flatten"`
-	}
-	if err := decodeParams(params, &p); err != nil || p.TargetID == "" {
-		c.replyErr(s.id, id, codeInvalidParams, "Invalid parameters: targetId: string value expected")
-		return
-	}
-	if p.Flatten == nil || !*p.Flatten {
-		c.replyErr(s.id, id, codeServerError, "relay: only flatten sessions are supported; pass flatten:true")
-		return
-	}
-	if p.TargetID == c.r.browserID {
-		c.attachToBrowserTarget(s, id)
-		return
-	}
-	c.whenKnown(p.TargetID, func(ok bool) {
-		if !ok || s.gone {
-			c.replyErr(s.id, id, codeInvalidParams, "No target with given id found")
-			return
-		}
-		c.attachPage(s, p.TargetID, false, func(ps *session, err error) {
-			if err != nil {
-				c.replyErr(s.id, id, codeServerError, "relay: attaching to "+p.TargetID+": "+err.Error())
-				return
-			}
-			c.reply(s.id, id, map[string]string{"sessionId": ps.id})
-		})
-	})
-}
-
-func (c *client) attachToBrowserTarget(s *session, id int64) {
-	url := c.r.upstreamWS
-	c.goTask(func(ctx context.Context) func() {
-		dctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-		up, err := dialUpstream(dctx, url)
-		cancel()
-		return func() {
-			if err != nil {
-				c.replyErr(s.id, id, codeServerError, "relay: "+err.Error())
-				return
-			}
-			if s.gone {
-				up.closeNow()
-				return
-			}
-			bs := c.newSession(newSessionID(), kindBrowser, c.r.browserID, s)
-			bs.up = up
-			c.event(s.id, "Target.attachedToTarget", map[string]any{
-				"sessionId": bs.id, "targetInfo": c.r.browserInfo(), "waitingForDebugger": false})
-			c.startReader(bs)
-			c.reply(s.id, id, map[string]string{"sessionId": bs.id})
-		}
-	})
-}
-
-func (c *client) detachFromTarget(s *session, id int64, params []byte) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		TargetID  string `json:"targetId"`
-	}
-	_ = decodeParams(params, &p)
-	if p.SessionID == "" && p.TargetID != "" {
-		for _, k := range sortedKids(s) {
-			if k.targetID == p.TargetID {
-				p.SessionID = k.id
-				break
-			}
-		}
-	}
-	if ts, ok := c.sessions[p.SessionID]; ok && p.SessionID != "" {
-		c.detach(ts, true)
-		c.reply(s.id, id, nil)
-		return
-	}
-	if ch, ok := c.children[p.SessionID]; ok {
-		// A real child session: its own socket detaches it and reports it.
-		parent := ch.parent
-		if parent == ch.owner.id {
-			parent = ""
-		}
-		up := ch.owner.up
-		c.goTask(func(ctx context.Context) func() {
-			ctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-			defer cancel()
-			_, _ = up.call(ctx, parent, "Target.detachFromTarget", map[string]string{"sessionId": p.SessionID})
-			return func() { c.reply(s.id, id, nil) }
-		})
-		return
-	}
-	c.reply(s.id, id, nil) // a stale session: nothing to do, as Chromium answers
-}
-
-func (c *client) createTarget(s *session, id int64, params []byte) {
-	sid := s.id
-	c.relayCall(s, "Target.createTarget", params, func(res json.RawMessage, err error) {
-		if err != nil {
-			c.replyCallErr(sid, id, err)
-			return
-		}
-		var r struct {
-			TargetID string `json:"targetId"`
-		}
-		if json.Unmarshal(res, &r) != nil || r.TargetID == "" {
-			c.replyErr(sid, id, codeServerError, "relay: Target.createTarget gave no targetId")
-			return
-		}
-		c.created[r.TargetID] = true
-		// Like Chromium: a client that auto-attaches sees the new target
-		// attached before the reply (Playwright looks it up right away).
-		c.whenReady(r.TargetID, func(bool) { c.reply(sid, id, res) })
-	})
-}
-
-// whenKnown calls fn(true) once the target is in the client's table, or
-// fn(false) if it does not show up within targetWait.
-func (c *client) whenKnown(targetID string, fn func(ok bool)) {
-	if c.targets[targetID] != nil {
-		fn(true)
-		return
-	}
-	c.wait(targetID, fn)
-}
-
-// whenReady is whenKnown, and also waits for the auto-attaches of the
-// target that are under way.
-func (c *client) whenReady(targetID string, fn func(ok bool)) {
-	if c.ready(targetID) {
-		fn(true)
-		return
-	}
-	c.wait(targetID, fn)
-}
-
-func (c *client) wait(targetID string, fn func(bool)) {
-	called := false
-	once := func(ok bool) {
-		if !called {
-			called = true
-			fn(ok)
-		}
-	}
-	c.waiters[targetID] = append(c.waiters[targetID], once)
-	c.after(c.r.targetWait, func() {
-		once(c.targets[targetID] != nil)
-	})
-}
-
-func (c *client) ready(targetID string) bool {
-	t := c.targets[targetID]
-	if t == nil {
-		return false
-	}
-	for _, s := range c.sessions {
-		if s.pending[targetID] {
-			return false
-		}
-		if s.kind == kindBrowser && c.autoWants(s, t) && !c.held[targetID] {
-			return false // mail about it is being handled; attach will start
-		}
-	}
-	return true
-}
-
-func (c *client) checkWaiters(targetID string) {
-	ws := c.waiters[targetID]
-	if len(ws) == 0 || !c.ready(targetID) {
-		return
-	}
-	delete(c.waiters, targetID)
-	for _, fn := range ws {
-		fn(true)
-	}
-}
-
-// after runs fn on the owner once d has passed.
-func (c *client) after(d time.Duration, fn func()) {
-	at := time.Now().Add(d)
-	c.deadlines = append(c.deadlines, deadline{at: at, fn: fn})
-	c.resetTimer()
-}
-
-func (c *client) resetTimer() {
-	if len(c.deadlines) == 0 {
-		c.timer.Stop()
-		return
-	}
-	next := c.deadlines[0].at
-	for _, d := range c.deadlines[1:] {
-		if d.at.Before(next) {
-			next = d.at
-		}
-	}
-	c.timer.Reset(max(time.Until(next), 0))
-}
-
-func (c *client) runDeadlines() {
-	now := time.Now()
-	var due []deadline
-	kept := c.deadlines[:0]
-	for _, d := range c.deadlines {
-		if !d.at.After(now) {
-			due = append(due, d)
-		} else {
-			kept = append(kept, d)
-		}
-	}
-	c.deadlines = kept
-	for _, d := range due {
-		d.fn()
-	}
-	c.resetTimer()
-}
-
-// handleMail applies what the hub said about targets.
-func (c *client) handleMail() {
-	items, overflow := c.mail.take()
-	if overflow {
-		c.stop(closeInfo{code: websocket.StatusPolicyViolation, reason: "relay: client fell behind on target events"})
-		return
-	}
-	for _, m := range items {
-		switch m := m.(type) {
-		case mailTarget:
-			c.onTarget(m)
-		case mailTargetGone:
-			c.onTargetGone(m.id)
-		case mailTargetCrashed:
-			for _, s := range c.sortedSessions() {
-				if s.discover {
-					c.send(eventMessage("Target.targetCrashed", m.params, s.id))
-				}
-			}
-		case mailUpstreamGone:
-			c.upstreamGone()
-			return
-		}
-	}
-}
-
-func (c *client) onTarget(m mailTarget) {
-	tid := m.t.info.TargetID
-	t := c.targets[tid]
-	if t == nil {
-		t = &target{}
-		c.targets[tid] = t
-	}
-	*t = m.t
-	method := "Target.targetInfoChanged"
-	if m.created {
-		method = "Target.targetCreated"
-	}
-	if op := t.info.OpenerID; op != "" && c.created[op] {
-		c.created[tid] = true // a popup of the client's own page is the client's too
-	}
-	for _, s := range c.sortedSessions() {
-		if s.discover {
-			c.discoverEvent(s, t, method)
-		}
-	}
-	if t.pageLike() {
-		c.autoAttachNew(t)
-	}
-	c.checkWaiters(tid)
-}
-
-// autoAttachNew attaches a new (or newly page-like) target to every session
-// that auto-attaches. A target without a URL yet (a popup before its first
-// commit) waits for one, at most NewTargetURLWait.
-func (c *client) autoAttachNew(t *target) {
-	tid := t.info.TargetID
-	if t.info.URL == "" {
-		if !c.held[tid] {
-			c.held[tid] = true
-			c.after(c.r.urlWait, func() {
-				if c.held[tid] {
-					delete(c.held, tid)
-					if t := c.targets[tid]; t != nil {
-						if t.info.URL == "" {
-							t.info.URL = "about:blank"
-						}
-						c.autoAttachNew(t)
-					}
-				}
-			})
-		}
-		return
-	}
-	delete(c.held, tid)
-	for _, s := range c.sortedSessions() {
-		if s.kind == kindBrowser && c.autoWants(s, t) {
-			c.autoAttachTarget(s, t, func() {})
-		}
-	}
-}
-
-func (c *client) onTargetGone(tid string) {
-	t := c.targets[tid]
-	if t == nil {
-		return
-	}
-	// Page sessions first (they sit under tab sessions), then the tabs.
-	for _, s := range c.sortedSessions() {
-		if s.targetID == tid && s.kind == kindPage {
-			c.detach(s, true)
-		}
-	}
-	for _, s := range c.sortedSessions() {
-		if s.targetID == tid && s.kind == kindTab {
-			c.detach(s, true)
-		}
-	}
-	delete(c.targets, tid)
-	delete(c.held, tid)
-	for _, s := range c.sortedSessions() {
-		if !s.discover {
-			continue
-		}
-		if s.dfilter.allows(t.view(false).Type) {
-			c.event(s.id, "Target.targetDestroyed", map[string]string{"targetId": tid})
-		}
-		if t.pageLike() && s.dfilter.allows("tab") {
-			c.event(s.id, "Target.targetDestroyed", map[string]string{"targetId": t.tabID})
-		}
-	}
-	if ws := c.waiters[tid]; len(ws) > 0 {
-		delete(c.waiters, tid)
-		for _, fn := range ws {
-			fn(false)
-		}
-	}
-}
-
-func sortTargets(ts []target) {
-	sort.Slice(ts, func(i, j int) bool { return ts[i].seq < ts[j].seq })
 }

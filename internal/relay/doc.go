@@ -25,7 +25,9 @@
 // with their real ids. Electron webview guests are shown as pages. A hub
 // goroutine (hub.go) owns the table of targets, learned over the relay's own
 // browser socket; each client's owner goroutine (client.go) owns that
-// client's sessions.
+// client's sessions, answers the protocol it emulates (commands.go) and
+// attaches targets (attach.go); http.go serves the endpoints and checks
+// every request, frame.go reads message envelopes without decoding them.
 //
 // Flow control (queue.go): each client has a bounded queue with a priority
 // lane for replies and every event that must not be lost, and a bulk lane

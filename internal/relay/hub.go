@@ -142,6 +142,9 @@ func (h *hub) onEvent(m monEvent) {
 			t = &target{seq: h.seq}
 			h.targets[info.TargetID] = t
 		}
+		if info.URL == "" && t.info.URL != "" {
+			info.URL = t.info.URL // Chromium blanks it for a moment while a new tab navigates
+		}
 		t.info = info
 		if t.pageLike() && t.tabID == "" {
 			t.tabID = newSessionID()

@@ -1,0 +1,210 @@
+package relay
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/cdp"
+)
+
+// Peer benchmarks: Playwright through the relay against Playwright
+// connected straight to the same Chromium, in one run. They are not part of
+// `make test`; run them with
+//
+//	UNDERSTUDY_BENCH=1 go test -run TestPeerBenchmarks -v -timeout 20m ./internal/relay/
+//
+// The relay runs in a child process (this test binary, started with
+// childEnv) so that its peak RSS is its own, apart from the fixture server
+// that serves the flood.
+
+const childEnv = "UNDERSTUDY_RELAY_CHILD_UPSTREAM"
+
+// runRelayChild is the child process: a relay in front of upstream until
+// stdin closes.
+func runRelayChild(upstream string) int {
+	r, err := New(Options{Upstream: browser.Endpoint{HTTPURL: upstream}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := r.Start(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("RELAY", r.HTTPURL(), r.WSURL())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	_ = r.Close()
+	return 0
+}
+
+type relayChild struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	http  string
+}
+
+func startRelayChild(t *testing.T, upstream string) *relayChild {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+upstream)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	f := strings.Fields(line)
+	if err != nil || len(f) != 3 || f[0] != "RELAY" {
+		t.Fatalf("relay child: %q %v", line, err)
+	}
+	c := &relayChild{cmd: cmd, stdin: stdin, http: f[1]}
+	t.Cleanup(func() {
+		_ = c.stdin.Close()
+		_ = c.cmd.Wait()
+	})
+	return c
+}
+
+// memory returns the child's peak and current resident set, in MiB.
+func (c *relayChild) memory() (peak, now float64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(l, "VmHWM: %f kB", &kb); err == nil {
+			peak = kb / 1024
+		}
+		if _, err := fmt.Sscanf(l, "VmRSS: %f kB", &kb); err == nil {
+			now = kb / 1024
+		}
+	}
+	return peak, now
+}
+
+func runBench(t *testing.T, node string, args ...string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{"bench.mjs"}, args...)...)
+	cmd.Dir = compatDir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bench.mjs %v: %v\n%s", args, err, out)
+	}
+	var v map[string]any
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &v); err != nil {
+		t.Fatalf("bench.mjs %v: %v\n%s", args, err, out)
+	}
+	return v
+}
+
+func TestPeerBenchmarks(t *testing.T) {
+	if os.Getenv("UNDERSTUDY_BENCH") != "1" {
+		t.Skip("peer benchmarks run with UNDERSTUDY_BENCH=1")
+	}
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	relay := startRelayChild(t, b.HTTPURL)
+	requests := 20000
+	if n := os.Getenv("UNDERSTUDY_BENCH_REQUESTS"); n != "" {
+		_, _ = fmt.Sscan(n, &requests)
+	}
+
+	evalURL := srv.URL("a.test", "/second.html?bench=eval")
+	openPage(t, evalURL)
+	ev := runBench(t, node, "eval", relay.http, b.HTTPURL, evalURL, "500")
+	cn := runBench(t, node, "connect", relay.http, b.HTTPURL, "10")
+
+	floodRelay := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=relay", requests))
+	openPage(t, floodRelay)
+	fr := runBench(t, node, "flood", relay.http, floodRelay, "8", fmt.Sprint(requests))
+	peak, now := relay.memory()
+	floodDirect := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=direct", requests))
+	openPage(t, floodDirect)
+	fd := runBench(t, node, "flood", b.HTTPURL, floodDirect, "8", fmt.Sprint(requests))
+
+	j := func(v any) string { s, _ := json.Marshal(v); return string(s) }
+	t.Logf("eval 500x page.evaluate('1') ms: relay %s direct %s ratio(mean) %v ratio(p50) %v",
+		j(ev["relay"]), j(ev["direct"]), ev["ratio_mean"], ev["ratio_p50"])
+	t.Logf("connectOverCDP ms: relay %s direct %s ratio(p50) %v ratio(mean) %v",
+		j(cn["relay"]), j(cn["direct"]), cn["ratio_p50"], cn["ratio_mean"])
+	t.Logf("flood %d requests, 8 clients, relay: %ss all %s worst client p99 %v; console events %v",
+		requests, j(fr["seconds"]), j(fr["all"]), fr["worst_client_p99"], j(fr["console_events"]))
+	t.Logf("flood %d requests, 8 clients, direct: %ss all %s worst client p99 %v; console events %v",
+		requests, j(fd["seconds"]), j(fd["all"]), fd["worst_client_p99"], j(fd["console_events"]))
+	t.Logf("relay process memory: peak RSS %.1f MiB, after the flood %.1f MiB", peak, now)
+}
+
+// BenchmarkRelayEvaluate compares a trivial Runtime.evaluate through the
+// relay (a flattened session on the relay's browser socket) with the same
+// call on the page's own socket straight to Chromium, interleaved, 500 of
+// each per iteration; it reports the medians and their ratio.
+func BenchmarkRelayEvaluate(b *testing.B) {
+	br := needBrowser(b)
+	id := openPage(b, fixtureSrv.get(b).URL("a.test", "/second.html?bench=go"))
+	r := startRelay(b, endpointOf(br))
+	ctx := context.Background()
+	direct, err := cdp.Dial(ctx, br.WSURL[:strings.Index(br.WSURL, "/devtools/")]+"/devtools/page/"+id, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer direct.Close()
+	via, err := cdp.Dial(ctx, r.WSURL(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer via.Close()
+	var att struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := via.Call(ctx, "Target.attachToTarget", map[string]any{"targetId": id, "flatten": true}, &att); err != nil {
+		b.Fatal(err)
+	}
+	params := json.RawMessage(`{"expression":"1","returnByValue":true}`)
+	rt := func(call func() error) time.Duration {
+		t0 := time.Now()
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	callDirect := func() error { _, err := direct.CallRaw(ctx, "", "Runtime.evaluate", params); return err }
+	callRelay := func() error { _, err := via.CallRaw(ctx, att.SessionID, "Runtime.evaluate", params); return err }
+	median := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)/2]
+	}
+	for b.Loop() {
+		var ds, rs []time.Duration
+		for range 500 {
+			ds = append(ds, rt(callDirect))
+			rs = append(rs, rt(callRelay))
+		}
+		md, mr := median(ds), median(rs)
+		b.ReportMetric(float64(md.Microseconds())/1000, "ms-direct")
+		b.ReportMetric(float64(mr.Microseconds())/1000, "ms-relay")
+		b.ReportMetric(float64(mr)/float64(md), "ratio")
+	}
+}

@@ -1,0 +1,421 @@
+package relay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+
+	"github.com/coder/websocket"
+)
+
+// The commands a client's sessions send that the relay answers itself, in
+// whole or in part: the browser-level protocol (Browser.*, Target.*) on
+// browser sessions, the few page-session commands it must see (Page.close,
+// Runtime.enable, Runtime.runIfWaitingForDebugger, Target.getTargetInfo),
+// and the tab sessions it makes up for Puppeteer. Everything else is
+// forwarded (client.go). All of it runs on the client's owner goroutine.
+
+// relayCall runs a command of the client as the relay's own call on the
+// session's socket and hands the outcome to done on the owner.
+func (c *client) relayCall(s *session, method string, params []byte, done func(json.RawMessage, error)) {
+	up := s.up
+	var p any
+	if len(params) > 0 {
+		p = json.RawMessage(params)
+	}
+	c.goTask(func(ctx context.Context) func() {
+		ctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
+		defer cancel()
+		res, err := up.call(ctx, "", method, p)
+		return func() { done(res, err) }
+	})
+}
+
+func (c *client) replyCallErr(sid string, id int64, err error) {
+	var ce *cdpError
+	if errors.As(err, &ce) {
+		c.replyErr(sid, id, ce.Code, ce.Message)
+		return
+	}
+	c.replyErr(sid, id, codeServerError, "relay: "+err.Error())
+}
+
+func (c *client) mayClose(targetID string) bool {
+	if c.r.opts.AllowBrowserClose || c.created[targetID] {
+		return true
+	}
+	for _, t := range c.targets {
+		if t.tabID == targetID {
+			return c.created[t.info.TargetID]
+		}
+	}
+	return false
+}
+
+func (c *client) browserCommand(s *session, b []byte, env *envelope) {
+	sid, id := s.id, env.id
+	switch env.method {
+	case "Browser.getVersion":
+		c.reply(sid, id, json.RawMessage(c.r.version))
+	case "Browser.close":
+		if c.r.opts.AllowBrowserClose {
+			c.forwardOwn(s, b, env)
+			return
+		}
+		c.reply(sid, id, nil)
+		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: Browser.close closed this connection only", drain: true})
+	case "Browser.crash", "Browser.crashGpuProcess":
+		if c.r.opts.AllowBrowserClose {
+			c.forwardOwn(s, b, env)
+			return
+		}
+		c.replyErr(sid, id, codeServerError, "relay: "+env.method+" is not allowed (the relay runs without --allow-browser-close)")
+	case "Browser.setDownloadBehavior":
+		c.relayCall(s, env.method, env.params, func(_ json.RawMessage, err error) {
+			if err != nil {
+				c.r.log.Debug("relay: upstream refused Browser.setDownloadBehavior", "err", err)
+			}
+			c.reply(sid, id, nil) // answered even when the upstream (Electron) refuses
+		})
+	case "Runtime.runIfWaitingForDebugger":
+		c.reply(sid, id, nil)
+	case "Target.attachToBrowserTarget":
+		c.attachToBrowserTarget(s, id)
+	default:
+		if !c.targetCommand(s, b, env) {
+			c.forwardOwn(s, b, env)
+		}
+	}
+}
+
+func (c *client) pageCommand(s *session, b []byte, env *envelope) {
+	sid, id := s.id, env.id
+	switch env.method {
+	case "Runtime.runIfWaitingForDebugger":
+		c.reply(sid, id, nil) // the relay's targets never wait for a debugger
+	case "Runtime.enable":
+		s.rtEnable.Store(env.id)
+		c.forwardOwn(s, b, env)
+	case "Page.close":
+		if !c.mayClose(s.targetID) {
+			c.replyErr(sid, id, codeServerError, "relay: Page.close is allowed only on targets this client created")
+			return
+		}
+		c.forwardOwn(s, b, env)
+	case "Target.getTargetInfo":
+		var p struct {
+			TargetID string `json:"targetId"`
+		}
+		_ = decodeParams(env.params, &p)
+		if p.TargetID == "" {
+			p.TargetID = s.targetID
+		}
+		c.getTargetInfo(sid, id, p.TargetID)
+	case "Target.setAutoAttach", "Target.attachToTarget", "Target.detachFromTarget", "Target.attachToBrowserTarget":
+		c.forwardOwn(s, b, env) // page-level: the target socket's own child sessions
+	default:
+		if !c.targetCommand(s, b, env) {
+			c.forwardOwn(s, b, env)
+		}
+	}
+}
+
+// targetCommand handles the Target commands that browser and page
+// sessions share. It reports false for commands it leaves to the caller.
+func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
+	sid, id := s.id, env.id
+	switch env.method {
+	case "Target.setAutoAttach":
+		c.setAutoAttach(s, id, env.params)
+	case "Target.setDiscoverTargets":
+		c.setDiscoverTargets(s, id, env.params)
+	case "Target.getTargets":
+		var p struct {
+			Filter targetFilter `json:"filter"`
+		}
+		if err := decodeParams(env.params, &p); err != nil {
+			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
+			return true
+		}
+		c.reply(sid, id, map[string]any{"targetInfos": c.listTargets(p.Filter)})
+	case "Target.getTargetInfo":
+		var p struct {
+			TargetID string `json:"targetId"`
+		}
+		_ = decodeParams(env.params, &p)
+		if p.TargetID == "" {
+			c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
+			return true
+		}
+		c.getTargetInfo(sid, id, p.TargetID)
+	case "Target.attachToTarget":
+		c.attachToTarget(s, id, env.params)
+	case "Target.detachFromTarget":
+		c.detachFromTarget(s, id, env.params)
+	case "Target.createTarget":
+		c.createTarget(s, id, env.params)
+	case "Target.closeTarget":
+		var p struct {
+			TargetID string `json:"targetId"`
+		}
+		_ = decodeParams(env.params, &p)
+		if !c.mayClose(p.TargetID) {
+			c.replyErr(sid, id, codeServerError, "relay: Target.closeTarget is allowed only on targets this client created")
+			return true
+		}
+		c.forwardOwn(s, b, env)
+	default:
+		return false
+	}
+	return true
+}
+
+func (c *client) tabCommand(s *session, env *envelope) {
+	sid, id := s.id, env.id
+	switch env.method {
+	case "Target.setAutoAttach":
+		var p struct {
+			AutoAttach bool  `json:"autoAttach"`
+			Flatten    *bool `json:"flatten"`
+		}
+		if err := decodeParams(env.params, &p); err != nil {
+			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
+			return
+		}
+		if !p.AutoAttach {
+			s.auto = nil
+			c.reply(sid, id, nil)
+			return
+		}
+		s.auto = &autoCfg{}
+		if _, ok := s.autoKids[s.targetID]; ok || s.pending[s.targetID] {
+			c.reply(sid, id, nil)
+			return
+		}
+		s.pending[s.targetID] = true
+		c.attachPage(s, s.targetID, true, func(*session, error) {
+			delete(s.pending, s.targetID)
+			c.reply(sid, id, nil)
+			c.checkWaiters(s.targetID)
+		})
+	case "Runtime.runIfWaitingForDebugger":
+		c.reply(sid, id, nil)
+	case "Target.getTargetInfo":
+		if t := c.targets[s.targetID]; t != nil {
+			c.reply(sid, id, map[string]any{"targetInfo": t.tabView(true)})
+			return
+		}
+		c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
+	case "Target.detachFromTarget":
+		c.detachFromTarget(s, id, env.params)
+	default:
+		c.replyErr(sid, id, codeMethodNotFound, "'"+env.method+"' wasn't found")
+	}
+}
+
+func (c *client) attachedTo(targetID string) bool {
+	for _, s := range c.sessions {
+		if s.targetID == targetID && (s.kind == kindPage || s.kind == kindTab) {
+			return true
+		}
+	}
+	for _, ch := range c.children {
+		if ch.targetID == targetID {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *client) orderedTargets() []*target {
+	out := make([]*target, 0, len(c.targets))
+	for _, t := range c.targets {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+func (c *client) listTargets(f targetFilter) []targetInfo {
+	out := []targetInfo{}
+	for _, t := range c.orderedTargets() {
+		if t.pageLike() && f.allows("tab") {
+			out = append(out, t.tabView(c.attachedTo(t.tabID)))
+		}
+		v := t.view(c.attachedTo(t.info.TargetID))
+		if f.allows(v.Type) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (c *client) getTargetInfo(sid string, id int64, targetID string) {
+	if targetID == c.r.browserID {
+		c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
+		return
+	}
+	if t := c.targets[targetID]; t != nil {
+		c.reply(sid, id, map[string]any{"targetInfo": t.view(c.attachedTo(targetID))})
+		return
+	}
+	for _, t := range c.targets {
+		if t.tabID == targetID {
+			c.reply(sid, id, map[string]any{"targetInfo": t.tabView(c.attachedTo(targetID))})
+			return
+		}
+	}
+	c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
+}
+
+func (c *client) setDiscoverTargets(s *session, id int64, params []byte) {
+	var p struct {
+		Discover bool         `json:"discover"`
+		Filter   targetFilter `json:"filter"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		c.replyErr(s.id, id, codeInvalidParams, "Invalid parameters: "+err.Error())
+		return
+	}
+	if !p.Discover {
+		s.discover = false
+		c.reply(s.id, id, nil)
+		return
+	}
+	was := s.discover
+	s.discover, s.dfilter = true, p.Filter
+	if !was {
+		for _, t := range c.orderedTargets() {
+			c.discoverEvent(s, t, "Target.targetCreated")
+		}
+	}
+	c.reply(s.id, id, nil)
+}
+
+// discoverEvent tells a discovering session about a target (and the tab
+// above it, when its filter admits tabs).
+func (c *client) discoverEvent(s *session, t *target, method string) {
+	if t.pageLike() && s.dfilter.allows("tab") {
+		c.event(s.id, method, map[string]any{"targetInfo": t.tabView(c.attachedTo(t.tabID))})
+	}
+	v := t.view(c.attachedTo(t.info.TargetID))
+	if s.dfilter.allows(v.Type) {
+		c.event(s.id, method, map[string]any{"targetInfo": v})
+	}
+}
+
+func (c *client) attachToTarget(s *session, id int64, params []byte) {
+	var p struct {
+		TargetID string `json:"targetId"`
+		Flatten  *bool  `json:"flatten"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.TargetID == "" {
+		c.replyErr(s.id, id, codeInvalidParams, "Invalid parameters: targetId: string value expected")
+		return
+	}
+	if p.Flatten == nil || !*p.Flatten {
+		c.replyErr(s.id, id, codeServerError, "relay: only flatten sessions are supported; pass flatten:true")
+		return
+	}
+	if p.TargetID == c.r.browserID {
+		c.attachToBrowserTarget(s, id)
+		return
+	}
+	c.whenKnown(p.TargetID, func(ok bool) {
+		if !ok || s.gone {
+			c.replyErr(s.id, id, codeInvalidParams, "No target with given id found")
+			return
+		}
+		c.attachPage(s, p.TargetID, false, func(ps *session, err error) {
+			if err != nil {
+				c.replyErr(s.id, id, codeServerError, "relay: attaching to "+p.TargetID+": "+err.Error())
+				return
+			}
+			c.reply(s.id, id, map[string]string{"sessionId": ps.id})
+		})
+	})
+}
+
+func (c *client) attachToBrowserTarget(s *session, id int64) {
+	url := c.r.upstreamWS
+	c.goTask(func(ctx context.Context) func() {
+		dctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
+		up, err := dialUpstream(dctx, url)
+		cancel()
+		return func() {
+			if err != nil {
+				c.replyErr(s.id, id, codeServerError, "relay: "+err.Error())
+				return
+			}
+			if s.gone {
+				up.closeNow()
+				return
+			}
+			bs := c.newSession(newSessionID(), kindBrowser, c.r.browserID, s)
+			bs.up = up
+			c.event(s.id, "Target.attachedToTarget", map[string]any{
+				"sessionId": bs.id, "targetInfo": c.r.browserInfo(), "waitingForDebugger": false})
+			c.startReader(bs)
+			c.reply(s.id, id, map[string]string{"sessionId": bs.id})
+		}
+	})
+}
+
+func (c *client) detachFromTarget(s *session, id int64, params []byte) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		TargetID  string `json:"targetId"`
+	}
+	_ = decodeParams(params, &p)
+	if p.SessionID == "" && p.TargetID != "" {
+		for _, k := range sortedKids(s) {
+			if k.targetID == p.TargetID {
+				p.SessionID = k.id
+				break
+			}
+		}
+	}
+	if ts, ok := c.sessions[p.SessionID]; ok && p.SessionID != "" {
+		c.detach(ts, true)
+		c.reply(s.id, id, nil)
+		return
+	}
+	if ch, ok := c.children[p.SessionID]; ok {
+		// A real child session: its own socket detaches it and reports it.
+		parent := ch.parent
+		if parent == ch.owner.id {
+			parent = ""
+		}
+		up := ch.owner.up
+		c.goTask(func(ctx context.Context) func() {
+			ctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
+			defer cancel()
+			_, _ = up.call(ctx, parent, "Target.detachFromTarget", map[string]string{"sessionId": p.SessionID})
+			return func() { c.reply(s.id, id, nil) }
+		})
+		return
+	}
+	c.reply(s.id, id, nil) // a stale session: nothing to do, as Chromium answers
+}
+
+func (c *client) createTarget(s *session, id int64, params []byte) {
+	sid := s.id
+	c.relayCall(s, "Target.createTarget", params, func(res json.RawMessage, err error) {
+		if err != nil {
+			c.replyCallErr(sid, id, err)
+			return
+		}
+		var r struct {
+			TargetID string `json:"targetId"`
+		}
+		if json.Unmarshal(res, &r) != nil || r.TargetID == "" {
+			c.replyErr(sid, id, codeServerError, "relay: Target.createTarget gave no targetId")
+			return
+		}
+		c.created[r.TargetID] = true
+		// Like Chromium: a client that auto-attaches sees the new target
+		// attached before the reply (Playwright looks it up right away).
+		c.whenReady(r.TargetID, func(bool) { c.reply(sid, id, res) })
+	})
+}

@@ -1,0 +1,215 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+)
+
+// The compatibility tests run real clients, pinned in compat/package.json
+// and compat/package-lock.json, against the relay: Playwright and Puppeteer
+// scripts under node, and chromedp in Go (chromedp_test.go).
+
+const compatDir = "compat"
+
+var npmOnce struct {
+	sync.Once
+	err error
+	out []byte
+}
+
+// requireNode returns the node binary after making sure the pinned npm
+// packages are installed (npm ci, once per test binary, when
+// compat/node_modules is missing). Without node or npm the test is skipped,
+// or fails with CI=true; under -short it is skipped.
+func requireNode(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("compat: runs node clients against a real browser; skipped under -short")
+	}
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = exec.LookPath("npm")
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("compat: node and npm are needed (CI=true: a missing tool fails the test): %v", err)
+		}
+		t.Skipf("compat: node and npm are needed: %v", err)
+	}
+	npmOnce.Do(func() {
+		if installed() {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = compatDir
+		cmd.Env = append(os.Environ(), "PUPPETEER_SKIP_DOWNLOAD=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
+		npmOnce.out, npmOnce.err = cmd.CombinedOutput()
+	})
+	if npmOnce.err != nil {
+		t.Fatalf("compat: npm ci in %s: %v\n%s", compatDir, npmOnce.err, npmOnce.out)
+	}
+	return node
+}
+
+func installed() bool {
+	for _, p := range []string{"playwright-core", "puppeteer-core"} {
+		if _, err := os.Stat(filepath.Join(compatDir, "node_modules", p, "package.json")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// compatEnv is the environment env.mjs documents.
+func compatEnv(r *Relay, srv *fixture.Server, top string, extra ...string) []string {
+	return append(append(os.Environ(),
+		"RELAY_HTTP="+r.HTTPURL(),
+		"RELAY_WS="+r.WSURL(),
+		"FIXTURE_PORT="+strconv.Itoa(srv.Port()),
+		"TOP_URL="+top,
+		"PUPPETEER_SKIP_DOWNLOAD=1",
+	), extra...)
+}
+
+// runNodeTests runs one node --test file and fails the test with its
+// output when a case fails.
+func runNodeTests(t *testing.T, node, file string, env []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "--test-concurrency=1", file)
+	cmd.Dir = compatDir
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", file, err, out)
+	}
+	summary := out
+	if i := bytes.LastIndex(out, []byte("ℹ tests")); i >= 0 {
+		summary = out[i:]
+	}
+	t.Logf("%s:\n%s", file, summary)
+}
+
+func TestPlaywright(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	top := srv.URL("a.test", "/index.html")
+	openPage(t, top)
+	r := startRelay(t, endpointOf(b))
+	runNodeTests(t, node, "playwright.test.mjs", compatEnv(r, srv, top))
+}
+
+func TestPuppeteer(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	top := srv.URL("a.test", "/index.html")
+	openPage(t, top)
+	r := startRelay(t, endpointOf(b))
+	runNodeTests(t, node, "puppeteer.test.mjs", compatEnv(r, srv, top))
+}
+
+func TestWebviewGuestCompat(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	proxy, err := fixture.StartElectronProxy(ctx, b.HTTPURL, fixture.ProxyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proxy.Close() })
+	top := srv.URL("a.test", "/webview-host.html")
+	openPage(t, top)
+	guest := srv.URL("a.test", "/guest.html")
+	openPage(t, guest)
+	r := startRelay(t, browser.Endpoint{HTTPURL: proxy.HTTPURL()})
+	runNodeTests(t, node, "webview.test.mjs", compatEnv(r, srv, top, "GUEST_URL="+guest))
+}
+
+func TestUpstreamCrashCompat(t *testing.T) {
+	node := requireNode(t)
+	chromiumtest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	own := chromiumtest.Start(ctx, t)
+	srv := fixtureSrv.get(t)
+	top := srv.URL("a.test", "/second.html")
+	if _, err := own.NewPage(ctx, top); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := own.WaitList(ctx, func(ts []chromiumtest.Target) bool {
+		for _, x := range ts {
+			if x.URL == top {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := startRelay(t, endpointOf(own))
+
+	cmd := exec.CommandContext(ctx, node, "crash.mjs")
+	cmd.Dir = compatDir
+	cmd.Env = compatEnv(r, srv, top)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if sc.Text() == "READY" {
+			if err := own.Stop(); err != nil {
+				t.Logf("stop: %v", err)
+			}
+		}
+	}
+	err = cmd.Wait()
+	out := strings.Join(lines, "\n")
+	if err != nil || !strings.Contains(out, "DISCONNECTED") {
+		t.Fatalf("crash.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	t.Logf("crash.mjs:\n%s", out)
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Error("the relay did not stop after its upstream died")
+	}
+}
+
+func TestTokenCompat(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	top := srv.URL("a.test", "/second.html")
+	openPage(t, top)
+	const token = "c0mpat-t0ken"
+	r := startRelayWith(t, Options{Upstream: endpointOf(b), Token: token}, nil)
+	runNodeTests(t, node, "token.test.mjs", compatEnv(r, srv, top, "TOKEN="+token))
+}

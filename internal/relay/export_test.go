@@ -1,0 +1,4 @@
+package relay
+
+// testBrowserID exposes the relay's browser target id to tests.
+func (r *Relay) testBrowserID() string { return r.browserID }
