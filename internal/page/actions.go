@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
@@ -165,9 +164,9 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			// A document replaced under a target's root frame: look
 			// again in the new one (an in-process frame's context id is
 			// the caller's to resolve again).
-			if ctx.Err() == nil && f.ContextID == 0 && actContextLost(err) && losses < 3 && time.Now().Before(deadline) {
+			if ctx.Err() == nil && f.ContextID == 0 && contextLoss(err.Error()) && losses < 3 && time.Now().Before(deadline) {
 				losses++
-				if !actPause(ctx, 25*time.Millisecond) {
+				if !Pause(ctx, 25*time.Millisecond) {
 					return nil, err
 				}
 				continue
@@ -307,35 +306,13 @@ func actError(sf *surface, f Frame, we *wireError) error {
 // actions' waits), awaiting it: one round trip when the walker is
 // installed, two when it must be installed first. sf must be locked.
 func (s *Store) callAwait(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
-	args["op"] = op
-	args["ns"] = s.token + "/" + f.SurfaceID
-	s.mu.Lock()
-	sf.next = max(sf.next, s.next)
-	s.mu.Unlock()
-	args["next"] = sf.next
-	b, err := json.Marshal(args)
-	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encoding the arguments of "+op)
-	}
-	ro, err := actEvaluate(ctx, f, s.actExpr(b, false))
+	b, err := s.opArgs(f, sf, op, args)
 	if err != nil {
 		return nil, err
 	}
-	if isZero(ro) {
-		sf.injections++
-		if ro, err = actEvaluate(ctx, f, s.actExpr(b, true)); err != nil {
-			return nil, err
-		}
-	}
-	var r reply
-	if err := json.Unmarshal(ro.Value, &r); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)
-	}
-	sf.absorb(&r)
-	s.mu.Lock()
-	s.next = max(s.next, sf.next)
-	s.mu.Unlock()
-	return &r, nil
+	return s.exchange(sf, op, func(install bool) (*runtime.RemoteObject, error) {
+		return evaluateAwait(ctx, f, s.actExpr(b, install), "an action")
+	})
 }
 
 // actExpr runs an operation and, when its result is a promise (of
@@ -352,46 +329,6 @@ func (s *Store) actExpr(args []byte, install bool) string {
 		return s.b.script + ";\n" + run
 	}
 	return run
-}
-
-// actEvaluate evaluates expr in the frame's context, awaiting a promise;
-// the result comes by value.
-func actEvaluate(ctx context.Context, f Frame, expr string) (*runtime.RemoteObject, error) {
-	yes := true
-	p := runtime.EvaluateParams{Expression: expr, ContextID: f.ContextID, ReturnByValue: &yes, AwaitPromise: &yes, Silent: &yes}
-	res, err := cdpproto.Call(ctx, f.Session, runtime.Evaluate, p)
-	if err != nil {
-		if errs.As(err) != nil || ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, errs.Wrap(errs.Internal, err, "Runtime.evaluate in surface "+f.SurfaceID)
-	}
-	if res.ExceptionDetails != nil {
-		return nil, errs.New(errs.Internal, "an action threw in surface %s: %s", f.SurfaceID, exceptionText(res.ExceptionDetails))
-	}
-	if res.Result == nil {
-		return nil, errs.New(errs.Internal, "Runtime.evaluate in surface %s returned no result", f.SurfaceID)
-	}
-	return res.Result, nil
-}
-
-// actContextLost reports whether err says the document went away under a
-// call (a navigation or reload).
-func actContextLost(err error) bool {
-	m := err.Error()
-	return strings.Contains(m, "Execution context was destroyed") || strings.Contains(m, "Cannot find context with specified id") ||
-		strings.Contains(m, "Inspected target navigated or closed")
-}
-
-func actPause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // Receipt says whether the event armed by an action reached its element.

@@ -385,23 +385,6 @@ func (s *Store) Point(ctx context.Context, f Frame, l Locator) (x, y float64, er
 	return p.X, p.Y, nil
 }
 
-// Focus focuses the element (HTMLElement.focus()). An element that cannot
-// take the focus is ELEMENT_DISABLED when disabled, else BAD_ARGUMENT.
-func (s *Store) Focus(ctx context.Context, f Frame, l Locator) error {
-	var r struct{ Focused bool }
-	if err := s.read(ctx, f, l, "focus", nil, &r); err != nil {
-		return err
-	}
-	if !r.Focused {
-		st, err := s.GetState(ctx, f, l)
-		if err == nil && st.Disabled {
-			return errs.New(errs.ElementDisabled, "the element is disabled and cannot take the focus")
-		}
-		return errs.BadArg("selector", "the element cannot take the focus (not focusable)")
-	}
-	return nil
-}
-
 // Hit is the result of a hit test.
 type Hit struct {
 	// OK is true when the point reaches the element or a descendant (or
@@ -426,45 +409,11 @@ type Covering struct {
 // coordinates, looking into open shadow roots) is the element or inside
 // it, and otherwise describes what covers it.
 func (s *Store) HitTest(ctx context.Context, f Frame, l Locator, x, y float64) (*Hit, error) {
-	return s.hit(ctx, f, l, x, y, false)
-}
-
-// HitTestArm is HitTest that, when the point reaches the element, also
-// arms a one-shot listener: [Store.Received] then says whether the next
-// mouse press reached the element. A press dispatched on the window and
-// taken by something over the frame (in the embedding page) never does.
-func (s *Store) HitTestArm(ctx context.Context, f Frame, l Locator, x, y float64) (*Hit, error) {
-	return s.hit(ctx, f, l, x, y, true)
-}
-
-func (s *Store) hit(ctx context.Context, f Frame, l Locator, x, y float64, arm bool) (*Hit, error) {
 	var h Hit
-	if err := s.read(ctx, f, l, "hit", map[string]any{"x": x, "y": y, "arm": arm}, &h); err != nil {
+	if err := s.read(ctx, f, l, "hit", map[string]any{"x": x, "y": y}, &h); err != nil {
 		return nil, err
 	}
 	return &h, nil
-}
-
-// Received reports whether the press armed by HitTestArm reached the
-// element.
-func (s *Store) Received(ctx context.Context, f Frame) (bool, error) {
-	sf, err := s.lock(f)
-	if err != nil {
-		return false, err
-	}
-	defer sf.mu.Unlock()
-	r, err := s.call(ctx, f, sf, "received", nil)
-	if err != nil {
-		return false, err
-	}
-	if r.E != nil {
-		return false, sf.toError(f, r.E)
-	}
-	var out struct{ Armed, Got bool }
-	if err := json.Unmarshal(r.R, &out); err != nil {
-		return false, errs.Wrap(errs.Internal, err, "decoding the receipt")
-	}
-	return out.Got, nil
 }
 
 // probe is what the walker computes for one element (tests compare it with

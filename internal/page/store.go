@@ -156,6 +156,22 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	if args == nil {
 		args = map[string]any{}
 	}
+	b, err := s.opArgs(f, sf, op, args)
+	if err != nil {
+		return nil, err
+	}
+	return s.exchange(sf, op, func(install bool) (*runtime.RemoteObject, error) {
+		if install {
+			return evaluate(ctx, f, s.installExpr("op", b), true, "")
+		}
+		return evaluate(ctx, f, s.opExpr("op", b), true, "")
+	})
+}
+
+// opArgs encodes an operation's arguments with what every operation
+// carries: its name, the store's namespace for the surface, and the next
+// ref (the store-wide counter, ADR-001). sf must be locked.
+func (s *Store) opArgs(f Frame, sf *surface, op string, args map[string]any) ([]byte, error) {
 	args["op"] = op
 	args["ns"] = s.token + "/" + f.SurfaceID
 	s.mu.Lock()
@@ -166,13 +182,20 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding the arguments of "+op)
 	}
-	ro, err := evaluate(ctx, f, s.opExpr("op", b), true, "")
+	return b, nil
+}
+
+// exchange runs one walker operation through eval, installing the walker
+// first when the document lacks it (eval(false) then evaluates to 0), and
+// takes in what the answer says about the document and the refs.
+func (s *Store) exchange(sf *surface, op string, eval func(install bool) (*runtime.RemoteObject, error)) (*reply, error) {
+	ro, err := eval(false)
 	if err != nil {
 		return nil, err
 	}
 	if isZero(ro) {
 		sf.injections++
-		if ro, err = evaluate(ctx, f, s.installExpr("op", b), true, ""); err != nil {
+		if ro, err = eval(true); err != nil {
 			return nil, err
 		}
 	}

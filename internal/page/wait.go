@@ -446,7 +446,7 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 			if !time.Now().Before(deadline) && losses > maxLossesOnce {
 				break
 			}
-			if !pause(ctx, 25*time.Millisecond) {
+			if !Pause(ctx, 25*time.Millisecond) {
 				return nil, ctx.Err()
 			}
 			continue
@@ -491,37 +491,21 @@ func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, 
 		}
 	}
 	args := map[string]any{"c": c.wire(sf), "t": budget.Milliseconds(), "id": id, "last": last}
-	args["op"] = "wait"
-	args["ns"] = s.token + "/" + f.SurfaceID
-	s.mu.Lock()
-	sf.next = max(sf.next, s.next)
-	s.mu.Unlock()
-	args["next"] = sf.next
-	b, err := json.Marshal(args)
+	b, err := s.opArgs(f, sf, "wait", args)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encoding a wait")
+		return nil, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	ro, err := evaluateAwait(cctx, f, s.awaitExpr(b, false))
-	if err == nil && isZero(ro) {
-		sf.injections++
-		ro, err = evaluateAwait(cctx, f, s.awaitExpr(b, true))
-	}
+	r, err := s.exchange(sf, "wait", func(install bool) (*runtime.RemoteObject, error) {
+		return evaluateAwait(cctx, f, s.awaitExpr(b, install), "the wait")
+	})
 	if err != nil {
 		if ctx.Err() == nil && cctx.Err() != nil {
 			return nil, nil // the renderer did not settle in time: nothing new seen
 		}
 		return nil, err
 	}
-	var r reply
-	if err := json.Unmarshal(ro.Value, &r); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding the answer to a wait")
-	}
-	sf.absorb(&r)
-	s.mu.Lock()
-	s.next = max(s.next, sf.next)
-	s.mu.Unlock()
 	if r.E != nil {
 		return nil, sf.toError(f, r.E)
 	}
@@ -548,7 +532,7 @@ func (s *Store) awaitExpr(args []byte, install bool) string {
 
 // evaluateAwait evaluates expr in the frame's context and awaits the
 // promise it returns; the result comes by value.
-func evaluateAwait(ctx context.Context, f Frame, expr string) (*runtime.RemoteObject, error) {
+func evaluateAwait(ctx context.Context, f Frame, expr, what string) (*runtime.RemoteObject, error) {
 	yes := true
 	p := runtime.EvaluateParams{
 		Expression:    expr,
@@ -567,9 +551,9 @@ func evaluateAwait(ctx context.Context, f Frame, expr string) (*runtime.RemoteOb
 	if res.ExceptionDetails != nil {
 		text := exceptionText(res.ExceptionDetails)
 		if contextLoss(text) {
-			return nil, errs.New(errs.Internal, "the wait in surface %s lost its document: %s", f.SurfaceID, text)
+			return nil, errs.New(errs.Internal, "%s in surface %s lost its document: %s", what, f.SurfaceID, text)
 		}
-		return nil, errs.New(errs.Internal, "the wait threw in surface %s: %s", f.SurfaceID, text)
+		return nil, errs.New(errs.Internal, "%s threw in surface %s: %s", what, f.SurfaceID, text)
 	}
 	if res.Result == nil {
 		return nil, errs.New(errs.Internal, "Runtime.evaluate in surface %s returned no result", f.SurfaceID)
@@ -606,8 +590,9 @@ func recoverable(err error) bool {
 	return contextLoss(err.Error())
 }
 
-// pause sleeps for d unless ctx ends first.
-func pause(ctx context.Context, d time.Duration) bool {
+// Pause sleeps for d unless ctx ends first; it reports whether it slept
+// the whole time.
+func Pause(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

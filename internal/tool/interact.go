@@ -231,17 +231,6 @@ func point(x, y float64) string { return "(" + ftoa(x) + ", " + ftoa(y) + ")" }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
 
 // dialogOpened is a JavaScript dialog (alert, confirm, prompt,
@@ -722,7 +711,7 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 	}
 	pressed := make([]string, 0, len(chords))
 	for i, ch := range chords {
-		if i > 0 && a.DelayMs > 0 && !sleepCtx(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
+		if i > 0 && a.DelayMs > 0 && !page.Pause(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
 			return nil, ctx.Err()
 		}
 		dialog, err := watchDialogs(ctx, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })

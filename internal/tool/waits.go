@@ -107,7 +107,7 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 		d = maxSleep
 	}
 	start := time.Now()
-	if !sleepFor(ctx, d) {
+	if !page.Pause(ctx, d) {
 		return nil, ctx.Err()
 	}
 	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
@@ -116,17 +116,6 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 		out["requested_ms"] = *a.Ms
 	}
 	return out, nil
-}
-
-func sleepFor(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // ---- waits ----

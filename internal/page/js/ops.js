@@ -381,15 +381,6 @@ OPS.point = function (s, a) {
   return { x: (l + r) / 2, y: (t + b) / 2 };
 };
 
-// focus gives the element the focus and says whether it took it.
-OPS.focus = function (s, a) {
-  var el = locate(s, a);
-  if (typeof el.focus === 'function') el.focus();
-  var active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  return { focused: active === el || composedContains(el, active) };
-};
-
 // hit tells whether the point (viewport coordinates of the frame) reaches
 // the element or one of its descendants, and otherwise what covers it.
 OPS.hit = function (s, a) {
@@ -401,33 +392,11 @@ OPS.hit = function (s, a) {
     h = inner;
   }
   if (!h) return { ok: false, reason: 'nothing at that point (outside the viewport)' };
-  if (composedContains(el, h) || (h.localName === 'label' && h.control === el)) {
-    // A click on a control's own label reaches the control. With arm, a
-    // one-shot listener records whether the next pointer press reaches
-    // the element, so the caller can tell a click that the embedding
-    // page intercepted (an overlay over the frame).
-    if (a.arm) armReceipt(s, el);
-    return { ok: true };
-  }
+  // A click on a control's own label reaches the control.
+  if (composedContains(el, h) || (h.localName === 'label' && h.control === el)) return { ok: true };
   var d = describe(s, h);
   d.selector = cssPath(h);
   return { ok: false, covering: d };
-};
-
-function armReceipt(s, el) {
-  var r = { got: false, el: el };
-  s.receipt = r;
-  window.addEventListener('mousedown', function (ev) {
-    var t = ev.composedPath ? ev.composedPath()[0] : ev.target;
-    r.got = t === el || composedContains(el, t) || (t && t.localName === 'label' && t.control === el);
-  }, { capture: true, once: true });
-}
-
-// received says whether the press armed by hit reached the element.
-OPS.received = function (s) {
-  var r = s.receipt;
-  s.receipt = null;
-  return { armed: !!r, got: !!(r && r.got) };
 };
 
 // probe reports what the walker computes for one element, entry or not.
