@@ -360,7 +360,10 @@ function check(s, a, st) {
     if (how) {
       var m = miss('unstable', how === 'moved' ? 'the element is still moving (its box changed between two animation frames)' :
         'the element\'s box was not yet compared across an animation frame');
-      m.first = how === 'first';
+      // No comparison across a frame yet in this call (none before, or the box
+      // moved since an earlier call's look, e.g. because this look scrolled
+      // it): the caller may move the pointer while the next frame renders.
+      m.first = how === 'first' || how === 'moved';
       if (res.x !== undefined) { m.x = res.x; m.y = res.y; m.el = el; }
       return m;
     }
