@@ -118,6 +118,15 @@ func (s *server) do(c call) result {
 	return r
 }
 
+// ping times one MCP ping request.
+func (s *server) ping() result {
+	ctx, cancel := context.WithTimeout(s.ctx, callTimeout)
+	defer cancel()
+	t0 := time.Now()
+	err := s.session.Ping(ctx, nil)
+	return result{d: time.Since(t0), err: err}
+}
+
 // mustCall makes an untimed call and returns its text or its failure.
 func (s *server) mustCall(c call) (string, error) {
 	r := s.do(c)

@@ -86,14 +86,15 @@ func (p *page) waitReady(ctx context.Context) error {
 	}
 }
 
-// resetForClick scrolls to the top, sets #status to Idle and reports whether
-// row's Edit button is below the viewport.
-func (p *page) resetForClick(ctx context.Context, row int) (offscreen bool, err error) {
+// resetForClick sets #status to Idle, scrolls to the top when scroll is set,
+// and reports whether row's Edit button is outside the viewport.
+func (p *page) resetForClick(ctx context.Context, row int, scroll bool) (offscreen bool, err error) {
 	js := fmt.Sprintf(`(() => {
-		window.scrollTo(0, 0);
+		if (%t) window.scrollTo(0, 0);
 		document.querySelector('#status').textContent = 'Idle';
-		return document.querySelector('#edit-%d').getBoundingClientRect().top > window.innerHeight;
-	})()`, row)
+		const r = document.querySelector('#edit-%d').getBoundingClientRect();
+		return r.top > window.innerHeight || r.bottom < 0;
+	})()`, scroll, row)
 	err = p.eval(ctx, js, &offscreen)
 	return offscreen, err
 }
