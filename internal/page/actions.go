@@ -377,11 +377,7 @@ type TextState struct {
 // ActText reads a text target: a field's value or an editing host's text
 // (non-breaking spaces as spaces), and whether it has the focus.
 func (s *Store) ActText(ctx context.Context, f Frame, l Locator) (*TextState, error) {
-	var t TextState
-	if err := s.read(ctx, f, l, "actText", nil, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return readAs[TextState](ctx, s, f, l, "actText", nil)
 }
 
 // CheckState is the checked state of a checkbox, radio or switch.
@@ -394,11 +390,7 @@ type CheckState struct {
 // ActChecked reads whether a checkbox, radio, switch (or the control of a
 // label) is checked; another element is BAD_ARGUMENT.
 func (s *Store) ActChecked(ctx context.Context, f Frame, l Locator) (*CheckState, error) {
-	var c CheckState
-	if err := s.read(ctx, f, l, "actChecked", nil, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return readAs[CheckState](ctx, s, f, l, "actChecked", nil)
 }
 
 // ViewportCenter returns the centre of the frame's viewport and its scroll

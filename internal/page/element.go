@@ -212,11 +212,7 @@ type Value struct {
 // value(s), a checkbox's value and checked state, an editing host's text,
 // an ARIA range's aria-valuetext or aria-valuenow.
 func (s *Store) GetValue(ctx context.Context, f Frame, l Locator) (*Value, error) {
-	var v Value
-	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "value"}, &v); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return readAs[Value](ctx, s, f, l, "read", map[string]any{"kind": "value"})
 }
 
 // GetAttribute returns the attribute's value, or nil when the element does
@@ -257,11 +253,7 @@ type ElementState struct {
 
 // GetState returns the element's state.
 func (s *Store) GetState(ctx context.Context, f Frame, l Locator) (*ElementState, error) {
-	var st ElementState
-	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "state"}, &st); err != nil {
-		return nil, err
-	}
-	return &st, nil
+	return readAs[ElementState](ctx, s, f, l, "read", map[string]any{"kind": "state"})
 }
 
 // BBoxes are an element's border box in the frame's viewport and in its
@@ -273,11 +265,7 @@ type BBoxes struct {
 
 // GetBBox returns the element's box.
 func (s *Store) GetBBox(ctx context.Context, f Frame, l Locator) (*BBoxes, error) {
-	var b BBoxes
-	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "bbox"}, &b); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return readAs[BBoxes](ctx, s, f, l, "read", map[string]any{"kind": "bbox"})
 }
 
 // GetComputedStyle returns the computed values of properties (CSS names,
@@ -416,6 +404,15 @@ func (s *Store) HitTest(ctx context.Context, f Frame, l Locator, x, y float64) (
 	return &h, nil
 }
 
+// readAs runs one read operation on an element and decodes its answer.
+func readAs[T any](ctx context.Context, s *Store, f Frame, l Locator, op string, extra map[string]any) (*T, error) {
+	var v T
+	if err := s.read(ctx, f, l, op, extra, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // probe is what the walker computes for one element (tests compare it with
 // Chromium's accessibility tree).
 type probe struct {
@@ -430,9 +427,5 @@ type probe struct {
 }
 
 func (s *Store) probe(ctx context.Context, f Frame, l Locator) (*probe, error) {
-	var p probe
-	if err := s.read(ctx, f, l, "probe", nil, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return readAs[probe](ctx, s, f, l, "probe", nil)
 }
