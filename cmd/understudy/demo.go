@@ -21,6 +21,9 @@ type step struct {
 	tool    string
 	args    func() map[string]any
 	explain func(res map[string]any) string
+	// until, when set, repeats the call (for up to 10 s) until it holds:
+	// frames load after the window's own document is ready.
+	until func(res map[string]any) bool
 }
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
@@ -55,9 +58,17 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	failed, pid := 0, 0
 	for _, st := range tour(srv, path) {
 		t0 := time.Now()
-		res := s.Dispatch(ctx, st.tool, mustJSON(st.args()), nil)
+		var res tool.Result
 		var m map[string]any
-		_ = json.Unmarshal(res.JSON, &m)
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			res = s.Dispatch(ctx, st.tool, mustJSON(st.args()), nil)
+			m = nil
+			_ = json.Unmarshal(res.JSON, &m)
+			if res.IsError || st.until == nil || st.until(m) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 		mark, line := "✓", ""
 		if res.IsError {
 			mark, line = "✗", fmt.Sprintf("%v: %v", m["code"], m["error"])
@@ -110,7 +121,15 @@ func tour(srv *fixture.Server, chromium string) []step {
 			}
 			return "windows: " + strings.Join(titles, ", ")
 		}},
-		{tool: "electron_surfaces_list", args: none, explain: func(r map[string]any) string {
+		{tool: "electron_surfaces_list", args: none, until: func(r map[string]any) bool {
+			loaded := 0
+			for _, x := range list(r["surfaces"]) {
+				if strings.HasPrefix(str(x, "url"), "http") {
+					loaded++
+				}
+			}
+			return loaded >= 7 // every frame of the fixture has committed its document
+		}, explain: func(r map[string]any) string {
 			kinds := map[string]int{}
 			for _, x := range list(r["surfaces"]) {
 				kinds[str(x, "kind")]++
