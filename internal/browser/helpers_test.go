@@ -100,7 +100,7 @@ func requireChromium(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("Chromium not found at %s (CI=true): %v", p, err)
 		}
-		t.Skipf("Chromium not found at %s: %v", p, err)
+		t.Skipf("Chromium not found at %s (CI is not true, so skipped): %v", p, err)
 	}
 	return p
 }
@@ -350,7 +350,7 @@ func lookNode(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("node not found (CI=true): %v", err)
 		}
-		t.Skipf("node not found: %v", err)
+		t.Skipf("node not found (CI is not true, so skipped): %v", err)
 	}
 	return p
 }

@@ -334,7 +334,7 @@ func TestLaunchBadInput(t *testing.T) {
 
 func TestLaunchExitsAtOnce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns processes")
+		t.Skip("spawns processes; skipped under -short")
 	}
 	_, err := Launch(t.Context(), LaunchOptions{ExecutablePath: "/bin/false", Timeout: 10 * time.Second})
 	e := wantCode(t, err, errs.LaunchFailed, "")
@@ -358,7 +358,7 @@ const neverListens = "#!/bin/sh\necho \"$$\" > \"$PIDFILE\"\necho starting >&2\n
 
 func TestLaunchTimeoutLeavesNoOrphan(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns processes")
+		t.Skip("spawns processes; skipped under -short")
 	}
 	dir := t.TempDir()
 	exe := writeScript(t, dir, "app", neverListens)
@@ -384,7 +384,7 @@ func TestLaunchTimeoutLeavesNoOrphan(t *testing.T) {
 
 func TestLaunchContextCanceled(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns processes")
+		t.Skip("spawns processes; skipped under -short")
 	}
 	dir := t.TempDir()
 	exe := writeScript(t, dir, "app", neverListens)
@@ -408,7 +408,7 @@ func TestLaunchContextCanceled(t *testing.T) {
 
 func TestLaunchEnvReachesChild(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns processes")
+		t.Skip("spawns processes; skipped under -short")
 	}
 	t.Setenv("NODE_OPTIONS", "--require /nonexistent")
 	t.Setenv("LD_DEBUG", "all")
@@ -608,7 +608,7 @@ exec sleep 60
 
 func TestLaunchLearnsEndpointFromActivePortFile(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns processes")
+		t.Skip("spawns processes; skipped under -short")
 	}
 	exe := writeScript(t, t.TempDir(), "chromium", fakeChromiumFileOnly)
 	p, err := Launch(t.Context(), LaunchOptions{ExecutablePath: exe, Timeout: 10 * time.Second})

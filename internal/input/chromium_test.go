@@ -51,7 +51,7 @@ func startChromium(tb testing.TB) *browser {
 		case os.Getenv("CI") == "true":
 			tb.Fatalf("no Chromium at %s: %v", chromiumPath, err)
 		default:
-			tb.Skipf("no Chromium at %s: %v", chromiumPath, err)
+			tb.Skipf("no Chromium at %s (CI is not true, so skipped): %v", chromiumPath, err)
 		}
 	}
 	// Chromium's own temporary files go under dir too: after SIGKILL it

@@ -347,20 +347,12 @@ type Receipt struct {
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]
 // with Action.Arm.
 func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {
-	sf, err := s.lock(f)
+	raw, err := s.exec(ctx, f, "actReceived", nil)
 	if err != nil {
 		return nil, err
-	}
-	defer sf.mu.Unlock()
-	r, err := s.call(ctx, f, sf, "actReceived", nil)
-	if err != nil {
-		return nil, err
-	}
-	if r.E != nil {
-		return nil, sf.toError(f, r.E)
 	}
 	var out Receipt
-	if err := decode(r.R, &out); err != nil {
+	if err := decode(raw, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a receipt")
 	}
 	return &out, nil
@@ -396,23 +388,15 @@ func (s *Store) ActChecked(ctx context.Context, f Frame, l Locator) (*CheckState
 // ViewportCenter returns the centre of the frame's viewport and its scroll
 // state, and makes the window the scroll target of [Store.ScrollSettled].
 func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll json.RawMessage, err error) {
-	sf, err := s.lock(f)
+	raw, err := s.exec(ctx, f, "actViewport", nil)
 	if err != nil {
 		return 0, 0, nil, err
-	}
-	defer sf.mu.Unlock()
-	r, err := s.call(ctx, f, sf, "actViewport", nil)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	if r.E != nil {
-		return 0, 0, nil, sf.toError(f, r.E)
 	}
 	var v struct {
 		X, Y   float64
 		Scroll json.RawMessage
 	}
-	if err := decode(r.R, &v); err != nil {
+	if err := decode(raw, &v); err != nil {
 		return 0, 0, nil, errs.Wrap(errs.Internal, err, "decoding the viewport")
 	}
 	return v.X, v.Y, v.Scroll, nil

@@ -314,20 +314,12 @@ func (s *Store) ElementsList(ctx context.Context, f Frame, selector string, limi
 	if limit == 0 {
 		limit = DefaultListLimit
 	}
-	sf, err := s.lock(f)
+	raw, err := s.exec(ctx, f, "list", map[string]any{"sel": selector, "limit": limit})
 	if err != nil {
 		return nil, err
-	}
-	defer sf.mu.Unlock()
-	r, err := s.call(ctx, f, sf, "list", map[string]any{"sel": selector, "limit": limit})
-	if err != nil {
-		return nil, err
-	}
-	if r.E != nil {
-		return nil, sf.toError(f, r.E)
 	}
 	res := &ElementsListResult{SurfaceID: f.SurfaceID}
-	if err := decode(r.R, res); err != nil {
+	if err := decode(raw, res); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a list")
 	}
 	if res.Items == nil {
@@ -339,23 +331,15 @@ func (s *Store) ElementsList(ctx context.Context, f Frame, selector string, limi
 // FocusedElement returns the focused element of the surface's document
 // (looking into open shadow roots), or nil when only the body has focus.
 func (s *Store) FocusedElement(ctx context.Context, f Frame) (*ListItem, error) {
-	sf, err := s.lock(f)
+	raw, err := s.exec(ctx, f, "focused", nil)
 	if err != nil {
 		return nil, err
 	}
-	defer sf.mu.Unlock()
-	r, err := s.call(ctx, f, sf, "focused", nil)
-	if err != nil {
-		return nil, err
-	}
-	if r.E != nil {
-		return nil, sf.toError(f, r.E)
-	}
-	if len(r.R) == 0 || string(r.R) == "null" {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
 	var it ListItem
-	if err := decode(r.R, &it); err != nil {
+	if err := decode(raw, &it); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding the focused element")
 	}
 	it.Visible = true

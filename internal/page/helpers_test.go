@@ -57,16 +57,13 @@ func openTab(tb testing.TB, url string) *tab {
 	chromiumtest.Require(tb)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	id, err := browser.NewPage(ctx, url)
+	target, err := browser.OpenPage(ctx, url)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	id := target.ID
 	tb.Cleanup(func() { _ = browser.ClosePage(context.Background(), id) })
-	ts, err := browser.WaitList(ctx, func(ts []chromiumtest.Target) bool { return findTarget(ts, id) != nil })
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn, err := cdp.Dial(ctx, findTarget(ts, id).WebSocketDebuggerURL, nil)
+	conn, err := cdp.Dial(ctx, target.WebSocketDebuggerURL, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -74,15 +71,6 @@ func openTab(tb testing.TB, url string) *tab {
 	t := &tab{id: id, conn: conn}
 	t.waitTrue(tb, `document.readyState === "complete" && location.href === `+strconv.Quote(url))
 	return t
-}
-
-func findTarget(ts []chromiumtest.Target, id string) *chromiumtest.Target {
-	for i := range ts {
-		if ts[i].ID == id {
-			return &ts[i]
-		}
-	}
-	return nil
 }
 
 // eval evaluates expr in the tab's main world and decodes the value into

@@ -168,6 +168,24 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	})
 }
 
+// exec runs one walker operation on the surface under its lock and returns
+// the answer's result, or the walker's failure as a coded error.
+func (s *Store) exec(ctx context.Context, f Frame, op string, args map[string]any) (json.RawMessage, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	r, err := s.call(ctx, f, sf, op, args)
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	return r.R, nil
+}
+
 // opArgs encodes an operation's arguments with what every operation
 // carries: its name, the store's namespace for the surface, and the next
 // ref (the store-wide counter, ADR-001). sf must be locked.

@@ -47,7 +47,7 @@ func requireNode(t *testing.T) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("compat: node and npm are needed (CI=true: a missing tool fails the test): %v", err)
 		}
-		t.Skipf("compat: node and npm are needed: %v", err)
+		t.Skipf("compat: node and npm are needed (CI is not true, so skipped): %v", err)
 	}
 	npmOnce.Do(func() {
 		if installed() {

@@ -213,7 +213,7 @@ func TestInjectIntoRunningNode(t *testing.T) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("node is needed: apt-get install -y nodejs")
 		}
-		t.Skip("no node")
+		t.Skip("no node (CI is not true, so skipped)")
 	}
 	e := newEnv(t, Config{AllowEvalMain: true})
 	e.launch("/second.html")
