@@ -270,53 +270,86 @@ func encodeParams(params any) (json.RawMessage, error) {
 }
 
 func (c *Conn) call(ctx context.Context, sessionID, method string, params, result any) error {
+	p, err := c.start(ctx, sessionID, method, params)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Pending is a call that has been written to the socket and whose reply
+// has not been taken yet. Wait takes it; a Pending that is never waited
+// for is forgotten when its reply comes.
+type Pending struct {
+	c      *Conn
+	id     int64
+	method string
+	ch     chan reply
+}
+
+// Start writes a call on the root session and returns without waiting for
+// its reply. Calls started one after another on one connection reach the
+// browser in that order, so a caller can pipeline commands whose effects
+// the browser applies in order (input events) and pay one round trip for
+// all of them.
+func (c *Conn) Start(ctx context.Context, method string, params any) (*Pending, error) {
+	return c.start(ctx, "", method, params)
+}
+
+func (c *Conn) start(ctx context.Context, sessionID, method string, params any) (*Pending, error) {
 	p, err := encodeParams(params)
 	if err != nil {
-		return errs.BadArg("params", "cannot encode %s params: %v", method, err)
+		return nil, errs.BadArg("params", "cannot encode %s params: %v", method, err)
 	}
 	id := c.nextID.Add(1)
 	b, err := json.Marshal(outFrame{ID: id, SessionID: sessionID, Method: method, Params: p})
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "encoding "+method)
+		return nil, errs.Wrap(errs.Internal, err, "encoding "+method)
 	}
-	ch := make(chan reply, 1)
+	pc := &Pending{c: c, id: id, method: method, ch: make(chan reply, 1)}
 	c.mu.Lock()
 	if c.closed {
 		why := c.err
 		c.mu.Unlock()
-		return why
+		return nil, why
 	}
-	c.pending[id] = ch
+	c.pending[id] = pc.ch
 	c.mu.Unlock()
-
-	timer := time.NewTimer(c.opts.CallTimeout)
-	defer timer.Stop()
-	forget := func() {
-		c.mu.Lock()
-		if c.pending != nil {
-			delete(c.pending, id)
-		}
-		c.mu.Unlock()
-	}
 	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-		forget()
+		pc.forget()
 		if ctx.Err() != nil {
-			return ctxErr(ctx, method)
+			return nil, ctxErr(ctx, method)
 		}
-		return errs.Wrap(errs.CDPDisconnected, err, "sending "+method)
+		return nil, errs.Wrap(errs.CDPDisconnected, err, "sending "+method)
 	}
+	return pc, nil
+}
+
+func (p *Pending) forget() {
+	p.c.mu.Lock()
+	if p.c.pending != nil {
+		delete(p.c.pending, p.id)
+	}
+	p.c.mu.Unlock()
+}
+
+// Wait waits for the call's reply (up to the connection's call timeout)
+// and decodes its result into result, as Call does.
+func (p *Pending) Wait(ctx context.Context, result any) error {
+	timer := time.NewTimer(p.c.opts.CallTimeout)
+	defer timer.Stop()
 	select {
-	case r := <-ch:
+	case r := <-p.ch:
 		if r.err != nil {
 			return r.err
 		}
-		return decodeResult(method, r.result, result)
+		return decodeResult(p.method, r.result, result)
 	case <-ctx.Done():
-		forget()
-		return ctxErr(ctx, method)
+		p.forget()
+		return ctxErr(ctx, p.method)
 	case <-timer.C:
-		forget()
-		return errs.New(errs.CDPTimeout, "%s got no reply in %s", method, c.opts.CallTimeout)
+		p.forget()
+		return errs.New(errs.CDPTimeout, "%s got no reply in %s", p.method, p.c.opts.CallTimeout)
 	}
 }
 
@@ -392,6 +425,12 @@ func (s *Session) Conn() *Conn { return s.c }
 // Call runs a method on the session.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
 	return s.c.call(ctx, s.id, method, params, result)
+}
+
+// Start writes a call on the session without waiting for its reply (see
+// Conn.Start).
+func (s *Session) Start(ctx context.Context, method string, params any) (*Pending, error) {
+	return s.c.start(ctx, s.id, method, params)
 }
 
 // Subscribe buffers the session's events of one method until cancelled.

@@ -105,6 +105,79 @@ func TestConcurrentCallsMatchedByID(t *testing.T) {
 	wg.Wait()
 }
 
+// Started calls are all on the wire before any reply is awaited: the fake
+// answers nothing until it holds three frames, then answers in reverse.
+func TestStartPipelines(t *testing.T) {
+	var mu sync.Mutex
+	var held []Frame
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		mu.Lock()
+		held = append(held, f)
+		if len(held) < 3 {
+			mu.Unlock()
+			return
+		}
+		all := held
+		held = nil
+		mu.Unlock()
+		for i := len(all) - 1; i >= 0; i-- {
+			if all[i].Method == "Test.fail" {
+				send(ctx, ws, map[string]any{"id": all[i].ID, "sessionId": all[i].SessionID, "error": map[string]any{"code": -32000, "message": "no"}})
+				continue
+			}
+			send(ctx, ws, map[string]any{"id": all[i].ID, "sessionId": all[i].SessionID, "result": map[string]any{"m": all[i].Method, "s": all[i].SessionID}})
+		}
+	})
+	ctx := context.Background()
+	c, err := Dial(ctx, url, &Options{CallTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	a, err := c.Start(ctx, "Test.a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Session("child").Start(ctx, "Test.b", map[string]int{"n": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.Start(ctx, "Test.fail", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type out struct {
+		M string `json:"m"`
+		S string `json:"s"`
+	}
+	var oa, ob out
+	if err := a.Wait(ctx, &oa); err != nil || oa != (out{"Test.a", ""}) {
+		t.Fatalf("a: %+v %v", oa, err)
+	}
+	if err := b.Wait(ctx, &ob); err != nil || ob != (out{"Test.b", "child"}) {
+		t.Fatalf("b: %+v %v", ob, err)
+	}
+	if err := f.Wait(ctx, nil); err == nil || !strings.Contains(err.Error(), "no") {
+		t.Fatalf("fail: %v", err)
+	}
+	// A call nobody answers times out in Wait; the connection stays usable.
+	p, err := c.Start(ctx, "Test.never", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if err := p.Wait(short, nil); errs.CodeOf(err) != errs.CDPTimeout {
+		t.Fatalf("unanswered: %v", err)
+	}
+	c.mu.Lock()
+	n := len(c.pending)
+	c.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d calls still pending after the timeout", n)
+	}
+}
+
 func TestTimeoutAndProtocolError(t *testing.T) {
 	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
 		switch f.Method {

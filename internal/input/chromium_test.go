@@ -244,6 +244,10 @@ for (const type of ["keydown", "keyup"]) {
 document.addEventListener("keydown", e => { if (window.__preventKeys) e.preventDefault(); });
 document.getElementById("f").addEventListener("submit", e => { e.preventDefault(); window.__submits++; });
 const btn = document.getElementById("btn");
+window.__order = [];
+for (const type of ["mouseover", "mousemove", "mousedown", "mouseup", "click"]) {
+  btn.addEventListener(type, () => window.__order.push(type));
+}
 for (const type of ["mousedown", "mouseup", "click", "dblclick", "auxclick", "contextmenu"]) {
   btn.addEventListener(type, e => {
     window.__mouse.push({type, button: e.button, detail: e.detail, shiftKey: e.shiftKey});
@@ -514,6 +518,27 @@ func TestChromium(t *testing.T) {
 		g = got()
 		if len(g) == 0 || g[0].Type != "mousedown" || g[0].Button != 1 || g[len(g)-1].Type != "auxclick" {
 			t.Fatalf("middle click events %+v", g)
+		}
+
+		// The move of a click is pipelined with the press and release
+		// (dispatchInOrder): the page still sees it first, and a click in
+		// place sends no move at all.
+		if err := input.Move(ctx10(t), s, 1, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		eval[any](t, s, "window.__order.length = 0")
+		if err := input.Click(ctx10(t), s, p.X, p.Y, input.ClickOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if g := eval[[]string](t, s, "window.__order"); !slices.Equal(g, []string{"mouseover", "mousemove", "mousedown", "mouseup", "click"}) {
+			t.Fatalf("a click from elsewhere: %v, want mouseover mousemove mousedown mouseup click", g)
+		}
+		eval[any](t, s, "window.__order.length = 0")
+		if err := input.ClickInPlace(ctx10(t), s, p.X, p.Y, input.ClickOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if g := eval[[]string](t, s, "window.__order"); !slices.Equal(g, []string{"mousedown", "mouseup", "click"}) {
+			t.Fatalf("a click in place: %v, want mousedown mouseup click", g)
 		}
 
 		// A click beside the button does not reach it.

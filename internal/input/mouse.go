@@ -8,6 +8,7 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	cdpinput "github.com/chromedp/cdproto/input"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -90,6 +91,49 @@ func dispatchMouse(ctx context.Context, s cdproto.Session, p cdpinput.DispatchMo
 	return err
 }
 
+// starter is a session that can write a call without waiting for its
+// reply (internal/cdp's Conn and Session).
+type starter interface {
+	Start(ctx context.Context, method string, params any) (*cdp.Pending, error)
+}
+
+// dispatchInOrder sends mouse events one after another and waits for all of
+// them. On a session that pipelines, every event is written before the
+// first reply is awaited: Chromium applies input events of one target in
+// the order they come, and a press that follows a move makes the renderer
+// handle the move at once instead of at its next animation frame, so a
+// move and a click cost one round trip instead of a frame and three round
+// trips. It returns the first error and the index of the event that
+// failed (-1 when none did); on a pipelining session the events after it
+// have been sent already.
+func dispatchInOrder(ctx context.Context, s cdproto.Session, ps ...cdpinput.DispatchMouseEventParams) (int, error) {
+	st, ok := s.(starter)
+	if !ok {
+		for i, p := range ps {
+			if err := dispatchMouse(ctx, s, p); err != nil {
+				return i, err
+			}
+		}
+		return -1, nil
+	}
+	sent := make([]*cdp.Pending, 0, len(ps))
+	failed, first := -1, error(nil)
+	for i := range ps {
+		pc, err := st.Start(ctx, cdpinput.CommandDispatchMouseEvent, &ps[i])
+		if err != nil {
+			failed, first = i, err
+			break
+		}
+		sent = append(sent, pc)
+	}
+	for i, pc := range sent {
+		if err := pc.Wait(ctx, nil); err != nil && (first == nil || i < failed) {
+			failed, first = i, err
+		}
+	}
+	return failed, first
+}
+
 func moveParams(x, y float64, mods int64, held *button) cdpinput.DispatchMouseEventParams {
 	p := cdpinput.DispatchMouseEventParams{
 		Type:      cdpinput.DispatchMouseEventTypeMouseMoved,
@@ -139,6 +183,16 @@ func releaseAfterFailure(ctx context.Context, s cdproto.Session, p cdpinput.Disp
 // dblclick) with the right detail. Errors: BAD_ARGUMENT naming "button",
 // "clickCount", "modifiers" or "x".
 func Click(ctx context.Context, s cdproto.Session, x, y float64, opts ClickOptions) error {
+	return click(ctx, s, x, y, opts, true)
+}
+
+// ClickInPlace is Click without the move first, for a mouse that already
+// rests at (x, y): a page sees only the presses and releases.
+func ClickInPlace(ctx context.Context, s cdproto.Session, x, y float64, opts ClickOptions) error {
+	return click(ctx, s, x, y, opts, false)
+}
+
+func click(ctx context.Context, s cdproto.Session, x, y float64, opts ClickOptions, move bool) error {
 	b, err := opts.validate()
 	if err != nil {
 		return err
@@ -146,17 +200,18 @@ func Click(ctx context.Context, s cdproto.Session, x, y float64, opts ClickOptio
 	if err := checkPoint("x", x, y); err != nil {
 		return err
 	}
-	if err := dispatchMouse(ctx, s, moveParams(x, y, b.mods, nil)); err != nil {
-		return err
+	var events []cdpinput.DispatchMouseEventParams
+	if move {
+		events = append(events, moveParams(x, y, b.mods, nil))
 	}
 	for n := 1; n <= b.count; n++ {
-		if err := dispatchMouse(ctx, s, pressParams(x, y, b, n)); err != nil {
-			return err
+		events = append(events, pressParams(x, y, b, n), releaseParams(x, y, b, n))
+	}
+	if at, err := dispatchInOrder(ctx, s, events...); err != nil {
+		if events[at].Type == cdpinput.DispatchMouseEventTypeMouseReleased {
+			releaseAfterFailure(ctx, s, events[at])
 		}
-		if err := dispatchMouse(ctx, s, releaseParams(x, y, b, n)); err != nil {
-			releaseAfterFailure(ctx, s, releaseParams(x, y, b, n))
-			return err
-		}
+		return err
 	}
 	return nil
 }

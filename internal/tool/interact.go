@@ -147,16 +147,18 @@ type pointed struct {
 }
 
 // pointAt waits until the element passes the action's checks in its own
-// document and returns its point in the input root's viewport. When the
-// element is not stable yet only because it was looked at once, the mouse
-// moves to it while a frame passes, and the second look completes the
-// check (so a click pays one frame, not one for stability and one for the
-// move). What lies over the element's frame in enclosing documents is
-// left to the browser's hit-testing: the receipt (verifyReceived) tells
-// afterwards.
+// document and returns its point in the input root's viewport. With
+// act.Early (for actions whose first event is a lone move, which waits for
+// a frame: hover, drag), when the element is not stable yet only because
+// it was looked at once, the mouse moves to it while a frame passes and the
+// second look completes the check, so the action pays one frame, not one
+// for stability and one for the move. Clicks do not need it: their move is
+// pipelined with the press (input.Click) and costs no frame. What lies over
+// the element's frame in enclosing documents is left to the browser's
+// hit-testing: the receipt (verifyReceived) tells afterwards.
 func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
 	deadline := time.Now().Add(timeout)
-	act.Early = act.Checks.Stable && !act.Force
+	act.Early = act.Early && act.Checks.Stable && !act.Force
 	acted, err := c.Session.Pages.Act(ctx, f, loc, act, timeout)
 	if err != nil {
 		return nil, err
@@ -336,23 +338,12 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 }
 
 // clickAt clicks at the point: when the mouse already rests there on the
-// element, the presses go without a move first (a move costs a frame).
+// element, the presses go without a move first.
 func clickAt(ctx context.Context, res *surface.Resolution, p *pointed, opts input.ClickOptions) error {
-	if !p.acted.There {
-		return input.Click(ctx, res.InputRoot, p.x, p.y, opts)
+	if p.acted.There {
+		return input.ClickInPlace(ctx, res.InputRoot, p.x, p.y, opts)
 	}
-	count := max(1, opts.ClickCount)
-	for n := 1; n <= count; n++ {
-		o := opts
-		o.ClickCount = n
-		if err := input.MouseDown(ctx, res.InputRoot, p.x, p.y, o); err != nil {
-			return err
-		}
-		if err := input.MouseUp(ctx, res.InputRoot, p.x, p.y, o); err != nil {
-			return err
-		}
-	}
-	return nil
+	return input.Click(ctx, res.InputRoot, p.x, p.y, opts)
 }
 
 type hoverArgs struct {
@@ -367,7 +358,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove"}, a.timeout())
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -1030,7 +1021,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": out.Dropped, "drop_prevented": out.DropPrevented,
 			"from": map[string]float64{"x": acted.X, "y": acted.Y}, "to": map[string]float64{"x": acted.ToX, "y": acted.ToY}}), nil
 	}
-	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "mousedown", To: &dst}, left)
+	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "mousedown", To: &dst, Early: true}, left)
 	if err != nil {
 		return nil, err
 	}
