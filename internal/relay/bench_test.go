@@ -15,6 +15,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // Peer benchmarks: Playwright through the relay against Playwright
@@ -138,12 +139,14 @@ func TestPeerBenchmarks(t *testing.T) {
 	cn := runBench(t, node, "connect", relay.http, b.HTTPURL, "10")
 
 	floodRelay := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=relay", requests))
-	openPage(t, floodRelay)
+	relayProbe := startProbe(t, b, openPage(t, floodRelay))
 	fr := runBench(t, node, "flood", relay.http, floodRelay, "8", fmt.Sprint(requests))
+	rp := relayProbe.stop()
 	peak, now := relay.memory()
 	floodDirect := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=direct", requests))
-	openPage(t, floodDirect)
+	directProbe := startProbe(t, b, openPage(t, floodDirect))
 	fd := runBench(t, node, "flood", b.HTTPURL, floodDirect, "8", fmt.Sprint(requests))
+	dp := directProbe.stop()
 
 	j := func(v any) string { s, _ := json.Marshal(v); return string(s) }
 	t.Logf("eval 500x page.evaluate('1') ms: relay %s direct %s ratio(mean) %v ratio(p50) %v",
@@ -154,7 +157,67 @@ func TestPeerBenchmarks(t *testing.T) {
 		requests, j(fr["seconds"]), j(fr["all"]), fr["worst_client_p99"], j(fr["console_events"]))
 	t.Logf("flood %d requests, 8 clients, direct: %ss all %s worst client p99 %v; console events %v",
 		requests, j(fd["seconds"]), j(fd["all"]), fd["worst_client_p99"], j(fd["console_events"]))
+	t.Logf("floor during the relay flood: a raw Runtime.evaluate straight to the page, no domain enabled: %s", rp)
+	t.Logf("floor during the direct flood: %s", dp)
 	t.Logf("relay process memory: peak RSS %.1f MiB, after the flood %.1f MiB", peak, now)
+}
+
+// probe measures the floor under a flood: a trivial Runtime.evaluate on the
+// flooded page's own socket straight to Chromium, with no domain enabled
+// (so no event reaches it), every 5 ms once the flood has started, until
+// stop. Its latency is what the renderer and the machine give any client,
+// with no relay and no client-side event handling in the way.
+type probe struct {
+	t      testing.TB
+	cancel context.CancelFunc
+	done   chan []time.Duration
+}
+
+func startProbe(t testing.TB, b *chromiumtest.Browser, id string) *probe {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, err := cdp.Dial(ctx, b.WSURL[:strings.Index(b.WSURL, "/devtools/")]+"/devtools/page/"+id, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	p := &probe{t: t, cancel: cancel, done: make(chan []time.Duration, 1)}
+	go func() {
+		defer conn.Close()
+		var ds []time.Duration
+		started := false
+		for ctx.Err() == nil {
+			t0 := time.Now()
+			raw, err := conn.CallRaw(ctx, "", "Runtime.evaluate", json.RawMessage(`{"expression":"window.__floodOK + window.__floodFailed","returnByValue":true}`))
+			d := time.Since(t0)
+			if err != nil {
+				break
+			}
+			if started {
+				ds = append(ds, d)
+			} else {
+				started = !strings.Contains(string(raw), `"value":0}`)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		p.done <- ds
+	}()
+	return p
+}
+
+// stop ends the probe and describes its samples.
+func (p *probe) stop() string {
+	p.cancel()
+	ds := <-p.done
+	if len(ds) == 0 {
+		return "no samples"
+	}
+	slices.Sort(ds)
+	q := func(f float64) float64 { return float64(ds[min(len(ds)-1, int(f*float64(len(ds))))].Microseconds()) / 1000 }
+	return fmt.Sprintf("n=%d p50 %.1f ms p99 %.1f ms max %.1f ms", len(ds), q(0.5), q(0.99), q(1))
 }
 
 // BenchmarkRelayEvaluate compares a trivial Runtime.evaluate through the
