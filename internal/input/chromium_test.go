@@ -229,6 +229,7 @@ body { margin: 0; font: 16px sans-serif; }
 <button id="btn">Click me</button>
 <div id="scroller"><div style="width: 3000px; height: 3000px"></div></div>
 <div id="drag"></div>
+<ul id="dnd"><li id="dnd-a" draggable="true">A</li><li id="dnd-b">B</li></ul>
 <script>
 window.__keys = [];
 window.__mouse = [];
@@ -268,6 +269,18 @@ document.addEventListener("mousemove", e => {
   drag.style.top = (e.clientY - grab.dy) + "px";
 });
 document.addEventListener("mouseup", () => { grab = null; });
+window.__dnd = [];
+for (const type of ["dragstart", "dragenter", "dragover", "drop", "dragend"]) {
+  document.getElementById("dnd").addEventListener(type, e => {
+    window.__dnd.push(type + " " + e.target.id + " " + e.isTrusted);
+    if (type === "dragstart") {
+      if (window.__refuseDrag) e.preventDefault();
+      e.dataTransfer.setData("text/plain", "payload");
+    }
+    if (type === "dragover" && e.target.id === "dnd-b") e.preventDefault();
+    if (type === "drop") { e.preventDefault(); window.__dropped = e.dataTransfer.getData("text/plain"); }
+  });
+}
 window.__center = id => {
   const r = document.getElementById(id).getBoundingClientRect();
   return {x: r.left + r.width / 2, y: r.top + r.height / 2};
@@ -548,6 +561,40 @@ func TestChromium(t *testing.T) {
 		}
 		if g := got(); len(g) != 0 {
 			t.Fatalf("a click beside the button reached it: %+v", g)
+		}
+	})
+
+	t.Run("HTML5Drag", func(t *testing.T) {
+		s := b.pageConn(t, testPage)
+		from, to := center(t, s, "dnd-a"), center(t, s, "dnd-b")
+		started, err := input.HTML5Drag(ctx10(t), s, from, to, nil)
+		if err != nil || !started {
+			t.Fatalf("drag: started %v, %v", started, err)
+		}
+		got := eval[[]string](t, s, "window.__dnd.filter(x => !x.startsWith('dragover'))")
+		want := []string{"dragstart dnd-a true", "dragenter dnd-b true", "drop dnd-b true", "dragend dnd-a true"}
+		if !slices.Equal(got, want) || eval[string](t, s, "window.__dropped") != "payload" {
+			t.Fatalf("drag events %v (want %v), dropped %q", got, want, eval[string](t, s, "window.__dropped"))
+		}
+
+		// The page cancels dragstart: Chromium hands nothing over (the wait
+		// ends after its bound, as no startedYet says sooner), no error, and
+		// the button is released (a click afterwards is a plain click).
+		eval[any](t, s, "window.__refuseDrag = true; window.__dnd.length = 0; window.__mouse.length = 0")
+		t0 := time.Now()
+		started, err = input.HTML5Drag(ctx10(t), s, from, to, nil)
+		if err != nil || started || time.Since(t0) < time.Second {
+			t.Fatalf("refused drag: started %v after %v, %v", started, time.Since(t0), err)
+		}
+		if g := eval[[]string](t, s, "window.__dnd"); !slices.Equal(g, []string{"dragstart dnd-a true"}) {
+			t.Fatalf("refused drag events %v", g)
+		}
+		p := center(t, s, "btn")
+		if err := input.Click(ctx10(t), s, p.X, p.Y, input.ClickOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if g := eval[[]mouseRec](t, s, "window.__mouse"); len(g) != 3 || g[2].Type != "click" {
+			t.Fatalf("a click after a refused drag: %+v", g)
 		}
 	})
 

@@ -282,7 +282,7 @@ func Wheel(ctx context.Context, s cdproto.Session, x, y, dx, dy float64) error {
 // from, a press, steps moves along the line with the button held (0 means
 // DefaultDragSteps; at most 1000), and a release at to. It drives pointer
 // and mouse event handlers (mousedown/mousemove/mouseup, pointer events);
-// HTML5 drag and drop (draggable=true with dragstart/drop) is not covered.
+// HTML5 drag and drop (draggable=true with dragstart/drop) is HTML5Drag's.
 // If a step fails after the press, the button is released (best effort).
 func Drag(ctx context.Context, s cdproto.Session, from, to Point, steps int) error {
 	if err := checkPoint("from", from.X, from.Y); err != nil {

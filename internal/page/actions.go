@@ -358,6 +358,40 @@ func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {
 	return &out, nil
 }
 
+// DragReport is what an HTML drag watched with the dragWatch action did,
+// as the page saw it.
+type DragReport struct {
+	// Watching: a drag was being watched in the document (false when the
+	// document was replaced meanwhile).
+	Watching bool `json:"watching"`
+	// Started: dragstart fired on the source and the page let it start.
+	Started bool `json:"started"`
+	// StartSeen: dragstart fired (maybe cancelled).
+	StartSeen bool `json:"start_seen"`
+	// Trusted: the dragstart came from the browser (isTrusted).
+	Trusted bool `json:"trusted"`
+	// Accepted: the target's last dragover was cancelled, so it takes the
+	// drop.
+	Accepted bool `json:"accepted"`
+	Dropped  bool `json:"dropped"`
+	// DropPrevented: the page handled the drop itself.
+	DropPrevented bool `json:"drop_prevented"`
+	Ended         bool `json:"ended"`
+}
+
+// DragReport reads the watched drag; with peek it keeps watching.
+func (s *Store) DragReport(ctx context.Context, f Frame, peek bool) (*DragReport, error) {
+	raw, err := s.exec(ctx, f, "dragReport", map[string]any{"peek": peek})
+	if err != nil {
+		return nil, err
+	}
+	var out DragReport
+	if err := decode(raw, &out); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a drag report")
+	}
+	return &out, nil
+}
+
 // TextState is what a text target holds.
 type TextState struct {
 	Text string `json:"text"`

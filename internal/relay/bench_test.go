@@ -216,7 +216,9 @@ func (p *probe) stop() string {
 		return "no samples"
 	}
 	slices.Sort(ds)
-	q := func(f float64) float64 { return float64(ds[min(len(ds)-1, int(f*float64(len(ds))))].Microseconds()) / 1000 }
+	q := func(f float64) float64 {
+		return float64(ds[min(len(ds)-1, int(f*float64(len(ds))))].Microseconds()) / 1000
+	}
 	return fmt.Sprintf("n=%d p50 %.1f ms p99 %.1f ms max %.1f ms", len(ds), q(0.5), q(0.99), q(1))
 }
 

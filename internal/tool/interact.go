@@ -55,7 +55,7 @@ func registerInteract(s *Server) {
 	add(s, "electron_select_option", "Choose options of a <select> (ref or selector): values[] are matched against option values first, then visible labels (case-insensitive), so [\"b\"] and [\"Banana\"] both work; several values for a multiple select (the others are deselected; [] deselects all). input and change fire; the choice is verified (TYPE_NO_EFFECT when the page reset it). Waits until the select is visible and enabled.", true, gateNone, selectOption)
 	add(s, "electron_set_files", "Put files into an <input type=file> (ref or selector; it may be hidden, as styled file inputs are) as if the user chose them: paths[] are absolute paths of existing files (ABSOLUTE_PATH_REQUIRED, FILE_NOT_FOUND); [] empties it. change fires; returns the files the input holds.", true, gateNone, setFiles)
 	add(s, "electron_drop_file", "Drop files onto an element (a drop zone) with drag events carrying File objects built from the files' bytes (paths[] absolute; at most 8 MiB each, 16 MiB in all): dragenter, dragover, then drop when the page accepts it. Returns default_prevented (the page handled the drop itself); TYPE_NO_EFFECT when the page did not accept the drop there.", true, gateNone, dropFile)
-	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface. Pointer-driven drags (mousedown/mousemove/mouseup, pointer events) get real mouse input with intermediate moves (steps, default 10); HTML drag and drop (draggable elements) gets dragstart/dragenter/dragover/drop/dragend sharing one DataTransfer (synthetic events). mode in the result says which. TYPE_NO_EFFECT when the target did not accept an HTML drop."+actionabilityNote, true, gateNone, drag)
+	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface. Pointer-driven drags (mousedown/mousemove/mouseup, pointer events) get real mouse input with intermediate moves (steps, default 10); HTML drag and drop (draggable elements) is started by real mouse input and dropped through the browser's own drag events, so dragstart, dragover, drop and dragend are trusted and carry the page's DataTransfer. mode in the result says which. TYPE_NO_EFFECT when the page cancelled dragstart or the target did not accept the drop."+actionabilityNote, true, gateNone, drag)
 	add(s, "electron_scroll", "Scroll the active surface: with ref or selector and no dx/dy, scroll that element into view; with dx/dy (CSS pixels, positive = down/right), turn the mouse wheel at the element's centre (scrolling whatever scrolls there, e.g. a list) or at the viewport's centre. Returns the scroll positions before and after.", true, gateNone, scroll)
 	add(s, "electron_scroll_into_view", "Scroll an element (ref or selector) into view: every scroll container and enclosing frame moves as needed. Waits until it is visible (timeoutMs); returns its box in the viewport.", true, gateNone, scrollIntoView)
 }
@@ -994,32 +994,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	}
 	left := max(0, a.timeout()-time.Since(start))
 	if k.HTML5 {
-		acted, err := c.Session.Pages.Act(ctx, f, src, page.Action{
-			Checks: page.Checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Point: true}, Name: "html5Drag", To: &dst,
-		}, left)
-		if err != nil {
-			return nil, err
-		}
-		var out struct {
-			Started       bool `json:"started"`
-			Accepted      bool `json:"accepted"`
-			Dropped       bool `json:"dropped"`
-			DropPrevented bool `json:"drop_prevented"`
-		}
-		if err := json.Unmarshal(acted.Out, &out); err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "decoding a drag")
-		}
-		if !out.Started || !out.Accepted {
-			why := "the page cancelled dragstart on the source"
-			if out.Started {
-				why = "the target did not accept the drop (its dragover was not cancelled)"
-			}
-			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
-			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
-			return nil, e.With("surface_id", res.SurfaceID)
-		}
-		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": out.Dropped, "drop_prevented": out.DropPrevented,
-			"from": map[string]float64{"x": acted.X, "y": acted.Y}, "to": map[string]float64{"x": acted.ToX, "y": acted.ToY}}), nil
+		return html5Drag(ctx, c, res, f, src, dst, left)
 	}
 	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "mousedown", To: &dst, Early: true}, left)
 	if err != nil {
@@ -1034,6 +1009,57 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	}
 	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "pointer", "from": map[string]float64{"x": p.x, "y": p.y},
 		"to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
+}
+
+// html5Drag drags a draggable source onto the target with trusted HTML
+// drag and drop events (input.HTML5Drag), watched from the page
+// (dragWatch), so the answer says what the page did with it.
+func html5Drag(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, src, dst page.Locator, timeout time.Duration) (any, error) {
+	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Name: "dragWatch", To: &dst, Early: true}, timeout)
+	if err != nil {
+		return nil, err
+	}
+	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
+	startedYet := func() (bool, error) {
+		r, err := c.Session.Pages.DragReport(ctx, f, true)
+		if err != nil {
+			return false, err
+		}
+		return r.Started, nil
+	}
+	handed, err := input.HTML5Drag(ctx, res.InputRoot, input.Point{X: p.x, Y: p.y}, to, startedYet)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.Session.Pages.DragReport(ctx, f, false)
+	if err != nil {
+		return nil, err
+	}
+	var why string
+	switch {
+	case !r.Watching:
+		// The drop navigated the document: nothing is left to ask.
+		if handed {
+			return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "note": "the document was replaced after the drop",
+				"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}}), nil
+		}
+		why = "the document was replaced before the drag started"
+	case r.StartSeen && !r.Started:
+		why = "the page cancelled dragstart on the source"
+	case !handed:
+		why = "no drag started from the source (dragstart did not fire)"
+	case !r.Accepted:
+		why = "the target did not accept the drop (its dragover was not cancelled)"
+	case !r.Dropped:
+		why = "the browser did not drop on the target"
+	}
+	if why != "" {
+		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
+		e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+		return nil, e.With("surface_id", res.SurfaceID)
+	}
+	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "drop_prevented": r.DropPrevented, "trusted": r.Trusted,
+		"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
 }
 
 // ---- scroll ----

@@ -335,7 +335,7 @@ func TestInteractTopPage(t *testing.T) {
 	t.Run("drag", func(t *testing.T) {
 		e := e.on(t)
 		r := e.ok("electron_drag", map[string]any{"selector": "#s-1", "targetSelector": "#s-3"})
-		if r["mode"] != "html5" {
+		if r["mode"] != "html5" || r["trusted"] != true {
 			t.Fatalf("sortable drag: %v", r)
 		}
 		if s := e.recorded("x.type === 'sort'"); len(s) != 1 || s[0]["value"] != "s-2,s-3,s-1,s-4,s-5" {
@@ -352,6 +352,24 @@ func TestInteractTopPage(t *testing.T) {
 			t.Fatal("the pointer drag did not drop on the target")
 		}
 		e.fails("electron_drag", map[string]any{"selector": "#s-1"}, "BAD_ARGUMENT")
+
+		// A drag the page refuses: dragstart cancelled (known at once, not
+		// after a wait), and a target that takes no drop.
+		e.eval("document.getElementById('s-4').addEventListener('dragstart', ev => ev.preventDefault(), {once: true}); true")
+		t0 := time.Now()
+		m := e.fails("electron_drag", map[string]any{"selector": "#s-4", "targetSelector": "#s-5"}, "TYPE_NO_EFFECT")
+		if !strings.Contains(m["error"].(string), "cancelled dragstart") || time.Since(t0) > time.Second {
+			t.Fatalf("cancelled dragstart: %v after %v", m["error"], time.Since(t0))
+		}
+		m = e.fails("electron_drag", map[string]any{"selector": "#s-4", "targetSelector": "#btn"}, "TYPE_NO_EFFECT")
+		if !strings.Contains(m["error"].(string), "did not accept") {
+			t.Fatalf("a target that takes no drop: %v", m["error"])
+		}
+		if v := e.eval("[...document.querySelectorAll('#sortable li')].map(l => l.id).join()"); v != "s-2,s-3,s-1,s-4,s-5" {
+			t.Fatalf("refused drags changed the list: %v", v)
+		}
+		// The mouse is not left pressed: a click still clicks.
+		e.ok("electron_click", map[string]any{"selector": "#btn"})
 	})
 
 	t.Run("a click that opens a dialog", func(t *testing.T) {
@@ -434,6 +452,25 @@ func TestInteractSurfaces(t *testing.T) {
 				t.Fatalf("%s: value after keys %q", name, v)
 			}
 			e.ok("electron_hover", map[string]any{"selector": "#btn"})
+
+			// An HTML drag inside the surface: trusted events, routed by the
+			// browser's hit-testing from the window root into the frame.
+			e.eval(`(() => {
+  const mk = (id, left, text) => { const el = document.createElement('span'); el.id = id; el.textContent = text;
+    el.style.cssText = 'position:fixed;top:4px;left:' + left + 'px;width:40px;height:20px;background:#ddd;z-index:9'; document.body.append(el); return el; };
+  const chip = mk('chip', 150, 'chip'); chip.draggable = true;
+  chip.addEventListener('dragstart', ev => ev.dataTransfer.setData('text/plain', 'chip-data'));
+  const bin = mk('bin', 220, 'bin');
+  bin.addEventListener('dragover', ev => ev.preventDefault());
+  bin.addEventListener('drop', ev => { ev.preventDefault(); window.__record({type: 'html5-drop', target: 'bin', value: ev.dataTransfer.getData('text/plain') + ' trusted=' + ev.isTrusted}); });
+  return true; })()`)
+			r := e.ok("electron_drag", map[string]any{"selector": "#chip", "targetSelector": "#bin"})
+			if r["mode"] != "html5" || r["trusted"] != true || r["drop_prevented"] != true {
+				t.Fatalf("%s: html5 drag %v", name, r)
+			}
+			if d := e.recorded("x.type === 'html5-drop'"); len(d) != 1 || d[0]["value"] != "chip-data trusted=true" {
+				t.Fatalf("%s: the drop the page saw: %v", name, d)
+			}
 		})
 	}
 	t.Run("overlay over a frame", func(t *testing.T) {

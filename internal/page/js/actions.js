@@ -618,31 +618,50 @@ function under(el, x, y) {
   return h && composedContains(el, h) ? h : el;
 }
 
-// html5Drag plays HTML drag and drop from el to r.to with one
-// DataTransfer: dragstart and drag on the source, dragenter and dragover on
-// the target, drop when the target accepted the dragover (else
-// dragleave), dragend on the source. The events are synthetic (isTrusted
-// false).
-ACTIONS.html5Drag = function (s, el, a, r) {
-  var src = el.closest ? (el.closest('[draggable="true"]') || el) : el;
-  var dt = new _DataTransfer();
-  var from = { x: r.x, y: r.y }, to = { x: r.toX, y: r.toY };
-  var out = { started: false, accepted: false, dropped: false, drop_prevented: false };
-  if (!fire(src, dragEvent('dragstart', from.x, from.y, dt))) return out;
-  out.started = true;
-  fire(src, dragEvent('drag', from.x, from.y, dt));
-  var tgt = under(r.to, to.x, to.y);
-  fire(tgt, dragEvent('dragenter', to.x, to.y, dt));
-  fire(src, dragEvent('drag', to.x, to.y, dt));
-  out.accepted = !fire(tgt, dragEvent('dragover', to.x, to.y, dt));
-  if (out.accepted) {
-    out.dropped = true;
-    out.drop_prevented = !fire(tgt, dragEvent('drop', to.x, to.y, dt));
-  } else {
-    fire(tgt, dragEvent('dragleave', to.x, to.y, dt));
-  }
-  fire(src, dragEvent('dragend', to.x, to.y, dt));
-  return out;
+// dragWatch watches the HTML drag that real input is about to play from el
+// to r.to (input.HTML5Drag): the first dragstart, the last dragover that
+// reached the target, the drop and dragend. The events themselves are
+// kept, so whether the page cancelled them is read after their handlers
+// ran. OPS.dragReport reads what happened and stops watching.
+ACTIONS.dragWatch = function (s, el, a, r) {
+  unwatchDrag(s);
+  var w = { start: null, over: null, drop: null, ended: false, fns: {} };
+  var target = r.to;
+  var on = function (type, f) {
+    w.fns[type] = f;
+    window.addEventListener(type, f, true);
+  };
+  on('dragstart', function (ev) { if (!w.start) w.start = ev; });
+  on('dragover', function (ev) { if (reaches(target, ev.composedPath ? ev.composedPath()[0] : ev.target)) w.over = ev; });
+  on('drop', function (ev) { w.drop = ev; });
+  on('dragend', function () { w.ended = true; });
+  s.drag = w;
+  return true;
+};
+
+function unwatchDrag(s) {
+  var w = s.drag;
+  if (!w) return null;
+  for (var type in w.fns) window.removeEventListener(type, w.fns[type], true);
+  s.drag = null;
+  return w;
+}
+
+// OPS.dragReport answers what the watched drag did; with a.peek it keeps
+// watching (to learn early whether a drag started at all).
+OPS.dragReport = function (s, a) {
+  var w = a && a.peek ? s.drag : unwatchDrag(s);
+  if (!w) return { watching: false };
+  return {
+    watching: true,
+    started: !!w.start && !w.start.defaultPrevented,
+    start_seen: !!w.start,
+    trusted: !!w.start && w.start.isTrusted,
+    accepted: !!w.over && w.over.defaultPrevented,
+    dropped: !!w.drop,
+    drop_prevented: !!w.drop && w.drop.defaultPrevented,
+    ended: w.ended
+  };
 };
 
 // draggable says whether a drag from el is an HTML drag (el or an
