@@ -239,10 +239,23 @@ func TestActActions(t *testing.T) {
 		t.Fatalf("checked through a label: %+v %v", c, err)
 	}
 
-	var drag struct{ Started, Accepted, Dropped bool }
-	a, err := s.Act(ctx, f, Locator{Selector: "#s-5"}, Action{Checks: Checks{Visible: true, Point: true}, Name: "html5Drag", To: &Locator{Selector: "#s-1"}}, time.Second)
-	if err != nil || json.Unmarshal(a.Out, &drag) != nil || !drag.Dropped {
-		t.Fatalf("html5 drag: %+v %v", drag, err)
+	// dragWatch sees what real drag input did (input.HTML5Drag plays it).
+	a, err := s.Act(ctx, f, Locator{Selector: "#s-5"}, Action{Checks: Checks{Visible: true, Scroll: true, Point: true}, Name: "dragWatch", To: &Locator{Selector: "#s-1"}}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.DragReport(ctx, f, true); err != nil || !r.Watching || r.StartSeen {
+		t.Fatalf("report before the drag: %+v %v", r, err)
+	}
+	if started, err := input.HTML5Drag(ctx, tb.conn, input.Point{X: a.X, Y: a.Y}, input.Point{X: a.ToX, Y: a.ToY}, nil); err != nil || !started {
+		t.Fatalf("html5 drag: started %v, %v", started, err)
+	}
+	r, err := s.DragReport(ctx, f, false)
+	if err != nil || !r.Started || !r.Trusted || !r.Accepted || !r.Dropped || !r.DropPrevented || !r.Ended {
+		t.Fatalf("drag report: %+v %v", r, err)
+	}
+	if r, err := s.DragReport(ctx, f, false); err != nil || r.Watching {
+		t.Fatalf("the report did not stop the watch: %+v %v", r, err)
 	}
 	var order string
 	tb.eval(t, `[...document.querySelectorAll('#sortable li')].map(l => l.id).join()`, &order)
