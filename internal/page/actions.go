@@ -398,6 +398,10 @@ type TextState struct {
 	// Editable: the element takes text (a field or an editing host).
 	Editable bool `json:"editable"`
 	Focused  bool `json:"focused"`
+	// FocusKind is what the document's focused element (wherever it is)
+	// takes text as: "value" (an input or a text area, such as a code
+	// editor's hidden input area), "editable" (an editing host), or "".
+	FocusKind string `json:"focus_kind"`
 }
 
 // ActText reads a text target: a field's value or an editing host's text

@@ -46,7 +46,7 @@ func registerInteract(s *Server) {
 	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip; verified to reach the element."+actionabilityNote, true, gateNone, hover)
 	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). Returns the value the field holds then (altered:true when the page changed the text, e.g. a mask or maxlength). TYPE_NO_EFFECT when the value did not change (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
 	add(s, "electron_keyboard_type", "Type text with real key events, one keydown/keyup per character (characters with no US key go in as IME text), into the element given by ref or selector (focused first, caret at the end) or into whatever has the focus. Use it when a page reacts to keys (autocomplete, shortcuts) or rejects electron_type. With a text target, TYPE_NO_EFFECT when its text did not change.", true, gateNone, keyboardType)
-	add(s, "electron_type_into_editor", "Type into a rich or code editor (contenteditable, CodeMirror, Monaco…): clicks into it like a user, with replace:true selects everything first (Control/Meta+A) so the text replaces it, else puts the caret at the end; inserts the text as an IME would (no auto-closing brackets), pressing Enter for line breaks; then checks the text appears in the element (TYPE_NO_EFFECT if not).", true, gateNone, typeIntoEditor)
+	add(s, "electron_type_into_editor", "Type into a rich or code editor (contenteditable, CodeMirror, Monaco…): clicks into it like a user (TYPE_NO_EFFECT when that focuses nothing that takes text), with replace:true selects everything first (Control/Meta+A) so the text replaces it, else puts the caret at the end (Control/Meta+End); inserts the whole text, line breaks included, in one piece as a paste would, so the editor's typing rules (indenting after Enter, closing brackets) do not rewrite it; then reads the element's text: match is \"exact\" when it contains the text as typed, \"ignoring white space\" when only its spacing differs (editors that draw text themselves), and TYPE_NO_EFFECT when it is not there. To go through the editor's typing rules key by key, use electron_keyboard_type.", true, gateNone, typeIntoEditor)
 	add(s, "electron_key", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+Shift+P, Meta+K, Shift+Tab…) with real key events in the active surface; with ref or selector that element is focused first (waiting until it is visible and enabled), else the surface's frame gets the focus and the key goes to whatever is focused there. A key that opens a JavaScript dialog returns at once with dialog_opened.", true, gateNone, key)
 	add(s, "electron_press_sequence", "Press keys one after another (keys: [\"Control+A\", \"Backspace\", \"Enter\"]), each a key or chord as electron_key takes, optionally focusing ref or selector first; delayMs between keys (default 0, max 1000).", true, gateNone, pressSequence)
 	add(s, "electron_clear_input", "Empty a text field, textarea or contenteditable (ref or selector); input and change fire. TYPE_NO_EFFECT when the page kept a value.", true, gateNone, clearInput)
@@ -578,6 +578,15 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
 		return nil, err
 	}
+	before, err := c.Session.Pages.ActText(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if before.FocusKind == "" {
+		e := errs.New(errs.TypeNoEffect, "clicking the element gave the focus to nothing that takes text, so nothing was typed")
+		e.Hint = "Target the editor itself (its editable area, or the element a click on which puts the caret in it); electron_focused_element shows what has the focus."
+		return nil, e.With("surface_id", res.SurfaceID)
+	}
 	selectAll, end := editorChords()
 	move := end
 	if a.Replace {
@@ -587,39 +596,50 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 		return nil, err
 	}
 	text := strings.ReplaceAll(*a.Text, "\r\n", "\n")
-	if a.Replace && text == "" {
-		if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
-			return nil, err
-		}
-	}
-	for i, line := range strings.Split(text, "\n") {
-		if i > 0 {
-			if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Enter"}); err != nil {
+	if text == "" {
+		if a.Replace {
+			if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
 				return nil, err
 			}
 		}
-		if line == "" {
-			continue
-		}
-		if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: line}); err != nil {
-			return nil, err
-		}
+	} else if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
+		// One insertion, as a paste would: an editor's own typing rules
+		// (indenting after Enter, closing brackets) leave it as it is.
+		return nil, err
 	}
 	got, err := c.Session.Pages.ActText(ctx, f, loc)
 	if err != nil {
 		return nil, err
 	}
-	landed := strings.Contains(collapseSpace(got.Text), collapseSpace(text))
-	if a.Replace && text == "" {
-		landed = collapseSpace(got.Text) == ""
-	}
-	if !landed {
+	match := editorMatch(got.Text, text, a.Replace)
+	if match == "" {
 		e := errs.New(errs.TypeNoEffect, "the editor's text does not contain what was typed; it reads %s", clipQuote(got.Text))
 		e.Hint = "The text did not land in the element. Target the editor's editable area (its contenteditable or text area), check it has the focus (electron_focused_element), or try electron_keyboard_type."
 		return nil, e.With("text", got.Text).With("surface_id", res.SurfaceID)
 	}
 	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(text)), "replaced": a.Replace, "text": got.Text,
-		"window_id": res.InputRootID}), nil
+		"match": match, "window_id": res.InputRootID}), nil
+}
+
+// editorMatch says how the editor's text shows what was typed: "exact"
+// (it contains the text as typed, or is empty after replacing with ""),
+// "ignoring white space" (only with runs of white space made one space,
+// as editors that draw text their own way may show it), or "" (not at all).
+func editorMatch(got, typed string, replace bool) string {
+	norm := strings.ReplaceAll(strings.ReplaceAll(got, "\u00a0", " "), "\r\n", "\n")
+	if replace && typed == "" {
+		if strings.TrimSpace(norm) == "" {
+			return "exact"
+		}
+		return ""
+	}
+	if strings.Contains(norm, typed) {
+		return "exact"
+	}
+	if strings.Contains(collapseSpace(norm), collapseSpace(typed)) {
+		return "ignoring white space"
+	}
+	return ""
 }
 
 // ---- keys ----

@@ -213,7 +213,9 @@ func TestInteractTopPage(t *testing.T) {
 
 	t.Run("editor", func(t *testing.T) {
 		e := e.on(t)
-		e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "Hello\nworld"})
+		if r := e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "Hello\nworld"}); r["match"] != "exact" {
+			t.Fatalf("editor answer %v", r)
+		}
 		if v := e.evalString("document.getElementById('editor').innerText"); !strings.Contains(v, "Hello\nworld") {
 			t.Fatalf("editor text %q", v)
 		}
@@ -484,4 +486,38 @@ func TestInteractSurfaces(t *testing.T) {
 			t.Fatalf("the covered frame recorded %d events", n)
 		}
 	})
+}
+
+// TestTypeIntoCodeEditor types code into the fixture's Monaco-shaped editor
+// (code.html: a hidden text area takes the keyboard, Enter indents, brackets
+// close themselves) and checks the editor's model, not the tool's answer.
+func TestTypeIntoCodeEditor(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/code.html")
+	code := "function f(a) {\n    if (a) {\n        return [a, \"x\"];\n    }\n}"
+	r := e.ok("electron_type_into_editor", map[string]any{"selector": "#code", "text": code})
+	if got := e.evalString("window.__code.value()"); got != code || r["match"] != "exact" {
+		t.Fatalf("the editor holds\n%s\nwant\n%s\n(answer %v)", got, code, r)
+	}
+	e.ok("electron_type_into_editor", map[string]any{"selector": "#code", "text": "\nf(1);"})
+	if got := e.evalString("window.__code.value()"); got != code+"\nf(1);" {
+		t.Fatalf("after appending: %q", got)
+	}
+	e.ok("electron_type_into_editor", map[string]any{"selector": "#code", "text": "x = {\n  y: 1\n}", "replace": true})
+	if got := e.evalString("window.__code.value()"); got != "x = {\n  y: 1\n}" {
+		t.Fatalf("after replace: %q", got)
+	}
+	// Typing key by key goes through the editor's own rules, as a user's
+	// typing does: the bracket closes itself.
+	e.ok("electron_type_into_editor", map[string]any{"selector": "#code", "text": "", "replace": true})
+	e.ok("electron_keyboard_type", map[string]any{"text": "g("})
+	if got := e.evalString("window.__code.value()"); got != "g()" {
+		t.Fatalf("typed key by key: %q", got)
+	}
+	// A click that focuses nothing that takes text is an error, not a
+	// silent no-op.
+	m := e.fails("electron_type_into_editor", map[string]any{"selector": "h1", "text": "x"}, "TYPE_NO_EFFECT")
+	if !strings.Contains(m["error"].(string), "focus") {
+		t.Fatalf("typing into a heading: %v", m["error"])
+	}
 }

@@ -495,7 +495,8 @@ ACTIONS.focusText = function (s, el) {
 // text reads a text target (for checking what typing did).
 OPS.actText = function (s, a) {
   var el = locate(s, a);
-  return { text: textOf(el), editable: !!editKind(el), focused: deepActive() === el || composedContains(el, deepActive()) };
+  var act = deepActive();
+  return { text: textOf(el), editable: !!editKind(el), focused: act === el || composedContains(el, act), focus_kind: act ? editKind(act) : '' };
 };
 
 // select chooses options by value or visible label, fires input and
