@@ -55,6 +55,20 @@ func (e *env) freshActions() {
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/actions.html")})
 }
 
+// waitTrue polls a JavaScript expression in the active surface until it is
+// true (2 s at most).
+func (e *env) waitTrue(expr string) bool {
+	e.t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for e.eval(expr) != true {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
 func details(m map[string]any) map[string]any {
 	d, _ := m["details"].(map[string]any)
 	return d
@@ -475,6 +489,81 @@ func TestInteractSurfaces(t *testing.T) {
 			}
 		})
 	}
+	// The rest of the interaction tools on a kit of controls added below a
+	// tall spacer, so every surface also has to scroll to reach them.
+	file := filepath.Join(t.TempDir(), "kit.txt")
+	if err := os.WriteFile(file, []byte("kit"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"same2", "cross2", "guest"} {
+		t.Run(name+" kit", func(t *testing.T) {
+			e := e.on(t)
+			e.use(s[name])
+			e.eval(`(() => {
+  const kit = document.createElement('div'); kit.id = 'kit';
+  kit.innerHTML = '<div style="height:1500px"></div>' +
+    '<input type="checkbox" id="kit-check" aria-label="Kit check">' +
+    '<select id="kit-sel" aria-label="Kit select"><option value="a">Alpha</option><option value="b">Bravo</option></select>' +
+    '<input id="kit-text" aria-label="Kit text" value="abc">' +
+    '<div id="kit-ed" contenteditable="true" role="textbox" aria-label="Kit editor" style="min-height:20px;border:1px solid #999"></div>' +
+    '<input type="file" id="kit-file" aria-label="Kit file">' +
+    '<div id="kit-drop" style="height:30px;border:1px dashed #999">drop</div>';
+  document.body.append(kit);
+  const drop = document.getElementById('kit-drop');
+  drop.addEventListener('dragover', ev => ev.preventDefault());
+  drop.addEventListener('drop', ev => { ev.preventDefault(); window.__record({type: 'kit-drop', target: 'kit-drop', value: [...ev.dataTransfer.files].map(f => f.name).join()}); });
+  return true; })()`)
+			val := func(expr string) any { return e.eval(expr) }
+			e.ok("electron_check", map[string]any{"selector": "#kit-check"})
+			if val("document.getElementById('kit-check').checked") != true {
+				t.Fatalf("%s: check", name)
+			}
+			e.ok("electron_uncheck", map[string]any{"selector": "#kit-check"})
+			if val("document.getElementById('kit-check').checked") != false {
+				t.Fatalf("%s: uncheck", name)
+			}
+			e.ok("electron_select_option", map[string]any{"selector": "#kit-sel", "values": []string{"Bravo"}})
+			if val("document.getElementById('kit-sel').value") != "b" {
+				t.Fatalf("%s: select", name)
+			}
+			e.ok("electron_clear_input", map[string]any{"selector": "#kit-text"})
+			e.ok("electron_press_sequence", map[string]any{"selector": "#kit-text", "keys": []string{"x", "y", "Backspace", "z"}})
+			if v := val("document.getElementById('kit-text').value"); v != "xz" {
+				t.Fatalf("%s: clear and press keys: %q", name, v)
+			}
+			e.ok("electron_type_into_editor", map[string]any{"selector": "#kit-ed", "text": "one\ntwo"})
+			if v := e.evalString("document.getElementById('kit-ed').innerText"); !strings.Contains(v, "one\ntwo") {
+				t.Fatalf("%s: editor %q", name, v)
+			}
+			e.ok("electron_set_files", map[string]any{"selector": "#kit-file", "paths": []string{file}})
+			if v := val("document.getElementById('kit-file').files[0]?.name"); v != "kit.txt" {
+				t.Fatalf("%s: files %v", name, v)
+			}
+			e.ok("electron_drop_file", map[string]any{"selector": "#kit-drop", "paths": []string{file}})
+			if d := e.recorded("x.type === 'kit-drop'"); len(d) != 1 || d[0]["value"] != "kit.txt" {
+				t.Fatalf("%s: drop %v", name, d)
+			}
+			// The wheel turns in the surface's own document (routed through
+			// the window root); the answer says where it ended, as the page
+			// does. (One large wheel in an OOPIF sometimes stops a few pixels
+			// short of the top: Chromium's own scrolling.)
+			y0 := num(val("window.scrollY"))
+			if y0 < 500 {
+				t.Fatalf("%s: the kit is in view without scrolling (scrollY %v)", name, y0)
+			}
+			r := e.ok("electron_scroll", map[string]any{"dy": -5000})
+			after, _ := r["after"].(map[string]any)
+			win, _ := after["window"].(map[string]any)
+			if y := num(val("window.scrollY")); y > y0/4 || r["scrolled"] != true || win == nil || num(win["y"]) != y {
+				t.Fatalf("%s: the wheel moved scrollY from %v to %v; answer %v", name, y0, y, r)
+			}
+			e.ok("electron_scroll_into_view", map[string]any{"selector": "#kit-drop"})
+			if val("(r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById('kit-drop').getBoundingClientRect())") != true {
+				t.Fatalf("%s: scroll into view", name)
+			}
+		})
+	}
+
 	t.Run("overlay over a frame", func(t *testing.T) {
 		e := e.on(t)
 		e.use(s["covered"])
