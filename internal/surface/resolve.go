@@ -255,15 +255,38 @@ func (r *Registry) firstLiveRootLocked() *node {
 // in-process frame adds its own owner box once, and nothing is added for the
 // in-process frames above it.
 func (res *Resolution) Offset(ctx context.Context) (x, y float64, err error) {
-	if res.InputRoot == nil {
-		return 0, 0, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	boxes, err := res.ownerBoxes(ctx)
+	if err != nil {
+		return 0, 0, err
 	}
+	for _, b := range boxes {
+		x += b.x
+		y += b.y
+	}
+	return x, y, nil
+}
+
+// ownerBox is one hop's <iframe> owner: its backend node on the hop's
+// owner socket and the top-left corner of its content box in that socket's
+// root viewport.
+type ownerBox struct {
+	hop
+	node int64
+	x, y float64
+}
+
+// ownerBoxes reads the owner of every hop, from the surface up.
+func (res *Resolution) ownerBoxes(ctx context.Context) ([]ownerBox, error) {
+	if res.InputRoot == nil {
+		return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	}
+	out := make([]ownerBox, 0, len(res.hops))
 	for _, h := range res.hops {
 		var owner struct {
 			BackendNodeID int64 `json:"backendNodeId"`
 		}
 		if err := res.r.call(ctx, h.owner, "DOM.getFrameOwner", map[string]any{"frameId": h.frameID}, &owner); err != nil {
-			return 0, 0, frameErr(err, res.SurfaceID, "finding the frame's <iframe>")
+			return nil, frameErr(err, res.SurfaceID, "finding the frame's <iframe>")
 		}
 		var box struct {
 			Model struct {
@@ -271,16 +294,99 @@ func (res *Resolution) Offset(ctx context.Context) (x, y float64, err error) {
 			} `json:"model"`
 		}
 		if err := res.r.call(ctx, h.owner, "DOM.getBoxModel", map[string]any{"backendNodeId": owner.BackendNodeID}, &box); err != nil {
-			return 0, 0, frameErr(err, res.SurfaceID, "measuring the frame's <iframe>")
+			return nil, frameErr(err, res.SurfaceID, "measuring the frame's <iframe>")
 		}
 		q := box.Model.Content
 		if len(q) < 8 {
-			return 0, 0, errs.New(errs.ElementNotVisible, "the <iframe> of surface %s has no box", res.SurfaceID)
+			return nil, errs.New(errs.ElementNotVisible, "the <iframe> of surface %s has no box", res.SurfaceID)
 		}
-		x += min(q[0], q[2], q[4], q[6])
-		y += min(q[1], q[3], q[5], q[7])
+		out = append(out, ownerBox{hop: h, node: owner.BackendNodeID, x: min(q[0], q[2], q[4], q[6]), y: min(q[1], q[3], q[5], q[7])})
 	}
-	return x, y, nil
+	return out, nil
+}
+
+// Reach turns a point of the surface's own viewport (fx, fy, as
+// getBoundingClientRect inside the frame reports it) into the input root's
+// viewport, as Offset does, and hit-tests it in every document that
+// encloses the surface, as the browser will for a pointer event there: in
+// each it must reach the surface's <iframe> (or, for an in-process frame, a
+// node inside it). cover is "" when nothing in an enclosing document takes
+// the point, else what does (tag#id.class "label"). The surface's own
+// document is not looked at: the renderer's actionability check does that.
+// It costs one DOM.getNodeForLocation per hop besides Offset's calls.
+func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64, cover string, err error) {
+	boxes, err := res.ownerBoxes(ctx)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	x, y = fx, fy
+	for _, b := range boxes {
+		x += b.x
+		y += b.y
+	}
+	// From the top down: the point in each owner socket's root viewport is
+	// the point less the owner corners of the hops above it.
+	px, py := x, y
+	for i := len(boxes) - 1; i >= 0; i-- {
+		b := boxes[i]
+		var hit struct {
+			BackendNodeID int64  `json:"backendNodeId"`
+			FrameID       string `json:"frameId"`
+		}
+		err := res.r.call(ctx, b.owner, "DOM.getNodeForLocation", map[string]any{
+			"x": int(math.Floor(px)), "y": int(math.Floor(py)), "ignorePointerEventsNone": true,
+		}, &hit)
+		if err != nil {
+			var pe *cdp.ProtocolError
+			if errors.As(err, &pe) && strings.Contains(strings.ToLower(pe.Message), "no node") {
+				return x, y, "nothing (the point is outside the enclosing document)", nil
+			}
+			return x, y, "", err
+		}
+		if hit.BackendNodeID != b.node && hit.FrameID != b.frameID {
+			return x, y, res.describeNode(ctx, b.owner, hit.BackendNodeID), nil
+		}
+		px, py = px-b.x, py-b.y
+	}
+	return x, y, "", nil
+}
+
+// describeNode names a node for a message: tag#id.class "label".
+func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNodeID int64) string {
+	var out struct {
+		Node struct {
+			LocalName  string   `json:"localName"`
+			NodeName   string   `json:"nodeName"`
+			Attributes []string `json:"attributes"`
+		} `json:"node"`
+	}
+	if err := res.r.call(ctx, c, "DOM.describeNode", map[string]any{"backendNodeId": backendNodeID}, &out); err != nil {
+		return "an element"
+	}
+	n := out.Node
+	name := n.LocalName
+	if name == "" {
+		name = strings.ToLower(n.NodeName)
+	}
+	var label string
+	for i := 0; i+1 < len(n.Attributes); i += 2 {
+		switch v := n.Attributes[i+1]; n.Attributes[i] {
+		case "id":
+			name += "#" + v
+		case "class":
+			if f := strings.Fields(v); len(f) > 0 {
+				name += "." + f[0]
+			}
+		case "aria-label", "title":
+			if label == "" {
+				label = v
+			}
+		}
+	}
+	if label != "" {
+		name += " \"" + label + "\""
+	}
+	return name
 }
 
 func frameErr(err error, surfaceID, what string) error {

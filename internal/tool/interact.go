@@ -42,7 +42,7 @@ const (
 const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
 
 func registerInteract(s *Server) {
-	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; the click is verified to have reached the element (a click taken by an overlay, even one in an enclosing frame, is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
+	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; what covers the element in its own document or its frame in an enclosing one is waited for before anything is sent, and the click is verified to have reached the element (a click taken by something else is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
 	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip; verified to reach the element."+actionabilityNote, true, gateNone, hover)
 	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). Returns the value the field holds then (altered:true when the page changed the text, e.g. a mask or maxlength). TYPE_NO_EFFECT when the value did not change (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
 	add(s, "electron_keyboard_type", "Type text with real key events, one keydown/keyup per character (characters with no US key go in as IME text), into the element given by ref or selector (focused first, caret at the end) or into whatever has the focus. Use it when a page reacts to keys (autocomplete, shortcuts) or rejects electron_type. With a text target, TYPE_NO_EFFECT when its text did not change.", true, gateNone, keyboardType)
@@ -178,12 +178,50 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 			return nil, err
 		}
 	}
-	ox, oy, err := res.Offset(ctx)
-	if err != nil {
-		return nil, err
+	if res.IsInputRoot() || act.Force {
+		ox, oy, err := res.Offset(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &pointed{acted.X + ox, acted.Y + oy, acted}, nil
 	}
-	return &pointed{acted.X + ox, acted.Y + oy, acted}, nil
+	// In a frame, what covers the frame in an enclosing document is waited
+	// for too, before any event is sent: a click there would land on it.
+	act.Early = false
+	var covered time.Time // when a cover was first seen
+	for {
+		x, y, cover, err := res.Reach(ctx, acted.X, acted.Y)
+		if err != nil {
+			return nil, err
+		}
+		if cover == "" {
+			if !covered.IsZero() {
+				acted.Waited += time.Since(covered)
+			}
+			return &pointed{x, y, acted}, nil
+		}
+		if covered.IsZero() {
+			covered = time.Now()
+		}
+		if !time.Now().Before(deadline) {
+			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover, point(x, y), timeout.Round(time.Millisecond))
+			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over it. Close it or wait for it to go, or act on it first; force:true clicks anyway and the browser gives the click to what is on top."
+			return nil, e.With("covering", cover).With("x", x).With("y", y).With("surface_id", res.SurfaceID)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(coverPoll, time.Until(deadline))):
+		}
+		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
+			return nil, err
+		}
+	}
 }
+
+// coverPoll is how often a frame covered in an enclosing document is
+// looked at again.
+const coverPoll = 50 * time.Millisecond
 
 // describeExpr describes the element e for a message: tag#id "label".
 const describeExpr = "const n = e.getAttribute('aria-label') || e.getAttribute('title') || (e.innerText || '').trim().slice(0, 40); " +

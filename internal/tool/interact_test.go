@@ -574,6 +574,41 @@ func TestInteractSurfaces(t *testing.T) {
 		if n := len(e.recorded("true")); n != 0 {
 			t.Fatalf("the covered frame recorded %d events", n)
 		}
+		// The cover goes away after a while: the click waits for it
+		// (checked in the enclosing document before any event is sent)
+		// and lands in the frame; the overlay never gets a click.
+		e.use(s["top"])
+		e.eval("(() => { const o = document.getElementById('overlay'); o.addEventListener('mousedown', () => window.__record({type: 'overlay-press', target: 'overlay'})); setTimeout(() => o.remove(), 600); return true })()")
+		e.use(s["covered"])
+		r := e.ok("electron_click", map[string]any{"selector": "#btn", "timeoutMs": 5000})
+		if e.clicksOn("btn") != 1 || num(r["waited_ms"]) < 300 {
+			t.Fatalf("the click after the cover went: %d clicks, answer %v", e.clicksOn("btn"), r)
+		}
+		e.use(s["top"])
+		if n := len(e.recorded("x.type === 'overlay-press'")); n != 0 {
+			t.Fatalf("the overlay was pressed %d times", n)
+		}
+
+		// The same across a process boundary: a cover in cross1 (an OOPIF)
+		// over the nested OOPIF cross2, named while it stays, waited for
+		// when it goes.
+		e.use(s["cross1"])
+		e.eval(`(() => { const r = document.getElementById('cross2').getBoundingClientRect(); const c = document.createElement('div'); c.id = 'shade';
+  c.setAttribute('aria-label', 'Shade'); c.style.cssText = 'position:fixed;z-index:99;background:rgba(0,0,0,.3);left:' + r.left + 'px;top:' + r.top + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
+  document.body.append(c); return true })()`)
+		e.use(s["cross2"])
+		before := e.clicksOn("btn")
+		m = e.fails("electron_click", map[string]any{"selector": "#btn", "timeoutMs": 300}, "ELEMENT_NOT_VISIBLE")
+		if !strings.Contains(m["error"].(string), "div#shade") || e.clicksOn("btn") != before {
+			t.Fatalf("a cover in cross1: %v (clicks %d, before %d)", m["error"], e.clicksOn("btn"), before)
+		}
+		e.use(s["cross1"])
+		e.eval("setTimeout(() => document.getElementById('shade').remove(), 500); true")
+		e.use(s["cross2"])
+		e.ok("electron_click", map[string]any{"selector": "#btn", "timeoutMs": 5000})
+		if e.clicksOn("btn") != before+1 {
+			t.Fatalf("the click after the cross1 cover went: %d clicks, want %d", e.clicksOn("btn"), before+1)
+		}
 	})
 }
 

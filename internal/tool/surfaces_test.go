@@ -148,18 +148,29 @@ func TestSurfaceProof(t *testing.T) {
 		t.Fatalf("active window %v, guest window %q", w["active_window_id"], guestWin)
 	}
 
-	// The overlay in the top page takes a click aimed at the covered frame.
+	// An overlay in the top page covers the frame: the click is not sent
+	// (the enclosing document is hit-tested first) and the error names it.
 	e.use(s["covered"])
-	m := e.fails("electron_click", map[string]any{"selector": "#btn"}, "ELEMENT_NOT_VISIBLE")
+	m := e.fails("electron_click", map[string]any{"selector": "#btn", "timeoutMs": 300}, "ELEMENT_NOT_VISIBLE")
 	if !strings.Contains(m["error"].(string), "overlay") {
 		t.Errorf("the error does not name the overlay: %v", m["error"])
 	}
-	if n := e.clicksOn("btn"); n != 0 {
-		t.Fatalf("the covered frame recorded %d clicks", n)
+	overlayClicks := func() int {
+		e.use(s["top"])
+		defer e.use(s["covered"])
+		return num(e.eval("window.__events.filter(x => x.type === 'click' && x.target === 'overlay').length"))
 	}
-	e.use(s["top"])
-	if n := num(e.eval("window.__events.filter(x => x.type === 'click' && x.target === 'overlay').length")); n != 1 {
-		t.Fatalf("the overlay recorded %d clicks, want 1", n)
+	if n, o := e.clicksOn("btn"), overlayClicks(); n != 0 || o != 0 {
+		t.Fatalf("after a refused click the covered frame recorded %d clicks and the overlay %d", n, o)
+	}
+	// With force the click is sent: the browser's hit-testing gives it to
+	// the overlay, and the receipt says the element did not get it.
+	m = e.fails("electron_click", map[string]any{"selector": "#btn", "force": true}, "ELEMENT_NOT_VISIBLE")
+	if !strings.Contains(m["error"].(string), "overlay") {
+		t.Errorf("the forced click's error does not name the overlay: %v", m["error"])
+	}
+	if n, o := e.clicksOn("btn"), overlayClicks(); n != 0 || o != 1 {
+		t.Fatalf("after a forced click the covered frame recorded %d clicks and the overlay %d, want 0 and 1", n, o)
 	}
 
 	// A key press reaches an input focused inside a nested OOPIF.
