@@ -59,6 +59,13 @@ func fakeServer(t *testing.T, handle func(ctx context.Context, ws *websocket.Con
 	}
 }
 
+// pendingCalls is how many calls wait for a reply.
+func pendingCalls(c *Conn) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending)
+}
+
 func send(ctx context.Context, ws *websocket.Conn, v any) {
 	b, _ := json.Marshal(v)
 	_ = ws.Write(ctx, websocket.MessageText, b)
@@ -170,10 +177,7 @@ func TestStartPipelines(t *testing.T) {
 	if err := p.Wait(short, nil); errs.CodeOf(err) != errs.CDPTimeout {
 		t.Fatalf("unanswered: %v", err)
 	}
-	c.mu.Lock()
-	n := len(c.pending)
-	c.mu.Unlock()
-	if n != 0 {
+	if n := pendingCalls(c); n != 0 {
 		t.Fatalf("%d calls still pending after the timeout", n)
 	}
 }
@@ -204,10 +208,7 @@ func TestTimeoutAndProtocolError(t *testing.T) {
 	if err := c.Call(context.Background(), "Test.fail", nil, nil); !errors.As(err, &pe) || pe.Message != "nope" {
 		t.Fatalf("want protocol error, got %v", err)
 	}
-	c.mu.Lock()
-	n := len(c.pending)
-	c.mu.Unlock()
-	if n != 0 {
+	if n := pendingCalls(c); n != 0 {
 		t.Fatalf("%d pending calls left behind", n)
 	}
 }

@@ -33,7 +33,7 @@ const dragThreshold = 6
 // dragleave, and dragend on the source).
 //
 // started reports whether Chromium handed a drag over. When it did not
-// within startWait (the page cancelled dragstart, or nothing draggable is
+// within dragStartWait (the page cancelled dragstart, or nothing draggable is
 // under from), the button is released and started is false with no error;
 // startedYet, when not nil, is asked after the moves whether the page saw a
 // dragstart at all, so a refused drag is known without waiting.
@@ -56,13 +56,13 @@ func HTML5Drag(ctx context.Context, s cdproto.Session, from, to Point, startedYe
 	}()
 
 	b, _ := ClickOptions{}.validate()
-	release := releaseParams(from.X, from.Y, b, 1)
 	nudge := nudgeToward(from, to)
 	press := []cdpinput.DispatchMouseEventParams{moveParams(from.X, from.Y, 0, nil), pressParams(from.X, from.Y, b, 1)}
 	for i := 1; i <= 2; i++ {
 		x, y := from.X+nudge.X*float64(i)/2, from.Y+nudge.Y*float64(i)/2
 		press = append(press, moveParams(x, y, 0, &b))
 	}
+	release := releaseParams(from.X+nudge.X, from.Y+nudge.Y, b, 1)
 	if at, err := dispatchInOrder(ctx, s, press...); err != nil {
 		if at >= 1 {
 			releaseAfterFailure(ctx, s, release)

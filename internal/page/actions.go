@@ -347,13 +347,19 @@ type Receipt struct {
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]
 // with Action.Arm.
 func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {
-	raw, err := s.exec(ctx, f, "actReceived", nil)
+	return execAs[Receipt](ctx, s, f, "actReceived", nil, "a receipt")
+}
+
+// execAs runs a document-wide operation (no locator) and decodes its
+// answer; what names it for an error.
+func execAs[T any](ctx context.Context, s *Store, f Frame, op string, args map[string]any, what string) (*T, error) {
+	raw, err := s.exec(ctx, f, op, args)
 	if err != nil {
 		return nil, err
 	}
-	var out Receipt
+	var out T
 	if err := decode(raw, &out); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding a receipt")
+		return nil, errs.Wrap(errs.Internal, err, "decoding "+what)
 	}
 	return &out, nil
 }
@@ -381,15 +387,7 @@ type DragReport struct {
 
 // DragReport reads the watched drag; with peek it keeps watching.
 func (s *Store) DragReport(ctx context.Context, f Frame, peek bool) (*DragReport, error) {
-	raw, err := s.exec(ctx, f, "dragReport", map[string]any{"peek": peek})
-	if err != nil {
-		return nil, err
-	}
-	var out DragReport
-	if err := decode(raw, &out); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding a drag report")
-	}
-	return &out, nil
+	return execAs[DragReport](ctx, s, f, "dragReport", map[string]any{"peek": peek}, "a drag report")
 }
 
 // TextState is what a text target holds.
