@@ -87,12 +87,17 @@ func (p *page) waitReady(ctx context.Context) error {
 }
 
 // resetForClick sets #status to Idle, scrolls to the top when scroll is set,
-// and reports whether row's Edit button is outside the viewport.
+// and reports whether row's Edit button is outside the viewport, once the
+// page has rendered the reset.
 func (p *page) resetForClick(ctx context.Context, row int, scroll bool) (offscreen bool, err error) {
-	js := fmt.Sprintf(`(() => {
+	// The answer comes once the page has rendered the reset (two animation
+	// frames), as a page an agent looks at has: the click does not start
+	// in the frame that scrolled.
+	js := fmt.Sprintf(`(async () => {
 		if (%t) window.scrollTo(0, 0);
 		document.querySelector('#status').textContent = 'Idle';
 		const r = document.querySelector('#edit-%d').getBoundingClientRect();
+		await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
 		return r.top > window.innerHeight || r.bottom < 0;
 	})()`, scroll, row)
 	err = p.eval(ctx, js, &offscreen)

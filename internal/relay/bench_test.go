@@ -24,6 +24,9 @@ import (
 //
 //	UNDERSTUDY_BENCH=1 go test -run TestPeerBenchmarks -v -timeout 20m ./internal/relay/
 //
+// UNDERSTUDY_BENCH_REQUESTS (20000) and UNDERSTUDY_BENCH_CLIENTS (8) size
+// the flood.
+//
 // The relay runs in a child process (this test binary, started with
 // childEnv) so that its peak RSS is its own, apart from the fixture server
 // that serves the flood.
@@ -128,9 +131,12 @@ func TestPeerBenchmarks(t *testing.T) {
 	b := needBrowser(t)
 	srv := fixtureSrv.get(t)
 	relay := startRelayChild(t, b.HTTPURL)
-	requests := 20000
+	requests, clients := 20000, 8
 	if n := os.Getenv("UNDERSTUDY_BENCH_REQUESTS"); n != "" {
 		_, _ = fmt.Sscan(n, &requests)
+	}
+	if n := os.Getenv("UNDERSTUDY_BENCH_CLIENTS"); n != "" {
+		_, _ = fmt.Sscan(n, &clients)
 	}
 
 	evalURL := srv.URL("a.test", "/second.html?bench=eval")
@@ -140,12 +146,12 @@ func TestPeerBenchmarks(t *testing.T) {
 
 	floodRelay := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=relay", requests))
 	relayProbe := startProbe(t, b, openPage(t, floodRelay))
-	fr := runBench(t, node, "flood", relay.http, floodRelay, "8", fmt.Sprint(requests))
+	fr := runBench(t, node, "flood", relay.http, floodRelay, fmt.Sprint(clients), fmt.Sprint(requests))
 	rp := relayProbe.stop()
 	peak, now := relay.memory()
 	floodDirect := srv.URL("a.test", fmt.Sprintf("/flood.html?n=%d&run=direct", requests))
 	directProbe := startProbe(t, b, openPage(t, floodDirect))
-	fd := runBench(t, node, "flood", b.HTTPURL, floodDirect, "8", fmt.Sprint(requests))
+	fd := runBench(t, node, "flood", b.HTTPURL, floodDirect, fmt.Sprint(clients), fmt.Sprint(requests))
 	dp := directProbe.stop()
 
 	j := func(v any) string { s, _ := json.Marshal(v); return string(s) }
@@ -153,10 +159,10 @@ func TestPeerBenchmarks(t *testing.T) {
 		j(ev["relay"]), j(ev["direct"]), ev["ratio_mean"], ev["ratio_p50"])
 	t.Logf("connectOverCDP ms: relay %s direct %s ratio(p50) %v ratio(mean) %v",
 		j(cn["relay"]), j(cn["direct"]), cn["ratio_p50"], cn["ratio_mean"])
-	t.Logf("flood %d requests, 8 clients, relay: %ss all %s worst client p99 %v; console events %v",
-		requests, j(fr["seconds"]), j(fr["all"]), fr["worst_client_p99"], j(fr["console_events"]))
-	t.Logf("flood %d requests, 8 clients, direct: %ss all %s worst client p99 %v; console events %v",
-		requests, j(fd["seconds"]), j(fd["all"]), fd["worst_client_p99"], j(fd["console_events"]))
+	t.Logf("flood %d requests, %d clients, relay: %ss all %s worst client p99 %v; console events %v",
+		requests, clients, j(fr["seconds"]), j(fr["all"]), fr["worst_client_p99"], j(fr["console_events"]))
+	t.Logf("flood %d requests, %d clients, direct: %ss all %s worst client p99 %v; console events %v",
+		requests, clients, j(fd["seconds"]), j(fd["all"]), fd["worst_client_p99"], j(fd["console_events"]))
 	t.Logf("floor during the relay flood: a raw Runtime.evaluate straight to the page, no domain enabled: %s", rp)
 	t.Logf("floor during the direct flood: %s", dp)
 	t.Logf("relay process memory: peak RSS %.1f MiB, after the flood %.1f MiB", peak, now)

@@ -1,10 +1,16 @@
 package tool
 
 import (
+	"bufio"
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
@@ -84,4 +90,100 @@ func BenchmarkClickByRef(b *testing.B) {
 	b.ReportMetric(float64(first.Microseconds())/1000, "ms-first")
 	b.ReportMetric(medianMS(same), "ms-median")
 	b.ReportMetric(medianMS(moving), "ms-moving")
+}
+
+// BenchmarkClickWithOtherSessions: the off-screen click by ref (as in
+// BenchmarkClickByRef, with the mouse moved away and 200 ms between clicks
+// so no earlier look is recent) while another CDP session on the same tab
+// has enabled what the peer MCP servers enable, one set at a time; with
+// UNDERSTUDY_BENCH_PLAYWRIGHT=1 a Playwright client (internal/relay/compat,
+// npm ci there first) is connected to the tab throughout. It logs the
+// median per set and reports the first (no other session) and the last
+// (everything). It takes about 45 s per iteration, so it runs only with
+// UNDERSTUDY_BENCH=1.
+func BenchmarkClickWithOtherSessions(b *testing.B) {
+	if os.Getenv("UNDERSTUDY_BENCH") != "1" {
+		b.Skip("runs with UNDERSTUDY_BENCH=1 (about 45 s)")
+	}
+	ctx := context.Background()
+	br := chromiumtest.Start(ctx, b)
+	app, err := fixture.Serve(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer app.Close()
+	tg, err := br.OpenPage(ctx, app.URL("a.test", "/large.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if os.Getenv("UNDERSTUDY_BENCH_PLAYWRIGHT") == "1" {
+		cmd := exec.Command("node", "hold.mjs", br.HTTPURL)
+		cmd.Dir = filepath.Join("..", "relay", "compat")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "connected") {
+			b.Fatalf("playwright client: %q %v", line, err)
+		}
+	}
+	sets := [][]string{nil, {"Page.enable"}, {"Runtime.enable"}, {"Network.enable"}, {"DOM.enable", "CSS.enable"},
+		{"Log.enable"}, {"Performance.enable"}, {"Debugger.enable"}, {"Accessibility.enable"}, {"Animation.enable"},
+		{"DOM.enable", "Overlay.enable"}, {"Fetch.enable"}, {"Emulation.setFocusEmulationEnabled"},
+		{"Page.enable", "Runtime.enable", "Network.enable", "DOM.enable", "CSS.enable", "Log.enable", "Performance.enable",
+			"Debugger.enable", "Accessibility.enable", "Animation.enable", "Overlay.enable", "Fetch.enable", "Emulation.setFocusEmulationEnabled"}}
+	for i := 0; i < b.N; i++ {
+		for n, set := range sets {
+			other, err := cdp.Dial(ctx, tg.WebSocketDebuggerURL, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, m := range set {
+				var params any
+				if m == "Emulation.setFocusEmulationEnabled" {
+					params = map[string]any{"enabled": true}
+				}
+				if err := other.Call(ctx, m, params, nil); err != nil {
+					b.Fatalf("%s: %v", m, err)
+				}
+			}
+			s := New(Config{AllowEvalRenderer: true})
+			dispatchOK(b, s, "electron_attach", map[string]any{"port": br.Port}, nil)
+			dispatchOK(b, s, "electron_switch_window", map[string]any{"targetId": tg.ID}, nil)
+			items := dispatchOK(b, s, "electron_elements_list", map[string]any{"selector": "#edit-250"}, nil)["items"].([]any)
+			ref := num(items[0].(map[string]any)["ref"])
+			var times []time.Duration
+			for range 15 {
+				dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": "window.scrollTo(0, 0); document.getElementById('status').textContent = 'Idle'; new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"}, nil)
+				if err := other.Call(ctx, "Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": 3, "y": 3}, nil); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond)
+				t0 := time.Now()
+				dispatchOK(b, s, "electron_click", map[string]any{"ref": ref}, nil)
+				times = append(times, time.Since(t0))
+				if v, _ := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": "document.getElementById('status').textContent"}, nil)["result"].(string); v != "Editing Item 250" {
+					b.Fatalf("status after the click: %q", v)
+				}
+			}
+			s.Close()
+			_ = other.Close()
+			name := strings.Join(set, ",")
+			if name == "" {
+				name = "no other session's domains"
+			}
+			b.Logf("%-40.40s %.1f ms", name, medianMS(times))
+			if n == 0 {
+				b.ReportMetric(medianMS(times), "ms-alone")
+			}
+			if n == len(sets)-1 {
+				b.ReportMetric(medianMS(times), "ms-all-domains")
+			}
+		}
+	}
 }
