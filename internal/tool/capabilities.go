@@ -26,9 +26,9 @@ func (s *Server) capabilities() map[string]any {
 		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
 		"screenshots":              false,
 		"console":                  false,
-		"dialogs":                  false,
+		"dialogs":                  true, // TestDialogHandler
 		"network":                  false,
-		"relay":                    false,
+		"relay":                    true, // TestRelayEndpoint; internal/relay TestPlaywright, TestPuppeteer, TestChromedp
 		"evalAllowed":              map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},
 	}
 }

@@ -287,7 +287,7 @@ type dialogOpened struct {
 // stops until the dialog is answered, and so does the reply to the input
 // event that opened it: when a dialog opens, watchDialogs returns it at
 // once and leaves the input call to end with the tool call.
-func watchDialogs(ctx context.Context, res *surface.Resolution, run func() error) (*dialogOpened, error) {
+func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run func() error) (*dialogOpened, error) {
 	evs, stop := res.InputRoot.Subscribe("Page.javascriptDialogOpening")
 	defer stop()
 	var frameEvs <-chan jsonv2.Value
@@ -316,8 +316,21 @@ func watchDialogs(ctx context.Context, res *surface.Resolution, run func() error
 	if err := json.Unmarshal([]byte(raw), &ev); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a dialog event")
 	}
-	return &dialogOpened{Type: ev.Type, Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt,
-		Note: "the page shows this dialog and waits for an answer (electron_dialog_handler); until then it runs no script"}, nil
+	return dialogNote(c, &dialogOpened{Type: ev.Type, Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt,
+		Note: "the page shows this dialog and waits for an answer (electron_dialog_handler); until then it runs no script"}), nil
+}
+
+// dialogNote says in the dialog's note whether the armed policy of
+// electron_dialog_handler answered it already.
+func dialogNote(c *Call, d *dialogOpened) *dialogOpened {
+	l, err := dialogsOf(c.Session)
+	if err != nil {
+		return d
+	}
+	if e := l.find(d.Type, d.Message); e != nil && e.By == "policy" {
+		d.Note = "electron_dialog_handler's armed policy " + e.Answer + " it"
+	}
+	return d
 }
 
 // ---- click and hover ----
@@ -360,7 +373,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	}
 	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
 	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "x": p.x, "y": p.y, "window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
-	dialog, err := watchDialogs(ctx, res, func() error { return clickAt(ctx, res, p, opts) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, opts) })
 	if err != nil {
 		return nil, err
 	}
@@ -545,7 +558,7 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (any, error
 		}
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(*a.Text)), "window_id": res.InputRootID}
-	dialog, err := watchDialogs(ctx, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
 	if err != nil {
 		return nil, err
 	}
@@ -707,7 +720,7 @@ func key(ctx context.Context, c *Call, a *keyArgs) (any, error) {
 		return nil, err
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "pressed": chord.String(), "window_id": res.InputRootID}
-	dialog, err := watchDialogs(ctx, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
 	if err != nil {
 		return nil, err
 	}
@@ -763,7 +776,7 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 		if i > 0 && a.DelayMs > 0 && !page.Pause(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
 			return nil, ctx.Err()
 		}
-		dialog, err := watchDialogs(ctx, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
+		dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
 		if err != nil {
 			return nil, err
 		}
@@ -823,7 +836,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 	if err != nil {
 		return nil, err
 	}
-	dialog, err := watchDialogs(ctx, res, func() error { return clickAt(ctx, res, p, input.ClickOptions{}) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, input.ClickOptions{}) })
 	if err != nil {
 		return nil, err
 	}

@@ -140,6 +140,10 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 		return nil, err
 	}
 	sess := session.New(id, mode, proc, ep, ver, pool, reg)
+	if _, err := dialogsOf(sess); err != nil {
+		sess.Detach()
+		return nil, err
+	}
 	s.sessions.Add(sess)
 	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)

@@ -1,0 +1,286 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/target"
+)
+
+// A JavaScript dialog (alert, confirm, prompt, beforeunload) stops its page
+// until it is answered. Each session keeps a log of the dialogs its windows
+// opened and an optional policy that answers them as they open; the
+// electron_dialog_handler tool reads the log, answers what is open and arms
+// the policy.
+
+// maxDialogEvents bounds a session's dialog log (the oldest go first).
+const maxDialogEvents = 500
+
+func registerDialogs(s *Server) {
+	add(s, "electron_dialog_handler", "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. Dialogs are seen in the windows understudy has connected to (the ones listed or acted in).", true, gateNone, dialogHandler)
+}
+
+// dialogEvent is one dialog as the log keeps it.
+type dialogEvent struct {
+	Seq           int64  `json:"seq"`
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	URL           string `json:"url,omitempty"`
+	DefaultPrompt string `json:"default_prompt,omitempty"`
+	WindowID      string `json:"window_id"`
+	OpenedAt      string `json:"opened_at"`
+	Open          bool   `json:"open"`
+	// Answer is how it was answered: "accepted" or "dismissed" (by this
+	// tool or the armed policy, see By), or "closed" when something else
+	// closed it (the page went away, another client answered).
+	Answer string `json:"answer,omitempty"`
+	// By is "policy" or "call" for answers understudy gave.
+	By        string `json:"by,omitempty"`
+	UserInput string `json:"user_input,omitempty"`
+
+	conn *cdp.Conn // the socket it opened on, to answer there
+}
+
+// dialogPolicy is the armed answer.
+type dialogPolicy struct {
+	Action     string `json:"action"`
+	PromptText string `json:"prompt_text,omitempty"`
+	OneShot    bool   `json:"one_shot"`
+	Type       string `json:"type,omitempty"`
+}
+
+func (p *dialogPolicy) matches(typ string) bool { return p != nil && (p.Type == "" || p.Type == typ) }
+
+// dialogLog is a session's dialogs and policy. It is safe for concurrent
+// use: the pool's socket readers record, tool calls read and answer.
+type dialogLog struct {
+	mu     sync.Mutex
+	seq    int64
+	events []*dialogEvent
+	policy *dialogPolicy
+}
+
+// dialogsOf returns the session's dialog log, installing it (a listener on
+// every socket of the session's pool) on first use. openSession calls it,
+// so dialogs are logged from the start.
+func dialogsOf(sess *session.Session) (*dialogLog, error) {
+	v, err := sess.Attachment("dialogs", func() (any, func() error, error) {
+		l := &dialogLog{}
+		remove := sess.Pool.Listen(l.onEvent)
+		return l, func() error { remove(); return nil }, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*dialogLog), nil
+}
+
+// onEvent runs on a socket's reader goroutine: it records and, when the
+// policy says so, answers in a goroutine of its own (a reader must not
+// wait for a call on its socket).
+func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
+	if ev.SessionID != "" {
+		return
+	}
+	switch ev.Method {
+	case "Page.javascriptDialogOpening":
+		var p struct {
+			Type          string `json:"type"`
+			Message       string `json:"message"`
+			URL           string `json:"url"`
+			DefaultPrompt string `json:"defaultPrompt"`
+		}
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		l.mu.Lock()
+		l.seq++
+		e := &dialogEvent{Seq: l.seq, Type: p.Type, Message: p.Message, URL: p.URL, DefaultPrompt: p.DefaultPrompt,
+			WindowID: s.TargetID(), OpenedAt: time.Now().UTC().Format(time.RFC3339Nano), Open: true, conn: s.Conn()}
+		l.events = append(l.events, e)
+		if len(l.events) > maxDialogEvents {
+			l.events = slices.Delete(l.events, 0, len(l.events)-maxDialogEvents)
+		}
+		pol := l.policy
+		if !pol.matches(p.Type) {
+			l.mu.Unlock()
+			return
+		}
+		if pol.OneShot {
+			l.policy = nil
+		}
+		e.Answer, e.By = answerOf(pol.Action), "policy"
+		l.mu.Unlock()
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = answer(ctx, e.conn, pol.Action == "accept", pol.PromptText)
+		}()
+	case "Page.javascriptDialogClosed":
+		var p struct {
+			Result    bool   `json:"result"`
+			UserInput string `json:"userInput"`
+		}
+		_ = json.Unmarshal(ev.Params, &p)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for i := len(l.events) - 1; i >= 0; i-- {
+			e := l.events[i]
+			if e.Open && e.WindowID == s.TargetID() {
+				e.Open = false
+				if e.Answer == "" {
+					e.Answer = "closed"
+				}
+				if p.Result && e.Type == "prompt" {
+					e.UserInput = p.UserInput
+				}
+				return
+			}
+		}
+	}
+}
+
+func answerOf(action string) string {
+	if action == "accept" {
+		return "accepted"
+	}
+	return "dismissed"
+}
+
+func answer(ctx context.Context, c *cdp.Conn, accept bool, promptText string) error {
+	p := map[string]any{"accept": accept}
+	if accept && promptText != "" {
+		p["promptText"] = promptText
+	}
+	return c.Call(ctx, "Page.handleJavaScriptDialog", p, nil)
+}
+
+// find returns a copy of the newest event with this type and message, or
+// nil.
+func (l *dialogLog) find(typ, message string) *dialogEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.events) - 1; i >= 0; i-- {
+		if e := l.events[i]; e.Type == typ && e.Message == message {
+			c := *e
+			return &c
+		}
+	}
+	return nil
+}
+
+type dialogArgs struct {
+	Common
+	Action     string `json:"action,omitempty" jsonschema:"accept or dismiss: answer the dialogs open now and arm that answer for later ones; off: disarm; omit to only read"`
+	PromptText string `json:"promptText,omitempty" jsonschema:"what a prompt() is accepted with"`
+	OneShot    bool   `json:"oneShot,omitempty" jsonschema:"the answer applies to one dialog (one open now, else the next), then disarms"`
+	Type       string `json:"type,omitempty" jsonschema:"only dialogs of this type: alert, confirm, prompt or beforeunload"`
+	Since      int64  `json:"since,omitempty" jsonschema:"only events whose seq is greater (next_since of an earlier call)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"events to return, the newest; default 50, max 200"`
+	Clear      bool   `json:"clear,omitempty" jsonschema:"forget the events returned"`
+}
+
+func (a *dialogArgs) validate() error {
+	switch a.Action {
+	case "", "accept", "dismiss", "off":
+	default:
+		return errs.BadArg("action", "%q is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
+	}
+	switch a.Type {
+	case "", "alert", "confirm", "prompt", "beforeunload":
+	default:
+		return errs.BadArg("type", "%q is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
+	}
+	switch {
+	case a.Since < 0:
+		return errs.BadArg("since", "must be 0 or a seq from an earlier answer")
+	case a.Limit < 0 || a.Limit > 200:
+		return errs.BadArg("limit", "must be between 1 and 200 (default 50)")
+	case a.PromptText != "" && a.Action != "accept":
+		return errs.BadArg("promptText", "a prompt text goes with action accept")
+	case a.OneShot && (a.Action == "" || a.Action == "off"):
+		return errs.BadArg("oneShot", "oneShot goes with action accept or dismiss")
+	}
+	return nil
+}
+
+func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
+	l, err := dialogsOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	answered := []dialogEvent{}
+	if a.Action == "accept" || a.Action == "dismiss" {
+		l.mu.Lock()
+		var open []*dialogEvent
+		for _, e := range l.events {
+			if e.Open && e.Answer == "" && (a.Type == "" || e.Type == a.Type) {
+				open = append(open, e)
+			}
+		}
+		if a.OneShot && len(open) > 1 {
+			open = open[len(open)-1:]
+		}
+		l.mu.Unlock()
+		for _, e := range open {
+			if err := answer(ctx, e.conn, a.Action == "accept", a.PromptText); err != nil {
+				// Closed meanwhile (the page went away): nothing to answer.
+				var pe *cdp.ProtocolError
+				if !errors.As(err, &pe) {
+					return nil, err
+				}
+				continue
+			}
+			l.mu.Lock()
+			e.Answer, e.By = answerOf(a.Action), "call"
+			answered = append(answered, *e)
+			l.mu.Unlock()
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case a.Action == "off":
+		l.policy = nil
+	case (a.Action == "accept" || a.Action == "dismiss") && !(a.OneShot && len(answered) > 0):
+		l.policy = &dialogPolicy{Action: a.Action, PromptText: a.PromptText, OneShot: a.OneShot, Type: a.Type}
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = 50
+	}
+	var picked []*dialogEvent
+	open := 0
+	for _, e := range l.events {
+		if e.Open && e.Answer == "" {
+			open++
+		}
+		if e.Seq > a.Since && (a.Type == "" || e.Type == a.Type) {
+			picked = append(picked, e)
+		}
+	}
+	if len(picked) > limit {
+		picked = picked[len(picked)-limit:]
+	}
+	events := make([]dialogEvent, len(picked))
+	next := a.Since
+	for i, e := range picked {
+		events[i] = *e
+		next = max(next, e.Seq)
+	}
+	if a.Clear && len(picked) > 0 {
+		l.events = slices.DeleteFunc(l.events, func(e *dialogEvent) bool { return slices.Contains(picked, e) && !e.Open })
+	}
+	var policy any
+	if l.policy != nil {
+		policy = *l.policy
+	}
+	return map[string]any{"policy": policy, "answered_now": answered, "events": events, "next_since": next, "open": open}, nil
+}

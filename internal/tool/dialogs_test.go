@@ -1,0 +1,102 @@
+package tool
+
+import (
+	"testing"
+)
+
+// TestDialogHandler answers dialogs the fixture's buttons open (actions.html:
+// #alert, #confirm, #prompt write what the dialog returned into
+// #dialog-result), from the page's side: what the page got back is checked,
+// not only the tool's answer.
+func TestDialogHandler(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/actions.html")
+	result := func() string { return e.evalString("document.getElementById('dialog-result').textContent") }
+
+	// A dialog open now is answered by the call; oneShot leaves nothing armed.
+	r := e.ok("electron_click", map[string]any{"selector": "#confirm"})
+	if d, _ := r["dialog_opened"].(map[string]any); d["type"] != "confirm" {
+		t.Fatalf("click: %v", r)
+	}
+	r = e.ok("electron_dialog_handler", map[string]any{"action": "accept", "oneShot": true})
+	if now, _ := r["answered_now"].([]any); len(now) != 1 || now[0].(map[string]any)["message"] != "Are you sure?" || r["policy"] != nil || num(r["open"]) != 0 {
+		t.Fatalf("answering the open confirm: %v", r)
+	}
+	if v := result(); v != "confirm: true" {
+		t.Fatalf("the page got %q", v)
+	}
+
+	// An armed policy for prompts answers them as they open, with the text.
+	r = e.ok("electron_dialog_handler", map[string]any{"action": "accept", "promptText": "Ada", "type": "prompt"})
+	if p, _ := r["policy"].(map[string]any); p["action"] != "accept" || p["type"] != "prompt" {
+		t.Fatalf("arming: %v", r)
+	}
+	r = e.ok("electron_click", map[string]any{"selector": "#prompt"})
+	if d, _ := r["dialog_opened"].(map[string]any); d["type"] != "prompt" || d["note"] != "electron_dialog_handler's armed policy accepted it" {
+		t.Fatalf("click on #prompt: %v", r)
+	}
+	if !e.waitTrue("document.getElementById('dialog-result').textContent === 'prompt: Ada'") {
+		t.Fatalf("the page got %q from the prompt", result())
+	}
+	// A confirm is not a prompt: it stays open until answered.
+	e.ok("electron_click", map[string]any{"selector": "#confirm"})
+	r = e.ok("electron_dialog_handler", nil)
+	if num(r["open"]) != 1 {
+		t.Fatalf("the confirm should be open: %v", r)
+	}
+	r = e.ok("electron_dialog_handler", map[string]any{"action": "dismiss", "type": "confirm"})
+	if now, _ := r["answered_now"].([]any); len(now) != 1 {
+		t.Fatalf("dismissing the confirm: %v", r)
+	}
+	if v := result(); v != "confirm: false" {
+		t.Fatalf("the page got %q", v)
+	}
+	// The armed dismiss for confirms now answers the next one by itself.
+	e.ok("electron_click", map[string]any{"selector": "#confirm"})
+	if !e.waitTrue("document.getElementById('dialog-result').textContent === 'confirm: false' && window.__events.filter(x => x.type === 'dialog').length === 4") {
+		t.Fatalf("the armed dismiss: %q", result())
+	}
+	e.ok("electron_dialog_handler", map[string]any{"action": "off"})
+
+	// The log: every dialog, how it was answered and by whom; since and
+	// clear.
+	r = e.ok("electron_dialog_handler", map[string]any{"limit": 10})
+	evs, _ := r["events"].([]any)
+	want := []string{"confirm accepted call", "prompt accepted policy", "confirm dismissed call", "confirm dismissed policy"}
+	if len(evs) != len(want) || r["policy"] != nil {
+		t.Fatalf("events: %v", r)
+	}
+	for i, ev := range evs {
+		m := ev.(map[string]any)
+		if got := m["type"].(string) + " " + m["answer"].(string) + " " + m["by"].(string); got != want[i] || m["open"] != false {
+			t.Fatalf("event %d: %v, want %s", i, m, want[i])
+		}
+	}
+	if in := evs[1].(map[string]any)["user_input"]; in != "Ada" {
+		t.Fatalf("the prompt's input: %v", in)
+	}
+	next := num(r["next_since"])
+	if r = e.ok("electron_dialog_handler", map[string]any{"since": next}); len(r["events"].([]any)) != 0 {
+		t.Fatalf("since %v: %v", next, r)
+	}
+	e.ok("electron_dialog_handler", map[string]any{"clear": true, "type": "prompt"})
+	if r = e.ok("electron_dialog_handler", nil); len(r["events"].([]any)) != 3 {
+		t.Fatalf("after clearing the prompts: %v", r)
+	}
+
+	for _, bad := range []struct {
+		args  map[string]any
+		field string
+	}{
+		{map[string]any{"action": "maybe"}, "action"},
+		{map[string]any{"type": "toast"}, "type"},
+		{map[string]any{"limit": 500}, "limit"},
+		{map[string]any{"promptText": "x"}, "promptText"},
+		{map[string]any{"oneShot": true}, "oneShot"},
+	} {
+		m := e.fails("electron_dialog_handler", bad.args, "BAD_ARGUMENT")
+		if d := details(m); d["field"] != bad.field {
+			t.Fatalf("%v: %v", bad.args, m)
+		}
+	}
+}
