@@ -51,6 +51,7 @@ type options struct {
 	waitLoad float64
 	waitMax  time.Duration
 	dump     string
+	gap      time.Duration
 }
 
 func main() {
@@ -65,6 +66,7 @@ func main() {
 	flag.Float64Var(&o.waitLoad, "wait-load", 1.5, "wait for the 1-minute load average to drop below this before starting (0: don't wait)")
 	flag.DurationVar(&o.waitMax, "wait-max", 3*time.Minute, "give up waiting for a quiet machine after this long")
 	flag.StringVar(&o.dump, "dump", "", "write the last response of every measurement and server into this folder")
+	flag.DurationVar(&o.gap, "gap", 0, "pause before each server's turn in a round, so that work a server leaves running after it answered (timers, GC, files) does not fall on the next server's call")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "peers:", err)
@@ -138,6 +140,7 @@ type report struct {
 	LoadBefore  string          `json:"load_before"`
 	LoadAfter   string          `json:"load_after"`
 	WaitedQuiet bool            `json:"quiet_before_start"`
+	Gap         string          `json:"gap,omitempty"`
 	Cores       int             `json:"cores"`
 	Chromium    string          `json:"chromium"`
 	Node        string          `json:"node"`
@@ -155,6 +158,9 @@ func run(o options) error {
 		Commit: command("git", "rev-parse", "--short", "HEAD")}
 	if o.waitLoad > 0 {
 		rep.WaitedQuiet = waitQuiet(o.waitLoad, o.waitMax, logf)
+	}
+	if o.gap > 0 {
+		rep.Gap = o.gap.String()
 	}
 	rep.Date = time.Now()
 	rep.LoadBefore = loadAvg()
@@ -296,6 +302,9 @@ type bench struct {
 func (b *bench) rounds(n int, f func(s *server)) {
 	for i := range n {
 		for j := range b.servers {
+			if b.o.gap > 0 {
+				time.Sleep(b.o.gap)
+			}
 			f(b.servers[(i+j)%len(b.servers)])
 		}
 	}

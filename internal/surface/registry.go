@@ -881,6 +881,27 @@ func (r *Registry) SurfaceOf(frameID string) (string, bool) {
 	return n.id, true
 }
 
+// SurfaceOfContext returns the surface whose default main-world execution
+// context on socket s is contextID (the context of a console message, say),
+// if the registry has seen it.
+func (r *Registry) SurfaceOfContext(s *target.Socket, contextID int64) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.states[s]
+	if st == nil {
+		return "", false
+	}
+	frame, ok := st.contexts[contextID]
+	if !ok {
+		return "", false
+	}
+	n := r.byFrame[frame]
+	if n == nil {
+		return "", false
+	}
+	return n.id, true
+}
+
 // ChildByURL returns the live child surface of parentID whose URL is url,
 // when exactly one child matches (two iframes with one URL are ambiguous,
 // and then nothing is claimed).

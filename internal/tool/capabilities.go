@@ -25,7 +25,7 @@ func (s *Server) capabilities() map[string]any {
 		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
 		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
 		"screenshots":              false,
-		"console":                  false,
+		"console":                  true, // TestConsoleLogs
 		"dialogs":                  true, // TestDialogHandler
 		"network":                  false,
 		"relay":                    true, // TestRelayEndpoint; internal/relay TestPlaywright, TestPuppeteer, TestChromedp

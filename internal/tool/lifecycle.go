@@ -144,6 +144,10 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 		sess.Detach()
 		return nil, err
 	}
+	if _, err := consoleOf(sess); err != nil {
+		sess.Detach()
+		return nil, err
+	}
 	s.sessions.Add(sess)
 	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)
