@@ -51,7 +51,7 @@ type options struct {
 	waitLoad float64
 	waitMax  time.Duration
 	dump     string
-	gap      time.Duration
+	idle     time.Duration
 }
 
 func main() {
@@ -66,7 +66,7 @@ func main() {
 	flag.Float64Var(&o.waitLoad, "wait-load", 1.5, "wait for the 1-minute load average to drop below this before starting (0: don't wait)")
 	flag.DurationVar(&o.waitMax, "wait-max", 3*time.Minute, "give up waiting for a quiet machine after this long")
 	flag.StringVar(&o.dump, "dump", "", "write the last response of every measurement and server into this folder")
-	flag.DurationVar(&o.gap, "gap", 0, "pause before each server's turn in a round, so that work a server leaves running after it answered (timers, GC, files) does not fall on the next server's call")
+	flag.DurationVar(&o.idle, "idle", 200*time.Millisecond, "pause before each server's turn in a round and between a click's page reset and the click, so every call meets a page and a machine at rest (an agent's call comes long after the page last changed)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "peers:", err)
@@ -140,7 +140,7 @@ type report struct {
 	LoadBefore  string          `json:"load_before"`
 	LoadAfter   string          `json:"load_after"`
 	WaitedQuiet bool            `json:"quiet_before_start"`
-	Gap         string          `json:"gap,omitempty"`
+	Idle        string          `json:"idle,omitempty"`
 	Cores       int             `json:"cores"`
 	Chromium    string          `json:"chromium"`
 	Node        string          `json:"node"`
@@ -159,8 +159,8 @@ func run(o options) error {
 	if o.waitLoad > 0 {
 		rep.WaitedQuiet = waitQuiet(o.waitLoad, o.waitMax, logf)
 	}
-	if o.gap > 0 {
-		rep.Gap = o.gap.String()
+	if o.idle > 0 {
+		rep.Idle = o.idle.String()
 	}
 	rep.Date = time.Now()
 	rep.LoadBefore = loadAvg()
@@ -302,8 +302,8 @@ type bench struct {
 func (b *bench) rounds(n int, f func(s *server)) {
 	for i := range n {
 		for j := range b.servers {
-			if b.o.gap > 0 {
-				time.Sleep(b.o.gap)
+			if b.o.idle > 0 {
+				time.Sleep(b.o.idle)
 			}
 			f(b.servers[(i+j)%len(b.servers)])
 		}
@@ -413,6 +413,9 @@ func (b *bench) clicks() {
 		if off != scrolled {
 			m.fail(fmt.Errorf("row %d: off-screen %v before the click, want %v", clickRow, off, scrolled))
 			return
+		}
+		if b.o.idle > 0 {
+			time.Sleep(b.o.idle)
 		}
 		r := s.do(s.click(s, ref))
 		if !timed {

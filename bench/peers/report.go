@@ -155,14 +155,14 @@ func renderMarkdown(rep *report) string {
 		}
 	}
 
-	gap := ""
-	if rep.Gap != "" {
-		gap = " · " + rep.Gap + " pause before each server's turn"
+	idle := ""
+	if rep.Idle != "" {
+		idle = " · " + rep.Idle + " idle before each server's turn and after a click's page reset"
 	}
 	w("Run %s · understudy built at %s · load average before %s, after %s (%d cores%s) · %s · node %s · %d timed calls per cell, median (p90), client-side round trip%s · page %s\n\n",
 		rep.Date.Format("2006-01-02 15:04 MST"), rep.Commit, rep.LoadBefore, rep.LoadAfter, rep.Cores,
 		map[bool]string{true: ", waited for load below the limit", false: ", did not get a quiet machine"}[rep.WaitedQuiet],
-		rep.Chromium, rep.Node, rep.N, gap, strings.Replace(rep.PageURL, "http://", "", 1))
+		rep.Chromium, rep.Node, rep.N, idle, strings.Replace(rep.PageURL, "http://", "", 1))
 
 	// Main table.
 	w("| measurement |")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +133,7 @@ func BenchmarkClickWithOtherSessions(b *testing.B) {
 			b.Fatalf("playwright client: %q %v", line, err)
 		}
 	}
-	sets := [][]string{nil, {"Page.enable"}, {"Runtime.enable"}, {"Network.enable"}, {"DOM.enable", "CSS.enable"},
+	sets := [][]string{nil, {"snapshot"}, {"Accessibility.getFullAXTree"}, {"Page.enable"}, {"Runtime.enable"}, {"Network.enable"}, {"DOM.enable", "CSS.enable"},
 		{"Log.enable"}, {"Performance.enable"}, {"Debugger.enable"}, {"Accessibility.enable"}, {"Animation.enable"},
 		{"DOM.enable", "Overlay.enable"}, {"Fetch.enable"}, {"Emulation.setFocusEmulationEnabled"},
 		{"Page.enable", "Runtime.enable", "Network.enable", "DOM.enable", "CSS.enable", "Log.enable", "Performance.enable",
@@ -144,6 +145,9 @@ func BenchmarkClickWithOtherSessions(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, m := range set {
+				if m == "snapshot" {
+					continue
+				}
 				var params any
 				if m == "Emulation.setFocusEmulationEnabled" {
 					params = map[string]any{"enabled": true}
@@ -155,8 +159,12 @@ func BenchmarkClickWithOtherSessions(b *testing.B) {
 			s := New(Config{AllowEvalRenderer: true})
 			dispatchOK(b, s, "electron_attach", map[string]any{"port": br.Port}, nil)
 			dispatchOK(b, s, "electron_switch_window", map[string]any{"targetId": tg.ID}, nil)
+			dispatchOK(b, s, "electron_wait_for_selector", map[string]any{"selector": "#edit-250", "state": "attached"}, nil)
 			items := dispatchOK(b, s, "electron_elements_list", map[string]any{"selector": "#edit-250"}, nil)["items"].([]any)
 			ref := num(items[0].(map[string]any)["ref"])
+			if slices.Contains(set, "snapshot") {
+				dispatchOK(b, s, "electron_snapshot", map[string]any{"format": "text"}, nil)
+			}
 			var times []time.Duration
 			for range 15 {
 				dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": "window.scrollTo(0, 0); document.getElementById('status').textContent = 'Idle'; new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"}, nil)
