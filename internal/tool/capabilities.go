@@ -24,9 +24,9 @@ func (s *Server) capabilities() map[string]any {
 		"inject":                   s.cfg.AllowEvalMain,     // TestInjectIntoRunningNode (a Node process; Electron's fuses are not exercised here)
 		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
 		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
-		"screenshots":              false,
-		"console":                  true, // TestConsoleLogs
-		"dialogs":                  true, // TestDialogHandler
+		"screenshots":              true,                    // TestScreenshot (window, element in the nested OOPIF, full page, clip, jpeg)
+		"console":                  true,                    // TestConsoleLogs
+		"dialogs":                  true,                    // TestDialogHandler
 		"network":                  false,
 		"relay":                    true, // TestRelayEndpoint; internal/relay TestPlaywright, TestPuppeteer, TestChromedp
 		"evalAllowed":              map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},

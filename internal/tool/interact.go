@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	cdpinput "github.com/chromedp/cdproto/input"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -127,14 +128,19 @@ func inputFrame(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, 
 // input: headless Chromium renders only the front window, and a click
 // into an OOPIF of a window behind it would miss.
 func bringToFront(ctx context.Context, c *Call, res *surface.Resolution) error {
-	if c.Session.Front(res.InputRootID) {
+	return toFront(ctx, c, res.InputRoot, res.InputRootID)
+}
+
+// toFront makes a window the front one, unless it is already.
+func toFront(ctx context.Context, c *Call, conn *cdp.Conn, windowID string) error {
+	if c.Session.Front(windowID) {
 		return nil
 	}
-	if err := res.InputRoot.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
+	if err := conn.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
 		return err
 	}
 	// Two animation frames: the window has painted once it is in front.
-	return res.InputRoot.Call(ctx, "Runtime.evaluate", map[string]any{
+	return conn.Call(ctx, "Runtime.evaluate", map[string]any{
 		"expression":   "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
 		"awaitPromise": true,
 	}, nil)

@@ -109,39 +109,44 @@ func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	var pick *windowEntry
-	switch {
-	case a.TargetID != "":
-		for i := range wins {
-			if wins[i].ID == a.TargetID {
-				pick = &wins[i]
-			}
-		}
-		if pick == nil {
-			return nil, errs.BadArg("targetId", "no window %q; call electron_windows_list for the ids", a.TargetID)
-		}
-	case a.WindowTitle != "":
-		want := strings.ToLower(a.WindowTitle)
-		for i := range wins {
-			if strings.Contains(strings.ToLower(wins[i].Title), want) {
-				pick = &wins[i]
-				break
-			}
-		}
-		if pick == nil {
-			return nil, errs.BadArg("windowTitle", "no window title contains %q; call electron_windows_list", a.WindowTitle)
-		}
-	default:
-		if *a.Index >= len(wins) {
-			return nil, errs.BadArg("index", "index %d is out of range: %d windows", *a.Index, len(wins))
-		}
-		pick = &wins[*a.Index]
+	pick, err := pickWindow(wins, a.TargetID, a.WindowTitle, a.Index, [3]string{"targetId", "windowTitle", "index"})
+	if err != nil {
+		return nil, err
 	}
 	if _, err := c.Session.Surfaces.SelectWindow(pick.ID); err != nil {
 		return nil, err
 	}
 	pick.Active = true
 	return map[string]any{"window": pick, "active_window_id": pick.ID, "active_surface_id": c.Session.Surfaces.Active()}, nil
+}
+
+// pickWindow chooses a window by id, else by a title substring
+// (case-insensitive), else by index; fields name the three arguments for
+// errors.
+func pickWindow(wins []windowEntry, id, title string, index *int, fields [3]string) (*windowEntry, error) {
+	switch {
+	case id != "":
+		for i := range wins {
+			if wins[i].ID == id {
+				return &wins[i], nil
+			}
+		}
+		return nil, errs.BadArg(fields[0], "no window %q; call electron_windows_list for the ids", id)
+	case title != "":
+		want := strings.ToLower(title)
+		for i := range wins {
+			if strings.Contains(strings.ToLower(wins[i].Title), want) {
+				return &wins[i], nil
+			}
+		}
+		return nil, errs.BadArg(fields[1], "no window title contains %q; call electron_windows_list", title)
+	case index != nil:
+		if *index >= len(wins) {
+			return nil, errs.BadArg(fields[2], "index %d is out of range: %d windows", *index, len(wins))
+		}
+		return &wins[*index], nil
+	}
+	return nil, errs.BadArg(fields[0], "pass %s, %s or %s", fields[0], fields[1], fields[2])
 }
 
 type navigateArgs struct {

@@ -1,0 +1,290 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+)
+
+// maxClipSide bounds a clip's width and height (CSS pixels).
+const maxClipSide = 16384
+
+func registerScreenshot(s *Server) {
+	add(s, "electron_screenshot", "Save a PNG or JPEG of a window to a file and return its path, pixel size and byte count. By default the window of the active surface, as it shows now; windowId > windowTitle > windowIndex picks another window. ref or selector captures one element of the active surface (scrolled into view first, waiting until it is visible and stable; the box is where it shows in its window, frames included); fullPage the whole scrollable page; clip {x, y, width, height} a rectangle of the window's viewport in CSS pixels. path (absolute; an existing file is replaced) or dir (absolute; a new file named screenshot-<time>-<n>.<format>); neither: the system's temporary folder. format png (default) or jpeg, quality 0-100 for jpeg. The window is brought to the front first (a headless browser renders only the front window).", true, gateNone, screenshot)
+}
+
+type clipRect struct {
+	X      float64 `json:"x" jsonschema:"left, CSS pixels from the viewport's left"`
+	Y      float64 `json:"y" jsonschema:"top, CSS pixels from the viewport's top"`
+	Width  float64 `json:"width" jsonschema:"width in CSS pixels"`
+	Height float64 `json:"height" jsonschema:"height in CSS pixels"`
+}
+
+type screenshotArgs struct {
+	Common
+	Ref         int       `json:"ref,omitempty" jsonschema:"capture this element (a ref of the active surface)"`
+	Selector    string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	FullPage    bool      `json:"fullPage,omitempty" jsonschema:"capture the whole scrollable page, not only the viewport"`
+	Clip        *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
+	Format      string    `json:"format,omitempty" jsonschema:"png (default) or jpeg"`
+	Quality     *int      `json:"quality,omitempty" jsonschema:"jpeg quality 0-100 (default 80)"`
+	Path        string    `json:"path,omitempty" jsonschema:"absolute file path to write (replaced if it exists)"`
+	Dir         string    `json:"dir,omitempty" jsonschema:"absolute folder to write a new file into"`
+	WindowID    string    `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
+	WindowTitle string    `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
+	WindowIndex *int      `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
+}
+
+func (a *screenshotArgs) element() bool { return a.Ref != 0 || a.Selector != "" }
+
+func (a *screenshotArgs) window() bool {
+	return a.WindowID != "" || a.WindowTitle != "" || a.WindowIndex != nil
+}
+
+func (a *screenshotArgs) validate() error {
+	if a.element() {
+		if err := (page.Locator{Ref: a.Ref, Selector: a.Selector}).Check(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case a.element() && (a.FullPage || a.Clip != nil):
+		return errs.BadArg("fullPage", "capture an element (ref/selector), the full page or a clip, one at a time")
+	case a.FullPage && a.Clip != nil:
+		return errs.BadArg("clip", "capture the full page or a clip, not both")
+	case a.element() && a.window():
+		return errs.BadArg("windowId", "an element is captured in the active surface's window; drop windowId/windowTitle/windowIndex or switch first")
+	case a.Path != "" && a.Dir != "":
+		return errs.BadArg("path", "pass path or dir, not both")
+	case a.WindowIndex != nil && *a.WindowIndex < 0:
+		return errs.BadArg("windowIndex", "must be 0 or more")
+	}
+	switch a.Format {
+	case "", "png":
+		if a.Quality != nil {
+			return errs.BadArg("quality", "quality is for jpeg; png is lossless")
+		}
+	case "jpeg", "jpg":
+		if a.Quality != nil && (*a.Quality < 0 || *a.Quality > 100) {
+			return errs.BadArg("quality", "must be between 0 and 100")
+		}
+	default:
+		return errs.BadArg("format", "%q is not a format; use png or jpeg", clipQuote(a.Format))
+	}
+	if c := a.Clip; c != nil {
+		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return errs.BadArg("clip", "coordinates must be finite numbers")
+			}
+		}
+		if c.Width <= 0 || c.Height <= 0 || c.Width > maxClipSide || c.Height > maxClipSide {
+			return errs.BadArg("clip", "width and height must be above 0 and at most %d", maxClipSide)
+		}
+	}
+	for field, p := range map[string]string{"path": a.Path, "dir": a.Dir} {
+		if p != "" && !filepath.IsAbs(p) {
+			return errs.New(errs.AbsolutePathRequired, "%s %q is not absolute", field, clipQuote(p)).With("field", field)
+		}
+	}
+	return nil
+}
+
+// shotTarget is the window a screenshot is taken of.
+type shotTarget struct {
+	conn      *cdp.Conn
+	windowID  string
+	surfaceID string
+	clip      *clipRect
+}
+
+func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
+	format := "png"
+	if a.Format == "jpeg" || a.Format == "jpg" {
+		format = "jpeg"
+	}
+	file, generated, err := shotFile(a, format)
+	if err != nil {
+		return nil, err
+	}
+	t, err := shotWindow(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]any{"format": format, "fromSurface": true}
+	if format == "jpeg" {
+		q := 80
+		if a.Quality != nil {
+			q = *a.Quality
+		}
+		params["quality"] = q
+	}
+	clip := t.clip
+	if a.Clip != nil {
+		clip = a.Clip
+	}
+	if a.FullPage {
+		var m struct {
+			CSSContentSize struct {
+				Width  float64 `json:"width"`
+				Height float64 `json:"height"`
+			} `json:"cssContentSize"`
+		}
+		if err := t.conn.Call(ctx, "Page.getLayoutMetrics", nil, &m); err != nil {
+			return nil, err
+		}
+		clip = &clipRect{Width: math.Min(m.CSSContentSize.Width, maxClipSide), Height: math.Min(m.CSSContentSize.Height, maxClipSide)}
+	}
+	if clip != nil {
+		params["clip"] = map[string]any{"x": clip.X, "y": clip.Y, "width": clip.Width, "height": clip.Height, "scale": 1}
+		params["captureBeyondViewport"] = a.FullPage || a.element()
+	}
+	var out struct {
+		Data string `json:"data"`
+	}
+	if err := t.conn.Call(ctx, "Page.captureScreenshot", params, &out); err != nil {
+		return nil, err
+	}
+	data, err := base64.StdEncoding.DecodeString(out.Data)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding the screenshot")
+	}
+	var cfg image.Config
+	if format == "png" {
+		cfg, err = png.DecodeConfig(bytes.NewReader(data))
+	} else {
+		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "reading the screenshot's size")
+	}
+	path, err := writeShot(file, data, generated)
+	if err != nil {
+		return nil, err
+	}
+	res := map[string]any{"path": path, "format": format, "width": cfg.Width, "height": cfg.Height, "bytes": len(data), "window_id": t.windowID}
+	if t.surfaceID != "" {
+		res["surface_id"] = t.surfaceID
+	}
+	if clip != nil {
+		res["clip"] = clip
+	}
+	return res, nil
+}
+
+// shotWindow finds the window to capture (and the element's box), and
+// brings it to the front.
+func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, error) {
+	if a.window() {
+		wins, _, err := listWindows(ctx, c.Session, false)
+		if err != nil {
+			return nil, err
+		}
+		w, err := pickWindow(wins, a.WindowID, a.WindowTitle, a.WindowIndex, [3]string{"windowId", "windowTitle", "windowIndex"})
+		if err != nil {
+			return nil, err
+		}
+		conn, err := c.Session.Pool.Conn(ctx, w.ID)
+		if err != nil {
+			return nil, err
+		}
+		if err := toFront(ctx, c, conn, w.ID); err != nil {
+			return nil, err
+		}
+		return &shotTarget{conn: conn, windowID: w.ID}, nil
+	}
+	res, f, err := inputFrame(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	t := &shotTarget{conn: res.InputRoot, windowID: res.InputRootID}
+	if !a.element() {
+		return t, nil
+	}
+	loc := page.Locator{Ref: a.Ref, Selector: a.Selector}
+	if _, err := c.Session.Pages.Act(ctx, f, loc, page.Action{Checks: page.Checks{Visible: true, Scroll: true, Stable: true}}, 5*time.Second); err != nil {
+		return nil, err
+	}
+	box, err := c.Session.Pages.GetBBox(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	ox, oy, err := res.Offset(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if box.Viewport.Width <= 0 || box.Viewport.Height <= 0 {
+		return nil, errs.New(errs.ElementNotVisible, "the element has an empty box (%gx%g)", box.Viewport.Width, box.Viewport.Height)
+	}
+	t.surfaceID = res.SurfaceID
+	t.clip = &clipRect{X: box.Viewport.X + ox, Y: box.Viewport.Y + oy, Width: box.Viewport.Width, Height: box.Viewport.Height}
+	return t, nil
+}
+
+// shotFile is where the screenshot goes: the path as given, or a new name
+// in dir (or the temporary folder); generated says which. The folder must
+// exist.
+func shotFile(a *screenshotArgs, format string) (file string, generated bool, err error) {
+	dir, field := a.Dir, "dir"
+	if a.Path != "" {
+		dir, field = filepath.Dir(a.Path), "path"
+	}
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "understudy-screenshots")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", false, errs.Wrap(errs.Internal, err, "creating "+dir)
+		}
+	}
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return "", false, errs.New(errs.FileNotFound, "the folder %q does not exist", dir).With("field", field)
+	}
+	if a.Path != "" {
+		return a.Path, false, nil
+	}
+	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
+	return filepath.Join(dir, "screenshot-"+time.Now().UTC().Format("20060102-150405.000")+ext), true, nil
+}
+
+// writeShot writes data to file through a temporary file in the same
+// folder, so a reader never sees half an image. A generated name that is
+// taken gets a -n suffix instead of replacing the file.
+func writeShot(file string, data []byte, generated bool) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".understudy-shot-*")
+	if err != nil {
+		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
+	}
+	if err := tmp.Close(); err != nil {
+		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
+	}
+	if generated {
+		base := strings.TrimSuffix(file, filepath.Ext(file))
+		for n := 2; ; n++ {
+			if _, err := os.Lstat(file); os.IsNotExist(err) {
+				break
+			}
+			file = fmt.Sprintf("%s-%d%s", base, n, filepath.Ext(file))
+		}
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
+	}
+	return file, nil
+}

@@ -1,0 +1,135 @@
+package tool
+
+import (
+	"image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestScreenshot captures the fixture through the Electron-shaped proxy:
+// the active window, an element of the nested OOPIF, the full page, a clip,
+// a JPEG and another window by title, and checks the files themselves.
+func TestScreenshot(t *testing.T) {
+	e, s := surfaceEnv(t)
+	dir := t.TempDir()
+	decodePNG := func(path string) (w, h int) {
+		t.Helper()
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cfg, err := png.DecodeConfig(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return cfg.Width, cfg.Height
+	}
+	fnum := func(v any) float64 { f, _ := v.(float64); return f }
+	e.use(s["top"])
+	dpr := fnum(e.eval("devicePixelRatio"))
+	vw, vh := fnum(e.eval("innerWidth")), fnum(e.eval("innerHeight"))
+
+	path := filepath.Join(dir, "top.png")
+	r := e.ok("electron_screenshot", map[string]any{"path": path})
+	if w, h := decodePNG(path); r["path"] != path || float64(w) != vw*dpr || float64(h) != vh*dpr || fnum(r["width"]) != float64(w) || r["window_id"] == "" {
+		t.Fatalf("viewport: %v, file %dx%d, viewport %vx%v at %v", r, w, h, vw, vh, dpr)
+	}
+	// The same path again replaces the file; nothing else is left behind.
+	e.ok("electron_screenshot", map[string]any{"path": path})
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("files after replacing: %v", ents)
+	}
+
+	// An element of the nested OOPIF: the box where it shows in the window.
+	e.use(s["cross2"])
+	e.eval("const b = document.getElementById('btn'); b.style.background = 'rgb(0, 200, 0)'; b.style.border = '0'; b.style.color = 'rgb(0, 200, 0)'; true")
+	box := e.ok("electron_get_bbox", map[string]any{"selector": "#btn"})["bbox"].(map[string]any)["viewport"].(map[string]any)
+	r = e.ok("electron_screenshot", map[string]any{"selector": "#btn", "dir": dir})
+	w, h := decodePNG(r["path"].(string))
+	if math.Abs(float64(w)-fnum(box["width"])*dpr) > 1.5 || math.Abs(float64(h)-fnum(box["height"])*dpr) > 1.5 || r["surface_id"] != s["cross2"]["id"] {
+		t.Fatalf("element: %v, file %dx%d, box %v", r, w, h, box)
+	}
+	// It is the element: the button's colour fills the picture.
+	if f, err := os.Open(r["path"].(string)); err != nil {
+		t.Fatal(err)
+	} else {
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]int{{w / 2, h / 2}, {2, 2}, {w - 3, h - 3}} {
+			r8, g8, b8, _ := img.At(p[0], p[1]).RGBA()
+			if r8>>8 > 10 || g8>>8 < 190 || g8>>8 > 210 || b8>>8 > 10 {
+				t.Fatalf("pixel %v of the element's picture is %d,%d,%d, not the button's green", p, r8>>8, g8>>8, b8>>8)
+			}
+		}
+	}
+	if !strings.HasPrefix(filepath.Base(r["path"].(string)), "screenshot-") {
+		t.Fatalf("generated name %v", r["path"])
+	}
+	second := e.ok("electron_screenshot", map[string]any{"selector": "#btn", "dir": dir})
+	if second["path"] == r["path"] {
+		t.Fatalf("two screenshots into one folder share a name: %v", second["path"])
+	}
+
+	// The full page is taller than the viewport; a clip is the clip.
+	e.use(s["top"])
+	e.eval("document.body.style.minHeight = '3000px'; true")
+	r = e.ok("electron_screenshot", map[string]any{"fullPage": true, "dir": dir})
+	if _, h := decodePNG(r["path"].(string)); float64(h) < 3000*dpr {
+		t.Fatalf("full page %v is %d pixels high", r, h)
+	}
+	r = e.ok("electron_screenshot", map[string]any{"clip": map[string]any{"x": 10, "y": 20, "width": 100, "height": 50}, "dir": dir})
+	if w, h := decodePNG(r["path"].(string)); float64(w) != 100*dpr || float64(h) != 50*dpr {
+		t.Fatalf("clip: %dx%d", w, h)
+	}
+
+	// JPEG.
+	r = e.ok("electron_screenshot", map[string]any{"format": "jpeg", "quality": 40, "dir": dir})
+	f, err := os.Open(r["path"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := jpeg.DecodeConfig(f)
+	f.Close()
+	if err != nil || !strings.HasSuffix(r["path"].(string), ".jpg") || float64(cfg.Width) != vw*dpr {
+		t.Fatalf("jpeg: %v %+v %v", r, cfg, err)
+	}
+
+	// Another window by title.
+	var secondID any
+	for _, w := range e.ok("electron_windows_list", nil)["windows"].([]any) {
+		if m := w.(map[string]any); m["surface_id"] == s["second"]["id"] {
+			secondID = m["id"]
+		}
+	}
+	r = e.ok("electron_screenshot", map[string]any{"windowTitle": "second", "dir": dir})
+	if secondID == nil || r["window_id"] != secondID {
+		t.Fatalf("window by title: %v, second is %v", r["window_id"], secondID)
+	}
+
+	for _, bad := range []struct {
+		args  map[string]any
+		code  string
+		field string
+	}{
+		{map[string]any{"path": "rel.png"}, "ABSOLUTE_PATH_REQUIRED", "path"},
+		{map[string]any{"path": path, "dir": dir}, "BAD_ARGUMENT", "path"},
+		{map[string]any{"dir": filepath.Join(dir, "missing")}, "FILE_NOT_FOUND", "dir"},
+		{map[string]any{"quality": 50}, "BAD_ARGUMENT", "quality"},
+		{map[string]any{"format": "gif"}, "BAD_ARGUMENT", "format"},
+		{map[string]any{"selector": "#btn", "fullPage": true}, "BAD_ARGUMENT", "fullPage"},
+		{map[string]any{"clip": map[string]any{"x": 0, "y": 0, "width": 0, "height": 10}}, "BAD_ARGUMENT", "clip"},
+		{map[string]any{"windowTitle": "no such window"}, "BAD_ARGUMENT", "windowTitle"},
+	} {
+		if d := details(e.fails("electron_screenshot", bad.args, bad.code)); d["field"] != bad.field {
+			t.Fatalf("%v: %v", bad.args, d)
+		}
+	}
+}
