@@ -177,6 +177,9 @@ func tour(srv *fixture.Server, chromium string) []step {
 		{tool: "electron_expect_text", args: fixed(map[string]any{"selector": "#result", "equals": "Ordered 3 x l (gift)"}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("the page says %q", fmt.Sprint(r["actual"]))
 		}},
+		{tool: "electron_screenshot", args: fixed(map[string]any{"selector": "#order"}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("the form, %vx%v px: %v", r["width"], r["height"], r["path"])
+		}},
 		{tool: "electron_switch_surface", args: func() map[string]any { return map[string]any{"surfaceId": topSurface} }, explain: func(r map[string]any) string {
 			return fmt.Sprintf("back to the top surface %v", r["active_surface_id"])
 		}},
