@@ -59,15 +59,7 @@ type consoleLog struct {
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
 func consoleOf(sess *session.Session) (*consoleLog, error) {
-	v, err := sess.Attachment("console", func() (any, func() error, error) {
-		l := &consoleLog{surfaces: sess.Surfaces}
-		remove := sess.Pool.Listen(l.onEvent)
-		return l, func() error { remove(); return nil }, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*consoleLog), nil
+	return listenerOf(sess, "console", func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
 }
 
 // remoteObject is the part of Runtime.RemoteObject a message's text needs.

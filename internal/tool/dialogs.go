@@ -71,15 +71,28 @@ type dialogLog struct {
 // every socket of the session's pool) on first use. openSession calls it,
 // so dialogs are logged from the start.
 func dialogsOf(sess *session.Session) (*dialogLog, error) {
-	v, err := sess.Attachment("dialogs", func() (any, func() error, error) {
-		l := &dialogLog{}
+	return listenerOf(sess, "dialogs", func() *dialogLog { return &dialogLog{} })
+}
+
+// socketListener records events of the sockets of a session's pool.
+type socketListener interface {
+	onEvent(s *target.Socket, ev cdp.Event)
+}
+
+// listenerOf returns what is hung on the session under key, creating it
+// with create and making it listen to every socket of the session's pool
+// (until the session closes) on first use.
+func listenerOf[T socketListener](sess *session.Session, key string, create func() T) (T, error) {
+	v, err := sess.Attachment(key, func() (any, func() error, error) {
+		l := create()
 		remove := sess.Pool.Listen(l.onEvent)
 		return l, func() error { remove(); return nil }, nil
 	})
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return v.(*dialogLog), nil
+	return v.(T), nil
 }
 
 // onEvent runs on a socket's reader goroutine: it records and, when the
