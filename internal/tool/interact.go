@@ -155,7 +155,7 @@ type pointed struct {
 // pointAt waits until the element passes the action's checks in its own
 // document and returns its point in the input root's viewport. With
 // act.Early (for actions whose first event is a lone move, which waits for
-// a frame: hover, drag), when the element is not stable yet only because
+// a frame: hover, drag; in a window root's own document only), when the element is not stable yet only because
 // it was looked at once, the mouse moves to it while a frame passes and the
 // second look completes the check, so the action pays one frame, not one
 // for stability and one for the move. Clicks do not need it: their move is
@@ -164,7 +164,9 @@ type pointed struct {
 // hit-testing: the receipt (verifyReceived) tells afterwards.
 func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
 	deadline := time.Now().Add(timeout)
-	act.Early = act.Early && act.Checks.Stable && !act.Force
+	// In a frame, no move goes out before the enclosing documents are
+	// hit-tested (below): a move there would hover a cover.
+	act.Early = act.Early && act.Checks.Stable && !act.Force && res.IsInputRoot()
 	acted, err := c.Session.Pages.Act(ctx, f, loc, act, timeout)
 	if err != nil {
 		return nil, err
