@@ -661,3 +661,28 @@ func BenchmarkClick(b *testing.B) {
 		b.Fatalf("%d clicks arrived for %d dispatched", clicks, len(times))
 	}
 }
+
+// BenchmarkTypeText: input.TypeText of 100 characters (letters, digits,
+// spaces, punctuation and one character with no key) into a text field;
+// the field must hold exactly the text afterwards.
+func BenchmarkTypeText(b *testing.B) {
+	br := startChromium(b)
+	s := br.pageConn(b, testPage)
+	ctx := context.Background()
+	text := strings.Repeat("Hello, world 42! ", 5) + "abcdefghijklmn" + "ü"
+	text = text[:len(text)-len("ü")-(len([]rune(text))-100)] + "ü"
+	times := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		eval[any](b, s, `(() => { const t = document.getElementById("t"); t.value = ""; t.focus(); return true })()`)
+		start := time.Now()
+		if err := input.TypeText(ctx, s, text); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+		if got := eval[string](b, s, `document.getElementById("t").value`); got != text {
+			b.Fatalf("the field holds %q, want %q", got, text)
+		}
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median/100-chars")
+}

@@ -225,14 +225,13 @@ func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 	if !utf8.ValidString(text) {
 		return errs.BadArg("text", "is not valid UTF-8")
 	}
+	var calls []command
 	var pending strings.Builder
-	flush := func() error {
-		if pending.Len() == 0 {
-			return nil
+	flush := func() {
+		if pending.Len() > 0 {
+			calls = append(calls, command{cdpinput.CommandInsertText, cdpinput.InsertTextParams{Text: pending.String()}})
+			pending.Reset()
 		}
-		_, err := cdproto.Call(ctx, s, cdpinput.InsertText, cdpinput.InsertTextParams{Text: pending.String()})
-		pending.Reset()
-		return err
 	}
 	for i := 0; i < len(text); {
 		_, size := utf8.DecodeRuneInString(text[i:])
@@ -246,16 +245,13 @@ func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 			pending.WriteString(ch)
 			continue
 		}
-		if err := flush(); err != nil {
-			return err
-		}
+		flush()
 		st := typeStroke(name)
-		if err := dispatchKey(ctx, s, st.down); err != nil {
-			return err
-		}
-		if err := dispatchKey(ctx, s, st.up); err != nil {
-			return err
-		}
+		calls = append(calls, command{cdpinput.CommandDispatchKeyEvent, st.down}, command{cdpinput.CommandDispatchKeyEvent, st.up})
 	}
-	return flush()
+	flush()
+	// In order, pipelined: the renderer handles key events and inserted
+	// text one after another, as it would a fast typist's.
+	_, err := callInOrder(ctx, s, calls)
+	return err
 }

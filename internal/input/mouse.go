@@ -97,29 +97,34 @@ type starter interface {
 	Start(ctx context.Context, method string, params any) (*cdp.Pending, error)
 }
 
-// dispatchInOrder sends mouse events one after another and waits for all of
-// them. On a session that pipelines, every event is written before the
-// first reply is awaited: Chromium applies input events of one target in
-// the order they come, and a press that follows a move makes the renderer
-// handle the move at once instead of at its next animation frame, so a
-// move and a click cost one round trip instead of a frame and three round
-// trips. It returns the first error and the index of the event that
-// failed (-1 when none did); on a pipelining session the events after it
-// have been sent already.
-func dispatchInOrder(ctx context.Context, s cdproto.Session, ps ...cdpinput.DispatchMouseEventParams) (int, error) {
+// command is one CDP command of a sequence.
+type command struct {
+	method string
+	params any
+}
+
+// callInOrder sends commands one after another and waits for all of them.
+// On a session that pipelines, every command is written before the first
+// reply is awaited: Chromium applies the input events of one target in the
+// order they come, so a sequence costs one round trip instead of one per
+// event (and a press that follows a move makes the renderer handle the move
+// at once instead of at its next animation frame). It returns the first
+// error and the index of the command that failed (-1 when none did); on a
+// pipelining session the commands after it have been sent already.
+func callInOrder(ctx context.Context, s cdproto.Session, calls []command) (int, error) {
 	st, ok := s.(starter)
 	if !ok {
-		for i, p := range ps {
-			if err := dispatchMouse(ctx, s, p); err != nil {
+		for i, c := range calls {
+			if err := s.Call(ctx, c.method, c.params, nil); err != nil {
 				return i, err
 			}
 		}
 		return -1, nil
 	}
-	sent := make([]*cdp.Pending, 0, len(ps))
+	sent := make([]*cdp.Pending, 0, len(calls))
 	failed, first := -1, error(nil)
-	for i := range ps {
-		pc, err := st.Start(ctx, cdpinput.CommandDispatchMouseEvent, &ps[i])
+	for i, c := range calls {
+		pc, err := st.Start(ctx, c.method, c.params)
 		if err != nil {
 			failed, first = i, err
 			break
@@ -132,6 +137,15 @@ func dispatchInOrder(ctx context.Context, s cdproto.Session, ps ...cdpinput.Disp
 		}
 	}
 	return failed, first
+}
+
+// dispatchInOrder is callInOrder for mouse events.
+func dispatchInOrder(ctx context.Context, s cdproto.Session, ps ...cdpinput.DispatchMouseEventParams) (int, error) {
+	calls := make([]command, len(ps))
+	for i := range ps {
+		calls[i] = command{cdpinput.CommandDispatchMouseEvent, &ps[i]}
+	}
+	return callInOrder(ctx, s, calls)
 }
 
 func moveParams(x, y float64, mods int64, held *button) cdpinput.DispatchMouseEventParams {
