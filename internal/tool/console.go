@@ -31,7 +31,7 @@ const (
 )
 
 func registerConsole(s *Server) {
-	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …) and uncaught exceptions (type exception) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, surface_id (where known), window_id, source url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. understudy keeps the newest 2000 per session, from the windows it has connected to (the ones listed or acted in); dropped says how many older ones were let go.", true, gateNone, consoleLogs)
+	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …) and uncaught exceptions (type exception) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, surface_id (where known), target_id (the page, webview or out-of-process frame it came from), source url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. understudy keeps the newest 2000 per session, from the windows it has connected to (the ones listed or acted in); dropped says how many older ones were let go.", true, gateNone, consoleLogs)
 }
 
 // consoleEntry is one message or exception.
@@ -40,7 +40,7 @@ type consoleEntry struct {
 	Type      string `json:"type"`
 	Text      string `json:"text"`
 	SurfaceID string `json:"surface_id,omitempty"`
-	WindowID  string `json:"window_id"`
+	TargetID  string `json:"target_id"`
 	URL       string `json:"url,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	At        string `json:"at"`
@@ -209,7 +209,7 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 		return
 	}
 	e.Text = clipText(e.Text)
-	e.WindowID = s.TargetID()
+	e.TargetID = s.TargetID()
 	e.At = time.Now().UTC().Format(time.RFC3339Nano)
 	if contextID != 0 && l.surfaces != nil {
 		e.SurfaceID, _ = l.surfaces.SurfaceOfContext(s, contextID)

@@ -134,7 +134,14 @@ func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			_ = answer(ctx, e.conn, pol.Action == "accept", pol.PromptText)
+			if answer(ctx, e.conn, pol.Action == "accept", pol.PromptText) != nil {
+				// Not answered after all: leave it to a call.
+				l.mu.Lock()
+				if e.Open {
+					e.Answer, e.By = "", ""
+				}
+				l.mu.Unlock()
+			}
 		}()
 	case "Page.javascriptDialogClosed":
 		var p struct {

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"testing"
+	"time"
 )
 
 // TestDialogHandler answers dialogs the fixture's buttons open (actions.html:
@@ -98,5 +99,30 @@ func TestDialogHandler(t *testing.T) {
 		if d := details(m); d["field"] != bad.field {
 			t.Fatalf("%v: %v", bad.args, m)
 		}
+	}
+}
+
+// TestDialogFromNestedOOPIF: a dialog opened by the nested cross-site frame
+// is logged once and answered, and the frame's script goes on.
+func TestDialogFromNestedOOPIF(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["cross2"])
+	e.eval("setTimeout(() => { window.__answered = confirm('from cross2') }, 0); true")
+	var r map[string]any
+	for range 50 {
+		if r = e.ok("electron_dialog_handler", nil); num(r["open"]) == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if evs, _ := r["events"].([]any); len(evs) != 1 || evs[0].(map[string]any)["message"] != "from cross2" {
+		t.Fatalf("the frame's dialog: %v", r)
+	}
+	r = e.ok("electron_dialog_handler", map[string]any{"action": "accept", "oneShot": true})
+	if now, _ := r["answered_now"].([]any); len(now) != 1 {
+		t.Fatalf("answering it: %v", r)
+	}
+	if !e.waitTrue("window.__answered === true") {
+		t.Fatal("the frame did not get the answer")
 	}
 }
