@@ -1,8 +1,10 @@
 package tool
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestConsoleLogs: messages and an uncaught exception from the top page and
@@ -102,4 +104,22 @@ func TestConsoleText(t *testing.T) {
 	if c := clipText(long); len(c) > maxConsoleText+40 || !strings.Contains(c, "bytes)") {
 		t.Errorf("clipText: %d bytes, %q…", len(c), c[:20])
 	}
+}
+
+// FuzzConsoleText: any format string and arguments give text, never a panic,
+// and the text holds every argument a directive did not take.
+func FuzzConsoleText(f *testing.F) {
+	f.Add("%s is %d%%", "x", "3")
+	f.Add("%c%o%O%i%f%", "", "1e999")
+	f.Add("plain", "%s", "%d")
+	f.Fuzz(func(t *testing.T, format, a, b string) {
+		str := func(s string) remoteObject {
+			v, _ := json.Marshal(s)
+			return remoteObject{Type: "string", Value: v}
+		}
+		got := consoleText([]remoteObject{str(format), str(a), {Type: "number", Value: []byte(b)}})
+		if utf8.ValidString(format) && !strings.Contains(format, "%") && !strings.HasPrefix(got, format) {
+			t.Fatalf("consoleText(%q, …) = %q: the format without directives is not kept", format, got)
+		}
+	})
 }
