@@ -19,10 +19,10 @@ import (
 )
 
 // Peer benchmarks: Playwright through the relay against Playwright
-// connected straight to the same Chromium, in one run. They are not part of
-// `make test`; run them with
+// connected straight to the same Chromium, in one run. A benchmark, so not
+// part of `make test`; run it with
 //
-//	UNDERSTUDY_BENCH=1 go test -run TestPeerBenchmarks -v -timeout 20m ./internal/relay/
+//	go test -run '^$' -bench RelayPeers -benchtime 1x -timeout 30m ./internal/relay/
 //
 // UNDERSTUDY_BENCH_REQUESTS (20000) and UNDERSTUDY_BENCH_CLIENTS (8) size
 // the flood.
@@ -57,7 +57,7 @@ type relayChild struct {
 	http  string
 }
 
-func startRelayChild(t *testing.T, upstream string) *relayChild {
+func startRelayChild(t testing.TB, upstream string) *relayChild {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+upstream)
@@ -104,7 +104,7 @@ func (c *relayChild) memory() (peak, now float64) {
 	return peak, now
 }
 
-func runBench(t *testing.T, node string, args ...string) map[string]any {
+func runBench(t testing.TB, node string, args ...string) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -123,10 +123,15 @@ func runBench(t *testing.T, node string, args ...string) map[string]any {
 	return v
 }
 
-func TestPeerBenchmarks(t *testing.T) {
-	if os.Getenv("UNDERSTUDY_BENCH") != "1" {
-		t.Skip("peer benchmarks run with UNDERSTUDY_BENCH=1")
+// BenchmarkRelayPeers runs the whole comparison once per iteration (several
+// minutes each: use -benchtime 1x) and logs the table rows of docs/relay.md.
+func BenchmarkRelayPeers(bb *testing.B) {
+	for bb.Loop() {
+		relayPeers(bb)
 	}
+}
+
+func relayPeers(t *testing.B) {
 	node := requireNode(t)
 	b := needBrowser(t)
 	srv := fixtureSrv.get(t)

@@ -34,7 +34,7 @@ var npmOnce struct {
 // packages are installed (npm ci, once per test binary, when
 // compat/node_modules is missing). Without node or npm the test is skipped,
 // or fails with CI=true; under -short it is skipped.
-func requireNode(t *testing.T) string {
+func requireNode(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("compat: runs node clients against a real browser; skipped under -short")

@@ -1,6 +1,6 @@
 // bench.mjs: Playwright through the relay against Playwright connected
-// straight to the same Chromium, in one run. Run by TestPeerBenchmarks
-// (UNDERSTUDY_BENCH=1 go test -run TestPeerBenchmarks -v ./internal/relay/),
+// straight to the same Chromium, in one run. Run by BenchmarkRelayPeers
+// (go test -run '^$' -bench RelayPeers -benchtime 1x ./internal/relay/),
 // which starts the browser, the fixture server and the relay and prints the
 // table; it can also be run by hand:
 //
