@@ -238,17 +238,11 @@ func (c *Covering) String() string {
 // outlives its budget by actMargin is a failed look with nothing seen
 // (nil).
 func (s *Store) actOnce(ctx context.Context, f Frame, l Locator, a *Action, budget time.Duration) (*wireAct, error) {
-	sf, err := s.lock(f)
+	sf, args, err := s.lockLocated(f, l)
 	if err != nil {
 		return nil, err
 	}
 	defer sf.mu.Unlock()
-	if l.Ref > 0 {
-		if err := sf.checkRef(f, l.Ref); err != nil {
-			return nil, err
-		}
-	}
-	args := sf.locArgs(l)
 	for k, v := range a.Args {
 		args[k] = v
 	}

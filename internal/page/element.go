@@ -40,6 +40,23 @@ func (l Locator) Check() error {
 	return nil
 }
 
+// lockLocated locks the frame's state and checks a locator's ref there. It
+// returns the state, locked (the caller unlocks it), and the locator's
+// renderer arguments.
+func (s *Store) lockLocated(f Frame, l Locator) (*surface, map[string]any, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l.Ref > 0 {
+		if err := sf.checkRef(f, l.Ref); err != nil {
+			sf.mu.Unlock()
+			return nil, nil, err
+		}
+	}
+	return sf, sf.locArgs(l), nil
+}
+
 // args are the walker arguments that name the element; for a ref they also
 // say what it was, so a dead ref can be answered with similar refs.
 func (sf *surface) locArgs(l Locator) map[string]any {
@@ -60,17 +77,11 @@ func (s *Store) read(ctx context.Context, f Frame, l Locator, op string, extra m
 	if err := l.Check(); err != nil {
 		return err
 	}
-	sf, err := s.lock(f)
+	sf, args, err := s.lockLocated(f, l)
 	if err != nil {
 		return err
 	}
 	defer sf.mu.Unlock()
-	if l.Ref > 0 {
-		if err := sf.checkRef(f, l.Ref); err != nil {
-			return err
-		}
-	}
-	args := sf.locArgs(l)
 	for k, v := range extra {
 		args[k] = v
 	}
@@ -104,17 +115,11 @@ func (s *Store) Resolve(ctx context.Context, f Frame, l Locator) (*Element, erro
 	if err := l.Check(); err != nil {
 		return nil, err
 	}
-	sf, err := s.lock(f)
+	sf, args, err := s.lockLocated(f, l)
 	if err != nil {
 		return nil, err
 	}
 	defer sf.mu.Unlock()
-	if l.Ref > 0 {
-		if err := sf.checkRef(f, l.Ref); err != nil {
-			return nil, err
-		}
-	}
-	args := sf.locArgs(l)
 	args["ns"] = s.token + "/" + f.SurfaceID
 	args["next"] = sf.next
 	b, err := json.Marshal(args)
