@@ -353,16 +353,7 @@ func (p *Pool) upsert(ti cdpTargetInfo) {
 	if e == nil && !IsRenderer(ti.Type) {
 		return
 	}
-	kind := InfoChanged
-	if e == nil {
-		e = &entry{info: Info{ID: ti.TargetID}}
-		p.entries[ti.TargetID] = e
-		kind = Created
-	} else if e.destroyedAt != 0 {
-		e.destroyedAt = 0
-		kind = Created
-	}
-	p.see(ti.TargetID)
+	e, kind := p.revive(ti.TargetID, e)
 	old := e.info
 	// The listed type wins: an Electron host names a guest "webview" in
 	// /json/list, and its events need not.
@@ -406,6 +397,23 @@ func (p *Pool) destroy(id string) {
 		}
 	}
 	p.enqueueLocked(task{change: &Change{Kind: Destroyed, Target: e.info}})
+}
+
+// revive returns the entry of a target that is reported alive (e, or a new
+// one) and whether that is news (Created: new, or destroyed before) or an
+// InfoChanged, and marks it seen. Callers hold p.mu.
+func (p *Pool) revive(id string, e *entry) (*entry, ChangeKind) {
+	kind := InfoChanged
+	if e == nil {
+		e = &entry{info: Info{ID: id}}
+		p.entries[id] = e
+		kind = Created
+	} else if e.destroyedAt != 0 {
+		e.destroyedAt = 0
+		kind = Created
+	}
+	p.see(id)
+	return e, kind
 }
 
 // see records the first sighting of id. Callers hold p.mu.
@@ -507,16 +515,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		if e != nil && e.destroyedAt > gen {
 			continue // destroyed while the listing was on its way
 		}
-		kind := InfoChanged
-		if e == nil {
-			e = &entry{info: Info{ID: t.ID}}
-			p.entries[t.ID] = e
-			kind = Created
-		} else if e.destroyedAt != 0 {
-			e.destroyedAt = 0
-			kind = Created
-		}
-		p.see(t.ID)
+		e, kind := p.revive(t.ID, e)
 		old := e.info
 		e.listed = true
 		e.info.Type = t.Type
