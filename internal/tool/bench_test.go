@@ -14,6 +14,23 @@ import (
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
+// launchBench starts a server with cfg and launches Chromium on the
+// fixture's a.test page at path through it; both end with the benchmark.
+func launchBench(b *testing.B, cfg Config, path string) (*Server, *fixture.Server) {
+	b.Helper()
+	chrome := chromiumtest.Require(b)
+	app, err := fixture.Serve(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = app.Close() })
+	s := New(cfg)
+	b.Cleanup(s.Close)
+	dispatchOK(b, s, "electron_launch", map[string]any{"executablePath": chrome, "args": []string{
+		"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", path)}}, nil)
+	return s, app
+}
+
 func dispatchOK(b *testing.B, s *Server, name string, args any, progress func(string, float64, float64)) map[string]any {
 	raw, _ := json.Marshal(args)
 	res := s.Dispatch(context.Background(), name, raw, progress)
@@ -116,16 +133,7 @@ func bareLaunch(b *testing.B, chrome string, args []string, pageURL string) time
 // through the dispatcher (target ≤ 30 ms median). Also reports
 // electron_surfaces_list on the fixture (target ≤ 15 ms median).
 func BenchmarkClickNestedOOPIF(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	app, err := fixture.Serve(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer app.Close()
-	s := New(Config{AllowEvalRenderer: true})
-	defer s.Close()
-	dispatchOK(b, s, "electron_launch", map[string]any{"executablePath": chrome, "args": []string{
-		"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", "/index.html")}}, nil)
+	s, _ := launchBench(b, Config{AllowEvalRenderer: true}, "/index.html")
 	// A second window makes 8 surfaces.
 	dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": "window.open('/second.html'); true"}, nil)
 	var list []time.Duration

@@ -24,16 +24,7 @@ import (
 // the median of clicks alternating between two buttons, each of which
 // needs a mouse move.
 func BenchmarkClickByRef(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	app, err := fixture.Serve(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer app.Close()
-	s := New(Config{AllowEvalRenderer: true})
-	defer s.Close()
-	dispatchOK(b, s, "electron_launch", map[string]any{"executablePath": chrome, "args": []string{
-		"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", "/large.html")}}, nil)
+	s, _ := launchBench(b, Config{AllowEvalRenderer: true}, "/large.html")
 	refOf := func(sel string) int {
 		items := dispatchOK(b, s, "electron_elements_list", map[string]any{"selector": sel}, nil)["items"].([]any)
 		return num(items[0].(map[string]any)["ref"])

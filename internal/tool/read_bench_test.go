@@ -1,28 +1,15 @@
 package tool
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // BenchmarkGetTextDispatch: one electron_get_text on large.html through the
 // dispatcher (the MCP transport adds its own floor on top; target through
 // MCP ≤ 1.5 ms median).
 func BenchmarkGetTextDispatch(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	app, err := fixture.Serve(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer app.Close()
-	s := New(Config{})
-	defer s.Close()
-	dispatchOK(b, s, "electron_launch", map[string]any{"executablePath": chrome, "args": []string{
-		"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", "/large.html")}}, nil)
+	s, _ := launchBench(b, Config{}, "/large.html")
 	dispatchOK(b, s, "electron_get_text", map[string]any{"selector": "#status"}, nil)
 	var ds []time.Duration
 	b.ResetTimer()
