@@ -106,24 +106,20 @@ func runNodeTests(t *testing.T, node, file string, env []string) {
 	t.Logf("%s:\n%s", file, summary)
 }
 
-func TestPlaywright(t *testing.T) {
-	node := requireNode(t)
-	b := needBrowser(t)
-	srv := fixtureSrv.get(t)
-	top := srv.URL("a.test", "/index.html")
-	openPage(t, top)
-	r := startRelay(t, endpointOf(b))
-	runNodeTests(t, node, "playwright.test.mjs", compatEnv(r, srv, top))
-}
+func TestPlaywright(t *testing.T) { runOnTopPage(t, "playwright.test.mjs") }
 
-func TestPuppeteer(t *testing.T) {
+func TestPuppeteer(t *testing.T) { runOnTopPage(t, "puppeteer.test.mjs") }
+
+// runOnTopPage runs a compat script through a relay in front of the shared
+// browser, with the fixture's top page open.
+func runOnTopPage(t *testing.T, script string) {
 	node := requireNode(t)
 	b := needBrowser(t)
 	srv := fixtureSrv.get(t)
 	top := srv.URL("a.test", "/index.html")
 	openPage(t, top)
 	r := startRelay(t, endpointOf(b))
-	runNodeTests(t, node, "puppeteer.test.mjs", compatEnv(r, srv, top))
+	runNodeTests(t, node, script, compatEnv(r, srv, top))
 }
 
 func TestWebviewGuestCompat(t *testing.T) {
