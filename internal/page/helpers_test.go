@@ -55,20 +55,13 @@ func (t *tab) frame(id string) Frame { return Frame{Session: t.conn, SurfaceID: 
 func openTab(tb testing.TB, url string) *tab {
 	tb.Helper()
 	chromiumtest.Require(tb)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	target, err := browser.OpenPage(ctx, url)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	id := target.ID
-	tb.Cleanup(func() { _ = browser.ClosePage(context.Background(), id) })
-	conn, err := cdp.Dial(ctx, target.WebSocketDebuggerURL, nil)
+	target := browser.OpenPageFor(tb, url)
+	conn, err := cdp.Dial(context.Background(), target.WebSocketDebuggerURL, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = conn.Close() })
-	t := &tab{id: id, conn: conn}
+	t := &tab{id: target.ID, conn: conn}
 	t.waitTrue(tb, `document.readyState === "complete" && location.href === `+strconv.Quote(url))
 	return t
 }

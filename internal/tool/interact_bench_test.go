@@ -101,10 +101,7 @@ func BenchmarkClickWithOtherSessions(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer app.Close()
-	tg, err := br.OpenPage(ctx, app.URL("a.test", "/large.html"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	tg := br.OpenPageFor(b, app.URL("a.test", "/large.html"))
 	if os.Getenv("UNDERSTUDY_BENCH_PLAYWRIGHT") == "1" {
 		cmd := exec.Command("node", "hold.mjs", br.HTTPURL)
 		cmd.Dir = filepath.Join("..", "relay", "compat")
