@@ -18,6 +18,20 @@ func medianMS(b *testing.B, ds []time.Duration) {
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "median-ms")
 }
 
+// timeEach runs op once per iteration and reports the median.
+func timeEach(b *testing.B, op func() error) {
+	ds := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	medianMS(b, ds)
+}
+
 func benchLarge(b *testing.B) (*Store, *tab, Frame) {
 	srv := fixtureServer(b)
 	tb := openTab(b, srv.URL("a.test", "/large.html"))
@@ -57,16 +71,10 @@ func BenchmarkSnapshotTextLarge(b *testing.B) {
 func BenchmarkSnapshotJSONLarge(b *testing.B) {
 	s, _, f := benchLarge(b)
 	ctx := context.Background()
-	ds := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := s.Snapshot(ctx, f, SnapshotOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-	}
-	medianMS(b, ds)
+	timeEach(b, func() error {
+		_, err := s.Snapshot(ctx, f, SnapshotOptions{})
+		return err
+	})
 }
 
 // BenchmarkGetText is one element read by ref on large.html (one CDP round
@@ -79,32 +87,20 @@ func BenchmarkGetText(b *testing.B) {
 		b.Fatal(err)
 	}
 	loc := Locator{Ref: l.Items[0].Ref}
-	ds := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := s.GetText(ctx, f, loc); err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-	}
-	medianMS(b, ds)
+	timeEach(b, func() error {
+		_, err := s.GetText(ctx, f, loc)
+		return err
+	})
 }
 
 // BenchmarkGetStateSelector is a read by CSS selector.
 func BenchmarkGetStateSelector(b *testing.B) {
 	s, _, f := benchLarge(b)
 	ctx := context.Background()
-	ds := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := s.GetState(ctx, f, Locator{Selector: "#sel-150"}); err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-	}
-	medianMS(b, ds)
+	timeEach(b, func() error {
+		_, err := s.GetState(ctx, f, Locator{Selector: "#sel-150"})
+		return err
+	})
 }
 
 // BenchmarkSinceAfterClick toggles one checkbox, then takes a since:'last'
