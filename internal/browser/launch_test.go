@@ -43,15 +43,10 @@ func waitPage(t *testing.T, ctx context.Context, ep Endpoint) []Target {
 func TestLaunchChromiumAndStopGracefully(t *testing.T) {
 	exe := requireChromium(t)
 	ctx := t.Context()
-	var mu sync.Mutex
-	var stages []string
+	var stages stageLog
 	p, err := Launch(ctx, LaunchOptions{
 		ExecutablePath: exe,
-		Progress: func(s string) {
-			mu.Lock()
-			stages = append(stages, s)
-			mu.Unlock()
-		},
+		Progress:       stages.add,
 	})
 	if err != nil {
 		t.Fatalf("Launch: %v", err)
@@ -59,7 +54,7 @@ func TestLaunchChromiumAndStopGracefully(t *testing.T) {
 	t.Cleanup(func() { _ = p.Kill() })
 	pipe := outputPipe(t, p)
 
-	if got := strings.Join(stages, ","); got != "spawned,devtools-endpoint" {
+	if got := strings.Join(stages.list(), ","); got != "spawned,devtools-endpoint" {
 		t.Errorf("stages %q", got)
 	}
 	ep := p.Endpoint
@@ -503,8 +498,7 @@ func TestDevLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	profile := t.TempDir()
-	var mu sync.Mutex
-	var stages []string
+	var stages stageLog
 	p, err := Launch(t.Context(), LaunchOptions{
 		ExecutablePath: electron,
 		MainScript:     "main.js",
@@ -512,11 +506,7 @@ func TestDevLaunch(t *testing.T) {
 		AppRoot:        dir,
 		Args:           []string{"--user-data-dir=" + profile},
 		Env:            map[string]string{"NODE": node, "FAKE_CHROMIUM": chromium},
-		Progress: func(s string) {
-			mu.Lock()
-			stages = append(stages, s)
-			mu.Unlock()
-		},
+		Progress:       stages.add,
 	})
 	if err != nil {
 		t.Fatalf("Launch: %v", err)
@@ -533,11 +523,9 @@ func TestDevLaunch(t *testing.T) {
 	if p.IsChromium || p.UserDataDir != "" || p.OwnsUserDataDir {
 		t.Fatalf("process %+v", p)
 	}
-	mu.Lock()
-	if !slices.Contains(stages, StageInspectorEndpoint) || !slices.Contains(stages, StageDevtoolsEndpoint) {
-		t.Errorf("stages %v", stages)
+	if got := stages.list(); !slices.Contains(got, StageInspectorEndpoint) || !slices.Contains(got, StageDevtoolsEndpoint) {
+		t.Errorf("stages %v", got)
 	}
-	mu.Unlock()
 	waitPage(t, t.Context(), p.Endpoint)
 
 	// The inspector is Node's: its /json/list has one node target.
@@ -688,4 +676,23 @@ func TestLaunchSurvivesCallerThreadExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoOrphans(t, p, pipe)
+}
+
+// stageLog records the stages a launch reports (Progress may be called
+// from another goroutine).
+type stageLog struct {
+	mu     sync.Mutex
+	stages []string
+}
+
+func (l *stageLog) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stages = append(l.stages, s)
+}
+
+func (l *stageLog) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.stages)
 }
