@@ -111,6 +111,18 @@ func TestHTTPEndpoints(t *testing.T) {
 // autoAttach sends the root Target.setAutoAttach as Playwright does and
 // returns the session the relay made for targetID, checking that the
 // attach event came before the reply.
+// rawOnPage opens the fixture's a.test page at path, starts a relay in front
+// of the shared browser and returns the page's target id, a raw client of
+// the relay and the client's session on the page (Target.setAutoAttach).
+func rawOnPage(t *testing.T, path string) (id string, c *rawClient, sid string) {
+	t.Helper()
+	b := needBrowser(t)
+	id = openPage(t, fixtureSrv.get(t).URL("a.test", path))
+	c = dialRaw(t, startRelay(t, endpointOf(b)).WSURL())
+	sid, _ = autoAttach(t, c, id)
+	return id, c, sid
+}
+
 func autoAttach(t *testing.T, c *rawClient, targetID string) (string, targetInfo) {
 	t.Helper()
 	id := c.send("", "Target.setAutoAttach", map[string]any{"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true})
@@ -276,12 +288,7 @@ func TestIsolationAndRelease(t *testing.T) {
 }
 
 func TestCreateCloseAndDiscover(t *testing.T) {
-	b := needBrowser(t)
-	srv := fixtureSrv.get(t)
-	id := openPage(t, srv.URL("a.test", "/second.html"))
-	r := startRelay(t, endpointOf(b))
-	c := dialRaw(t, r.WSURL())
-	sid, _ := autoAttach(t, c, id)
+	id, c, sid := rawOnPage(t, "/second.html")
 
 	// Discovery: one targetCreated per target, before the reply.
 	did := c.send("", "Target.setDiscoverTargets", map[string]bool{"discover": true})
@@ -300,7 +307,7 @@ func TestCreateCloseAndDiscover(t *testing.T) {
 
 	// createTarget: attached before the reply (Playwright looks the page
 	// up as soon as the reply comes).
-	url := srv.URL("a.test", "/second.html?created=1")
+	url := fixtureSrv.get(t).URL("a.test", "/second.html?created=1")
 	cid := c.send("", "Target.createTarget", map[string]string{"url": url})
 	ri, reply := c.waitFor(func(f rawFrame) bool { return f.ID == cid && f.SessionID == "" }, "createTarget reply")
 	if reply.Error != nil {
@@ -333,7 +340,7 @@ func TestCreateCloseAndDiscover(t *testing.T) {
 	if _, err := c.callErr(newSID, "Runtime.evaluate", map[string]string{"expression": "1"}); err == nil || err.Code != codeNoSession {
 		t.Errorf("a command on the detached session: %+v", err)
 	}
-	if code, _ := httpGet(t, http.MethodGet, b.HTTPURL+"/json/version"); code != 200 {
+	if code, _ := httpGet(t, http.MethodGet, needBrowser(t).HTTPURL+"/json/version"); code != 200 {
 		t.Fatal("the browser is gone")
 	}
 }
@@ -427,12 +434,7 @@ func TestTargetInfoDetachAndBrowserClose(t *testing.T) {
 }
 
 func TestNestedOOPIFChildSessions(t *testing.T) {
-	b := needBrowser(t)
-	srv := fixtureSrv.get(t)
-	id := openPage(t, srv.URL("a.test", "/index.html"))
-	r := startRelay(t, endpointOf(b))
-	c := dialRaw(t, r.WSURL())
-	sid, _ := autoAttach(t, c, id)
+	_, c, sid := rawOnPage(t, "/index.html")
 	waitLoaded(t, c, sid)
 
 	childOf := func(parent, host string) attachedEvent {
@@ -480,25 +482,20 @@ func TestNestedOOPIFChildSessions(t *testing.T) {
 }
 
 func TestPopupAttachesWithItsURL(t *testing.T) {
-	b := needBrowser(t)
-	srv := fixtureSrv.get(t)
-	id := openPage(t, srv.URL("a.test", "/actions.html"))
-	r := startRelay(t, endpointOf(b))
-	c := dialRaw(t, r.WSURL())
-	sid, _ := autoAttach(t, c, id)
+	id, c, sid := rawOnPage(t, "/actions.html")
 	waitLoaded(t, c, sid)
 	c.call(sid, "Runtime.evaluate", map[string]any{"expression": "document.getElementById('popup-link').click()", "userGesture": true})
 	_, f := c.waitFor(func(f rawFrame) bool {
 		return f.Method == "Target.attachedToTarget" && f.SessionID == "" && strings.Contains(string(f.Params), `"openerId":"`+id)
 	}, "the popup's attach")
 	a := decode[attachedEvent](t, f.Params)
-	if a.TargetInfo.URL != srv.URL("a.test", "/second.html") {
+	if a.TargetInfo.URL != fixtureSrv.get(t).URL("a.test", "/second.html") {
 		t.Errorf("popup attached with url %q", a.TargetInfo.URL)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = b.ClosePage(ctx, a.TargetInfo.TargetID)
+		_ = needBrowser(t).ClosePage(ctx, a.TargetInfo.TargetID)
 	})
 	// Its opener is not the client's page, so neither is the popup.
 	if _, err := c.callErr("", "Target.closeTarget", map[string]string{"targetId": a.TargetInfo.TargetID}); err == nil {
