@@ -58,7 +58,7 @@ type consoleLog struct {
 
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
-func consoleOf(sess *session.Session) (*consoleLog, error) {
+func consoleOf(sess *session.Session) *consoleLog {
 	return listenerOf(sess, "console", func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
 }
 
@@ -249,10 +249,7 @@ func (a *consoleArgs) validate() error {
 }
 
 func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (any, error) {
-	l, err := consoleOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
+	l := consoleOf(c.Session)
 	re := regexp.MustCompile(a.Match) // validated
 	typ := a.Type
 	if typ == "warn" {

@@ -70,7 +70,7 @@ type dialogLog struct {
 // dialogsOf returns the session's dialog log, installing it (a listener on
 // every socket of the session's pool) on first use. openSession calls it,
 // so dialogs are logged from the start.
-func dialogsOf(sess *session.Session) (*dialogLog, error) {
+func dialogsOf(sess *session.Session) *dialogLog {
 	return listenerOf(sess, "dialogs", func() *dialogLog { return &dialogLog{} })
 }
 
@@ -82,17 +82,13 @@ type socketListener interface {
 // listenerOf returns what is hung on the session under key, creating it
 // with create and making it listen to every socket of the session's pool
 // (until the session closes) on first use.
-func listenerOf[T socketListener](sess *session.Session, key string, create func() T) (T, error) {
-	v, err := sess.Attachment(key, func() (any, func() error, error) {
+func listenerOf[T socketListener](sess *session.Session, key string, create func() T) T {
+	v, _ := sess.Attachment(key, func() (any, func() error, error) {
 		l := create()
 		remove := sess.Pool.Listen(l.onEvent)
 		return l, func() error { remove(); return nil }, nil
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return v.(T), nil
+	}) // create never fails
+	return v.(T)
 }
 
 // onEvent runs on a socket's reader goroutine: it records and, when the
@@ -232,10 +228,7 @@ func (a *dialogArgs) validate() error {
 }
 
 func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
-	l, err := dialogsOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
+	l := dialogsOf(c.Session)
 	answered := []dialogEvent{}
 	if a.Action == "accept" || a.Action == "dismiss" {
 		l.mu.Lock()

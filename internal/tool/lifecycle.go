@@ -140,14 +140,9 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 		return nil, err
 	}
 	sess := session.New(id, mode, proc, ep, ver, pool, reg)
-	if _, err := dialogsOf(sess); err != nil {
-		sess.Detach()
-		return nil, err
-	}
-	if _, err := consoleOf(sess); err != nil {
-		sess.Detach()
-		return nil, err
-	}
+	// Dialogs and console messages are logged from the start.
+	dialogsOf(sess)
+	consoleOf(sess)
 	s.sessions.Add(sess)
 	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)
