@@ -73,6 +73,10 @@ type State struct {
 	Required bool  `json:"required,omitempty"`
 	Invalid  bool  `json:"invalid,omitempty"`
 	Busy     bool  `json:"busy,omitempty"`
+	// Multiline marks a code editor's or terminal's text box; Partial says
+	// its value holds only the lines the editor has drawn.
+	Multiline bool `json:"multiline,omitempty"`
+	Partial   bool `json:"partial,omitempty"`
 }
 
 // parseFlags reads the walker's flag string ("checked focused
@@ -116,6 +120,10 @@ func parseFlags(s string) *State {
 			st.Invalid = true
 		case "busy":
 			st.Busy = true
+		case "multiline":
+			st.Multiline = true
+		case "partial":
+			st.Partial = true
 		}
 	}
 	return &st
@@ -131,20 +139,32 @@ type FrameInfo struct {
 
 // Entry is one element of a snapshot.
 type Entry struct {
-	Ref  int    `json:"ref"`
+	// Ref is absent on a run of bare text (no element holds it alone).
+	Ref  int    `json:"ref,omitempty"`
 	Role string `json:"role"`
 	// Name is the accessible name; for a row or list item without one, the
 	// words of its cells or content.
 	Name string `json:"name,omitempty"`
 	// Text is the element's own words when they are not its name (text
 	// holders, containers with loose text).
-	Text        string  `json:"text,omitempty"`
-	Description string  `json:"description,omitempty"`
-	Value       *string `json:"value,omitempty"`
-	Placeholder string  `json:"placeholder,omitempty"`
-	Level       int     `json:"level,omitempty"`
-	State       *State  `json:"state,omitempty"`
-	Interactive bool    `json:"interactive,omitempty"`
+	Text string `json:"text,omitempty"`
+	// TextLength and ValueLength are the whole lengths of a text or value
+	// cut to fit (absent when nothing was cut).
+	TextLength  int `json:"text_length,omitempty"`
+	ValueLength int `json:"value_length,omitempty"`
+	// Rows and Rendered are a virtualized list's extent: how many rows it
+	// has (RowsEstimated when inferred from its scroll height and row
+	// height, not read from aria-setsize / aria-rowcount) and how many are
+	// rendered now.
+	Rows          int     `json:"rows,omitempty"`
+	RowsEstimated bool    `json:"rows_estimated,omitempty"`
+	Rendered      int     `json:"rendered,omitempty"`
+	Description   string  `json:"description,omitempty"`
+	Value         *string `json:"value,omitempty"`
+	Placeholder   string  `json:"placeholder,omitempty"`
+	Level         int     `json:"level,omitempty"`
+	State         *State  `json:"state,omitempty"`
+	Interactive   bool    `json:"interactive,omitempty"`
 	// Hidden is set only on entries that find returned for visible:false.
 	Hidden bool `json:"hidden,omitempty"`
 	// Parent is the ref of the nearest enclosing entry.
@@ -191,7 +211,7 @@ type Change struct {
 
 // Removed is an entry of the baseline that is gone.
 type Removed struct {
-	Ref     int    `json:"ref"`
+	Ref     int    `json:"ref,omitempty"`
 	Role    string `json:"role"`
 	Name    string `json:"name,omitempty"`
 	Context string `json:"context,omitempty"`

@@ -7,7 +7,7 @@
 function baseRecord(e) {
   return {
     r: e.role, n: e.kind === K_GROUP ? e.label : e.name, t: e.text, v: e.value, s: e.flags,
-    p: e.parent ? e.parent.ref : 0, b: e.prevRef, c: e.ctx, i: e.interactive, k: e.kind
+    p: e.parent ? e.parent.ref : 0, b: e.prevRef, c: e.ctx, i: e.interactive, k: e.kind, x: e.textNode
   };
 }
 
@@ -91,7 +91,7 @@ function sinceText(d, interactiveOnly) {
   for (var r = 0; r < d.removed.length; r++) {
     var b = d.removed[r].b;
     if (interactiveOnly && !b.i) continue;
-    var s = '-[' + d.removed[r].ref + '] ' + b.r;
+    var s = '-' + (b.x ? '' : '[' + d.removed[r].ref + '] ') + b.r;
     var n = b.n || b.t;
     if (n) s += ' ' + quote(clip(n, LABEL_MAX));
     lines.push(s + ctxNote(b.c, null));

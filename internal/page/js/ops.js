@@ -155,7 +155,8 @@ OPS.snapshot = function (s, a) {
       res.diff = {
         added: d.added.filter(keepI).map(function (e) { return jsonEntry(e, true); }),
         removed: d.removed.filter(function (r) { return !o.interactiveOnly || r.b.i; }).map(function (r) {
-          var x = { ref: r.ref, role: r.b.r };
+          var x = { role: r.b.r };
+          if (!r.b.x) x.ref = r.ref;
           if (r.b.n || r.b.t) x.name = r.b.n || r.b.t;
           if (r.b.c) x.context = r.b.c;
           return x;
@@ -253,6 +254,7 @@ OPS.find = function (s, a) {
   var matches = [], count = 0;
   for (var i = 0; i < pool.length; i++) {
     var e = pool[i];
+    if (e.textNode) continue; // bare text has no element to act on
     var label = labelOf(e);
     if (role && e.role !== role) continue;
     if (q.nameExact && normSpace(label) !== normSpace(q.nameExact)) continue;
@@ -261,7 +263,7 @@ OPS.find = function (s, a) {
     if (q.interactive !== undefined && q.interactive !== null && e.interactive !== q.interactive) continue;
     count++;
     if (matches.length < limit) {
-      var mt = { ref: e.ref, role: e.role, name: clip(label, 200), bbox: e.bbox || docRect(e.el) };
+      var mt = { ref: e.ref, role: e.role, name: clip(label, 200), bbox: entryBox(e) };
       if (e.ctx && e.ctx !== label) mt.context = e.ctx;
       if (e.flags) mt.flags = e.flags;
       matches.push(mt);

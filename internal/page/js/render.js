@@ -4,6 +4,14 @@
 var LABEL_MAX = 100;       // characters of a name or text on a line
 var GROUP_LABEL_MAX = 120; // characters of a group line's label
 var VALUE_MAX = 80;
+var EDITOR_MAX = 300;      // characters of an editor's or terminal's content on a line
+
+// lenNote says how long a text cut on a line was: " len=N" when s (or the
+// whole text it was cut from, full characters) is longer than max.
+function lenNote(s, max, full) {
+  var n = Math.max(s.length, full || 0);
+  return n > max ? ' len=' + n : '';
+}
 var TEXTLIKE_VALUE = new _Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 
 // settle gives every entry its ref (issuing new ones in document order),
@@ -15,7 +23,9 @@ function settle(s, entries) {
     var e = entries[i];
     e.ref = refFor(s, e.el);
     e.order = i;
-    remember(s, e.ref, e.role, labelOf(e));
+    // A run of bare text has no element to act on: the Go side never hears
+    // of its ref (it is only the key of its baseline record).
+    if (!e.textNode) remember(s, e.ref, e.role, labelOf(e));
     var key = e.parent || last;
     e.prevRef = last.get(key) || 0;
     last.set(key, e.ref);
@@ -27,12 +37,19 @@ function quote(s) { return _JSON.stringify(s); }
 // itemText is one entry as "[ref] role "label" …" with its non-default
 // states; mark is '', '~' (changed) or '+' (added).
 function itemText(e, mark, labelOverride) {
-  var s = mark + '[' + e.ref + '] ' + e.role;
+  var s = mark + (e.textNode ? '' : '[' + e.ref + '] ') + e.role;
   var label = labelOverride === undefined ? labelOf(e) : labelOverride;
-  if (label) s += ' ' + quote(clip(label, LABEL_MAX));
-  if (e.name && e.text && e.text !== e.name && e.kind !== K_GROUP) s += ' text=' + quote(clip(e.text, LABEL_MAX));
+  if (label) s += ' ' + quote(clip(label, LABEL_MAX)) + lenNote(label, LABEL_MAX, !e.name && e.kind !== K_GROUP ? e.textLen : 0);
+  if (e.name && e.text && e.text !== e.name && e.kind !== K_GROUP) {
+    var tmax = e.editor ? EDITOR_MAX : LABEL_MAX;
+    s += ' text=' + quote(clip(e.text, tmax)) + lenNote(e.text, tmax, e.textLen);
+  }
   if (e.level) s += ' level=' + e.level;
-  if (e.value !== null && (e.value !== '' || TEXTLIKE_VALUE.has(e.role))) s += ' value=' + quote(clip(e.value, VALUE_MAX));
+  if (e.extent) s += ' rows' + (e.extent.exact ? '=' : '\u2248') + e.extent.rows + ' rendered=' + e.extent.rendered;
+  if (e.value !== null && (e.value !== '' || TEXTLIKE_VALUE.has(e.role))) {
+    var vmax = e.editor ? EDITOR_MAX : VALUE_MAX;
+    s += ' value=' + quote(clip(e.value, vmax)) + lenNote(e.value, vmax, e.valueLen);
+  }
   if (e.ph && !e.value) s += ' placeholder=' + quote(clip(e.ph, 60));
   if (e.flags) s += ' ' + e.flags;
   if (e.hidden) s += ' hidden';
@@ -196,7 +213,7 @@ function dropOrder(entries) {
   var arr = [];
   for (var i = 0; i < entries.length; i++) {
     var e = entries[i];
-    var b = e.bbox || (e.bbox = docRect(e.el));
+    var b = entryBox(e);
     var dist = b.y > bottom ? b.y - bottom : (b.y + b.height < top ? top - b.y - b.height : 0);
     arr.push({ e: e, u: usefulness(e), d: dist, i: i });
   }
@@ -236,10 +253,20 @@ function fit(entries, maxEntries, budget, measure) {
 
 // jsonEntry is the wire form of an entry for the Go side.
 function jsonEntry(e, withBox) {
-  var o = { ref: e.ref, role: e.role };
+  var o = { role: e.role };
+  if (!e.textNode) o.ref = e.ref;
   var label = e.kind === K_GROUP ? e.label : e.name;
   if (label) o.name = label;
-  if (e.text && e.text !== label) o.text = e.text;
+  if (e.text && e.text !== label) {
+    o.text = e.text;
+    if (e.textLen > e.text.length) o.text_length = e.textLen;
+  }
+  if (e.valueLen) o.value_length = e.valueLen;
+  if (e.extent) {
+    o.rows = e.extent.rows;
+    if (!e.extent.exact) o.rows_estimated = true;
+    o.rendered = e.extent.rendered;
+  }
   if (e.desc) o.description = e.desc;
   if (e.value !== null) o.value = e.value;
   if (e.ph) o.placeholder = e.ph;
@@ -247,9 +274,9 @@ function jsonEntry(e, withBox) {
   if (e.flags) o.flags = e.flags;
   if (e.interactive) o.interactive = true;
   if (e.hidden) o.hidden = true;
-  if (e.parent) o.parent = e.parent.ref;
+  if (e.parent && !e.parent.textNode) o.parent = e.parent.ref;
   if (e.ctx) o.context = e.ctx;
   if (e.frame) o.frame = e.frame;
-  if (withBox) o.bbox = e.bbox || (e.bbox = docRect(e.el));
+  if (withBox) o.bbox = entryBox(e);
   return o;
 }

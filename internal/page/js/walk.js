@@ -59,7 +59,19 @@ function Entry(el, role, kind) {
   this.order = 0;
   this.bbox = null;
   this.hasControls = false;
+  this.textNode = false; // a run of bare text: keyed by its first Text node, shown without a ref
+  this.textLen = 0;      // length of the whole text before clipping
+  this.extent = null;    // {rows, exact, rendered} of a virtualized list
+  this.nkids = 0;        // kept children (set in finish)
+  this.valueLen = 0;     // length of the whole value before clipping
+  this.editor = false;   // a code editor or terminal (multiline content)
 }
+
+// LIVE_ROLES are live regions: an empty, unnamed one is only a place where
+// messages may appear, and says nothing until one does.
+var LIVE_ROLES = new _Set(['alert', 'status', 'log', 'marquee', 'timer']);
+// LIST_ROLES are the roles that can carry a list extent.
+var LIST_ROLES = new _Set(['list', 'listbox', 'grid', 'table', 'tree', 'treegrid', 'feed', 'menu', 'rowgroup', 'tablist']);
 
 // Walker walks the document once. opts.includeHidden also yields hidden
 // elements (marked hidden), for finds that ask for them.
@@ -102,15 +114,54 @@ Walker.prototype.children = function (el, parent, owner, fl, textVisible) {
   if (el.shadowRoot) this.scanLabels(el.shadowRoot);
   var kids = rendered(el);
   var details = el.localName === 'details' && !el.open;
+  // Where no block owns the text (directly under body, or under an
+  // inline element there), consecutive text nodes and inline text holders
+  // make one run: a text entry of their own, in document order.
+  var run = null;
+  var loose = !owner && textVisible && !(fl & (A_ABSORB | A_LABEL));
   for (var i = 0; i < kids.length; i++) {
     var c = kids[i];
     if (details && closedDetailsHides(el, c)) {
       if (this.includeHidden && c.nodeType === ELEMENT_NODE) this.visit(c, parent, owner, fl | A_HIDDEN);
       continue;
     }
-    if (c.nodeType === ELEMENT_NODE) this.visit(c, parent, owner, fl);
-    else if (c.nodeType === TEXT_NODE && owner && textVisible && !(fl & (A_ABSORB | A_LABEL))) owner.tparts.push(c.data);
+    if (c.nodeType === ELEMENT_NODE) {
+      if (loose && this.inlineText(c, fl)) {
+        if (!run) run = this.newRun(c, parent, fl);
+        this.visit(c, parent, run, fl);
+        continue;
+      }
+      var before = this.entries.length;
+      this.visit(c, parent, owner, fl);
+      if (this.entries.length !== before || !isInlineDisplay(this.styles.of(c).display)) run = null;
+    } else if (c.nodeType === TEXT_NODE && textVisible && !(fl & (A_ABSORB | A_LABEL))) {
+      if (owner) owner.tparts.push(c.data);
+      else if (loose && (run || /\S/.test(c.data))) {
+        if (!run) run = this.newRun(c, parent, fl);
+        run.tparts.push(c.data);
+      }
+    }
   }
+};
+
+// inlineText reports whether el is an inline element that only holds text
+// (span, em, small… with no name, role or interaction of its own).
+Walker.prototype.inlineText = function (el, fl) {
+  if (SKIP_TAGS.has(el.localName) || el.shadowRoot) return false;
+  var st = this.styles.of(el);
+  if (!isInlineDisplay(st.display) || st.display === 'contents') return false;
+  var role = roleOf(el);
+  if (!TEXT_ROLES.has(role) || hasAuthorName(el)) return false;
+  return !isInteractive(el, role, st, fl & A_POINTER);
+};
+
+// newRun starts a text entry at node (a Text node or an inline element).
+Walker.prototype.newRun = function (node, parent, fl) {
+  var e = new Entry(node, 'text', K_TEXT);
+  e.pending = true;
+  e.tparts = [];
+  e.textNode = node.nodeType === TEXT_NODE;
+  return this.push(e, parent, fl);
 };
 
 Walker.prototype.push = function (e, parent, fl) {
@@ -170,8 +221,18 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
     return;
   }
 
+  // A shadow host with no role of its own whose inner control is what
+  // takes input (a web-component button: the pointer cursor is on the
+  // host, the <button> inside) is transparent: its content shows in its
+  // place, once.
+  var transparent = false;
+  if (interactive && el.shadowRoot && (role === '' || role === 'generic') && !hasAuthorName(el) &&
+      !(attrs && (el.hasAttribute('tabindex') || el.hasAttribute('onclick'))) && hasInnerControl(el.shadowRoot)) {
+    transparent = true;
+    interactive = false;
+  }
   var e = null;
-  if (boxVisible && (interactive || !(fl & A_ABSORB))) {
+  if (boxVisible && !transparent && (interactive || !(fl & A_ABSORB))) {
     e = this.entryFor(el, role, st, fl, interactive);
   }
   if (e) {
@@ -197,6 +258,19 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
   var newOwner = e && e.tparts ? e : owner;
   var start = this.entries.length;
   this.children(el, e || parent, newOwner, sub, !visHidden || !!(fl & A_HIDDEN));
+
+  // A scroller that renders only some of its rows: its list says how many
+  // there are.
+  if (st.overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 8 && el.clientHeight > 0) {
+    var ext = listExtent(el);
+    if (ext) {
+      var holder = e && LIST_ROLES.has(e.role) ? e : (parent && LIST_ROLES.has(parent.role) ? parent : null);
+      if (!holder) {
+        for (var li = start; li < this.entries.length; li++) if (LIST_ROLES.has(this.entries[li].role)) { holder = this.entries[li]; break; }
+      }
+      if (holder && !holder.extent) holder.extent = ext;
+    }
+  }
 
   // A pointer-cursor element with no control inside is a clickable of its
   // own: it takes the words of its subtree as its name.
@@ -237,7 +311,7 @@ Walker.prototype.entryFor = function (el, role, st, fl, interactive) {
   if (role === 'group' && !interactive && tag !== 'fieldset' && tag !== 'details' && tag !== 'optgroup' && !hasAuthorName(el)) kind = K_TEXT;
   if (role === 'document' && tag === 'html') return null;
 
-  var e = new Entry(el, role, kind);
+  var e = new Entry(el, role || (interactive ? 'generic' : ''), kind);
   e.interactive = interactive;
   if (kind === K_TEXT && !interactive) {
     // Plain text holders: only block-level ones hold text of their own;
@@ -281,9 +355,13 @@ Walker.prototype.entryFor = function (el, role, st, fl, interactive) {
   }
   if (role === 'heading') e.level = headingLevel(el);
   e.value = valueOf(el, role);
-  if (e.value !== null && e.value.length > 400) e.value = clip(e.value, 400);
+  if (e.value !== null && e.value.length > 400) { e.valueLen = e.value.length; e.value = clip(e.value, 400); }
   if ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && e.fromName !== 'placeholder') e.ph = placeholderOf(el);
   e.flags = flagString(el, role, this.active, fl & A_ARIA_DIS);
+  if (role === 'textbox') {
+    editorContent(el, e);
+    if (e.editor && e.value !== null && e.value.length > 400) { e.valueLen = e.value.length; e.value = clip(e.value, 400); }
+  }
   return e;
 };
 
@@ -309,7 +387,9 @@ Walker.prototype.finish = function () {
     var e = all[i];
     if (e.dropped) continue;
     if (e.tparts) {
-      e.text = e.tparts.length ? clip(joinText(e.tparts), 400) : '';
+      var full = e.tparts.length ? joinText(e.tparts) : '';
+      e.textLen = full.length;
+      e.text = clip(full, 400);
       e.tparts = null;
     }
     if (e.pending && !e.text) { e.dropped = true; continue; }
@@ -318,11 +398,24 @@ Walker.prototype.finish = function () {
     e.parent = p;
     out.push(e);
   }
-  // A text holder that only repeats the name of its neighbour (a visual
-  // label next to a field named by aria-label) adds nothing.
+  // Kept children per entry: an unnamed live region with nothing in it is
+  // dropped, and an unnamed list that is the only child of a named one
+  // (the scroller inside a labelled list) gives it its extent and goes.
+  for (var c0 = 0; c0 < out.length; c0++) if (out[c0].parent) out[c0].parent.nkids++;
+  for (var c1 = 0; c1 < out.length; c1++) {
+    var x0 = out[c1], p0 = x0.parent;
+    if (x0.extent && !x0.name && p0 && p0.nkids === 1 && LIST_ROLES.has(p0.role) && p0.name && !p0.extent && !x0.interactive) {
+      p0.extent = x0.extent;
+      x0.dropped = true;
+    }
+  }
   var kept = [];
   for (var k = 0; k < out.length; k++) {
     var t = out[k];
+    if (t.dropped) continue;
+    if (t.kind === K_CONTAINER && LIVE_ROLES.has(t.role) && !t.name && !t.text && !t.nkids) { t.dropped = true; continue; }
+    // A text holder that only repeats the name of its neighbour (a visual
+    // label next to a field named by aria-label) adds nothing.
     if (t.kind === K_TEXT && !t.name && t.text) {
       var next = out[k + 1], prev = kept[kept.length - 1];
       var hasKids = next && next.parent === t;
@@ -386,4 +479,122 @@ function groupOf(e) {
 function labelOf(e) {
   if (e.kind === K_GROUP) return e.label;
   return e.name || e.text;
+}
+
+// hasInnerControl reports whether a shadow root holds a control of its own
+// (what a web component forwards its clicks and keys to).
+function hasInnerControl(root) {
+  return !!root.querySelector('button, input, select, textarea, a[href], [role], [tabindex], [contenteditable]');
+}
+
+// entryBox is an entry's box in document coordinates; a run of bare text
+// measures its Text node.
+function entryBox(e) {
+  if (e.bbox) return e.bbox;
+  if (e.el.nodeType === TEXT_NODE) {
+    var rg = document.createRange();
+    rg.selectNodeContents(e.el);
+    var r = rg.getBoundingClientRect();
+    e.bbox = { x: Math.round(r.left + window.scrollX), y: Math.round(r.top + window.scrollY), width: Math.round(r.width), height: Math.round(r.height) };
+    return e.bbox;
+  }
+  return (e.bbox = docRect(e.el));
+}
+
+// ---- virtualized lists ----
+
+var ITEM_ROLES = new _Set(['listitem', 'row', 'option', 'treeitem', 'article', 'menuitem', 'tab', 'gridcell']);
+
+// rowsOf returns the rendered rows of a scroller: its element children, or
+// those of the one content element that holds them (a list's inner
+// sizer), at most three levels down.
+function rowsOf(el) {
+  var kids = el.children;
+  for (var depth = 0; depth < 3; depth++) {
+    var best = null, n = 0;
+    for (var i = 0; i < kids.length; i++) {
+      var k = kids[i];
+      if (ITEM_ROLES.has(roleOf(k))) n++;
+      if (!best || k.children.length > best.children.length) best = k;
+    }
+    if (n >= 2 || kids.length >= 3 || !best || best.children.length < 2) break;
+    kids = best.children;
+  }
+  var out = [], roled = [];
+  for (var j = 0; j < kids.length; j++) {
+    var r = kids[j].getBoundingClientRect();
+    if (!(r.height > 0 && r.width > 0)) continue;
+    var it = { el: kids[j], h: r.height };
+    out.push(it);
+    if (ITEM_ROLES.has(roleOf(kids[j]))) roled.push(it);
+  }
+  return roled.length >= 2 ? roled : out;
+}
+
+// listExtent tells whether a scroller renders only part of its rows and,
+// if so, how many rows it has: exactly from aria-setsize / aria-rowcount,
+// else inferred from its scroll height and the height of its uniform
+// rendered rows (exact:false). null when it is not a virtualized list.
+function listExtent(el) {
+  var rows = rowsOf(el);
+  if (rows.length < 2) return null;
+  var total = -1;
+  var rc = el.closest('[aria-rowcount]');
+  if (rc) total = parseInt(rc.getAttribute('aria-rowcount'), 10);
+  if (!(total >= 0)) {
+    var ss = el.querySelector('[aria-setsize]');
+    if (ss) total = parseInt(ss.getAttribute('aria-setsize'), 10);
+  }
+  if (total >= 0) return total > rows.length ? { rows: total, exact: true, rendered: rows.length } : null;
+  // The most common row height, and how many rows have it.
+  var counts = new _Map(), h = 0, best = 0;
+  for (var i = 0; i < rows.length; i++) {
+    var k = Math.round(rows[i].h);
+    var c = (counts.get(k) || 0) + 1;
+    counts.set(k, c);
+    if (c > best) { best = c; h = k; }
+  }
+  if (h < 4 || best < rows.length * 0.8) return null;
+  var est = Math.round(el.scrollHeight / h);
+  if (est < rows.length * 1.5 || est - rows.length < 10) return null;
+  return { rows: est, exact: false, rendered: best };
+}
+
+// ---- editors and terminals ----
+
+// editorContent fills what a code editor or terminal shows into the
+// entry of its text box: Monaco's drawn lines as its value (partial when
+// more lines may lie outside what is drawn), xterm.js's rows as its text.
+function editorContent(el, e) {
+  var mon = el.closest('.monaco-editor');
+  if (mon) {
+    var lines = mon.querySelectorAll('.view-lines > .view-line');
+    if (!lines.length) return;
+    var arr = [];
+    for (var i = 0; i < lines.length; i++) arr.push({ top: parseFloat(lines[i].style.top) || 0, t: lines[i].textContent.replace(/\u00a0/g, ' ') });
+    arr.sort(function (a, b) { return a.top - b.top; });
+    var txt = arr.map(function (x) { return x.t; });
+    var lh = lines[0].getBoundingClientRect().height || 1;
+    var view = mon.getBoundingClientRect().height;
+    var first = mon.querySelector('.line-numbers');
+    var partial = arr.length * lh >= view - lh || (first && parseInt(first.textContent, 10) > 1);
+    while (txt.length > 1 && txt[txt.length - 1] === '') txt.pop();
+    e.value = txt.join('\n');
+    e.editor = true;
+    e.flags = (e.flags ? e.flags + ' ' : '') + 'multiline' + (partial ? ' partial' : '');
+    return;
+  }
+  var term = el.closest('.xterm');
+  if (term) {
+    var tree = term.querySelector('.xterm-accessibility-tree');
+    var rows = tree && tree.children.length ? tree.children : term.querySelectorAll('.xterm-rows > div');
+    var out = [];
+    for (var j = 0; j < rows.length; j++) out.push(rows[j].textContent.replace(/\u00a0/g, ' ').replace(/\s+$/, ''));
+    while (out.length && out[out.length - 1] === '') out.pop();
+    var full = out.join('\n');
+    e.textLen = full.length;
+    e.text = clip(full, 2000);
+    e.editor = true;
+    e.flags = (e.flags ? e.flags + ' ' : '') + 'multiline';
+  }
 }
