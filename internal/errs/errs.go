@@ -25,6 +25,7 @@ const (
 	SurfaceClosed        Code = "SURFACE_CLOSED"
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
 	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
+	ElementNotFound      Code = "ELEMENT_NOT_FOUND"
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
 	ElementDisabled      Code = "ELEMENT_DISABLED"
 	TypeNoEffect         Code = "TYPE_NO_EFFECT"
@@ -67,6 +68,7 @@ var registry = map[Code]Entry{
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
 	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
 	SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
+	ElementNotFound:      {ElementNotFound, 404, false, "No element has that role and name, even after scrolling the virtualized lists (details: lists, steps, scroll_top, timed_out). Check the name with electron_snapshot or electron_find, name the list with listRef, or raise timeoutMs when timed_out."},
 	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
 	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
 	TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},

@@ -58,7 +58,7 @@ func registerInteract(s *Server) {
 	add(s, "electron_drop_file", "Drop files onto an element (a drop zone) with drag events carrying File objects built from the files' bytes (paths[] absolute; at most 8 MiB each, 16 MiB in all): dragenter, dragover, then drop when the page accepts it. Returns default_prevented (the page handled the drop itself); TYPE_NO_EFFECT when the page did not accept the drop there.", true, gateNone, dropFile)
 	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface. Pointer-driven drags (mousedown/mousemove/mouseup, pointer events) get real mouse input with intermediate moves (steps, default 10); HTML drag and drop (draggable elements) is started by real mouse input and dropped through the browser's own drag events, so dragstart, dragover, drop and dragend are trusted and carry the page's DataTransfer. mode in the result says which. TYPE_NO_EFFECT when the page cancelled dragstart or the target did not accept the drop."+actionabilityNote, true, gateNone, drag)
 	add(s, "electron_scroll", "Scroll the active surface: with ref or selector and no dx/dy, scroll that element into view; with dx/dy (CSS pixels, positive = down/right), turn the mouse wheel at the element's centre (scrolling whatever scrolls there, e.g. a list) or at the viewport's centre. Returns the scroll positions before and after.", true, gateNone, scroll)
-	add(s, "electron_scroll_into_view", "Scroll an element (ref or selector) into view: every scroll container and enclosing frame moves as needed. Waits until it is visible (timeoutMs); returns its box in the viewport.", true, gateNone, scrollIntoView)
+	add(s, "electron_scroll_into_view", "Scroll an element (ref, selector, or role and/or name / name_contains) into view: every scroll container and enclosing frame moves as needed. When nothing rendered matches a selector or a role/name, virtualized lists (those the snapshot shows with rows=/rows≈; listRef or listSelector names one) are scrolled page by page, checking after each step, until it renders (then it is scrolled into view and its ref returned) or the lists end: ELEMENT_NOT_FOUND (SELECTOR_NO_MATCH for a selector) says how far it scrolled. Waits until it is visible (timeoutMs; default 5000, or 15000 when it must scroll a list); returns its ref, role, name and box in the viewport.", true, gateNone, scrollIntoView)
 }
 
 // actArgs name one element and how long to wait for it.
@@ -1158,7 +1158,7 @@ func (a *scrollArgs) validate() error {
 
 func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	if a.Dx == 0 && a.Dy == 0 {
-		return scrollIntoView(ctx, c, &actArgs{elementArgs: elementArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector}, TimeoutMs: a.TimeoutMs})
+		return scrollIntoView(ctx, c, &scrollIntoViewArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector, TimeoutMs: a.TimeoutMs})
 	}
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
@@ -1196,14 +1196,86 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 		"scrolled": string(before) != string(after), "window_id": res.InputRootID}), nil
 }
 
-func scrollIntoView(ctx context.Context, c *Call, a *actArgs) (any, error) {
+// scrollIntoViewArgs name an element that may not be rendered yet.
+type scrollIntoViewArgs struct {
+	Common
+	Ref          int    `json:"ref,omitempty" jsonschema:"a ref from electron_snapshot or electron_find of the active surface"`
+	Selector     string `json:"selector,omitempty" jsonschema:"a CSS selector in the active surface's document"`
+	Role         string `json:"role,omitempty" jsonschema:"ARIA role of the element to bring into view (with or without a name)"`
+	Name         string `json:"name,omitempty" jsonschema:"its exact accessible name"`
+	NameContains string `json:"name_contains,omitempty" jsonschema:"a case-insensitive part of its accessible name"`
+	ListRef      int    `json:"listRef,omitempty" jsonschema:"the virtualized list to scroll (a ref); default: every virtualized list of the surface"`
+	ListSelector string `json:"listSelector,omitempty" jsonschema:"the virtualized list to scroll (a CSS selector)"`
+	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"default 5000 (15000 when a list must be scrolled), max 30000"`
+}
+
+// seekDefault is how long a list is scrolled when timeoutMs is not given.
+const seekDefault = 15 * time.Second
+
+func (a *scrollIntoViewArgs) query() bool { return a.Role != "" || a.Name != "" || a.NameContains != "" }
+
+func (a *scrollIntoViewArgs) validate() error {
+	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
+		return err
+	}
+	if a.Ref < 0 || a.ListRef < 0 {
+		return errs.BadArg("ref", "refs are positive integers")
+	}
+	if a.Ref > 0 && (a.Selector != "" || a.query()) {
+		return errs.BadArg("ref", "pass ref, selector, or role/name: one of them")
+	}
+	if a.Selector != "" && a.query() {
+		return errs.BadArg("selector", "pass selector or role/name, not both")
+	}
+	if a.Ref == 0 && strings.TrimSpace(a.Selector) == "" && !a.query() {
+		return errs.BadArg("selector", "pass a ref, a selector, or a role and/or name")
+	}
+	if a.ListRef > 0 && a.ListSelector != "" {
+		return errs.BadArg("listRef", "pass listRef or listSelector, not both")
+	}
+	return nil
+}
+
+func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (any, error) {
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	acted, err := c.Session.Pages.Act(ctx, f, a.locator(), page.Action{Checks: page.Checks{Visible: true, Scroll: true, Point: true}}, a.timeout())
+	timeout, _ := page.CheckTimeout("timeoutMs", a.TimeoutMs)
+	loc := page.Locator{Ref: a.Ref, Selector: a.Selector}
+	var found *page.Seeked
+	if a.Ref == 0 {
+		// A selector that matches something is waited for as before; one
+		// that matches nothing, or a role/name, may lie in a virtualized
+		// list that has not rendered it.
+		seek := a.query()
+		if !seek {
+			ok, err := c.Session.Pages.Exists(ctx, f, loc)
+			if err != nil {
+				return nil, err
+			}
+			seek = !ok
+		}
+		if seek {
+			limit := timeout
+			if a.TimeoutMs == 0 {
+				limit = seekDefault
+			}
+			found, err = c.Session.Pages.Seek(ctx, f, page.SeekQuery{Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
+				List: page.Locator{Ref: a.ListRef, Selector: a.ListSelector}}, limit)
+			if err != nil {
+				return nil, err
+			}
+			loc = page.Locator{Ref: found.Ref}
+		}
+	}
+	acted, err := c.Session.Pages.Act(ctx, f, loc, page.Action{Checks: page.Checks{Visible: true, Scroll: true, Point: true}}, timeout)
 	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "in_view": true, "bbox": acted.Box, "waited_ms": waitedMS(acted)}), nil
+	out := map[string]any{"surface_id": res.SurfaceID, "in_view": true, "bbox": acted.Box, "waited_ms": waitedMS(acted)}
+	if found != nil {
+		out["ref"], out["role"], out["name"], out["scrolled_pages"] = found.Ref, found.Role, found.Name, found.Steps
+	}
+	return withFallback(res, out), nil
 }

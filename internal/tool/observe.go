@@ -80,6 +80,8 @@ type findArgs struct {
 	Enabled      *bool  `json:"enabled,omitempty"`
 	Interactive  *bool  `json:"interactive,omitempty"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
+	Scroll       bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
+	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
 }
 
 func (a *findArgs) validate() error {
@@ -89,6 +91,12 @@ func (a *findArgs) validate() error {
 	if a.Limit < 0 || a.Limit > 500 {
 		return errs.BadArg("limit", "must be between 1 and 500")
 	}
+	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
+		return err
+	}
+	if a.Scroll && a.Role == "" && a.NameContains == "" && a.NameExact == "" {
+		return errs.BadArg("scroll", "scrolling needs a role or a name to look for")
+	}
 	return nil
 }
 
@@ -97,8 +105,27 @@ func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.Session.Pages.Find(ctx, f, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
-		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit})
+	q := page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
+		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit}
+	r, err := c.Session.Pages.Find(ctx, f, q)
+	if err != nil || !a.Scroll || r.Count > 0 {
+		return r, err
+	}
+	limit := seekDefault
+	if a.TimeoutMs > 0 {
+		limit, _ = page.CheckTimeout("timeoutMs", a.TimeoutMs)
+	}
+	sk, err := c.Session.Pages.Seek(ctx, f, page.SeekQuery{Role: a.Role, Name: a.NameExact, NameContains: a.NameContains}, limit)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = c.Session.Pages.Find(ctx, f, q); err != nil {
+		return nil, err
+	}
+	return struct {
+		*page.FindResult
+		ScrolledPages int `json:"scrolled_pages"`
+	}{r, sk.Steps}, nil
 }
 
 // elementArgs name one element of the active surface.

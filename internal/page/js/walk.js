@@ -83,6 +83,7 @@ function Walker(opts) {
   this.labelSources = new _Set();
   this.scanned = new _Set();
   this.includeHidden = !!(opts && opts.includeHidden);
+  this.scrollers = []; // the extents of the virtualized lists met, in document order
 }
 
 // run walks the body (or the root element) and returns the kept entries.
@@ -268,7 +269,9 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
       if (!holder) {
         for (var li = start; li < this.entries.length; li++) if (LIST_ROLES.has(this.entries[li].role)) { holder = this.entries[li]; break; }
       }
+      ext.scroller = el;
       if (holder && !holder.extent) holder.extent = ext;
+      this.scrollers.push(ext);
     }
   }
 

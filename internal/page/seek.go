@@ -1,0 +1,188 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// seekSlice bounds one seek call in the renderer; the Go side calls again
+// until its own time limit.
+const seekSlice = time.Second
+
+// SeekQuery names an element that may not be rendered yet: a selector, or
+// a role and/or a name (exact or contained, case-insensitive). List, when
+// set, names the list to scroll (itself or the scroller inside or around
+// it); otherwise every virtualized list of the surface is searched in
+// document order.
+type SeekQuery struct {
+	Selector     string
+	Role         string
+	Name         string
+	NameContains string
+	List         Locator
+}
+
+func (q SeekQuery) check() error {
+	if q.Selector != "" && (q.Role != "" || q.Name != "" || q.NameContains != "") {
+		return errs.BadArg("selector", "pass a selector or role/name, not both")
+	}
+	if strings.TrimSpace(q.Selector) == "" && q.Role == "" && q.Name == "" && q.NameContains == "" {
+		return errs.BadArg("selector", "pass a selector, or a role and/or a name")
+	}
+	if q.List.Ref != 0 || q.List.Selector != "" {
+		if err := q.List.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Seeked is the element a seek found.
+type Seeked struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
+	// Steps is how many pages the lists were scrolled (0: it was rendered).
+	Steps int `json:"steps"`
+}
+
+type seekState struct {
+	K       int     `json:"k"`
+	Start   float64 `json:"start"`
+	Wrapped bool    `json:"wrapped"`
+	Steps   int     `json:"steps"`
+}
+
+type wireSeek struct {
+	Found        bool       `json:"found"`
+	Done         bool       `json:"done"`
+	Lists        int        `json:"lists"`
+	Ref          int        `json:"ref"`
+	Role         string     `json:"role"`
+	Name         string     `json:"name"`
+	Steps        int        `json:"steps"`
+	ScrollTop    float64    `json:"scroll_top"`
+	ScrollHeight float64    `json:"scroll_height"`
+	St           *seekState `json:"st"`
+}
+
+// Seek finds an element that a virtualized list may not have rendered:
+// when no rendered element matches q, it scrolls the list page by page
+// (checking in the renderer after each step) until one renders, the
+// lists end, or limit passes. It answers with the element's ref (issued
+// and remembered like a find's); otherwise SELECTOR_NO_MATCH (a selector)
+// or ELEMENT_NOT_FOUND, with how far it scrolled.
+func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Duration) (*Seeked, error) {
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(limit)
+	var st *seekState
+	var last wireSeek
+	for {
+		slice := min(seekSlice, time.Until(deadline))
+		if slice < 50*time.Millisecond {
+			slice = 50 * time.Millisecond
+		}
+		w, err := s.seekOnce(ctx, f, q, st, slice)
+		if err != nil {
+			return nil, err
+		}
+		if w.Found {
+			return &Seeked{Ref: w.Ref, Role: w.Role, Name: w.Name, Steps: w.Steps}, nil
+		}
+		last = *w
+		st = w.St
+		if w.Lists == 0 || w.Done || time.Now().After(deadline) {
+			break
+		}
+	}
+	code, what := errs.ElementNotFound, "no element matches "+q.describe()
+	if q.Selector != "" {
+		code = errs.SelectorNoMatch
+	}
+	var e *errs.Error
+	switch {
+	case last.Lists == 0:
+		e = errs.New(code, "%s, and the surface has no virtualized list to scroll", what)
+	case last.Done:
+		e = errs.New(code, "%s, even after scrolling %d virtualized list(s) through to their end", what, last.Lists)
+	default:
+		e = errs.New(code, "%s yet: stopped scrolling after %s (%d pages)", what, limit, stepsOf(last.St))
+		e = e.With("timed_out", true)
+	}
+	e = e.With("lists", last.Lists).With("steps", stepsOf(last.St))
+	if last.ScrollHeight > 0 {
+		e = e.With("scroll_top", last.ScrollTop).With("scroll_height", last.ScrollHeight)
+	}
+	return nil, e
+}
+
+func stepsOf(st *seekState) int {
+	if st == nil {
+		return 0
+	}
+	return st.Steps
+}
+
+func (q SeekQuery) describe() string {
+	if q.Selector != "" {
+		return q.Selector
+	}
+	var parts []string
+	if q.Role != "" {
+		parts = append(parts, "role "+q.Role)
+	}
+	if q.Name != "" {
+		parts = append(parts, "name "+jsonString(q.Name))
+	}
+	if q.NameContains != "" {
+		parts = append(parts, "name containing "+jsonString(q.NameContains))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// seekOnce runs one slice of a seek under the surface's lock.
+func (s *Store) seekOnce(ctx context.Context, f Frame, q SeekQuery, st *seekState, slice time.Duration) (*wireSeek, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	args := map[string]any{
+		"q":       map[string]any{"sel": q.Selector, "role": q.Role, "name": q.Name, "nameContains": q.NameContains},
+		"sliceMs": slice.Milliseconds(),
+	}
+	if q.List.Ref != 0 || q.List.Selector != "" {
+		if q.List.Ref > 0 {
+			if err := sf.checkRef(f, q.List.Ref); err != nil {
+				return nil, err
+			}
+		}
+		args["list"] = sf.locArgs(q.List)
+	}
+	if st != nil {
+		args["st"] = st
+	}
+	r, err := s.callAwait(ctx, f, sf, "seek", args)
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	var w wireSeek
+	if err := decode(r.R, &w); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a seek")
+	}
+	return &w, nil
+}
