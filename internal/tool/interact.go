@@ -1212,7 +1212,9 @@ type scrollIntoViewArgs struct {
 // seekDefault is how long a list is scrolled when timeoutMs is not given.
 const seekDefault = 15 * time.Second
 
-func (a *scrollIntoViewArgs) query() bool { return a.Role != "" || a.Name != "" || a.NameContains != "" }
+func (a *scrollIntoViewArgs) query() bool {
+	return a.Role != "" || a.Name != "" || a.NameContains != ""
+}
 
 func (a *scrollIntoViewArgs) validate() error {
 	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
