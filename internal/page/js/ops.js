@@ -90,6 +90,7 @@ function similar(s, want, ref) {
   var scored = [];
   for (var i = 0; i < entries.length; i++) {
     var e = entries[i];
+    if (e.textNode) continue;
     var label = labelOf(e);
     var score = (e.role === want.role ? 1 : 0) + 2 * dice(want.name || '', label);
     if (score >= 1) scored.push({ e: e, s: score, label: label });
