@@ -134,6 +134,7 @@ Walker.prototype.children = function (el, parent, owner, fl, textVisible) {
       }
       var before = this.entries.length;
       this.visit(c, parent, owner, fl);
+      if (SKIP_TAGS.has(c.localName)) continue; // a script between words does not split them
       if (this.entries.length !== before || !isInlineDisplay(this.styles.of(c).display)) run = null;
     } else if (c.nodeType === TEXT_NODE && textVisible && !(fl & (A_ABSORB | A_LABEL))) {
       if (owner) owner.tparts.push(c.data);
@@ -152,7 +153,7 @@ Walker.prototype.inlineText = function (el, fl) {
   var st = this.styles.of(el);
   if (!isInlineDisplay(st.display) || st.display === 'contents') return false;
   var role = roleOf(el);
-  if (!TEXT_ROLES.has(role) || hasAuthorName(el)) return false;
+  if (!TEXT_ROLES.has(role) || role === 'cell' || role === 'columnheader' || role === 'rowheader' || hasAuthorName(el)) return false;
   return !isInteractive(el, role, st, fl & A_POINTER);
 };
 
