@@ -256,3 +256,36 @@ func TestVirtualListExtentAndSeek(t *testing.T) {
 }
 
 func strconvI(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestListExtentExactAndPlain: aria-setsize gives an exact extent; a
+// scrollable list that renders all its rows gets none.
+func TestListExtentExactAndPlain(t *testing.T) {
+	tb := openTab(t, dataURL(`<title>L</title>
+<div role="listbox" aria-label="Exact" style="height:100px;overflow:auto"><div style="height:15000px;position:relative">`+
+		rowsHTML(0, 12, `role="option" aria-setsize="500"`)+`</div></div>
+<ul aria-label="Plain" style="height:100px;overflow:auto">`+rowsHTML(0, 30, "")+`</ul>`))
+	s := NewStore()
+	r, err := s.Snapshot(ctxT(t), tb.frame("lists"), SnapshotOptions{Format: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Text, `listbox "Exact" rows=500 rendered=12`) {
+		t.Errorf("no exact extent:\n%s", r.Text)
+	}
+	if !strings.Contains(r.Text, `list "Plain"`) || strings.Contains(r.Text, `"Plain" rows`) {
+		t.Errorf("a list that renders every row got an extent:\n%s", r.Text)
+	}
+}
+
+// rowsHTML is n rows of 30 px (li, or div with attrs) named Row i.
+func rowsHTML(from, n int, attrs string) string {
+	var b strings.Builder
+	for i := from; i < from+n; i++ {
+		if attrs == "" {
+			b.WriteString(`<li style="height:30px">Row ` + strconvI(i) + `</li>`)
+		} else {
+			b.WriteString(`<div ` + attrs + ` aria-posinset="` + strconvI(i+1) + `" style="height:30px">Row ` + strconvI(i) + `</div>`)
+		}
+	}
+	return b.String()
+}
