@@ -275,6 +275,18 @@ func TestListExtentExactAndPlain(t *testing.T) {
 	if !strings.Contains(r.Text, `list "Plain"`) || strings.Contains(r.Text, `"Plain" rows`) {
 		t.Errorf("a list that renders every row got an extent:\n%s", r.Text)
 	}
+	// The named list is scrolled to its end (it never renders more rows):
+	// ELEMENT_NOT_FOUND, not a time-out, saying how far it went.
+	_, err = s.Seek(ctxT(t), tb.frame("lists"), SeekQuery{Name: "Row 300", List: Locator{Selector: "[aria-label=Exact]"}}, 10*time.Second)
+	e := wantCode(t, err, errs.ElementNotFound)
+	if e.Details["timed_out"] != nil || e.Details["lists"] != 1 || e.Details["steps"].(int) < 10 {
+		t.Fatalf("seek in a list that never renders the row: %v %v", err, e.Details)
+	}
+	var top float64
+	tb.eval(t, `document.querySelector('[aria-label=Exact]').scrollTop`, &top)
+	if top < 14000 {
+		t.Fatalf("the list was not scrolled to its end: scrollTop %v", top)
+	}
 }
 
 // rowsHTML is n rows of 30 px (li, or div with attrs) named Row i.
