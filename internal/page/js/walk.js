@@ -71,7 +71,7 @@ function Entry(el, role, kind) {
 // messages may appear, and says nothing until one does.
 var LIVE_ROLES = new _Set(['alert', 'status', 'log', 'marquee', 'timer']);
 // LIST_ROLES are the roles that can carry a list extent.
-var LIST_ROLES = new _Set(['list', 'listbox', 'grid', 'table', 'tree', 'treegrid', 'feed', 'menu', 'rowgroup', 'tablist']);
+var LIST_ROLES = new _Set(['list', 'listbox', 'grid', 'table', 'tree', 'treegrid', 'feed', 'menu', 'tablist']);
 
 // Walker walks the document once. opts.includeHidden also yields hidden
 // elements (marked hidden), for finds that ask for them.
