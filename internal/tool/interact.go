@@ -1029,7 +1029,8 @@ type dragArgs struct {
 	actArgs
 	TargetRef      int    `json:"targetRef,omitempty" jsonschema:"the element to drop onto: a ref"`
 	TargetSelector string `json:"targetSelector,omitempty" jsonschema:"the element to drop onto: a CSS selector"`
-	Steps          int    `json:"steps,omitempty" jsonschema:"mouse moves between source and target in a pointer drag; default 10, max 100"`
+	Steps          int    `json:"steps,omitempty" jsonschema:"moves from source to target; default: enough that no move skips more than a quarter of the smaller element (at least 10), max 100"`
+	Expect         string `json:"expect,omitempty" jsonschema:"auto (default), reorder or drop: reorder checks that the source ends where the target item was; drop never checks an order; auto checks it for two children of one list (or when the page moved the parent's children)"`
 }
 
 func (a *dragArgs) target() page.Locator {
@@ -1047,94 +1048,149 @@ func (a *dragArgs) validate() error {
 	case a.Steps < 0 || a.Steps > maxDragSteps:
 		return errs.BadArg("steps", "must be between 1 and %d", maxDragSteps)
 	}
+	switch a.Expect {
+	case "", "auto", "reorder", "drop":
+	default:
+		return errs.BadArg("expect", "must be auto, reorder or drop, not %q", a.Expect)
+	}
 	return a.actArgs.validate()
 }
 
+// dragSettle bounds the wait, after the drop, for a list's order to settle
+// (a framework may re-render it a frame or two later).
+const dragSettle = time.Second
+
+// drag plays a drag with real input (input.PlayDrag: the page's own
+// dragstart decides between an HTML drag and a pointer drag) while the page
+// watches it (dragWatch), then checks the effect: for a drag within a
+// list, the source must end where the target item was.
 func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	src, dst := a.locator(), a.target()
-	start := time.Now()
-	kind, err := c.Session.Pages.Act(ctx, f, src, page.Action{Name: "dragKind"}, a.timeout())
+	expect := a.Expect
+	if expect == "" {
+		expect = "auto"
+	}
+	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "pointerdown", Name: "dragWatch", To: &dst, Early: true,
+		Args: map[string]any{"expect": expect}}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	var k struct {
-		HTML5 bool `json:"html5"`
-	}
-	if err := json.Unmarshal(kind.Out, &k); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding a drag kind")
-	}
-	left := max(0, a.timeout()-time.Since(start))
-	if k.HTML5 {
-		return html5Drag(ctx, c, res, f, src, dst, left)
-	}
-	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "mousedown", To: &dst, Early: true}, left)
-	if err != nil {
-		return nil, err
-	}
+	from := input.Point{X: p.x, Y: p.y}
 	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
-	if err := input.Drag(ctx, res.InputRoot, input.Point{X: p.x, Y: p.y}, to, a.Steps); err != nil {
+	steps := a.Steps
+	if steps == 0 {
+		steps = input.DragSteps(from, to, dragSpan(p.acted, from, to))
+	}
+	out, err := input.PlayDrag(ctx, res.InputRoot, input.DragPlan{From: from, To: to, Steps: steps, Started: func() (input.DragStart, error) {
+		r, err := c.Session.Pages.DragReport(ctx, f, true)
+		switch {
+		case err != nil:
+			return input.NoDragStart, err
+		case r.StartSeen && !r.Started:
+			return input.DragStartCancelled, nil
+		case r.Started:
+			return input.DragStarted, nil
+		}
+		return input.NoDragStart, nil
+	}})
+	if err != nil {
 		return nil, err
 	}
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "press that starts the drag"); err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "pointer", "from": map[string]float64{"x": p.x, "y": p.y},
-		"to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
-}
-
-// html5Drag drags a draggable source onto the target with trusted HTML
-// drag and drop events (input.HTML5Drag), watched from the page
-// (dragWatch), so the answer says what the page did with it.
-func html5Drag(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, src, dst page.Locator, timeout time.Duration) (any, error) {
-	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Name: "dragWatch", To: &dst, Early: true}, timeout)
+	r, err := c.Session.Pages.DragSettled(ctx, f, dragSettle)
 	if err != nil {
 		return nil, err
 	}
-	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
-	startedYet := func() (bool, error) {
-		r, err := c.Session.Pages.DragReport(ctx, f, true)
-		if err != nil {
-			return false, err
+	ok := map[string]any{"surface_id": res.SurfaceID, "mode": out.Mode, "from": map[string]float64{"x": from.X, "y": from.Y},
+		"to": map[string]float64{"x": to.X, "y": to.Y}, "steps": steps, "window_id": res.InputRootID}
+	if out.Mode == input.ModeHTML5 {
+		ok["trusted"] = r.Trusted
+	}
+	if !r.Watching {
+		// The drag navigated the document: nothing is left to ask.
+		if out.Mode == input.ModePointer || out.Handed {
+			ok["note"] = "the document was replaced during the drag"
+			return withFallback(res, ok), nil
 		}
-		return r.Started, nil
-	}
-	handed, err := input.HTML5Drag(ctx, res.InputRoot, input.Point{X: p.x, Y: p.y}, to, startedYet)
-	if err != nil {
-		return nil, err
-	}
-	r, err := c.Session.Pages.DragReport(ctx, f, false)
-	if err != nil {
-		return nil, err
-	}
-	var why string
-	switch {
-	case !r.Watching:
-		// The drop navigated the document: nothing is left to ask.
-		if handed {
-			return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "note": "the document was replaced after the drop",
-				"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}}), nil
-		}
-		why = "the document was replaced before the drag started"
-	case r.StartSeen && !r.Started:
-		why = "the page cancelled dragstart on the source"
-	case !handed:
-		why = "no drag started from the source (dragstart did not fire)"
-	case !r.Accepted:
-		why = "the target did not accept the drop (its dragover was not cancelled)"
-	case !r.Dropped:
-		why = "the browser did not drop on the target"
-	}
-	if why != "" {
-		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
-		e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the document was replaced before the drag started")
 		return nil, e.With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "drop_prevented": r.DropPrevented, "trusted": r.Trusted,
-		"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
+	if o := r.Order; o != nil {
+		ok["index"], ok["order"] = o.Index, o.Order
+		if o.Reorder {
+			return checkOrder(res, out, o, ok)
+		}
+		ok["reordered"] = o.Moved
+	}
+	if out.Mode == input.ModeHTML5 {
+		if why := html5Refusal(out, r); why != "" {
+			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
+			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+			return nil, e.With("surface_id", res.SurfaceID)
+		}
+		ok["dropped"], ok["drop_prevented"] = true, r.DropPrevented
+	}
+	return withFallback(res, ok), nil
+}
+
+// dragSpan is the smaller extent of the source and the target along the
+// drag's main axis (0 when a box is unknown).
+func dragSpan(acted *page.Acted, from, to input.Point) float64 {
+	if acted.Box == nil || acted.ToBox == nil {
+		return 0
+	}
+	dx, dy := to.X-from.X, to.Y-from.Y
+	if dx*dx > dy*dy {
+		return min(acted.Box.Width, acted.ToBox.Width)
+	}
+	return min(acted.Box.Height, acted.ToBox.Height)
+}
+
+// html5Refusal says why an HTML drag that is not a reorder did not drop,
+// or "" when it did.
+func html5Refusal(out input.DragOutcome, r *page.DragReport) string {
+	switch {
+	case out.Refused:
+		return "the page cancelled dragstart on the source"
+	case !out.Handed:
+		return "no drag started from the source (dragstart did not fire)"
+	case !r.Accepted:
+		return "the target did not accept the drop (its dragover was not cancelled)"
+	case !r.Dropped:
+		return "the browser did not drop on the target"
+	}
+	return ""
+}
+
+// checkOrder answers a drag within a list from the order it left: ok when
+// the source is where the target item was, else DRAG_NO_EFFECT (the order
+// did not change; TYPE_NO_EFFECT when the page cancelled dragstart) or
+// DRAG_MISPLACED, with the order.
+func checkOrder(res *surface.Resolution, out input.DragOutcome, o *page.DragOrder, ok map[string]any) (any, error) {
+	if o.InPlace {
+		ok["reordered"] = true
+		return withFallback(res, ok), nil
+	}
+	var e *errs.Error
+	switch {
+	case !o.Moved && out.Refused:
+		e = errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the page cancelled dragstart on the source; the list kept its order")
+		e.Hint = "The page refused to drag this item (its dragstart handler cancelled it). Check whether it can be dragged (a handle, a disabled item)."
+	case !o.Moved:
+		e = errs.New(errs.DragNoEffect, "the %s drag ended but the list kept its order: %s is still at index %d, not at %d (where %s was)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	case o.Index < 0:
+		e = errs.New(errs.DragMisplaced, "the %s drag reordered the list but %s left it (or cannot be told apart from another item)", out.Mode, strconv.Quote(o.Item))
+	default:
+		e = errs.New(errs.DragMisplaced, "the %s drag moved %s to index %d, not to %d where the target was (%s is there now)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	}
+	return nil, e.With("order", o.Order).With("before", o.Before).With("index", o.Index).With("target_index", o.Target).
+		With("from_index", o.From).With("mode", out.Mode).With("surface_id", res.SurfaceID)
 }
 
 // ---- scroll ----

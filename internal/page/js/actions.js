@@ -23,6 +23,7 @@ var _inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'v
 var _textareaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
 var _DataTransfer = window.DataTransfer, _DragEvent = window.DragEvent, _File = window.File;
 var _InputEvent = window.InputEvent, _Event = window.Event;
+var _MO = window.MutationObserver;
 
 // frameFallbackMs bounds the wait for an animation frame: a page that is
 // not rendering (a background window) still gets looked at again.
@@ -351,7 +352,7 @@ function check(s, a, st) {
       if (tp && box) { st.look = null; return miss('unstable', 'the drag target was scrolled into view'); }
     }
     if (!tp) return miss('offscreen', 'the target element lies outside the viewport');
-    res.to = to; res.toX = tp.x; res.toY = tp.y;
+    res.to = to; res.toX = tp.x; res.toY = tp.y; res.toBox = plainBox(firstBox(to));
   }
   if (c.stable && !force) {
     var moving = movingAnimation(el);
@@ -420,7 +421,7 @@ function done(s, a, r) {
     out.x = r.x; out.y = r.y;
     out.there = pointerThere(s, el, r.x, r.y);
   }
-  if (r.to) { out.toX = r.toX; out.toY = r.toY; }
+  if (r.to) { out.toX = r.toX; out.toY = r.toY; out.toBox = r.toBox; }
   if (a.arm) arm(s, el, a.arm);
   var f = a.action ? ACTIONS[a.action] : null;
   if (a.action && !f) fail('BAD_ARGUMENT', 'unknown action ' + a.action, { field: 'action' });
@@ -636,6 +637,7 @@ ACTIONS.dragWatch = function (s, el, a, r) {
   on('dragover', function (ev) { if (reaches(target, ev.composedPath ? ev.composedPath()[0] : ev.target)) w.over = ev; });
   on('drop', function (ev) { w.drop = ev; });
   on('dragend', function () { w.ended = true; });
+  w.order = watchOrder(el, target, a.expect || 'auto');
   s.drag = w;
   return true;
 };
@@ -644,32 +646,126 @@ function unwatchDrag(s) {
   var w = s.drag;
   if (!w) return null;
   for (var type in w.fns) window.removeEventListener(type, w.fns[type], true);
+  if (w.order && w.order.mo) w.order.mo.disconnect();
   s.drag = null;
   return w;
 }
 
-// OPS.dragReport answers what the watched drag did; with a.peek it keeps
-// watching (to learn early whether a drag started at all).
-OPS.dragReport = function (s, a) {
-  var w = a && a.peek ? s.drag : unwatchDrag(s);
-  if (!w) return { watching: false };
-  return {
-    watching: true,
-    started: !!w.start && !w.start.defaultPrevented,
-    start_seen: !!w.start,
-    trusted: !!w.start && w.start.isTrusted,
-    accepted: !!w.over && w.over.defaultPrevented,
-    dropped: !!w.drop,
-    drop_prevented: !!w.drop && w.drop.defaultPrevented,
-    ended: w.ended
-  };
-};
+// ---- drag: the order of a list ----
+//
+// A drag of an item onto another item of the same parent is a reorder when
+// the caller says so (expect 'reorder'), or, with expect 'auto', when the
+// parent is a list (ul, ol, tbody, role list, listbox, grid, tree…) or the
+// page moved or removed one of the parent's children during the drag (as
+// sorting libraries do). Its target means: the dragged item
+// ends where the target item was (its index among the parent's rendered
+// element children before the drag). expect 'drop' never checks an order.
 
-// draggable says whether a drag from el is an HTML drag (el or an
-// ancestor is draggable).
-ACTIONS.dragKind = function (s, el) {
-  var d = el.closest && el.closest('[draggable="true"]');
-  return { html5: !!d || ((el.localName === 'img' || (el.localName === 'a' && el.hasAttribute('href'))) && el.draggable) };
+var LIST_TAGS = /^(ul|ol|tbody|thead|tfoot|table|menu|dl)$/;
+var LIST_ROLES = /^(list|listbox|grid|treegrid|tree|rowgroup|table|tablist|menu|menubar|feed|radiogroup)$/;
+
+// renderedKids are the parent's element children that have a box (a
+// library's hidden clone or placeholder is not an item).
+function renderedKids(parent) {
+  var out = [];
+  for (var c = parent.firstElementChild; c; c = c.nextElementSibling) if (c.getClientRects().length) out.push(c);
+  return out;
+}
+
+// itemLabel names an item for the observed order: its aria-label, else its
+// text, else its id or tag.
+function itemLabel(el) {
+  var l = el.getAttribute('aria-label') || normSpace(el.innerText || el.textContent || '');
+  if (l) return clip(l, 40);
+  return el.id ? '#' + el.id : '<' + el.localName + '>';
+}
+
+function watchOrder(el, to, expect) {
+  var parent = el.parentElement;
+  if (expect === 'drop' || !parent || !to || to === el || to.parentElement !== parent) return null;
+  var kids = renderedKids(parent);
+  var o = { el: el, to: to, parent: parent, kids: kids, from: kids.indexOf(el), target: kids.indexOf(to), label: itemLabel(el),
+    before: kids.map(itemLabel), mutated: false, mo: null, expect: expect };
+  o.list = expect === 'reorder' || LIST_TAGS.test(parent.localName) || LIST_ROLES.test(roleOf(parent) || '');
+  if (_MO) {
+    // Only a move or removal of one of the items counts (a ghost, a
+    // placeholder or a toast added to the parent does not).
+    var moves = function (nodes) {
+      for (var i = 0; i < nodes.length; i++) if (kids.indexOf(nodes[i]) >= 0) return true;
+      return false;
+    };
+    o.mo = new _MO(function (recs) {
+      for (var i = 0; i < recs.length; i++) if (moves(recs[i].addedNodes) || moves(recs[i].removedNodes)) o.mutated = true;
+    });
+    o.mo.observe(parent, { childList: true });
+  }
+  return o;
+}
+
+// orderNow reads the order a watched drag left: the source's index among
+// the rendered children (found by its label when the page replaced the
+// element), what is now at the target's old index, and the labels.
+function orderNow(o) {
+  var kids = o.parent.isConnected ? renderedKids(o.parent) : [];
+  var labels = kids.map(itemLabel);
+  var idx = kids.indexOf(o.el), replaced = false;
+  if (idx < 0) {
+    var hits = [];
+    for (var i = 0; i < labels.length; i++) if (labels[i] === o.label) hits.push(i);
+    if (hits.length === 1 && !o.el.isConnected) { idx = hits[0]; replaced = true; }
+  }
+  var same = labels.length === o.before.length;
+  for (var k = 0; same && k < labels.length; k++) same = labels[k] === o.before[k] && kids[k] === o.kids[k];
+  var cap = function (a) { return a.length > 50 ? a.slice(0, 50).concat(['… ' + (a.length - 50) + ' more']) : a; };
+  return {
+    reorder: o.list || o.mutated, from: o.from, target: o.target, index: idx, replaced: replaced,
+    at_target: o.target < labels.length ? labels[o.target] : '', item: o.label,
+    moved: !same, mutated: o.mutated, in_place: idx === o.target && idx >= 0,
+    order: cap(labels), before: cap(o.before)
+  };
+}
+
+// OPS.dragReport answers what the watched drag did; with a.peek it keeps
+// watching (to learn early whether a drag started at all). Otherwise, for a
+// drag within a list it first waits (up to a.budget ms) until the source
+// is in the target's slot or the order has held still for three frames
+// (a framework may re-render the list after the drop), then stops watching.
+OPS.dragReport = function (s, a) {
+  var w = s.drag;
+  if (!w) return { watching: false };
+  var report = function () {
+    var r = {
+      watching: true,
+      started: !!w.start && !w.start.defaultPrevented,
+      start_seen: !!w.start,
+      trusted: !!w.start && w.start.isTrusted,
+      accepted: !!w.over && w.over.defaultPrevented,
+      dropped: !!w.drop,
+      drop_prevented: !!w.drop && w.drop.defaultPrevented,
+      ended: w.ended
+    };
+    if (w.order) r.order = orderNow(w.order);
+    return r;
+  };
+  if (a && a.peek) return report();
+  if (!w.order || !(a && a.budget > 0)) { unwatchDrag(s); return report(); }
+  var t0 = _now(), last = '', still = 0;
+  return later(s, function () {
+    return new Promise(function (resolve) {
+      var step = function () {
+        var o = orderNow(w.order);
+        var key = o.index + '|' + o.order.join('\u001f');
+        if (key === last) still++; else { still = 0; last = key; }
+        if (o.in_place || still >= 3 || _now() - t0 >= a.budget) {
+          var r = report();
+          unwatchDrag(s);
+          return resolve(r);
+        }
+        nextFrame(step);
+      };
+      nextFrame(step);
+    });
+  });
 };
 
 function b64bytes(b64) {
