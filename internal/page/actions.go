@@ -340,6 +340,45 @@ type Receipt struct {
 	What *Covering `json:"what"`
 }
 
+// PointElement is an element at a point, as a pointer action there reports
+// it.
+type PointElement struct {
+	Ref      int    `json:"ref"`
+	Role     string `json:"role"`
+	Name     string `json:"name,omitempty"`
+	Tag      string `json:"tag"`
+	ID       string `json:"id,omitempty"`
+	Selector string `json:"selector"`
+}
+
+// AtPoint is what a frame's document has at a point of its viewport.
+type AtPoint struct {
+	// Target is the element at the point (in open shadow roots too).
+	Target PointElement `json:"target"`
+	// Over is the first element under Target at the point that is not
+	// its ancestor: Target is an overlay over it. Nil when none is.
+	Over *PointElement `json:"over,omitempty"`
+	// There: the mouse already rests at the point, on Target.
+	There    bool `json:"there"`
+	Viewport struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"viewport"`
+}
+
+// ActAt looks at the point (x, y) of the frame's viewport for a pointer
+// action there and, with arm ("pointerdown", "mousemove"), arms the
+// receipt of the next such event against the element found
+// ([Store.ActReceived]). A point outside the viewport is BAD_ARGUMENT
+// naming x or y.
+func (s *Store) ActAt(ctx context.Context, f Frame, x, y float64, arm string) (*AtPoint, error) {
+	args := map[string]any{"x": x, "y": y}
+	if arm != "" {
+		args["arm"] = arm
+	}
+	return execAs[AtPoint](ctx, s, f, "actPoint", args, "the element at a point")
+}
+
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]
 // with Action.Arm.
 func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {

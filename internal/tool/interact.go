@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"mime"
 	"os"
 	"path/filepath"
@@ -339,8 +340,88 @@ func dialogNote(c *Call, d *dialogOpened) *dialogOpened {
 
 // ---- click and hover ----
 
+// xy is a point in CSS pixels.
+type xy struct {
+	X float64 `json:"x" jsonschema:"CSS pixels from the left edge"`
+	Y float64 `json:"y" jsonschema:"CSS pixels from the top edge"`
+}
+
+// pointArgs put a pointer action at a point: of the active surface's
+// viewport (x, y, without an element), or of the element (position).
+type pointArgs struct {
+	X        *float64 `json:"x,omitempty" jsonschema:"instead of an element: a point of the active surface's viewport, CSS pixels from its left edge (with y); for a frame surface, of that frame's own viewport"`
+	Y        *float64 `json:"y,omitempty" jsonschema:"instead of an element: CSS pixels from the top edge of the active surface's viewport (with x)"`
+	Position *xy      `json:"position,omitempty" jsonschema:"with ref or selector: the point to use, in CSS pixels from the top-left corner of the element's border box (default: the centre of its first box)"`
+}
+
+// checkCoord checks one coordinate of a point.
+func checkCoord(field string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return errs.BadArg(field, "must be a finite number, not %v", v)
+	case v < 0:
+		return errs.BadArg(field, "must be 0 or more (CSS pixels from the top-left corner), not %v", v)
+	}
+	return nil
+}
+
+// check validates the point against whether an element is named.
+func (p *pointArgs) check(element bool) error {
+	switch {
+	case p.X != nil || p.Y != nil:
+		switch {
+		case element:
+			return errs.BadArg("x", "x/y are a point of the viewport: pass them without ref or selector (position places the action within an element)")
+		case p.X == nil:
+			return errs.BadArg("x", "pass x with y")
+		case p.Y == nil:
+			return errs.BadArg("y", "pass y with x")
+		case p.Position != nil:
+			return errs.BadArg("position", "position counts from an element's corner: pass it with ref or selector, not with x/y")
+		}
+		if err := checkCoord("x", *p.X); err != nil {
+			return err
+		}
+		return checkCoord("y", *p.Y)
+	case p.Position != nil:
+		if !element {
+			return errs.BadArg("position", "position counts from an element's corner: pass ref or selector with it (x/y name a point of the viewport)")
+		}
+		if err := checkCoord("position", p.Position.X); err != nil {
+			return err
+		}
+		return checkCoord("position", p.Position.Y)
+	}
+	return nil
+}
+
+// atPoint says whether the action goes to a point of the viewport.
+func (p *pointArgs) atPoint() bool { return p.X != nil && p.Y != nil }
+
+// args are the renderer arguments of an action within an element.
+func (p *pointArgs) args() map[string]any {
+	if p.Position == nil {
+		return nil
+	}
+	return map[string]any{"pos": map[string]float64{"x": p.Position.X, "y": p.Position.Y}}
+}
+
+// validatePointed validates an element action that may go to a point
+// instead.
+func validatePointed(a *actArgs, p *pointArgs) error {
+	if err := p.check(a.Ref != 0 || strings.TrimSpace(a.Selector) != ""); err != nil {
+		return err
+	}
+	if p.atPoint() {
+		_, err := page.CheckTimeout("timeoutMs", a.TimeoutMs)
+		return err
+	}
+	return a.validate()
+}
+
 type clickArgs struct {
 	actArgs
+	pointArgs
 	Button     string   `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"1 (default) to 3; 2 is a double click"`
 	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"held during the click: Alt, Control, Meta, Shift"`
@@ -359,7 +440,7 @@ func (a *clickArgs) validate() error {
 	if _, err := modifierMask(a.Modifiers); err != nil {
 		return err
 	}
-	return a.actArgs.validate()
+	return validatePointed(&a.actArgs, &a.pointArgs)
 }
 
 func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
@@ -371,12 +452,18 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, a.timeout())
+	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
+	if a.atPoint() {
+		return clickAtXY(ctx, c, res, f, a, opts)
+	}
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown", Args: a.args()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
 	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "x": p.x, "y": p.y, "window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
+	if a.Position != nil {
+		out["position"] = a.Position
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, opts) })
 	if err != nil {
 		return nil, err
@@ -401,19 +488,152 @@ func clickAt(ctx context.Context, res *surface.Resolution, p *pointed, opts inpu
 	return input.Click(ctx, res.InputRoot, p.x, p.y, opts)
 }
 
+// spot is a point of the surface's viewport made ready for a pointer
+// action: the element there (armed), and the point in the input root's
+// viewport.
+type spot struct {
+	x, y   float64 // in the input root's viewport
+	at     *page.AtPoint
+	waited time.Duration
+}
+
+// spotAt looks at the point (x, y) of the surface's viewport (arming arm
+// against the element there) and turns it into the input root's viewport.
+// In a frame, what covers the frame there in an enclosing document is
+// waited for (up to timeout; force skips the wait and the browser gives
+// the event to what is on top), as for an element's point, and is an
+// ELEMENT_NOT_VISIBLE naming the cover if it stays.
+func spotAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, arm string, force bool, timeout time.Duration) (*spot, error) {
+	start := time.Now()
+	deadline := start.Add(timeout)
+	for {
+		at, err := c.Session.Pages.ActAt(ctx, f, x, y, arm)
+		if err != nil {
+			return nil, err
+		}
+		if res.IsInputRoot() || force {
+			ox, oy, err := res.Offset(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &spot{x + ox, y + oy, at, time.Since(start)}, nil
+		}
+		wx, wy, cover, err := res.Reach(ctx, x, y)
+		if err != nil {
+			return nil, err
+		}
+		if cover == "" {
+			return &spot{wx, wy, at, time.Since(start)}, nil
+		}
+		if !time.Now().Before(deadline) {
+			_, _ = c.Session.Pages.ActReceived(ctx, f) // disarm
+			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover, timeout.Round(time.Millisecond))
+			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over the point. Close it or wait for it to go, or act on it first; force:true sends the event anyway and the browser gives it to what is on top."
+			return nil, e.With("covering", cover).With("x", wx).With("y", wy).With("surface_id", res.SurfaceID)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(coverPoll, time.Until(deadline))):
+		}
+	}
+}
+
+// verifySpot checks the receipt armed by spotAt: the event must have
+// reached the element that was at the point. what names the action.
+func verifySpot(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, sp *spot, what string) (bool, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return false, err
+	}
+	if !r.Armed {
+		return false, nil // the document was replaced: nothing is left to ask
+	}
+	if r.Got {
+		return true, nil
+	}
+	t := sp.at.Target
+	var e *errs.Error
+	if r.Seen && r.What != nil {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s, not to %s that was there when the point was checked (something moved or appeared there)", what, point(sp.x, sp.y), r.What.String(), t.Tag+" "+t.Selector)
+		e.With("covering", r.What)
+	} else {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach surface %s: something in an enclosing frame covers it (%s)", what, point(sp.x, sp.y), res.SurfaceID, c.coverAt(ctx, res, sp.x, sp.y))
+	}
+	e.Hint = "The browser's hit-testing gave the event to another element. Look at the point again (electron_screenshot, electron_snapshot) and wait for what covers it to go, or act on that first."
+	return false, e.With("x", sp.x).With("y", sp.y).With("surface_id", res.SurfaceID)
+}
+
+// clickAtXY clicks at a point of the surface's viewport and reports the
+// element that received the click.
+func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *clickArgs, opts input.ClickOptions) (any, error) {
+	sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "at": xy{*a.X, *a.Y}, "x": sp.x, "y": sp.y,
+		"target": sp.at.Target, "window_id": res.InputRootID, "waited_ms": sp.waited.Milliseconds()}
+	if sp.at.Over != nil {
+		out["over"] = sp.at.Over
+		out["note"] = "the element that received the click lies over " + sp.at.Over.Tag + " " + sp.at.Over.Selector + " at this point (an overlay)"
+	}
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.Click(ctx, res.InputRoot, sp.x, sp.y, opts) })
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		out["verified"], out["dialog_opened"] = true, dialog
+		return withFallback(res, out), nil
+	}
+	if out["verified"], err = verifySpot(ctx, c, res, f, sp, "click"); err != nil {
+		return nil, err
+	}
+	return withFallback(res, out), nil
+}
+
 type hoverArgs struct {
 	actArgs
+	pointArgs
 	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks"`
 }
+
+func (a *hoverArgs) validate() error { return validatePointed(&a.actArgs, &a.pointArgs) }
 
 func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	if a.atPoint() {
+		sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
+		if err != nil {
+			return nil, err
+		}
+		// There: the document saw the mouse arrive on the element at
+		// this point and not leave; a move to where it is sends nothing.
+		verified := true
+		if sp.at.There {
+			if _, err := c.Session.Pages.ActReceived(ctx, f); err != nil { // disarm
+				return nil, err
+			}
+		} else {
+			if err := input.Move(ctx, res.InputRoot, sp.x, sp.y, 0); err != nil {
+				return nil, err
+			}
+			if verified, err = verifySpot(ctx, c, res, f, sp, "mouse move"); err != nil {
+				return nil, err
+			}
+		}
+		out := map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "at": xy{*a.X, *a.Y}, "x": sp.x, "y": sp.y,
+			"target": sp.at.Target, "window_id": res.InputRootID, "waited_ms": sp.waited.Milliseconds()}
+		if sp.at.Over != nil {
+			out["over"] = sp.at.Over
+		}
+		return withFallback(res, out), nil
+	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true}, a.timeout())
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Args: a.args()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -432,8 +652,12 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 			return nil, err
 		}
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
-		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}), nil
+	out := map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
+		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
+	if a.Position != nil {
+		out["position"] = a.Position
+	}
+	return withFallback(res, out), nil
 }
 
 // ---- text ----

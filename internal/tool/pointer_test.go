@@ -90,3 +90,104 @@ func TestDragSortableJS(t *testing.T) {
 		}
 	})
 }
+
+// point reads {x, y} from the page.
+func (e *env) point(expr string) map[string]any {
+	e.t.Helper()
+	m, ok := e.eval(expr).(map[string]any)
+	if !ok {
+		e.t.Fatalf("%s is not a point", expr)
+	}
+	return map[string]any{"x": m["x"], "y": m["y"]}
+}
+
+// TestClickAtPoint clicks and hovers a real Chart.js bar chart (a canvas:
+// no element per bar) at points of the viewport and of the canvas, and
+// checks what Chart.js's own hit test saw (window.__chartClicks,
+// chart.getActiveElements()).
+func TestClickAtPoint(t *testing.T) {
+	e := componentsEnv(t, "chart.html")
+	if !e.waitTrue("window.__ready === true") {
+		t.Fatal("chart.html never set __ready")
+	}
+	// Chart.js handles events at the next animation frame.
+	clicks := func() string {
+		e.eval("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+		return toJSON(e.eval("window.__chartClicks"))
+	}
+
+	// A point of the viewport: bar 2's centre.
+	r := e.ok("electron_click", map[string]any{"x": e.point("barCenter(2)")["x"], "y": e.point("barCenter(2)")["y"]})
+	if got := clicks(); got != "[2]" {
+		t.Fatalf("__chartClicks %s after a click at bar 2 (answer %v)", got, r)
+	}
+	tg, _ := r["target"].(map[string]any)
+	if tg["tag"] != "canvas" || tg["id"] != "chart" || tg["role"] != "img" || tg["name"] != "Sales by month" || r["verified"] != true || r["over"] != nil {
+		t.Fatalf("answer %v: the target is the canvas, verified, over nothing", r)
+	}
+
+	// A point of an element: bar 1, from the canvas's top-left corner.
+	pos := e.point("(() => { const c = barCenter(1), r = chart.canvas.getBoundingClientRect(); return {x: c.x - r.left, y: c.y - r.top} })()")
+	r = e.ok("electron_click", map[string]any{"selector": "#chart", "position": pos})
+	if got := clicks(); got != "[2,1]" || r["verified"] != true {
+		t.Fatalf("__chartClicks %s after a click at bar 1 of #chart (answer %v)", got, r)
+	}
+
+	// Hover within the element: Chart.js makes the bar under the mouse
+	// active.
+	pos = e.point("(() => { const c = barCenter(3), r = chart.canvas.getBoundingClientRect(); return {x: c.x - r.left, y: c.y - r.top} })()")
+	e.ok("electron_hover", map[string]any{"selector": "#chart", "position": pos})
+	if !e.waitTrue("chart.getActiveElements().length === 1 && chart.getActiveElements()[0].index === 3") {
+		t.Fatalf("active elements after hovering bar 3: %v", e.eval("chart.getActiveElements().map(a => a.index)"))
+	}
+	// And at a point of the viewport: bar 0.
+	c0 := e.point("barCenter(0)")
+	r = e.ok("electron_hover", map[string]any{"x": c0["x"], "y": c0["y"]})
+	if !e.waitTrue("chart.getActiveElements().length === 1 && chart.getActiveElements()[0].index === 0") || r["verified"] != true {
+		t.Fatalf("active elements after hovering bar 0: %v (answer %v)", e.eval("chart.getActiveElements().map(a => a.index)"), r)
+	}
+
+	// An overlay over bar 0 receives a click there, and the answer says
+	// so: the target is the overlay, lying over the canvas.
+	e.eval(`(() => { const c = barCenter(0), v = document.createElement('div'); v.id = 'veil'; v.setAttribute('aria-label', 'Veil');
+  v.style.cssText = 'position:fixed;left:' + (c.x - 20) + 'px;top:' + (c.y - 20) + 'px;width:40px;height:40px;background:rgba(0,0,0,.2)';
+  document.body.append(v); return true })()`)
+	r = e.ok("electron_click", map[string]any{"x": c0["x"], "y": c0["y"]})
+	tg, _ = r["target"].(map[string]any)
+	over, _ := r["over"].(map[string]any)
+	if tg["id"] != "veil" || over["id"] != "chart" || !strings.Contains(toJSON(r["note"]), "overlay") || clicks() != "[2,1]" {
+		t.Fatalf("a click on the overlay: %v; __chartClicks %s", r, clicks())
+	}
+	// A point of #chart under the overlay is covered: waited for, then named.
+	pos = e.point("(() => { const c = barCenter(0), r = chart.canvas.getBoundingClientRect(); return {x: c.x - r.left, y: c.y - r.top} })()")
+	m := e.fails("electron_click", map[string]any{"selector": "#chart", "position": pos, "timeoutMs": 300}, "ELEMENT_NOT_VISIBLE")
+	if !strings.Contains(m["error"].(string), "Veil") || clicks() != "[2,1]" {
+		t.Fatalf("covered point: %v; __chartClicks %s", m, clicks())
+	}
+
+	// Bad points name their field.
+	for _, c := range []struct {
+		args  map[string]any
+		field string
+	}{
+		{map[string]any{"x": -1, "y": 10}, "x"},
+		{map[string]any{"x": 10, "y": -0.5}, "y"},
+		{map[string]any{"x": 100000, "y": 10}, "x"},
+		{map[string]any{"x": 10, "y": 100000}, "y"},
+		{map[string]any{"x": 10}, "y"},
+		{map[string]any{"x": 10, "y": 10, "selector": "#chart"}, "x"},
+		{map[string]any{"position": map[string]any{"x": 1, "y": 1}}, "position"},
+		{map[string]any{"selector": "#chart", "position": map[string]any{"x": 100000, "y": 1}}, "position"},
+		{map[string]any{"selector": "#chart", "position": map[string]any{"x": 1, "y": -1}}, "position"},
+	} {
+		for _, tool := range []string{"electron_click", "electron_hover"} {
+			m := e.fails(tool, c.args, "BAD_ARGUMENT")
+			if details(m)["field"] != c.field {
+				t.Errorf("%s %v: field %v, want %s (%v)", tool, c.args, details(m)["field"], c.field, m["error"])
+			}
+		}
+	}
+	if clicks() != "[2,1]" {
+		t.Fatalf("bad points clicked: %s", clicks())
+	}
+}

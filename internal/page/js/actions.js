@@ -75,6 +75,20 @@ function clippedCenter(box) {
   return { x: (l + r) / 2, y: (t + b) / 2 };
 }
 
+// posPoint is the point pos (CSS pixels from the top-left corner of el's
+// border box) in the viewport, or null when it lies outside the viewport.
+// A pos outside the box is a BAD_ARGUMENT naming position.
+function posPoint(el, pos) {
+  var bb = el.getBoundingClientRect();
+  if (!(pos.x >= 0 && pos.y >= 0 && pos.x < bb.width && pos.y < bb.height)) {
+    fail('BAD_ARGUMENT', 'position (' + pos.x + ', ' + pos.y + ') lies outside the element\'s border box, which is ' +
+      Math.round(bb.width * 10) / 10 + ' × ' + Math.round(bb.height * 10) / 10 + ' CSS pixels (position counts from its top-left corner)', { field: 'position' });
+  }
+  var x = bb.left + pos.x, y = bb.top + pos.y;
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return null;
+  return { x: x, y: y };
+}
+
 // scrollToView scrolls every scroll container above el (and the frames
 // above its document) just enough to show it, centring it when it was out
 // of view.
@@ -221,6 +235,37 @@ function disarm(s) {
   return r;
 }
 
+// pointTarget describes the element at a point for an answer: role,
+// name, tag, id, selector and a ref.
+function pointTarget(s, h) {
+  var d = coverOf(s, h);
+  if (h.id) d.id = h.id;
+  return d;
+}
+
+// OPS.actPoint looks at the point (a.x, a.y) of this document's viewport
+// for a pointer action there: the point must be inside the viewport
+// (BAD_ARGUMENT naming x or y); the answer names the element at the point
+// (looking into open shadow roots) and, when that element lies over
+// another one there that is not its ancestor (an overlay), that one too
+// (over). With a.arm the next such event is armed against the element, as
+// act does.
+OPS.actPoint = function (s, a) {
+  var w = window.innerWidth, hgt = window.innerHeight;
+  if (!(a.x >= 0 && a.x < w)) fail('BAD_ARGUMENT', 'x ' + a.x + ' lies outside the viewport, which is ' + w + ' CSS pixels wide', { field: 'x' });
+  if (!(a.y >= 0 && a.y < hgt)) fail('BAD_ARGUMENT', 'y ' + a.y + ' lies outside the viewport, which is ' + hgt + ' CSS pixels high', { field: 'y' });
+  var h = deepHit(a.x, a.y);
+  if (!h) fail('BAD_ARGUMENT', 'nothing is at (' + a.x + ', ' + a.y + ') in the document', { field: 'x' });
+  var out = { target: pointTarget(s, h), viewport: { width: w, height: hgt }, there: pointerThere(s, h, a.x, a.y) };
+  var stack = document.elementsFromPoint(a.x, a.y);
+  for (var i = 0; i < stack.length; i++) {
+    var e = stack[i];
+    if (e !== h && !composedContains(e, h) && !composedContains(h, e)) { out.over = pointTarget(s, e); break; }
+  }
+  if (a.arm) arm(s, h, a.arm);
+  return out;
+};
+
 OPS.actReceived = function (s) {
   var r = disarm(s);
   if (!r) return { armed: false, got: false };
@@ -323,8 +368,8 @@ function check(s, a, st) {
     res.box = box;
   }
   if (c.point) {
-    var pt = clippedCenter(box);
-    if (!pt) return miss('offscreen', 'the element lies outside the viewport' + (c.scroll ? ' after scrolling' : ''));
+    var pt = a.pos ? posPoint(el, a.pos) : clippedCenter(box);
+    if (!pt) return miss('offscreen', (a.pos ? 'the point at position (' + a.pos.x + ', ' + a.pos.y + ') of the element' : 'the element') + ' lies outside the viewport' + (c.scroll ? ' after scrolling' : ''));
     res.x = pt.x; res.y = pt.y;
     if (c.hit && !force) {
       var h = deepHit(pt.x, pt.y);
