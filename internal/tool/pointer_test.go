@@ -3,6 +3,7 @@ package tool
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/fixture/components"
 )
@@ -189,5 +190,66 @@ func TestClickAtPoint(t *testing.T) {
 	}
 	if clicks() != "[2,1]" {
 		t.Fatalf("bad points clicked: %s", clicks())
+	}
+}
+
+// TestClickAtPointInFrames clicks the real Chart.js chart loaded in an
+// in-process frame two deep (same2) and in a nested OOPIF (cross2): x/y
+// are of the selected surface's own viewport, and reach the bar through
+// the frame offsets.
+func TestClickAtPointInFrames(t *testing.T) {
+	dir := components.Require(t)
+	e, s := surfaceEnv(t)
+	e.app.Mount(components.Prefix, components.Handler(dir))
+	size := func(surface, id, css string) {
+		e.use(s[surface])
+		e.eval("document.getElementById('" + id + "').style.cssText = '" + css + "'; true")
+	}
+	for _, c := range []struct{ name, parent, owner, inner string }{
+		{"same2", "same1", "same1", "same2"},
+		{"cross2", "cross1", "cross1", "cross2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := e.on(t)
+			// Room for the chart (600 × 300 under a heading): the frame
+			// and its parent frame grow, the other column shrinks.
+			size("top", "same1", "width:"+map[bool]string{true: "700px;height:520px", false: "200px;height:330px"}[c.name == "same2"])
+			size("top", "cross1", "width:"+map[bool]string{true: "700px;height:520px", false: "200px;height:330px"}[c.name == "cross2"])
+			size(c.parent, c.inner, "width:660px;height:440px;margin:7px 4px 5px 11px")
+			e.use(s[c.name])
+			e.eval("location.href = '" + components.Prefix + "pages/chart.html'; true")
+			deadline := time.Now().Add(15 * time.Second)
+			for {
+				r := e.call("electron_eval_renderer", map[string]any{"code": "window.__ready === true && location.pathname.endsWith('chart.html')"})
+				if r["result"] == true {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("chart.html never came up in %s: %v", c.name, r)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			clicks := func() string {
+				e.eval("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+				return toJSON(e.eval("window.__chartClicks"))
+			}
+			p := e.point("barCenter(2)")
+			r := e.ok("electron_click", map[string]any{"x": p["x"], "y": p["y"]})
+			if got := clicks(); got != "[2]" {
+				t.Fatalf("%s: __chartClicks %s after a click at bar 2 (answer %v)", c.name, got, r)
+			}
+			// The answer gives the point as asked and in the window, past
+			// the two frames' offsets.
+			at, _ := r["at"].(map[string]any)
+			tg, _ := r["target"].(map[string]any)
+			if toJSON(at) != toJSON(p) || r["x"].(float64) <= p["x"].(float64)+20 || r["y"].(float64) <= p["y"].(float64)+20 || tg["id"] != "chart" || r["surface_id"] != s[c.name]["id"] {
+				t.Fatalf("%s: answer %v for the point %v", c.name, r, p)
+			}
+			pos := e.point("(() => { const c = barCenter(1), r = chart.canvas.getBoundingClientRect(); return {x: c.x - r.left, y: c.y - r.top} })()")
+			e.ok("electron_click", map[string]any{"selector": "#chart", "position": pos})
+			if got := clicks(); got != "[2,1]" {
+				t.Fatalf("%s: __chartClicks %s after a click at bar 1 of #chart", c.name, got)
+			}
+		})
 	}
 }
