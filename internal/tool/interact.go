@@ -456,7 +456,9 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	if a.atPoint() {
 		return clickAtXY(ctx, c, res, f, a, opts)
 	}
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown", Args: a.args()}, a.timeout())
+	// The receipt is the pointerdown: a page that cancels it (canvas
+	// apps, sortable lists) suppresses mousedown, yet the click goes on.
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Args: a.args()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}

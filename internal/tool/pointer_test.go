@@ -166,6 +166,22 @@ func TestClickAtPoint(t *testing.T) {
 		t.Fatalf("covered point: %v; __chartClicks %s", m, clicks())
 	}
 
+	// A page that cancels pointerdown (as canvas apps do) suppresses
+	// mousedown but not the click: both kinds of click still land and are
+	// verified.
+	e.eval("document.getElementById('veil').remove(); document.getElementById('chart').addEventListener('pointerdown', ev => ev.preventDefault()); true")
+	c3 := e.point("barCenter(3)")
+	if r := e.ok("electron_click", map[string]any{"x": c3["x"], "y": c3["y"]}); r["verified"] != true {
+		t.Fatalf("click at bar 3: %v", r)
+	}
+	pos = e.point("(() => { const c = barCenter(0), r = chart.canvas.getBoundingClientRect(); return {x: c.x - r.left, y: c.y - r.top} })()")
+	if r := e.ok("electron_click", map[string]any{"selector": "#chart", "position": pos}); r["verified"] != true {
+		t.Fatalf("click at bar 0 of #chart: %v", r)
+	}
+	if got := clicks(); got != "[2,1,3,0]" {
+		t.Fatalf("__chartClicks %s after clicks with pointerdown cancelled", got)
+	}
+
 	// Bad points name their field.
 	for _, c := range []struct {
 		args  map[string]any
@@ -188,8 +204,8 @@ func TestClickAtPoint(t *testing.T) {
 			}
 		}
 	}
-	if clicks() != "[2,1]" {
-		t.Fatalf("bad points clicked: %s", clicks())
+	if got := clicks(); got != "[2,1,3,0]" {
+		t.Fatalf("bad points clicked: %s", got)
 	}
 }
 
