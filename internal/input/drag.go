@@ -7,6 +7,7 @@ import (
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	cdpinput "github.com/chromedp/cdproto/input"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -50,8 +51,10 @@ type DragPlan struct {
 	// is held before the release or the drop. Zero means DragInterval and
 	// DragHold.
 	Interval, Hold time.Duration
-	// Started is asked after the press and the first moves; nil counts as
-	// NoDragStart unless Chromium handed a drag over already.
+	// Started is asked after the press and the first moves, unless
+	// Chromium handed a drag over already. Without it, the hand-over is
+	// waited for up to handOverWait, and a drag without one is a pointer
+	// drag.
 	Started func() (DragStart, error)
 }
 
@@ -144,7 +147,14 @@ func PlayDrag(ctx context.Context, s cdproto.Session, plan DragPlan) (DragOutcom
 	}
 	if data == nil {
 		kind := NoDragStart
-		if plan.Started != nil {
+		if plan.Started == nil {
+			d, err := awaitHandOver(ctx, events, handOverWait)
+			if err != nil {
+				releaseAfterFailure(ctx, s, releaseParams(start.X, start.Y, b, 1))
+				return DragOutcome{}, err
+			}
+			data = d
+		} else {
 			k, err := plan.Started()
 			if err != nil {
 				releaseAfterFailure(ctx, s, releaseParams(start.X, start.Y, b, 1))
@@ -170,6 +180,25 @@ func PlayDrag(ctx context.Context, s cdproto.Session, plan DragPlan) (DragOutcom
 		return DragOutcome{Mode: ModeHTML5, Handed: true}, playHTML5(ctx, s, path, data, interval, hold)
 	}
 	return DragOutcome{Mode: ModePointer}, playPointer(ctx, s, path, b, interval, hold)
+}
+
+// handOverWait bounds the wait for Chromium's hand-over of an HTML drag
+// when no DragPlan.Started can say sooner whether one started.
+const handOverWait = 300 * time.Millisecond
+
+// awaitHandOver waits up to d for Input.dragIntercepted and returns the
+// drag's data, or nil.
+func awaitHandOver(ctx context.Context, events <-chan jsonv2.Value, d time.Duration) (json.RawMessage, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case raw := <-events:
+		return dragData(raw)
+	case <-t.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // dragPath is steps points from start (exclusive) to to (inclusive) on the
