@@ -421,6 +421,20 @@ type DragReport struct {
 	// Order is the list order the drag left, for a drag between two
 	// children of one parent (nil otherwise, or with expect "drop").
 	Order *DragOrder `json:"order,omitempty"`
+	// SourceMoved: the source is in another parent or at another index
+	// than before the drag; Source says where.
+	SourceMoved bool       `json:"source_moved"`
+	Source      *DragPlace `json:"source,omitempty"`
+}
+
+// DragPlace is where a dragged element is: its parent (a selector), its
+// index among the parent's rendered element children, and whether that is
+// beside the target (in the target's parent) or inside the target.
+type DragPlace struct {
+	Parent       string `json:"parent"`
+	Index        int    `json:"index"`
+	BesideTarget bool   `json:"beside_target"`
+	InsideTarget bool   `json:"inside_target"`
 }
 
 // DragOrder is the order of the parent's rendered element children after

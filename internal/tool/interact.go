@@ -1354,6 +1354,17 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 		}
 		ok["reordered"] = o.Moved
 	}
+	if r.SourceMoved && r.Source != nil {
+		// The page moved the source (into another list, say): the drag did
+		// something, whatever its drop events said. It must have gone
+		// beside the target (into its parent) or into it.
+		if !r.Source.BesideTarget && !r.Source.InsideTarget {
+			e := errs.New(errs.DragMisplaced, "the %s drag moved the item to %s (index %d), neither beside the target (in its parent) nor into it", out.Mode, r.Source.Parent, r.Source.Index)
+			return nil, e.With("source", r.Source).With("mode", out.Mode).With("surface_id", res.SurfaceID)
+		}
+		ok["source_moved"], ok["source"] = true, r.Source
+		return withFallback(res, ok), nil
+	}
 	if out.Mode == input.ModeHTML5 {
 		if why := html5Refusal(out, r); why != "" {
 			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)

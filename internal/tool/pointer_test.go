@@ -78,6 +78,35 @@ func TestDragSortableJS(t *testing.T) {
 		}
 	})
 
+	// Toward another list (SortableJS groups): the item is not two
+	// children of one parent with its target, so there is no slot to
+	// check, but where the page put it is: SortableJS keeps it at the end of
+	// its own list (it takes the gap between the lists for the end of the
+	// first), which is neither beside the target nor in it, and the answer
+	// says so with the place instead of ok or TYPE_NO_EFFECT.
+	t.Run("another list", func(t *testing.T) {
+		e := e.on(t)
+		e.openComponent("sortable.html?mode=native")
+		e.eval(`(() => { window.sortable.option('group', 'g'); const l = document.createElement('ul'); l.id = 'list2';
+  l.innerHTML = '<li>Other A</li><li>Other B</li>'; document.body.append(l); Sortable.create(l, { group: 'g', animation: 0 }); return true })()`)
+		r := e.call("electron_drag", map[string]any{"selector": item("1"), "targetSelector": "#list2 li:nth-child(2)"})
+		in1 := e.evalString("window.order().join(',')")
+		in2 := e.evalString("[...document.querySelectorAll('#list2 li')].map(l => l.textContent).join(',')")
+		switch {
+		case strings.Contains(in2, "Item 1"):
+			// Had the page put it beside the target, that is an ok.
+			if r["ok"] != true || r["source_moved"] != true {
+				t.Fatalf("answer %v; #list2 holds %s", r, in2)
+			}
+		default:
+			src, _ := details(r)["source"].(map[string]any)
+			idx := strings.Index(in1+",", "Item 1,")
+			if r["code"] != "DRAG_MISPLACED" || src["parent"] != "ul#list" || idx < 0 || num(src["index"]) != len(strings.Split(in1[:idx], ","))-1 {
+				t.Fatalf("answer %v; #list holds %s, #list2 %s", r, in1, in2)
+			}
+		}
+	})
+
 	// A list that puts the item elsewhere: the answer is DRAG_MISPLACED
 	// with the order the page shows, never ok.
 	t.Run("misplaced", func(t *testing.T) {

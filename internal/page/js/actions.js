@@ -683,6 +683,7 @@ ACTIONS.dragWatch = function (s, el, a, r) {
   on('drop', function (ev) { w.drop = ev; });
   on('dragend', function () { w.ended = true; });
   w.order = watchOrder(el, target, a.expect || 'auto');
+  w.src = { el: el, parent: el.parentElement, index: el.parentElement ? renderedKids(el.parentElement).indexOf(el) : -1, to: target, toParent: target.parentElement };
   s.drag = w;
   return true;
 };
@@ -790,6 +791,14 @@ OPS.dragReport = function (s, a) {
       ended: w.ended
     };
     if (w.order) r.order = orderNow(w.order);
+    // Where the source is now: a drag that moved it (to another list, say)
+    // did something, whatever its drop events said.
+    var src = w.src, p = src.el.parentElement;
+    var idx = p ? renderedKids(p).indexOf(src.el) : -1;
+    r.source_moved = src.el.isConnected && (p !== src.parent || idx !== src.index);
+    if (r.source_moved) {
+      r.source = { parent: p ? cssPath(p) : '', index: idx, beside_target: !!p && p === src.toParent, inside_target: composedContains(src.to, src.el) };
+    }
     return r;
   };
   if (a && a.peek) return report();
