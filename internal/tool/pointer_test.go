@@ -298,3 +298,28 @@ func TestClickAtPointInFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestDragExpect: expect says what a drag is for when the page cannot tell.
+func TestDragExpect(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/actions.html")
+	// The handle and the drop target are two children of one plain div:
+	// by default a drop, ok once the press reached the handle (the page
+	// records the drop); as a reorder, nothing moved.
+	r := e.ok("electron_drag", map[string]any{"selector": "#drag-handle", "targetSelector": "#drag-target"})
+	if r["mode"] != "pointer" || r["reordered"] != false || len(e.recorded("x.type === 'pointer-drop'")) != 1 {
+		t.Fatalf("a drop: %v", r)
+	}
+	m := e.fails("electron_drag", map[string]any{"selector": "#drag-handle", "targetSelector": "#drag-target", "expect": "reorder"}, "DRAG_NO_EFFECT")
+	if d := details(m); toJSON(d["order"]) != `["Drag handle","Drop target"]` || num(d["index"]) != 0 || num(d["target_index"]) != 1 {
+		t.Fatalf("details %v", d)
+	}
+	e.fails("electron_drag", map[string]any{"selector": "#s-1", "targetSelector": "#btn", "expect": "reorder"}, "BAD_ARGUMENT")
+	e.fails("electron_drag", map[string]any{"selector": "#s-1", "targetSelector": "#s-2", "expect": "sideways"}, "BAD_ARGUMENT")
+	// As a drop, a list item dropped on another is not held to the slot;
+	// the page moved it beside the target, which is ok.
+	r = e.ok("electron_drag", map[string]any{"selector": "#s-1", "targetSelector": "#s-3", "expect": "drop"})
+	if r["source_moved"] != true || e.eval("[...document.querySelectorAll('#sortable li')].map(l => l.id).join()") != "s-2,s-3,s-1,s-4,s-5" {
+		t.Fatalf("a drop on a list item: %v", r)
+	}
+}

@@ -728,7 +728,9 @@ function itemLabel(el) {
 
 function watchOrder(el, to, expect) {
   var parent = el.parentElement;
-  if (expect === 'drop' || !parent || !to || to === el || to.parentElement !== parent) return null;
+  var siblings = !!parent && !!to && to !== el && to.parentElement === parent;
+  if (expect === 'reorder' && !siblings) fail('BAD_ARGUMENT', 'expect "reorder" needs the source and the target to be two children of one parent; they are not', { field: 'expect' });
+  if (expect === 'drop' || !siblings) return null;
   var kids = renderedKids(parent);
   var o = { el: el, to: to, parent: parent, kids: kids, from: kids.indexOf(el), target: kids.indexOf(to), label: itemLabel(el),
     before: kids.map(itemLabel), mutated: false, mo: null, expect: expect };
