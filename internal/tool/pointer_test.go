@@ -62,6 +62,23 @@ func TestDragSortableJS(t *testing.T) {
 		}
 	}
 
+	// With SortableJS's animation on (as apps ship it): items slide for
+	// 150 ms after each swap, and SortableJS ignores a target while it
+	// slides.
+	for _, mode := range []string{"native", "fallback"} {
+		for _, c := range cases {
+			t.Run("animated "+mode+" "+c.from+" onto "+c.to, func(t *testing.T) {
+				e := e.on(t)
+				e.openComponent("sortable.html?mode=" + mode)
+				e.eval("window.sortable.option('animation', 150); true")
+				r := e.ok("electron_drag", map[string]any{"selector": item(c.from), "targetSelector": item(c.to)})
+				if got := e.evalString("window.order().join(',')"); got != c.want || r["reordered"] != true {
+					t.Fatalf("order %s, want %s (answer %v)", got, c.want, r)
+				}
+			})
+		}
+	}
+
 	// A drag the list cannot take: SortableJS's filter refuses to start
 	// it, so the order stays and the answer says so with the order it saw.
 	t.Run("refused", func(t *testing.T) {
