@@ -58,6 +58,7 @@ func TestDragSortableJS(t *testing.T) {
 				if r["mode"] != modes[mode] || r["reordered"] != true || toJSON(r["order"]) != toJSON(strings.Split(c.want, ",")) {
 					t.Fatalf("answer %v: want mode %s, reordered, and the order the page shows", r, modes[mode])
 				}
+				t.Logf("%s %s onto %s: %v steps, %v ms", mode, c.from, c.to, r["steps"], r["_meta"].(map[string]any)["elapsed_ms"])
 			})
 		}
 	}
