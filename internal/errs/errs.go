@@ -29,6 +29,8 @@ const (
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
 	ElementDisabled      Code = "ELEMENT_DISABLED"
 	TypeNoEffect         Code = "TYPE_NO_EFFECT"
+	DragNoEffect         Code = "DRAG_NO_EFFECT"
+	DragMisplaced        Code = "DRAG_MISPLACED"
 	WaitTimeout          Code = "WAIT_TIMEOUT"
 	ExpectationFailed    Code = "EXPECTATION_FAILED"
 	TransportUnsupported Code = "TRANSPORT_UNSUPPORTED"
@@ -72,6 +74,8 @@ var registry = map[Code]Entry{
 	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
 	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
 	TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},
+	DragNoEffect:         {DragNoEffect, 422, false, "The drag ended but the list kept its order (details.order). Check that the item can be dragged there (a handle, a delay), or pass expect:\"drop\" when the drag is not meant to reorder."},
+	DragMisplaced:        {DragMisplaced, 422, false, "The list was reordered, but the dragged item is not where the target was: details.order is the order now and details.index its place. Do not repeat the same drag: drag it again from where it is now."},
 	WaitTimeout:          {WaitTimeout, 408, true, "The condition did not hold in time; details carry the last state seen. Raise timeoutMs or check the condition."},
 	ExpectationFailed:    {ExpectationFailed, 417, true, "The expectation did not hold; compare expected and actual in details."},
 	TransportUnsupported: {TransportUnsupported, 501, false, "This transport cannot do that (for example no Node inspector for the main process). Launch with main, attach with inspectorPort, or use electron_inject."},

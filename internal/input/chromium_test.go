@@ -614,6 +614,39 @@ func TestChromium(t *testing.T) {
 		}
 	})
 
+	t.Run("PlayDrag", func(t *testing.T) {
+		// An HTML drag: the page's dragstart makes it one; dragover comes
+		// at every step, and the drop on the target.
+		s := b.pageConn(t, testPage)
+		eval[any](t, s, "window.__refuseDrag = false; window.__dnd.length = 0")
+		from, to := center(t, s, "dnd-a"), center(t, s, "dnd-b")
+		out, err := input.PlayDrag(ctx10(t), s, input.DragPlan{From: from, To: to, Steps: 5})
+		if err != nil || out.Mode != input.ModeHTML5 || !out.Handed {
+			t.Fatalf("html drag: %+v, %v", out, err)
+		}
+		got := eval[[]string](t, s, "window.__dnd")
+		if len(got) < 5 || got[0] != "dragstart dnd-a true" || got[len(got)-2] != "drop dnd-b true" || got[len(got)-1] != "dragend dnd-a true" ||
+			eval[int](t, s, "window.__dnd.filter(x => x.startsWith('dragover')).length") < 5 || eval[string](t, s, "window.__dropped") != "payload" {
+			t.Fatalf("html drag events %v", got)
+		}
+		// A pointer drag: nothing draggable under the press.
+		from = center(t, s, "drag")
+		to = input.Point{X: from.X + 120, Y: from.Y + 90}
+		eval[any](t, s, "window.__dragMoves = 0")
+		out, err = input.PlayDrag(ctx10(t), s, input.DragPlan{From: from, To: to, Steps: 6})
+		if err != nil || out.Mode != input.ModePointer {
+			t.Fatalf("pointer drag: %+v, %v", out, err)
+		}
+		if got := center(t, s, "drag"); got != to {
+			t.Fatalf("element centre %+v after the drag, want %+v", got, to)
+		}
+		// Every held step reaches the page (the two moves past the
+		// threshold go together and may be coalesced into one).
+		if n := eval[int](t, s, "window.__dragMoves"); n < 7 || n > 8 {
+			t.Fatalf("%d mousemoves with the button held, want the 6 steps and the 1 or 2 past the threshold", n)
+		}
+	})
+
 	t.Run("Drag", func(t *testing.T) {
 		s := b.pageConn(t, testPage)
 		from := center(t, s, "drag")

@@ -109,15 +109,7 @@ func nudgeToward(from, to Point) Point {
 // awaitDrag waits for Chromium to hand over the drag and returns the
 // drag's data, or nil when the page did not start one.
 func awaitDrag(ctx context.Context, events <-chan jsonv2.Value, startedYet func() (bool, error)) (json.RawMessage, error) {
-	decode := func(raw jsonv2.Value) (json.RawMessage, error) {
-		var ev struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal([]byte(raw), &ev); err != nil || len(ev.Data) == 0 {
-			return nil, errs.New(errs.Internal, "Input.dragIntercepted without data: %s", clip(string(raw)))
-		}
-		return ev.Data, nil
-	}
+	decode := dragData
 	select {
 	case raw := <-events:
 		return decode(raw)
@@ -142,4 +134,15 @@ func awaitDrag(ctx context.Context, events <-chan jsonv2.Value, startedYet func(
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// dragData is the drag's data of an Input.dragIntercepted event.
+func dragData(raw jsonv2.Value) (json.RawMessage, error) {
+	var ev struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(raw), &ev); err != nil || len(ev.Data) == 0 {
+		return nil, errs.New(errs.Internal, "Input.dragIntercepted without data: %s", clip(string(raw)))
+	}
+	return ev.Data, nil
 }

@@ -67,7 +67,7 @@ type Action struct {
 	// still computed when Checks.Point asks for it, and pointer input
 	// still goes through the browser's own hit-testing.
 	Force bool
-	// Arm, when set ("mousedown", "mousemove"), arms a one-shot listener
+	// Arm, when set ("mousedown", "pointerdown", "mousemove"), arms a one-shot listener
 	// for that event once the checks pass: [Store.ActReceived] then says
 	// whether the next such event reached the element.
 	Arm string
@@ -96,8 +96,9 @@ type Acted struct {
 	// Box is the element's first box in the frame's viewport (Checks.Point
 	// or Checks.Stable).
 	Box *Rect
-	// ToX, ToY is the centre of Action.To.
+	// ToX, ToY is the centre of Action.To, ToBox its first box.
 	ToX, ToY float64
+	ToBox    *Rect
 	// Out is the renderer action's result.
 	Out json.RawMessage
 	// Waited is how long the checks took to pass.
@@ -119,6 +120,7 @@ type wireAct struct {
 	Box      *Rect           `json:"box"`
 	ToX      float64         `json:"toX"`
 	ToY      float64         `json:"toY"`
+	ToBox    *Rect           `json:"toBox"`
 	Out      json.RawMessage `json:"out"`
 }
 
@@ -177,7 +179,7 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			return &Acted{X: w.X, Y: w.Y, There: w.There, Early: true}, nil
 		}
 		if w != nil && w.OK {
-			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, Out: w.Out, Waited: time.Since(start)}, nil
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Waited: time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
 			return nil, missError(w, time.Since(start))
@@ -338,6 +340,45 @@ type Receipt struct {
 	What *Covering `json:"what"`
 }
 
+// PointElement is an element at a point, as a pointer action there reports
+// it.
+type PointElement struct {
+	Ref      int    `json:"ref"`
+	Role     string `json:"role"`
+	Name     string `json:"name,omitempty"`
+	Tag      string `json:"tag"`
+	ID       string `json:"id,omitempty"`
+	Selector string `json:"selector"`
+}
+
+// AtPoint is what a frame's document has at a point of its viewport.
+type AtPoint struct {
+	// Target is the element at the point (in open shadow roots too).
+	Target PointElement `json:"target"`
+	// Over is the first element under Target at the point that is not
+	// its ancestor: Target is an overlay over it. Nil when none is.
+	Over *PointElement `json:"over,omitempty"`
+	// There: the mouse already rests at the point, on Target.
+	There    bool `json:"there"`
+	Viewport struct {
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"viewport"`
+}
+
+// ActAt looks at the point (x, y) of the frame's viewport for a pointer
+// action there and, with arm ("pointerdown", "mousemove"), arms the
+// receipt of the next such event against the element found
+// ([Store.ActReceived]). A point outside the viewport is BAD_ARGUMENT
+// naming x or y.
+func (s *Store) ActAt(ctx context.Context, f Frame, x, y float64, arm string) (*AtPoint, error) {
+	args := map[string]any{"x": x, "y": y}
+	if arm != "" {
+		args["arm"] = arm
+	}
+	return execAs[AtPoint](ctx, s, f, "actPoint", args, "the element at a point")
+}
+
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]
 // with Action.Arm.
 func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {
@@ -377,11 +418,82 @@ type DragReport struct {
 	// DropPrevented: the page handled the drop itself.
 	DropPrevented bool `json:"drop_prevented"`
 	Ended         bool `json:"ended"`
+	// Order is the list order the drag left, for a drag between two
+	// children of one parent (nil otherwise, or with expect "drop").
+	Order *DragOrder `json:"order,omitempty"`
+	// SourceMoved: the source is in another parent or at another index
+	// than before the drag; Source says where.
+	SourceMoved bool       `json:"source_moved"`
+	Source      *DragPlace `json:"source,omitempty"`
+}
+
+// DragPlace is where a dragged element is: its parent (a selector), its
+// index among the parent's rendered element children, and whether that is
+// beside the target (in the target's parent) or inside the target.
+type DragPlace struct {
+	Parent       string `json:"parent"`
+	Index        int    `json:"index"`
+	BesideTarget bool   `json:"beside_target"`
+	InsideTarget bool   `json:"inside_target"`
+}
+
+// DragOrder is the order of the parent's rendered element children after
+// a drag of one of them onto another (indices count only children with a
+// box).
+type DragOrder struct {
+	// Reorder: the drag is a reorder (the caller said so, the parent is a
+	// list, the two are items of one kind, or the page changed the
+	// parent's children during the drag).
+	Reorder bool `json:"reorder"`
+	// From and Target are the source's and the target's indices before
+	// the drag; Index is the source's now (-1 when it left the parent).
+	From   int `json:"from"`
+	Target int `json:"target"`
+	Index  int `json:"index"`
+	// Replaced: the page replaced the source element; Index is that of
+	// the one item with its label.
+	Replaced bool `json:"replaced"`
+	// AtTarget labels the item now at the target's old index; Item the
+	// source.
+	AtTarget string `json:"at_target"`
+	Item     string `json:"item"`
+	// Moved: the order changed; InPlace: the source is at Target.
+	Moved   bool `json:"moved"`
+	Mutated bool `json:"mutated"`
+	InPlace bool `json:"in_place"`
+	// Order and Before label the items now and before (at most 50).
+	Order  []string `json:"order"`
+	Before []string `json:"before"`
 }
 
 // DragReport reads the watched drag; with peek it keeps watching.
 func (s *Store) DragReport(ctx context.Context, f Frame, peek bool) (*DragReport, error) {
 	return execAs[DragReport](ctx, s, f, "dragReport", map[string]any{"peek": peek}, "a drag report")
+}
+
+// DragSettled reads the watched drag and stops watching; for a drag within
+// a list it first waits (up to budget) until the source is in the
+// target's slot or the order holds still for three frames.
+func (s *Store) DragSettled(ctx context.Context, f Frame, budget time.Duration) (*DragReport, error) {
+	sf, err := s.lock(f)
+	if err != nil {
+		return nil, err
+	}
+	defer sf.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, budget+actMargin)
+	defer cancel()
+	r, err := s.callAwait(cctx, f, sf, "dragReport", map[string]any{"budget": budget.Milliseconds()})
+	if err != nil {
+		return nil, err
+	}
+	if r.E != nil {
+		return nil, sf.toError(f, r.E)
+	}
+	var out DragReport
+	if err := decode(r.R, &out); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a drag report")
+	}
+	return &out, nil
 }
 
 // TextState is what a text target holds.

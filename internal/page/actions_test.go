@@ -254,6 +254,12 @@ func TestActActions(t *testing.T) {
 	if err != nil || !r.Started || !r.Trusted || !r.Accepted || !r.Dropped || !r.DropPrevented || !r.Ended {
 		t.Fatalf("drag report: %+v %v", r, err)
 	}
+	// Two items of one list: the report carries the order the drag left
+	// (#s-5 now where #s-1 was).
+	if o := r.Order; o == nil || !o.Reorder || !o.InPlace || !o.Moved || o.From != 4 || o.Target != 0 || o.Index != 0 || o.Item != "Echo" ||
+		strings.Join(o.Order, ",") != "Echo,Alpha,Bravo,Charlie,Delta" || strings.Join(o.Before, ",") != "Alpha,Bravo,Charlie,Delta,Echo" {
+		t.Fatalf("drag order: %+v", r.Order)
+	}
 	if r, err := s.DragReport(ctx, f, false); err != nil || r.Watching {
 		t.Fatalf("the report did not stop the watch: %+v %v", r, err)
 	}

@@ -19,6 +19,8 @@ func (s *Server) capabilities() map[string]any {
 		"click":                    true,                    // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
 		"keys":                     true,                    // TestSurfaceProof
 		"interaction":              true,                    // TestInteractTopPage, TestInteractSurfaces (top page, same-site frame two deep, nested OOPIF, webview guest)
+		"clickAtPoint":             true,                    // TestClickAtPoint, TestClickAtPointInFrames (Chart.js canvas; in-process frame two deep, nested OOPIF)
+		"dragReorder":              true,                    // TestDragSortableJS (SortableJS HTML drag, fallback and draggable modes; order checked)
 		"waits":                    true,                    // TestWaitsOnEverySurface
 		"expectations":             true,                    // TestWaitsOnEverySurface
 		"inject":                   s.cfg.AllowEvalMain,     // TestInjectIntoRunningNode (a Node process; Electron's fuses are not exercised here)

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"mime"
 	"os"
 	"path/filepath"
@@ -43,8 +44,8 @@ const (
 const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
 
 func registerInteract(s *Server) {
-	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; what covers the element in its own document or its frame in an enclosing one is waited for before anything is sent, and the click is verified to have reached the element (a click taken by something else is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
-	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip; verified to reach the element."+actionabilityNote, true, gateNone, hover)
+	add(s, "electron_click", "Click an element of the active surface (ref or selector) or a point (x, y) with real mouse events on its window, so the browser's own hit-testing decides what receives it. An element is clicked at the centre of its first box, or at position {x, y} (CSS pixels from the top-left corner of its border box; outside the box is BAD_ARGUMENT). x/y are CSS pixels of the active surface's own viewport (for a frame surface, of that frame: converted through the frame offsets; outside the viewport, negative or not finite is BAD_ARGUMENT naming the field), for what has no element of its own: canvas charts, design canvases, terminals. What covers the element or point in its own document (elements only) or its frame in an enclosing document is waited for before anything is sent. Verified: the press reached the element (for x/y: the element that was at the point, named in target {tag, id, role, name, selector, ref}; when it lies over another element there that is not its ancestor, over names that one: an overlay got the click); a click taken by something else is an error naming it, never a silent miss. button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
+	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip: at its centre, at position {x, y} within it (from the top-left corner of its border box), or at a point x/y of the active surface's viewport (as electron_click takes them; target names the element there). Verified: the element's document saw the mouse arrive on it (a move taken by something else is an error naming it)."+actionabilityNote, true, gateNone, hover)
 	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). Returns the value the field holds then (altered:true when the page changed the text, e.g. a mask or maxlength). TYPE_NO_EFFECT when the value did not change (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
 	add(s, "electron_keyboard_type", "Type text with real key events, one keydown/keyup per character (characters with no US key go in as IME text), into the element given by ref or selector (focused first, caret at the end) or into whatever has the focus. Use it when a page reacts to keys (autocomplete, shortcuts) or rejects electron_type. With a text target, TYPE_NO_EFFECT when its text did not change.", true, gateNone, keyboardType)
 	add(s, "electron_type_into_editor", "Type into a rich or code editor (contenteditable, CodeMirror, Monaco…): clicks into it like a user (TYPE_NO_EFFECT when that focuses nothing that takes text), with replace:true selects everything first (Control/Meta+A) so the text replaces it, else puts the caret at the end (Control/Meta+End); inserts the whole text, line breaks included, in one piece as a paste would, so the editor's typing rules (indenting after Enter, closing brackets) do not rewrite it; then reads the element's text: match is \"exact\" when it contains the text as typed, \"ignoring white space\" when only its spacing differs (editors that draw text themselves), and TYPE_NO_EFFECT when it is not there. To go through the editor's typing rules key by key, use electron_keyboard_type.", true, gateNone, typeIntoEditor)
@@ -56,7 +57,7 @@ func registerInteract(s *Server) {
 	add(s, "electron_select_option", "Choose options of a <select> (ref or selector): values[] are matched against option values first, then visible labels (case-insensitive), so [\"b\"] and [\"Banana\"] both work; several values for a multiple select (the others are deselected; [] deselects all). input and change fire; the choice is verified (TYPE_NO_EFFECT when the page reset it). Waits until the select is visible and enabled.", true, gateNone, selectOption)
 	add(s, "electron_set_files", "Put files into an <input type=file> (ref or selector; it may be hidden, as styled file inputs are) as if the user chose them: paths[] are absolute paths of existing files (ABSOLUTE_PATH_REQUIRED, FILE_NOT_FOUND); [] empties it. change fires; returns the files the input holds.", true, gateNone, setFiles)
 	add(s, "electron_drop_file", "Drop files onto an element (a drop zone) with drag events carrying File objects built from the files' bytes (paths[] absolute; at most 8 MiB each, 16 MiB in all): dragenter, dragover, then drop when the page accepts it. Returns default_prevented (the page handled the drop itself); TYPE_NO_EFFECT when the page did not accept the drop there.", true, gateNone, dropFile)
-	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface. Pointer-driven drags (mousedown/mousemove/mouseup, pointer events) get real mouse input with intermediate moves (steps, default 10); HTML drag and drop (draggable elements) is started by real mouse input and dropped through the browser's own drag events, so dragstart, dragover, drop and dragend are trusted and carry the page's DataTransfer. mode in the result says which. TYPE_NO_EFFECT when the page cancelled dragstart or the target did not accept the drop."+actionabilityNote, true, gateNone, drag)
+	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface with real input, as a user's drag goes: the mouse presses the source and moves past the drag threshold; when the page starts an HTML drag there (the source or an ancestor is draggable, even if only since the press, as SortableJS makes it), the browser's own drag events carry it on (dragenter, a dragover at every step, drop at the target's centre: trusted, with the page's DataTransfer; mode \"html5\"), else the mouse keeps moving with the button held and is released at the target's centre (mode \"pointer\"). The steps (default: none skips more than a quarter of the smaller element, at least 10) are held 25 ms each and the last 150 ms, so libraries that sort by where the pointer has been see every item it passes. Verified: the press reached the source. For two children of one list (ul, ol, tbody, role list, listbox, grid, tree…, or a parent whose children the page moved during the drag; expect reorder or drop says it yourself) the target means the dragged item ends where the target item was: ok (reordered:true, index, order as the page shows it) only when it is there; DRAG_NO_EFFECT when the order did not change, DRAG_MISPLACED when the item went elsewhere, both with details.order. Otherwise, when the page moved the source (into another list, say), ok only when it went beside the target (into the target's parent) or into it (source_moved, source {parent, index}), else DRAG_MISPLACED with details.source; when it did not, an HTML drag must be dropped on a target that accepted it (TYPE_NO_EFFECT when the page cancelled dragstart or the target refused the drop), and a pointer drag is answered once the press reached the source (reordered:false says two siblings kept their order)."+actionabilityNote, true, gateNone, drag)
 	add(s, "electron_scroll", "Scroll the active surface: with ref or selector and no dx/dy, scroll that element into view; with dx/dy (CSS pixels, positive = down/right), turn the mouse wheel at the element's centre (scrolling whatever scrolls there, e.g. a list) or at the viewport's centre. Returns the scroll positions before and after.", true, gateNone, scroll)
 	add(s, "electron_scroll_into_view", "Scroll an element (ref, selector, or role and/or name / name_contains) into view: every scroll container and enclosing frame moves as needed. When nothing rendered matches a selector or a role/name, virtualized lists (those the snapshot shows with rows=/rows≈; listRef or listSelector names one) are scrolled page by page, checking after each step, until it renders (then it is scrolled into view and its ref returned) or the lists end: ELEMENT_NOT_FOUND (SELECTOR_NO_MATCH for a selector) says how far it scrolled. Waits until it is visible (timeoutMs; default 5000, or 15000 when it must scroll a list); returns its ref, role, name and box in the viewport.", true, gateNone, scrollIntoView)
 }
@@ -339,8 +340,88 @@ func dialogNote(c *Call, d *dialogOpened) *dialogOpened {
 
 // ---- click and hover ----
 
+// xy is a point in CSS pixels.
+type xy struct {
+	X float64 `json:"x" jsonschema:"CSS pixels from the left edge"`
+	Y float64 `json:"y" jsonschema:"CSS pixels from the top edge"`
+}
+
+// pointArgs put a pointer action at a point: of the active surface's
+// viewport (x, y, without an element), or of the element (position).
+type pointArgs struct {
+	X        *float64 `json:"x,omitempty" jsonschema:"instead of an element: a point of the active surface's viewport, CSS pixels from its left edge (with y); for a frame surface, of that frame's own viewport"`
+	Y        *float64 `json:"y,omitempty" jsonschema:"instead of an element: CSS pixels from the top edge of the active surface's viewport (with x)"`
+	Position *xy      `json:"position,omitempty" jsonschema:"with ref or selector: the point to use, in CSS pixels from the top-left corner of the element's border box (default: the centre of its first box)"`
+}
+
+// checkCoord checks one coordinate of a point.
+func checkCoord(field string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return errs.BadArg(field, "must be a finite number, not %v", v)
+	case v < 0:
+		return errs.BadArg(field, "must be 0 or more (CSS pixels from the top-left corner), not %v", v)
+	}
+	return nil
+}
+
+// check validates the point against whether an element is named.
+func (p *pointArgs) check(element bool) error {
+	switch {
+	case p.X != nil || p.Y != nil:
+		switch {
+		case element:
+			return errs.BadArg("x", "x/y are a point of the viewport: pass them without ref or selector (position places the action within an element)")
+		case p.X == nil:
+			return errs.BadArg("x", "pass x with y")
+		case p.Y == nil:
+			return errs.BadArg("y", "pass y with x")
+		case p.Position != nil:
+			return errs.BadArg("position", "position counts from an element's corner: pass it with ref or selector, not with x/y")
+		}
+		if err := checkCoord("x", *p.X); err != nil {
+			return err
+		}
+		return checkCoord("y", *p.Y)
+	case p.Position != nil:
+		if !element {
+			return errs.BadArg("position", "position counts from an element's corner: pass ref or selector with it (x/y name a point of the viewport)")
+		}
+		if err := checkCoord("position", p.Position.X); err != nil {
+			return err
+		}
+		return checkCoord("position", p.Position.Y)
+	}
+	return nil
+}
+
+// atPoint says whether the action goes to a point of the viewport.
+func (p *pointArgs) atPoint() bool { return p.X != nil && p.Y != nil }
+
+// args are the renderer arguments of an action within an element.
+func (p *pointArgs) args() map[string]any {
+	if p.Position == nil {
+		return nil
+	}
+	return map[string]any{"pos": map[string]float64{"x": p.Position.X, "y": p.Position.Y}}
+}
+
+// validatePointed validates an element action that may go to a point
+// instead.
+func validatePointed(a *actArgs, p *pointArgs) error {
+	if err := p.check(a.Ref != 0 || strings.TrimSpace(a.Selector) != ""); err != nil {
+		return err
+	}
+	if p.atPoint() {
+		_, err := page.CheckTimeout("timeoutMs", a.TimeoutMs)
+		return err
+	}
+	return a.validate()
+}
+
 type clickArgs struct {
 	actArgs
+	pointArgs
 	Button     string   `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"1 (default) to 3; 2 is a double click"`
 	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"held during the click: Alt, Control, Meta, Shift"`
@@ -359,7 +440,7 @@ func (a *clickArgs) validate() error {
 	if _, err := modifierMask(a.Modifiers); err != nil {
 		return err
 	}
-	return a.actArgs.validate()
+	return validatePointed(&a.actArgs, &a.pointArgs)
 }
 
 func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
@@ -371,12 +452,20 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, a.timeout())
+	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
+	if a.atPoint() {
+		return clickAtXY(ctx, c, res, f, a, opts)
+	}
+	// The receipt is the pointerdown: a page that cancels it (canvas
+	// apps, sortable lists) suppresses mousedown, yet the click goes on.
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Args: a.args()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
 	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "x": p.x, "y": p.y, "window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
+	if a.Position != nil {
+		out["position"] = a.Position
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, opts) })
 	if err != nil {
 		return nil, err
@@ -401,19 +490,152 @@ func clickAt(ctx context.Context, res *surface.Resolution, p *pointed, opts inpu
 	return input.Click(ctx, res.InputRoot, p.x, p.y, opts)
 }
 
+// spot is a point of the surface's viewport made ready for a pointer
+// action: the element there (armed), and the point in the input root's
+// viewport.
+type spot struct {
+	x, y   float64 // in the input root's viewport
+	at     *page.AtPoint
+	waited time.Duration
+}
+
+// spotAt looks at the point (x, y) of the surface's viewport (arming arm
+// against the element there) and turns it into the input root's viewport.
+// In a frame, what covers the frame there in an enclosing document is
+// waited for (up to timeout; force skips the wait and the browser gives
+// the event to what is on top), as for an element's point, and is an
+// ELEMENT_NOT_VISIBLE naming the cover if it stays.
+func spotAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, arm string, force bool, timeout time.Duration) (*spot, error) {
+	start := time.Now()
+	deadline := start.Add(timeout)
+	for {
+		at, err := c.Session.Pages.ActAt(ctx, f, x, y, arm)
+		if err != nil {
+			return nil, err
+		}
+		if res.IsInputRoot() || force {
+			ox, oy, err := res.Offset(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &spot{x + ox, y + oy, at, time.Since(start)}, nil
+		}
+		wx, wy, cover, err := res.Reach(ctx, x, y)
+		if err != nil {
+			return nil, err
+		}
+		if cover == "" {
+			return &spot{wx, wy, at, time.Since(start)}, nil
+		}
+		if !time.Now().Before(deadline) {
+			_, _ = c.Session.Pages.ActReceived(ctx, f) // disarm
+			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover, timeout.Round(time.Millisecond))
+			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over the point. Close it or wait for it to go, or act on it first; force:true sends the event anyway and the browser gives it to what is on top."
+			return nil, e.With("covering", cover).With("x", wx).With("y", wy).With("surface_id", res.SurfaceID)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(coverPoll, time.Until(deadline))):
+		}
+	}
+}
+
+// verifySpot checks the receipt armed by spotAt: the event must have
+// reached the element that was at the point. what names the action.
+func verifySpot(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, sp *spot, what string) (bool, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return false, err
+	}
+	if !r.Armed {
+		return false, nil // the document was replaced: nothing is left to ask
+	}
+	if r.Got {
+		return true, nil
+	}
+	t := sp.at.Target
+	var e *errs.Error
+	if r.Seen && r.What != nil {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s, not to %s that was there when the point was checked (something moved or appeared there)", what, point(sp.x, sp.y), r.What.String(), t.Tag+" "+t.Selector)
+		e.With("covering", r.What)
+	} else {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach surface %s: something in an enclosing frame covers it (%s)", what, point(sp.x, sp.y), res.SurfaceID, c.coverAt(ctx, res, sp.x, sp.y))
+	}
+	e.Hint = "The browser's hit-testing gave the event to another element. Look at the point again (electron_screenshot, electron_snapshot) and wait for what covers it to go, or act on that first."
+	return false, e.With("x", sp.x).With("y", sp.y).With("surface_id", res.SurfaceID)
+}
+
+// clickAtXY clicks at a point of the surface's viewport and reports the
+// element that received the click.
+func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *clickArgs, opts input.ClickOptions) (any, error) {
+	sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"surface_id": res.SurfaceID, "clicked": true, "at": xy{*a.X, *a.Y}, "x": sp.x, "y": sp.y,
+		"target": sp.at.Target, "window_id": res.InputRootID, "waited_ms": sp.waited.Milliseconds()}
+	if sp.at.Over != nil {
+		out["over"] = sp.at.Over
+		out["note"] = "the element that received the click lies over " + sp.at.Over.Tag + " " + sp.at.Over.Selector + " at this point (an overlay)"
+	}
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.Click(ctx, res.InputRoot, sp.x, sp.y, opts) })
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		out["verified"], out["dialog_opened"] = true, dialog
+		return withFallback(res, out), nil
+	}
+	if out["verified"], err = verifySpot(ctx, c, res, f, sp, "click"); err != nil {
+		return nil, err
+	}
+	return withFallback(res, out), nil
+}
+
 type hoverArgs struct {
 	actArgs
+	pointArgs
 	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks"`
 }
+
+func (a *hoverArgs) validate() error { return validatePointed(&a.actArgs, &a.pointArgs) }
 
 func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	if a.atPoint() {
+		sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
+		if err != nil {
+			return nil, err
+		}
+		// There: the document saw the mouse arrive on the element at
+		// this point and not leave; a move to where it is sends nothing.
+		verified := true
+		if sp.at.There {
+			if _, err := c.Session.Pages.ActReceived(ctx, f); err != nil { // disarm
+				return nil, err
+			}
+		} else {
+			if err := input.Move(ctx, res.InputRoot, sp.x, sp.y, 0); err != nil {
+				return nil, err
+			}
+			if verified, err = verifySpot(ctx, c, res, f, sp, "mouse move"); err != nil {
+				return nil, err
+			}
+		}
+		out := map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "at": xy{*a.X, *a.Y}, "x": sp.x, "y": sp.y,
+			"target": sp.at.Target, "window_id": res.InputRootID, "waited_ms": sp.waited.Milliseconds()}
+		if sp.at.Over != nil {
+			out["over"] = sp.at.Over
+		}
+		return withFallback(res, out), nil
+	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true}, a.timeout())
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Args: a.args()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -432,8 +654,12 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 			return nil, err
 		}
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
-		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}), nil
+	out := map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
+		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}
+	if a.Position != nil {
+		out["position"] = a.Position
+	}
+	return withFallback(res, out), nil
 }
 
 // ---- text ----
@@ -1029,7 +1255,8 @@ type dragArgs struct {
 	actArgs
 	TargetRef      int    `json:"targetRef,omitempty" jsonschema:"the element to drop onto: a ref"`
 	TargetSelector string `json:"targetSelector,omitempty" jsonschema:"the element to drop onto: a CSS selector"`
-	Steps          int    `json:"steps,omitempty" jsonschema:"mouse moves between source and target in a pointer drag; default 10, max 100"`
+	Steps          int    `json:"steps,omitempty" jsonschema:"moves from source to target; default: enough that no move skips more than a quarter of the smaller element (at least 10), max 100"`
+	Expect         string `json:"expect,omitempty" jsonschema:"auto (default), reorder or drop: reorder checks that the source ends where the target item was; drop never checks an order; auto checks it for two children of one list (or when the page moved the parent's children)"`
 }
 
 func (a *dragArgs) target() page.Locator {
@@ -1047,94 +1274,160 @@ func (a *dragArgs) validate() error {
 	case a.Steps < 0 || a.Steps > maxDragSteps:
 		return errs.BadArg("steps", "must be between 1 and %d", maxDragSteps)
 	}
+	switch a.Expect {
+	case "", "auto", "reorder", "drop":
+	default:
+		return errs.BadArg("expect", "must be auto, reorder or drop, not %q", a.Expect)
+	}
 	return a.actArgs.validate()
 }
 
+// dragSettle bounds the wait, after the drop, for a list's order to settle
+// (a framework may re-render it a frame or two later).
+const dragSettle = time.Second
+
+// drag plays a drag with real input (input.PlayDrag: the page's own
+// dragstart decides between an HTML drag and a pointer drag) while the page
+// watches it (dragWatch), then checks the effect: for a drag within a
+// list, the source must end where the target item was.
 func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	src, dst := a.locator(), a.target()
-	start := time.Now()
-	kind, err := c.Session.Pages.Act(ctx, f, src, page.Action{Name: "dragKind"}, a.timeout())
+	expect := a.Expect
+	if expect == "" {
+		expect = "auto"
+	}
+	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "pointerdown", Name: "dragWatch", To: &dst, Early: true,
+		Args: map[string]any{"expect": expect}}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	var k struct {
-		HTML5 bool `json:"html5"`
-	}
-	if err := json.Unmarshal(kind.Out, &k); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding a drag kind")
-	}
-	left := max(0, a.timeout()-time.Since(start))
-	if k.HTML5 {
-		return html5Drag(ctx, c, res, f, src, dst, left)
-	}
-	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Arm: "mousedown", To: &dst, Early: true}, left)
-	if err != nil {
-		return nil, err
-	}
+	from := input.Point{X: p.x, Y: p.y}
 	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
-	if err := input.Drag(ctx, res.InputRoot, input.Point{X: p.x, Y: p.y}, to, a.Steps); err != nil {
+	steps := a.Steps
+	if steps == 0 {
+		steps = input.DragSteps(from, to, dragSpan(p.acted, from, to))
+	}
+	out, err := input.PlayDrag(ctx, res.InputRoot, input.DragPlan{From: from, To: to, Steps: steps, Started: func() (input.DragStart, error) {
+		r, err := c.Session.Pages.DragReport(ctx, f, true)
+		switch {
+		case err != nil:
+			return input.NoDragStart, err
+		case r.StartSeen && !r.Started:
+			return input.DragStartCancelled, nil
+		case r.Started:
+			return input.DragStarted, nil
+		}
+		return input.NoDragStart, nil
+	}})
+	if err != nil {
 		return nil, err
 	}
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "press that starts the drag"); err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "pointer", "from": map[string]float64{"x": p.x, "y": p.y},
-		"to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
-}
-
-// html5Drag drags a draggable source onto the target with trusted HTML
-// drag and drop events (input.HTML5Drag), watched from the page
-// (dragWatch), so the answer says what the page did with it.
-func html5Drag(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, src, dst page.Locator, timeout time.Duration) (any, error) {
-	p, err := pointAt(ctx, c, res, f, src, page.Action{Checks: page.PointerChecks(), Name: "dragWatch", To: &dst, Early: true}, timeout)
+	r, err := c.Session.Pages.DragSettled(ctx, f, dragSettle)
 	if err != nil {
 		return nil, err
 	}
-	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
-	startedYet := func() (bool, error) {
-		r, err := c.Session.Pages.DragReport(ctx, f, true)
-		if err != nil {
-			return false, err
+	ok := map[string]any{"surface_id": res.SurfaceID, "mode": out.Mode, "from": map[string]float64{"x": from.X, "y": from.Y},
+		"to": map[string]float64{"x": to.X, "y": to.Y}, "steps": steps, "window_id": res.InputRootID}
+	if out.Mode == input.ModeHTML5 {
+		ok["trusted"] = r.Trusted
+	}
+	if !r.Watching {
+		// The drag navigated the document: nothing is left to ask.
+		if out.Mode == input.ModePointer || out.Handed {
+			ok["note"] = "the document was replaced during the drag"
+			return withFallback(res, ok), nil
 		}
-		return r.Started, nil
-	}
-	handed, err := input.HTML5Drag(ctx, res.InputRoot, input.Point{X: p.x, Y: p.y}, to, startedYet)
-	if err != nil {
-		return nil, err
-	}
-	r, err := c.Session.Pages.DragReport(ctx, f, false)
-	if err != nil {
-		return nil, err
-	}
-	var why string
-	switch {
-	case !r.Watching:
-		// The drop navigated the document: nothing is left to ask.
-		if handed {
-			return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "note": "the document was replaced after the drop",
-				"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}}), nil
-		}
-		why = "the document was replaced before the drag started"
-	case r.StartSeen && !r.Started:
-		why = "the page cancelled dragstart on the source"
-	case !handed:
-		why = "no drag started from the source (dragstart did not fire)"
-	case !r.Accepted:
-		why = "the target did not accept the drop (its dragover was not cancelled)"
-	case !r.Dropped:
-		why = "the browser did not drop on the target"
-	}
-	if why != "" {
-		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
-		e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the document was replaced before the drag started")
 		return nil, e.With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "drop_prevented": r.DropPrevented, "trusted": r.Trusted,
-		"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
+	if o := r.Order; o != nil {
+		ok["index"], ok["order"] = o.Index, o.Order
+		if o.Reorder {
+			return checkOrder(res, out, o, ok)
+		}
+		ok["reordered"] = o.Moved
+	}
+	if r.SourceMoved && r.Source != nil {
+		// The page moved the source (into another list, say): the drag did
+		// something, whatever its drop events said. It must have gone
+		// beside the target (into its parent) or into it.
+		if !r.Source.BesideTarget && !r.Source.InsideTarget {
+			e := errs.New(errs.DragMisplaced, "the %s drag moved the item to %s (index %d), neither beside the target (in its parent) nor into it", out.Mode, r.Source.Parent, r.Source.Index)
+			return nil, e.With("source", r.Source).With("mode", out.Mode).With("surface_id", res.SurfaceID)
+		}
+		ok["source_moved"], ok["source"] = true, r.Source
+		return withFallback(res, ok), nil
+	}
+	if out.Mode == input.ModeHTML5 {
+		if why := html5Refusal(out, r); why != "" {
+			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
+			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+			return nil, e.With("surface_id", res.SurfaceID)
+		}
+		ok["dropped"], ok["drop_prevented"] = true, r.DropPrevented
+	}
+	return withFallback(res, ok), nil
+}
+
+// dragSpan is the smaller extent of the source and the target along the
+// drag's main axis (0 when a box is unknown).
+func dragSpan(acted *page.Acted, from, to input.Point) float64 {
+	if acted.Box == nil || acted.ToBox == nil {
+		return 0
+	}
+	dx, dy := to.X-from.X, to.Y-from.Y
+	if dx*dx > dy*dy {
+		return min(acted.Box.Width, acted.ToBox.Width)
+	}
+	return min(acted.Box.Height, acted.ToBox.Height)
+}
+
+// html5Refusal says why an HTML drag that is not a reorder did not drop,
+// or "" when it did.
+func html5Refusal(out input.DragOutcome, r *page.DragReport) string {
+	switch {
+	case out.Refused:
+		return "the page cancelled dragstart on the source"
+	case !out.Handed:
+		return "no drag started from the source (dragstart did not fire)"
+	case !r.Accepted:
+		return "the target did not accept the drop (its dragover was not cancelled)"
+	case !r.Dropped:
+		return "the browser did not drop on the target"
+	}
+	return ""
+}
+
+// checkOrder answers a drag within a list from the order it left: ok when
+// the source is where the target item was, else DRAG_NO_EFFECT (the order
+// did not change; TYPE_NO_EFFECT when the page cancelled dragstart) or
+// DRAG_MISPLACED, with the order.
+func checkOrder(res *surface.Resolution, out input.DragOutcome, o *page.DragOrder, ok map[string]any) (any, error) {
+	if o.InPlace {
+		ok["reordered"] = true
+		return withFallback(res, ok), nil
+	}
+	var e *errs.Error
+	switch {
+	case !o.Moved && out.Refused:
+		e = errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the page cancelled dragstart on the source; the list kept its order")
+		e.Hint = "The page refused to drag this item (its dragstart handler cancelled it). Check whether it can be dragged (a handle, a disabled item)."
+	case !o.Moved:
+		e = errs.New(errs.DragNoEffect, "the %s drag ended but the list kept its order: %s is still at index %d, not at %d (where %s was)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	case o.Index < 0:
+		e = errs.New(errs.DragMisplaced, "the %s drag reordered the list but %s left it (or cannot be told apart from another item)", out.Mode, strconv.Quote(o.Item))
+	default:
+		e = errs.New(errs.DragMisplaced, "the %s drag moved %s to index %d, not to %d where the target was (%s is there now)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	}
+	return nil, e.With("order", o.Order).With("before", o.Before).With("index", o.Index).With("target_index", o.Target).
+		With("from_index", o.From).With("mode", out.Mode).With("surface_id", res.SurfaceID)
 }
 
 // ---- scroll ----

@@ -23,6 +23,7 @@ var _inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'v
 var _textareaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
 var _DataTransfer = window.DataTransfer, _DragEvent = window.DragEvent, _File = window.File;
 var _InputEvent = window.InputEvent, _Event = window.Event;
+var _MO = window.MutationObserver;
 
 // frameFallbackMs bounds the wait for an animation frame: a page that is
 // not rendering (a background window) still gets looked at again.
@@ -72,6 +73,20 @@ function clippedCenter(box) {
   var r = Math.min(box.x + box.width, window.innerWidth), b = Math.min(box.y + box.height, window.innerHeight);
   if (r <= l || b <= t) return null;
   return { x: (l + r) / 2, y: (t + b) / 2 };
+}
+
+// posPoint is the point pos (CSS pixels from the top-left corner of el's
+// border box) in the viewport, or null when it lies outside the viewport.
+// A pos outside the box is a BAD_ARGUMENT naming position.
+function posPoint(el, pos) {
+  var bb = el.getBoundingClientRect();
+  if (!(pos.x >= 0 && pos.y >= 0 && pos.x < bb.width && pos.y < bb.height)) {
+    fail('BAD_ARGUMENT', 'position (' + pos.x + ', ' + pos.y + ') lies outside the element\'s border box, which is ' +
+      Math.round(bb.width * 10) / 10 + ' × ' + Math.round(bb.height * 10) / 10 + ' CSS pixels (position counts from its top-left corner)', { field: 'position' });
+  }
+  var x = bb.left + pos.x, y = bb.top + pos.y;
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return null;
+  return { x: x, y: y };
 }
 
 // scrollToView scrolls every scroll container above el (and the frames
@@ -220,6 +235,37 @@ function disarm(s) {
   return r;
 }
 
+// pointTarget describes the element at a point for an answer: role,
+// name, tag, id, selector and a ref.
+function pointTarget(s, h) {
+  var d = coverOf(s, h);
+  if (h.id) d.id = h.id;
+  return d;
+}
+
+// OPS.actPoint looks at the point (a.x, a.y) of this document's viewport
+// for a pointer action there: the point must be inside the viewport
+// (BAD_ARGUMENT naming x or y); the answer names the element at the point
+// (looking into open shadow roots) and, when that element lies over
+// another one there that is not its ancestor (an overlay), that one too
+// (over). With a.arm the next such event is armed against the element, as
+// act does.
+OPS.actPoint = function (s, a) {
+  var w = window.innerWidth, hgt = window.innerHeight;
+  if (!(a.x >= 0 && a.x < w)) fail('BAD_ARGUMENT', 'x ' + a.x + ' lies outside the viewport, which is ' + w + ' CSS pixels wide', { field: 'x' });
+  if (!(a.y >= 0 && a.y < hgt)) fail('BAD_ARGUMENT', 'y ' + a.y + ' lies outside the viewport, which is ' + hgt + ' CSS pixels high', { field: 'y' });
+  var h = deepHit(a.x, a.y);
+  if (!h) fail('BAD_ARGUMENT', 'nothing is at (' + a.x + ', ' + a.y + ') in the document', { field: 'x' });
+  var out = { target: pointTarget(s, h), viewport: { width: w, height: hgt }, there: pointerThere(s, h, a.x, a.y) };
+  var stack = document.elementsFromPoint(a.x, a.y);
+  for (var i = 0; i < stack.length; i++) {
+    var e = stack[i];
+    if (e !== h && !composedContains(e, h) && !composedContains(h, e)) { out.over = pointTarget(s, e); break; }
+  }
+  if (a.arm) arm(s, h, a.arm);
+  return out;
+};
+
 OPS.actReceived = function (s) {
   var r = disarm(s);
   if (!r) return { armed: false, got: false };
@@ -322,8 +368,8 @@ function check(s, a, st) {
     res.box = box;
   }
   if (c.point) {
-    var pt = clippedCenter(box);
-    if (!pt) return miss('offscreen', 'the element lies outside the viewport' + (c.scroll ? ' after scrolling' : ''));
+    var pt = a.pos ? posPoint(el, a.pos) : clippedCenter(box);
+    if (!pt) return miss('offscreen', (a.pos ? 'the point at position (' + a.pos.x + ', ' + a.pos.y + ') of the element' : 'the element') + ' lies outside the viewport' + (c.scroll ? ' after scrolling' : ''));
     res.x = pt.x; res.y = pt.y;
     if (c.hit && !force) {
       var h = deepHit(pt.x, pt.y);
@@ -351,7 +397,7 @@ function check(s, a, st) {
       if (tp && box) { st.look = null; return miss('unstable', 'the drag target was scrolled into view'); }
     }
     if (!tp) return miss('offscreen', 'the target element lies outside the viewport');
-    res.to = to; res.toX = tp.x; res.toY = tp.y;
+    res.to = to; res.toX = tp.x; res.toY = tp.y; res.toBox = plainBox(firstBox(to));
   }
   if (c.stable && !force) {
     var moving = movingAnimation(el);
@@ -420,7 +466,7 @@ function done(s, a, r) {
     out.x = r.x; out.y = r.y;
     out.there = pointerThere(s, el, r.x, r.y);
   }
-  if (r.to) { out.toX = r.toX; out.toY = r.toY; }
+  if (r.to) { out.toX = r.toX; out.toY = r.toY; out.toBox = r.toBox; }
   if (a.arm) arm(s, el, a.arm);
   var f = a.action ? ACTIONS[a.action] : null;
   if (a.action && !f) fail('BAD_ARGUMENT', 'unknown action ' + a.action, { field: 'action' });
@@ -636,6 +682,8 @@ ACTIONS.dragWatch = function (s, el, a, r) {
   on('dragover', function (ev) { if (reaches(target, ev.composedPath ? ev.composedPath()[0] : ev.target)) w.over = ev; });
   on('drop', function (ev) { w.drop = ev; });
   on('dragend', function () { w.ended = true; });
+  w.order = watchOrder(el, target, a.expect || 'auto');
+  w.src = { el: el, parent: el.parentElement, index: el.parentElement ? renderedKids(el.parentElement).indexOf(el) : -1, to: target, toParent: target.parentElement };
   s.drag = w;
   return true;
 };
@@ -644,32 +692,136 @@ function unwatchDrag(s) {
   var w = s.drag;
   if (!w) return null;
   for (var type in w.fns) window.removeEventListener(type, w.fns[type], true);
+  if (w.order && w.order.mo) w.order.mo.disconnect();
   s.drag = null;
   return w;
 }
 
-// OPS.dragReport answers what the watched drag did; with a.peek it keeps
-// watching (to learn early whether a drag started at all).
-OPS.dragReport = function (s, a) {
-  var w = a && a.peek ? s.drag : unwatchDrag(s);
-  if (!w) return { watching: false };
-  return {
-    watching: true,
-    started: !!w.start && !w.start.defaultPrevented,
-    start_seen: !!w.start,
-    trusted: !!w.start && w.start.isTrusted,
-    accepted: !!w.over && w.over.defaultPrevented,
-    dropped: !!w.drop,
-    drop_prevented: !!w.drop && w.drop.defaultPrevented,
-    ended: w.ended
-  };
-};
+// ---- drag: the order of a list ----
+//
+// A drag of an item onto another item of the same parent is a reorder when
+// the caller says so (expect 'reorder'), or, with expect 'auto', when the
+// parent is a list (ul, ol, tbody, role list, listbox, grid, tree…) or the
+// page moved or removed one of the parent's children during the drag (as
+// sorting libraries do). Its target means: the dragged item
+// ends where the target item was (its index among the parent's rendered
+// element children before the drag). expect 'drop' never checks an order.
 
-// draggable says whether a drag from el is an HTML drag (el or an
-// ancestor is draggable).
-ACTIONS.dragKind = function (s, el) {
-  var d = el.closest && el.closest('[draggable="true"]');
-  return { html5: !!d || ((el.localName === 'img' || (el.localName === 'a' && el.hasAttribute('href'))) && el.draggable) };
+var LIST_TAGS = /^(ul|ol|tbody|thead|tfoot|table|menu|dl)$/;
+var LIST_ROLES = /^(list|listbox|grid|treegrid|tree|rowgroup|table|tablist|menu|menubar|feed|radiogroup)$/;
+
+// renderedKids are the parent's element children that have a box (a
+// library's hidden clone or placeholder is not an item).
+function renderedKids(parent) {
+  var out = [];
+  for (var c = parent.firstElementChild; c; c = c.nextElementSibling) if (c.getClientRects().length) out.push(c);
+  return out;
+}
+
+// itemLabel names an item for the observed order: its aria-label, else its
+// text, else its id or tag.
+function itemLabel(el) {
+  var l = el.getAttribute('aria-label') || normSpace(el.innerText || el.textContent || '');
+  if (l) return clip(l, 40);
+  return el.id ? '#' + el.id : '<' + el.localName + '>';
+}
+
+function watchOrder(el, to, expect) {
+  var parent = el.parentElement;
+  var siblings = !!parent && !!to && to !== el && to.parentElement === parent;
+  if (expect === 'reorder' && !siblings) fail('BAD_ARGUMENT', 'expect "reorder" needs the source and the target to be two children of one parent; they are not', { field: 'expect' });
+  if (expect === 'drop' || !siblings) return null;
+  var kids = renderedKids(parent);
+  var o = { el: el, to: to, parent: parent, kids: kids, from: kids.indexOf(el), target: kids.indexOf(to), label: itemLabel(el),
+    before: kids.map(itemLabel), mutated: false, mo: null, expect: expect };
+  o.list = expect === 'reorder' || LIST_TAGS.test(parent.localName) || LIST_ROLES.test(roleOf(parent) || '');
+  if (_MO) {
+    // Only a move or removal of one of the items counts (a ghost, a
+    // placeholder or a toast added to the parent does not).
+    var moves = function (nodes) {
+      for (var i = 0; i < nodes.length; i++) if (kids.indexOf(nodes[i]) >= 0) return true;
+      return false;
+    };
+    o.mo = new _MO(function (recs) {
+      for (var i = 0; i < recs.length; i++) if (moves(recs[i].addedNodes) || moves(recs[i].removedNodes)) o.mutated = true;
+    });
+    o.mo.observe(parent, { childList: true });
+  }
+  return o;
+}
+
+// orderNow reads the order a watched drag left: the source's index among
+// the rendered children (found by its label when the page replaced the
+// element), what is now at the target's old index, and the labels.
+function orderNow(o) {
+  var kids = o.parent.isConnected ? renderedKids(o.parent) : [];
+  var labels = kids.map(itemLabel);
+  var idx = kids.indexOf(o.el), replaced = false;
+  if (idx < 0) {
+    var hits = [];
+    for (var i = 0; i < labels.length; i++) if (labels[i] === o.label) hits.push(i);
+    if (hits.length === 1 && !o.el.isConnected) { idx = hits[0]; replaced = true; }
+  }
+  var same = labels.length === o.before.length;
+  for (var k = 0; same && k < labels.length; k++) same = labels[k] === o.before[k] && kids[k] === o.kids[k];
+  var cap = function (a) { return a.length > 50 ? a.slice(0, 50).concat(['… ' + (a.length - 50) + ' more']) : a; };
+  return {
+    reorder: o.list || o.mutated, from: o.from, target: o.target, index: idx, replaced: replaced,
+    at_target: o.target < labels.length ? labels[o.target] : '', item: o.label,
+    moved: !same, mutated: o.mutated, in_place: idx === o.target && idx >= 0,
+    order: cap(labels), before: cap(o.before)
+  };
+}
+
+// OPS.dragReport answers what the watched drag did; with a.peek it keeps
+// watching (to learn early whether a drag started at all). Otherwise, for a
+// drag within a list it first waits (up to a.budget ms) until the source
+// is in the target's slot or the order has held still for three frames
+// (a framework may re-render the list after the drop), then stops watching.
+OPS.dragReport = function (s, a) {
+  var w = s.drag;
+  if (!w) return { watching: false };
+  var report = function () {
+    var r = {
+      watching: true,
+      started: !!w.start && !w.start.defaultPrevented,
+      start_seen: !!w.start,
+      trusted: !!w.start && w.start.isTrusted,
+      accepted: !!w.over && w.over.defaultPrevented,
+      dropped: !!w.drop,
+      drop_prevented: !!w.drop && w.drop.defaultPrevented,
+      ended: w.ended
+    };
+    if (w.order) r.order = orderNow(w.order);
+    // Where the source is now: a drag that moved it (to another list, say)
+    // did something, whatever its drop events said.
+    var src = w.src, p = src.el.parentElement;
+    var idx = p ? renderedKids(p).indexOf(src.el) : -1;
+    r.source_moved = src.el.isConnected && (p !== src.parent || idx !== src.index);
+    if (r.source_moved) {
+      r.source = { parent: p ? cssPath(p) : '', index: idx, beside_target: !!p && p === src.toParent, inside_target: composedContains(src.to, src.el) };
+    }
+    return r;
+  };
+  if (a && a.peek) return report();
+  if (!w.order || !(a && a.budget > 0)) { unwatchDrag(s); return report(); }
+  var t0 = _now(), last = '', still = 0;
+  return later(s, function () {
+    return new Promise(function (resolve) {
+      var step = function () {
+        var o = orderNow(w.order);
+        var key = o.index + '|' + o.order.join('\u001f');
+        if (key === last) still++; else { still = 0; last = key; }
+        if (o.in_place || still >= 3 || _now() - t0 >= a.budget) {
+          var r = report();
+          unwatchDrag(s);
+          return resolve(r);
+        }
+        nextFrame(step);
+      };
+      nextFrame(step);
+    });
+  });
 };
 
 function b64bytes(b64) {
