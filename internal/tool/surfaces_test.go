@@ -37,7 +37,7 @@ func (e *env) surfacesByTitle() map[string]map[string]any {
 	names := map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
 		"cross2.html": "cross2", "covered.html": "covered", "removable.html": "removable", "second.html": "second",
 		"webview-host.html": "host", "guest.html": "guest"}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		r := e.ok("electron_surfaces_list", nil)
 		out := map[string]map[string]any{}
