@@ -281,6 +281,8 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
 
+func waitedDur(a *page.Acted) time.Duration { return a.Waited }
+
 // dialogOpened is a JavaScript dialog (alert, confirm, prompt,
 // beforeunload) that input opened.
 type dialogOpened struct {
@@ -460,10 +462,12 @@ func (a *typeArgs) validate() error {
 	return a.actArgs.validate()
 }
 
-// fillResult is the renderer's answer to fill.
+// fillResult is the renderer's answer to fill: the text before and
+// after, or the editor the element belongs to (nothing was done then).
 type fillResult struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
+	Editor string `json:"editor"`
 }
 
 // sameText compares what a field holds with what was meant, forgiving an
@@ -491,6 +495,24 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (map[string]any
 	var out fillResult
 	if err := json.Unmarshal(acted.Out, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a fill")
+	}
+	if out.Editor != "" {
+		// A code editor, rich-text editor or terminal: its text goes in
+		// as a paste, verified as electron_type_into_editor verifies it.
+		if res.InputRoot == nil {
+			return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+		}
+		if err := bringToFront(ctx, c, res); err != nil {
+			return nil, err
+		}
+		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), out.Editor, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
+		if err != nil {
+			return nil, err
+		}
+		if r["verified"] == "exact" || r["verified"] == "partial" {
+			r["value"], r["changed"] = r["text"], true
+		}
+		return withFallback(res, r), nil
 	}
 	exact := sameText(out.After, text)
 	if !exact && out.After == out.Before {
@@ -623,7 +645,35 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 		return nil, err
 	}
 	loc := a.locator()
-	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, a.timeout())
+	start := time.Now()
+	kind, _, err := c.Session.Pages.EditorKind(ctx, f, loc, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	out, err := insertIntoEditor(ctx, c, res, f, loc, kind, *a.Text, a.Replace, max(0, a.timeout()-time.Since(start)))
+	if err != nil {
+		return nil, err
+	}
+	return withFallback(res, out), nil
+}
+
+// maxObserved bounds the editor text an answer carries.
+const maxObserved = 2000
+
+// insertIntoEditor puts text into the editor loc names, of the given kind
+// ("" for a plain field or editing host, else a page.Editor* kind):
+// replacing everything (replace) or at the end of the document. A terminal
+// gets the text as a paste on its input element, with no click and no key;
+// the others are clicked into like a user, given Control/Meta+A or
+// Control/Meta+End, and get the text as a paste (insertText where a paste
+// is not handled and insertText is exact: plain fields and editing hosts,
+// CodeMirror, Quill, ProseMirror). The result is read back and compared.
+func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (map[string]any, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if kind == page.EditorXterm {
+		return insertIntoTerminal(ctx, c, res, f, loc, text, replace)
+	}
+	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -633,68 +683,162 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
 		return nil, err
 	}
-	before, err := c.Session.Pages.ActText(ctx, f, loc)
+	st, err := c.Session.Pages.EditorState(ctx, f, loc)
 	if err != nil {
 		return nil, err
 	}
-	if before.FocusKind == "" {
+	if (kind == "" && st.FocusKind == "") || (kind != "" && !st.Focused) {
 		e := errs.New(errs.TypeNoEffect, "clicking the element gave the focus to nothing that takes text, so nothing was typed")
 		e.Hint = "Target the editor itself (its editable area, or the element a click on which puts the caret in it); electron_focused_element shows what has the focus."
-		return nil, e.With("surface_id", res.SurfaceID)
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
 	}
 	selectAll, end := editorChords()
 	move := end
-	if a.Replace {
+	if replace {
 		move = selectAll
 	}
 	if err := input.PressChord(ctx, res.InputRoot, move); err != nil {
 		return nil, err
 	}
-	text := strings.ReplaceAll(*a.Text, "\r\n", "\n")
-	if text == "" {
-		if a.Replace {
-			if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
-				return nil, err
-			}
-		}
-	} else if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
-		// One insertion, as a paste would: an editor's own typing rules
-		// (indenting after Enter, closing brackets) leave it as it is.
-		return nil, err
-	}
-	got, err := c.Session.Pages.ActText(ctx, f, loc)
+	before, err := c.Session.Pages.EditorState(ctx, f, loc)
 	if err != nil {
 		return nil, err
 	}
-	match := editorMatch(got.Text, text, a.Replace)
-	if match == "" {
-		e := errs.New(errs.TypeNoEffect, "the editor's text does not contain what was typed; it reads %s", clipQuote(got.Text))
-		e.Hint = "The text did not land in the element. Target the editor's editable area (its contenteditable or text area), check it has the focus (electron_focused_element), or try electron_keyboard_type."
-		return nil, e.With("text", got.Text).With("surface_id", res.SurfaceID)
+	path := ""
+	switch {
+	case text == "" && replace:
+		path = "key"
+		if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
+			return nil, err
+		}
+	case text == "":
+	case kind != "":
+		pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+		if err != nil {
+			return nil, err
+		}
+		if pasted.Handled {
+			path = "paste"
+			break
+		}
+		if kind == page.EditorMonaco {
+			// Monaco runs text that arrives as typing through its typing
+			// rules (indenting, closing brackets): never exact.
+			e := errs.New(errs.TypeNoEffect, "the Monaco editor did not take the paste (on %s), so nothing was inserted", pasted.Target)
+			e.Hint = "The editor ignored a paste event. Check that it is editable (not read-only) and has the focus (electron_focused_element)."
+			return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
+		}
+		fallthrough
+	default:
+		// One insertion, as an input method's commit: plain fields and
+		// editing hosts take it as it is.
+		path = "insertText"
+		if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
+			return nil, err
+		}
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(text)), "replaced": a.Replace, "text": got.Text,
-		"match": match, "window_id": res.InputRootID}), nil
+	after, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	v := page.VerifyInsertion(&before.Text, &after.Text, text, replace)
+	editor := kind
+	if editor == "" {
+		editor = "plain"
+	}
+	out := map[string]any{"surface_id": res.SurfaceID, "editor": editor, "path": path, "typed": len([]rune(text)), "replaced": replace,
+		"text": clipObserved(v.Observed), "window_id": res.InputRootID}
+	if before.Mode != "" {
+		out["mode"] = before.Mode
+	}
+	switch {
+	case v.Verified == "exact":
+		out["match"], out["verified"] = "exact", "exact"
+	case v.Verified == "partial":
+		out["match"], out["verified"], out["checked_lines"] = "partial", "partial", v.CheckedLines
+		out["note"] = "the editor draws only the lines in view: the " + itoa(v.CheckedLines) + " drawn lines that end the text equal it; the lines out of view were not read"
+	case after.Text.Drawn && collapseSpace(v.Observed) == collapseSpace(expectedWhole(&before.Text, text, replace)):
+		// An element not known as an editor, read from what it draws: its
+		// spacing may be its own.
+		out["match"], out["verified"] = "ignoring white space", "ignoring white space"
+	default:
+		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+	}
+	return out, nil
 }
 
-// editorMatch says how the editor's text shows what was typed: "exact"
-// (it contains the text as typed, or is empty after replacing with ""),
-// "ignoring white space" (only with runs of white space made one space,
-// as editors that draw text their own way may show it), or "" (not at all).
-func editorMatch(got, typed string, replace bool) string {
-	norm := strings.ReplaceAll(strings.ReplaceAll(got, "\u00a0", " "), "\r\n", "\n")
-	if replace && typed == "" {
-		if strings.TrimSpace(norm) == "" {
-			return "exact"
-		}
-		return ""
+// expectedWhole is what a fully read element should hold after the
+// insertion.
+func expectedWhole(before *page.EditorText, text string, replace bool) string {
+	if replace || before.Whole == nil {
+		return text
 	}
-	if strings.Contains(norm, typed) {
-		return "exact"
+	return *before.Whole + text
+}
+
+func pathName(path string) string {
+	switch path {
+	case "paste":
+		return "paste"
+	case "insertText":
+		return "text insertion"
+	case "key":
+		return "Backspace"
 	}
-	if strings.Contains(collapseSpace(norm), collapseSpace(typed)) {
-		return "ignoring white space"
+	return "caret move"
+}
+
+func clipObserved(s string) string {
+	r := []rune(s)
+	if len(r) > maxObserved {
+		return string(r[:maxObserved]) + "…"
 	}
-	return ""
+	return s
+}
+
+// insertIntoTerminal sends text to a terminal (xterm.js) as a paste on its
+// input element: the terminal hands it to the application as one piece
+// (line breaks become carriage returns, as Enter sends; bracketed when the
+// application asked for it). No click (it could reach the application as
+// mouse input) and no key goes out.
+func insertIntoTerminal(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, text string, replace bool) (map[string]any, error) {
+	if replace {
+		return nil, errs.BadArg("replace", "a terminal has no text to replace: what it is sent goes to the application; send the text without replace")
+	}
+	if text == "" {
+		return nil, errs.BadArg("text", "a terminal cannot be cleared or sent nothing; pass the text to send")
+	}
+	focused, err := c.Session.Pages.EditorFocus(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if !focused {
+		e := errs.New(errs.TypeNoEffect, "the terminal's input element did not take the focus, so nothing was sent")
+		e.Hint = "The terminal may be disabled or covered; check electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	before, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+	if err != nil {
+		return nil, err
+	}
+	if !pasted.Handled {
+		e := errs.New(errs.TypeNoEffect, "the terminal did not take the paste (on %s), so nothing was sent", pasted.Target)
+		e.Hint = "The terminal ignored a paste event (its input may be disabled). Check electron_focused_element; nothing was sent, so sending again is safe once it takes input."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	after, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	echoed := before.Screen != nil && after.Screen != nil && *before.Screen != *after.Screen
+	return map[string]any{"surface_id": res.SurfaceID, "editor": page.EditorXterm, "path": "paste", "typed": len([]rune(text)),
+		"verified": "delivered", "echoed": echoed, "changed": echoed, "window_id": res.InputRootID,
+		"note": "the terminal's paste handler took the text and handed it to the application (line breaks as carriage returns); what the application received is not readable from the page, and changed/echoed say whether the screen changed within two frames"}, nil
 }
 
 // ---- keys ----
