@@ -116,6 +116,30 @@ func TestTypeIntoMonaco(t *testing.T) {
 			if v := value(); v != "" {
 				t.Fatalf("cleared: %q", v)
 			}
+
+			// The ref find hands out for the editor's text box acts on the
+			// editor, though its input element is 0 px wide.
+			f := e.ok("electron_find", map[string]any{"role": "textbox", "limit": 1})
+			matches, _ := f["matches"].([]any)
+			if len(matches) != 1 {
+				t.Fatalf("no text box found: %v", f)
+			}
+			ref := num(matches[0].(map[string]any)["ref"])
+			r = e.ok("electron_type_into_editor", map[string]any{"ref": ref, "text": editorCode, "timeoutMs": 2000})
+			wantEditor(t, r, "monaco", "paste", value(), editorCode)
+
+			// An editor that changes the text after the paste: the answer
+			// is a mismatch carrying what the editor holds, and its hint
+			// does not send the agent to type it again.
+			e.eval("window.__tamper = editor.onDidPaste(() => editor.trigger('test', 'type', {text: '!'})); true")
+			m := e.fails("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "abc", "replace": true}, "TYPE_MISMATCH")
+			e.eval("window.__tamper.dispose(); true")
+			if v := value(); v != "abc!" {
+				t.Fatalf("the tampering editor holds %q", v)
+			}
+			if obs, _ := details(m)["observed"].(string); !strings.Contains(obs, "abc!") || strings.Contains(m["hint"].(string), "keyboard_type") {
+				t.Fatalf("mismatch answer: %v", m)
+			}
 		})
 	}
 }
