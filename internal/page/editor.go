@@ -210,10 +210,8 @@ func VerifyInsertion(before, after *EditorText, text string, replace bool) Verdi
 	}
 	if full && after.AtStart {
 		v := Verdict{Observed: strings.Join(lines, "\n"), CheckedLines: len(lines)}
-		if strings.Join(lines, "\n") == strings.Join(want, "\n") {
+		if v.Mismatch = firstDifference(lines, want, 0); v.Mismatch == "" {
 			v.Verified = "exact"
-		} else {
-			v.Mismatch = firstDifference(lines, want, 0)
 		}
 		return v
 	}
@@ -242,7 +240,7 @@ func compareTail(got, want []string, full bool) Verdict {
 	v := Verdict{Observed: strings.Join(got, "\n")}
 	n := min(len(got), len(want))
 	for i := 1; i <= n; i++ {
-		if got[len(got)-i] != want[len(want)-i] {
+		if !sameLine(got[len(got)-i], want[len(want)-i]) {
 			v.CheckedLines = i
 			v.Mismatch = "line " + strconv.Itoa(i) + " from the end reads " + strconv.Quote(clipText(got[len(got)-i], 80)) + ", want " + strconv.Quote(clipText(want[len(want)-i], 80))
 			return v
@@ -261,6 +259,40 @@ func compareTail(got, want []string, full bool) Verdict {
 	return v
 }
 
+// sameLine compares a drawn line with the line it should be: equal, or
+// equal with the line's tabs drawn as spaces to the next tab stop (of 2, 4
+// or 8 columns), as code editors draw them.
+func sameLine(got, want string) bool {
+	if got == want {
+		return true
+	}
+	if !strings.Contains(want, "\t") {
+		return false
+	}
+	for _, n := range []int{4, 2, 8} {
+		if expandTabs(want, n) == got {
+			return true
+		}
+	}
+	return false
+}
+
+func expandTabs(s string, n int) string {
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			w := n - col%n
+			b.WriteString(strings.Repeat(" ", w))
+			col += w
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
 // firstDifference describes where got and want first differ; offset is
 // the line number of got[0] minus one.
 func firstDifference(got, want []string, offset int) string {
@@ -270,7 +302,7 @@ func firstDifference(got, want []string, offset int) string {
 			return "line " + strconv.Itoa(offset+i+1) + " is missing; want " + strconv.Quote(clipText(want[i], 80))
 		case i >= len(want):
 			return "line " + strconv.Itoa(offset+i+1) + " should not be there: " + strconv.Quote(clipText(got[i], 80))
-		case got[i] != want[i]:
+		case !sameLine(got[i], want[i]):
 			return "line " + strconv.Itoa(offset+i+1) + " reads " + strconv.Quote(clipText(got[i], 80)) + ", want " + strconv.Quote(clipText(want[i], 80))
 		}
 	}

@@ -43,3 +43,21 @@ func TestVerifyInsertion(t *testing.T) {
 		}
 	}
 }
+
+func TestSameLine(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+		same      bool
+	}{
+		{"a", "a", true},
+		{"    x", "\tx", true},
+		{"ab  x", "ab\tx", true},
+		{"  x", "\tx", true},
+		{"   x", "\tx", false},
+		{"a b", "a  b", false},
+	} {
+		if sameLine(tc.got, tc.want) != tc.same {
+			t.Errorf("sameLine(%q, %q) != %v", tc.got, tc.want, tc.same)
+		}
+	}
+}

@@ -104,6 +104,23 @@ func TestTypeIntoMonaco(t *testing.T) {
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "\nend();"})
 			wantEditor(t, r, "monaco", "paste", value(), long+"\nend();")
 
+			// Tabs (drawn as spaces, or as marks with renderWhitespace) and
+			// wrapped lines are read back as the text they draw.
+			tabs := "\tif (x) {\n\t\ty( 1,  2);\n\t}"
+			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": tabs, "replace": true})
+			wantEditor(t, r, "monaco", "paste", value(), tabs)
+			if r["verified"] != "exact" {
+				t.Fatalf("tabs: %v", r)
+			}
+			e.eval("editor.updateOptions({renderWhitespace: 'all', wordWrap: 'on'}); true")
+			wrapped := "const s = '" + strings.Repeat("abcde fghij", 25) + "';\n\tz( 1 );"
+			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": wrapped, "replace": true})
+			e.eval("editor.updateOptions({renderWhitespace: 'selection', wordWrap: 'off'}); true")
+			wantEditor(t, r, "monaco", "paste", value(), wrapped)
+			if r["verified"] != "exact" {
+				t.Fatalf("wrapped, white space drawn: %v", r)
+			}
+
 			// electron_type replaces, through the same paste, on the
 			// editor's own input element (0 px wide in EditContext mode).
 			input := ".monaco-editor textarea.inputarea"

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -700,7 +701,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	if err := input.PressChord(ctx, res.InputRoot, move); err != nil {
 		return nil, err
 	}
-	before, err := c.Session.Pages.EditorState(ctx, f, loc)
+	before, err := settledEditor(ctx, c, f, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -737,11 +738,22 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 			return nil, err
 		}
 	}
-	after, err := c.Session.Pages.EditorState(ctx, f, loc)
-	if err != nil {
-		return nil, err
+	// An editor draws a change at a later frame, and a busy page draws
+	// late: a difference is taken as final only once the drawing has
+	// held still.
+	var after *page.EditorState
+	var v page.Verdict
+	for settle := time.Now().Add(editorSettle); ; {
+		if after, err = settledEditor(ctx, c, f, loc); err != nil {
+			return nil, err
+		}
+		if v = page.VerifyInsertion(&before.Text, &after.Text, text, replace); v.Verified != "" || !time.Now().Before(settle) {
+			break
+		}
+		if !page.Pause(ctx, 50*time.Millisecond) {
+			return nil, ctx.Err()
+		}
 	}
-	v := page.VerifyInsertion(&before.Text, &after.Text, text, replace)
 	editor := kind
 	if editor == "" {
 		editor = "plain"
@@ -766,6 +778,30 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
 	}
 	return out, nil
+}
+
+// editorSettle is how long a difference between an editor's drawn text
+// and the expected one may last before it counts.
+const editorSettle = 1500 * time.Millisecond
+
+// settledEditor reads an editor until two reads (each after two animation
+// frames) agree, for at most editorSettle.
+func settledEditor(ctx context.Context, c *Call, f page.Frame, loc page.Locator) (*page.EditorState, error) {
+	prev, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(editorSettle); time.Now().Before(deadline); {
+		next, err := c.Session.Pages.EditorState(ctx, f, loc)
+		if err != nil {
+			return nil, err
+		}
+		if reflect.DeepEqual(prev.Text, next.Text) {
+			return next, nil
+		}
+		prev = next
+	}
+	return prev, nil
 }
 
 // expectedWhole is what a fully read element should hold after the

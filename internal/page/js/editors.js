@@ -59,8 +59,9 @@ function editorAt(d, root, el) {
 }
 
 // editorFace is what a pointer action on el should aim at: an editor's
-// hidden input (0 px wide, as Monaco's and xterm's are) stands for the
-// part of the editor that shows its text; anything else is itself.
+// hidden input (Monaco's and xterm's, often 0 px wide; another editor's
+// when it has no box) stands for the part of the editor that shows its
+// text; anything else is itself.
 // An element that holds an editor (the element it was mounted in, which
 // may be larger than the editor) stands for that part too.
 function editorFace(el) {
@@ -69,8 +70,12 @@ function editorFace(el) {
   var holder = el !== ed.root && el.contains(ed.root);
   if (!holder) {
     if (el !== ed.input && !ed.input.contains(el)) return el;
-    var r = el.getBoundingClientRect();
-    if (r.width >= 2 && r.height >= 2) return el;
+    // Monaco's and xterm's input elements are never what shows the text
+    // (Monaco moves and sizes its own under the caret).
+    if (ed.kind !== 'monaco' && ed.kind !== 'xterm') {
+      var r = el.getBoundingClientRect();
+      if (r.width >= 2 && r.height >= 2) return el;
+    }
   }
   var face = null;
   if (ed.kind === 'monaco') face = ed.root.querySelector('.view-lines');
@@ -113,10 +118,33 @@ function afterFrames(n) {
 
 function nbspToSpace(s) { return s.replace(/\u00a0/g, ' '); }
 
+// monacoLine is a drawn line's text: spaces and tabs Monaco draws as
+// marks (renderWhitespace) are spaces and tabs again; other tabs it draws
+// as spaces (the comparison allows for that).
+function monacoLine(el) {
+  var t = '';
+  var spans = el.querySelectorAll('span');
+  var leaf = false;
+  for (var i = 0; i < spans.length; i++) {
+    var sp = spans[i];
+    if (sp.querySelector('span')) continue;
+    leaf = true;
+    var x = sp.textContent || '';
+    if (sp.classList.contains('mtkw') || sp.classList.contains('mtkz')) {
+      x = x.replace(/[\u00b7\u2e31]\u200c/g, ' ').replace(/[\u2192\uffeb]\u00a0*/g, '\t');
+    }
+    t += x;
+  }
+  if (!leaf) t = el.textContent || '';
+  return nbspToSpace(t);
+}
+
 // monacoLines reads the lines Monaco draws, in order, and whether they
 // are the document's first and last lines: the first drawn line is line 1
 // when it sits at the top of the content (top:0), and the last drawn line
-// is the document's last when empty space follows it in the viewport.
+// is the document's last when empty space follows it in the viewport. The
+// caret's line ends an insertion. With line numbers shown, a wrapped
+// line's rows (no number of their own) are joined again.
 function monacoLines(ed) {
   var nodes = ed.root.querySelectorAll('.view-lines > .view-line');
   var rows = [];
@@ -125,22 +153,39 @@ function monacoLines(ed) {
     rows.push({ top: isNaN(top) ? i : top, el: nodes[i] });
   }
   rows.sort(function (a, b) { return a.top - b.top; });
-  var out = { lines: [], at_start: false, at_end: false, contiguous: true };
+  var out = { lines: [], at_start: false, at_end: false, contiguous: true, caret: -1 };
   if (!rows.length) return out;
   var lh = rows[0].el.getBoundingClientRect().height || parseFloat(rows[0].el.style.height) || 0;
+  // The gutter's numbers by row top ('' on a wrapped line's later rows).
+  // (A later row has no number element at all; with line numbers off no
+  // row has one.)
+  var numbers = {}, numbered = false;
+  var cells = ed.root.querySelectorAll('.margin-view-overlays > div');
+  for (var g = 0; g < cells.length; g++) {
+    var ln = cells[g].querySelector('.line-numbers');
+    if (ln) numbered = true;
+    numbers[parseFloat(cells[g].style.top)] = ln ? (ln.textContent || '').trim() : '';
+  }
+  if (!numbered) numbers = null;
+  var cur = ed.root.querySelector('.cursors-layer .cursor');
+  var ct = cur ? parseFloat(cur.style.top) : NaN;
+  var caretRow = -1;
   for (var j = 0; j < rows.length; j++) {
-    out.lines.push(nbspToSpace(rows[j].el.textContent || ''));
     if (j > 0 && lh && Math.abs(rows[j].top - rows[j - 1].top - lh) > 0.5) out.contiguous = false;
+    if (!isNaN(ct) && Math.abs(rows[j].top - ct) < 1) caretRow = j;
+    var text = monacoLine(rows[j].el);
+    var num = numbers ? numbers[rows[j].top] : undefined;
+    if (numbers && num === '') {
+      // A later row of a wrapped line.
+      // (A wrapped line whose start is out of view is left out.)
+      if (out.lines.length) out.lines[out.lines.length - 1] += text;
+    } else {
+      out.lines.push(text);
+    }
+    if (caretRow === j) out.caret = out.lines.length - 1;
   }
   out.at_start = rows[0].top === 0;
-  // The caret's line: the insertion ended there.
-  var cur = ed.root.querySelector('.cursors-layer .cursor');
-  out.caret = -1;
-  if (cur) {
-    var ct = parseFloat(cur.style.top);
-    for (var c = 0; c < rows.length && !isNaN(ct); c++) if (Math.abs(rows[c].top - ct) < 1) out.caret = c;
-  }
-  var view = ed.root.querySelector('.monaco-scrollable-element') || ed.root;
+  var view = ed.root.querySelector('.editor-scrollable') || ed.root.querySelector('.monaco-scrollable-element') || ed.root;
   var vb = view.getBoundingClientRect();
   var lb = rows[rows.length - 1].el.getBoundingClientRect();
   out.at_end = lh > 0 && lb.bottom + lh / 2 <= vb.bottom;
