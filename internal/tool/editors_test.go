@@ -68,6 +68,8 @@ func wantEditor(t *testing.T, r map[string]any, editor, path, got, want string) 
 	if r["editor"] != editor || r["path"] != path {
 		t.Fatalf("answer names editor %v path %v, want %s %s: %v", r["editor"], r["path"], editor, path, r)
 	}
+	meta, _ := r["_meta"].(map[string]any)
+	t.Logf("%s: %d chars, verified %v, checked_lines %v, %v ms", editor, len(want), r["verified"], r["checked_lines"], meta["elapsed_ms"])
 }
 
 func TestTypeIntoMonaco(t *testing.T) {
@@ -119,6 +121,14 @@ func TestTypeIntoMonaco(t *testing.T) {
 			wantEditor(t, r, "monaco", "paste", value(), wrapped)
 			if r["verified"] != "exact" {
 				t.Fatalf("wrapped, white space drawn: %v", r)
+			}
+
+			// A read-only editor takes nothing: no effect, not a mismatch.
+			e.eval("editor.updateOptions({readOnly: true}); true")
+			e.fails("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "nope"}, "TYPE_NO_EFFECT")
+			e.eval("editor.updateOptions({readOnly: false}); true")
+			if v := value(); v != wrapped {
+				t.Fatalf("read-only editor changed: %q", v)
 			}
 
 			// electron_type replaces, through the same paste, on the

@@ -773,6 +773,10 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 		// An element not known as an editor, read from what it draws: its
 		// spacing may be its own.
 		out["match"], out["verified"] = "ignoring white space", "ignoring white space"
+	case text != "" && reflect.DeepEqual(before.Text, after.Text):
+		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, pathName(path))
+		e.Hint = "The editor took nothing (it may be read-only, or busy). Nothing was inserted, so the same call is safe once it takes text; check electron_get_state or electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
 	default:
 		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
 		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))

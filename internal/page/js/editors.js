@@ -29,21 +29,29 @@ var EDITORS = [
   { kind: 'prosemirror', root: '.ProseMirror', input: '.ProseMirror' }
 ];
 
+var EDITOR_ROOTS = EDITORS.map(function (d) { return d.root; }).join(', ');
+
 // editorOf is the editor el belongs to (el is inside its root) or, when
 // el holds exactly one editor, that one: {kind, root, input, mode}; null
-// for anything else.
+// for anything else. (One closest() and, for an element that is not
+// inside an editor, one querySelector(): it runs at every look of an
+// action.)
 function editorOf(el) {
   if (!el || el.nodeType !== ELEMENT_NODE) return null;
-  var i, d, root;
-  for (i = 0; i < EDITORS.length; i++) {
-    d = EDITORS[i];
-    root = el.closest(d.root);
-    if (root) return editorAt(d, root, el);
+  var root = el.closest(EDITOR_ROOTS);
+  var inside = !!root;
+  if (!root) {
+    if (el === document.body || el === document.documentElement) return null;
+    root = el.querySelector(EDITOR_ROOTS);
+    if (!root) return null;
   }
-  for (i = 0; i < EDITORS.length; i++) {
-    d = EDITORS[i];
-    var all = el.querySelectorAll(d.root);
-    if (all.length === 1) return editorAt(d, all[0]);
+  // The innermost editor (a ProseMirror inside something else) is the
+  // one that counts; from outside, exactly one must be there.
+  for (var i = 0; i < EDITORS.length; i++) {
+    var d = EDITORS[i];
+    if (!root.matches(d.root)) continue;
+    if (!inside && el.querySelectorAll(d.root).length !== 1) return null;
+    return editorAt(d, root, inside ? el : null);
   }
   return null;
 }
