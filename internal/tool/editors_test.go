@@ -190,6 +190,10 @@ func TestTypeIntoCodeMirror(t *testing.T) {
 	}
 	r = e.ok("electron_type", map[string]any{"selector": ".cm-content", "text": editorCode})
 	wantEditor(t, r, "codemirror", "paste", value(), editorCode)
+	e.ok("electron_clear_input", map[string]any{"selector": "#editor"})
+	if v := value(); v != "" {
+		t.Fatalf("cleared: %q", v)
+	}
 }
 
 func TestTypeIntoTerminal(t *testing.T) {
@@ -231,4 +235,8 @@ func TestTypeIntoQuill(t *testing.T) {
 	wantEditor(t, r, "quill", "paste", value(), editorCode+"\nmore\n")
 	r = e.ok("electron_type", map[string]any{"selector": ".ql-editor", "text": "one\n\ntwo"})
 	wantEditor(t, r, "quill", "paste", value(), "one\n\ntwo\n")
+	e.ok("electron_clear_input", map[string]any{"selector": ".ql-editor"})
+	if v := value(); v != "\n" {
+		t.Fatalf("cleared: %q", v)
+	}
 }
