@@ -160,7 +160,7 @@ function editKind(el) {
   return '';
 }
 
-textTarget = function (el) { var k = editKind(el); return { kind: k, text: k ? textOf(el) : '' }; };
+editFieldInfo = function (el) { var k = editKind(el); return { kind: k, text: k ? textOf(el) : '' }; };
 
 function readOnly(el) {
   if (attrTrue(el, 'aria-readonly')) return true;

@@ -15,9 +15,9 @@ var _edRaf = window.requestAnimationFrame.bind(window);
 var _edSetTimeout = window.setTimeout.bind(window);
 var _ClipboardEvent = window.ClipboardEvent, _EdDataTransfer = window.DataTransfer;
 
-// textTarget(el) is {kind, text}: what el takes text as ('value',
+// editFieldInfo(el) is {kind, text}: what el takes text as ('value',
 // 'editable' or '') and what it holds; actions.js sets it.
-var textTarget = null;
+var editFieldInfo = null;
 
 // EDITORS are the editors known by their DOM, most specific first: the
 // selector of their root, and of their input element inside it.
@@ -289,7 +289,7 @@ OPS.editorState = function (s, a) {
 
 function editorStateOf(el) {
   var act = deepActive();
-  var out = { kind: '', mode: '', focused: false, focus_kind: act ? textTarget(act).kind : '' };
+  var out = { kind: '', mode: '', focused: false, focus_kind: act ? editFieldInfo(act).kind : '' };
   var ed = editorOf(el);
   if (!ed) {
     out.focused = !!act && (act === el || composedContains(el, act));
@@ -297,7 +297,7 @@ function editorStateOf(el) {
     // A field's value; else the text the element draws (an editing
     // host, or an editor not known here), which may show spacing its own
     // way.
-    var tt = textTarget(el);
+    var tt = editFieldInfo(el);
     var whole = tt.kind ? tt.text : nbspToSpace(el.innerText || '');
     out.text = { readable: true, whole: whole, drawn: tt.kind !== 'value', lines: [], at_start: true, at_end: true, contiguous: true };
     return out;
