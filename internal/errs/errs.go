@@ -28,7 +28,6 @@ const (
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
 	ElementDisabled      Code = "ELEMENT_DISABLED"
 	TypeNoEffect         Code = "TYPE_NO_EFFECT"
-	TypeMismatch         Code = "TYPE_MISMATCH"
 	WaitTimeout          Code = "WAIT_TIMEOUT"
 	ExpectationFailed    Code = "EXPECTATION_FAILED"
 	TransportUnsupported Code = "TRANSPORT_UNSUPPORTED"
@@ -43,6 +42,7 @@ const (
 	OperationTimeout     Code = "OPERATION_TIMEOUT"
 	NotImplemented       Code = "NOT_IMPLEMENTED"
 	Internal             Code = "INTERNAL_ERROR"
+	TypeMismatch         Code = "TYPE_MISMATCH"
 )
 
 // Entry is what the registry knows about a code.
@@ -71,7 +71,6 @@ var registry = map[Code]Entry{
 	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
 	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
 	TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},
-	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	WaitTimeout:          {WaitTimeout, 408, true, "The condition did not hold in time; details carry the last state seen. Raise timeoutMs or check the condition."},
 	ExpectationFailed:    {ExpectationFailed, 417, true, "The expectation did not hold; compare expected and actual in details."},
 	TransportUnsupported: {TransportUnsupported, 501, false, "This transport cannot do that (for example no Node inspector for the main process). Launch with main, attach with inspectorPort, or use electron_inject."},
@@ -86,6 +85,7 @@ var registry = map[Code]Entry{
 	OperationTimeout:     {OperationTimeout, 408, true, "The tool call hit the server's backstop (--operation-timeout-ms). The session is still usable; retry with a smaller step."},
 	NotImplemented:       {NotImplemented, 501, false, "This tool or option is not built yet on this transport."},
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
+	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 }
 
 // Lookup returns the registry entry of a code.

@@ -160,8 +160,6 @@ function editKind(el) {
   return '';
 }
 
-editFieldInfo = function (el) { var k = editKind(el); return { kind: k, text: k ? textOf(el) : '' }; };
-
 function readOnly(el) {
   if (attrTrue(el, 'aria-readonly')) return true;
   return (el.localName === 'input' || el.localName === 'textarea') && el.readOnly;
@@ -736,4 +734,7 @@ OPS.actFiles = function (s, a) {
   var el = locate(s, a);
   return Array.prototype.map.call(el.files || [], function (f) { return { name: f.name, size: f.size, type: f.type }; });
 };
+
+// What editors.js asks of a text target: what it takes text as and holds.
+editFieldInfo = function (el) { var k = editKind(el); return { kind: k, text: k ? textOf(el) : '' }; };
 })();
