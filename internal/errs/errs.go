@@ -45,6 +45,7 @@ const (
 	OperationTimeout     Code = "OPERATION_TIMEOUT"
 	NotImplemented       Code = "NOT_IMPLEMENTED"
 	Internal             Code = "INTERNAL_ERROR"
+	TypeMismatch         Code = "TYPE_MISMATCH"
 )
 
 // Entry is what the registry knows about a code.
@@ -90,6 +91,7 @@ var registry = map[Code]Entry{
 	OperationTimeout:     {OperationTimeout, 408, true, "The tool call hit the server's backstop (--operation-timeout-ms). The session is still usable; retry with a smaller step."},
 	NotImplemented:       {NotImplemented, 501, false, "This tool or option is not built yet on this transport."},
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
+	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 }
 
 // Lookup returns the registry entry of a code.

@@ -15,7 +15,7 @@ var jsFiles embed.FS
 func jsOrder() []string {
 	return []string{
 		"prelude.js", "dom.js", "roles.js", "name.js", "state.js", "walk.js",
-		"registry.js", "render.js", "diff.js", "ops.js", "actions.js", "wait.js", "seek.js", "install.js",
+		"registry.js", "render.js", "diff.js", "ops.js", "editors.js", "actions.js", "wait.js", "seek.js", "install.js",
 	}
 }
 

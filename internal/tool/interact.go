@@ -7,6 +7,7 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -46,12 +47,12 @@ const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max
 func registerInteract(s *Server) {
 	add(s, "electron_click", "Click an element of the active surface (ref or selector) or a point (x, y) with real mouse events on its window, so the browser's own hit-testing decides what receives it. An element is clicked at the centre of its first box, or at position {x, y} (CSS pixels from the top-left corner of its border box; outside the box is BAD_ARGUMENT). x/y are CSS pixels of the active surface's own viewport (for a frame surface, of that frame: converted through the frame offsets; outside the viewport, negative or not finite is BAD_ARGUMENT naming the field), for what has no element of its own: canvas charts, design canvases, terminals. What covers the element or point in its own document (elements only) or its frame in an enclosing document is waited for before anything is sent. Verified: the press reached the element (for x/y: the element that was at the point, named in target {tag, id, role, name, selector, ref}; when it lies over another element there that is not its ancestor, over names that one: an overlay got the click); a click taken by something else is an error naming it, never a silent miss. button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
 	add(s, "electron_hover", "Move the mouse over an element of the active surface (real mouse events), e.g. to open a hover menu or show a tooltip: at its centre, at position {x, y} within it (from the top-left corner of its border box), or at a point x/y of the active surface's viewport (as electron_click takes them; target names the element there). Verified: the element's document saw the mouse arrive on it (a move taken by something else is an error naming it)."+actionabilityNote, true, gateNone, hover)
-	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it). Returns the value the field holds then (altered:true when the page changed the text, e.g. a mask or maxlength). TYPE_NO_EFFECT when the value did not change (the page rejected or reset it): try electron_keyboard_type. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
+	add(s, "electron_type", "Set the text of a text field, textarea or contenteditable (ref or selector) as a paste would: the value is replaced, then input and change fire (frameworks such as React see it); verified by reading the value back (altered:true when the page changed the text, e.g. a mask or maxlength; TYPE_NO_EFFECT when it did not change: the page rejected or reset it). On a code or rich-text editor or a terminal (Monaco, CodeMirror 6, Quill, ProseMirror, xterm.js; their hidden input elements too) it does what electron_type_into_editor with replace:true does (a terminal: sends the text) and answers as it does. Waits until the element is visible, enabled and editable (timeoutMs).", true, gateNone, typeText)
 	add(s, "electron_keyboard_type", "Type text with real key events, one keydown/keyup per character (characters with no US key go in as IME text), into the element given by ref or selector (focused first, caret at the end) or into whatever has the focus. Use it when a page reacts to keys (autocomplete, shortcuts) or rejects electron_type. With a text target, TYPE_NO_EFFECT when its text did not change.", true, gateNone, keyboardType)
-	add(s, "electron_type_into_editor", "Type into a rich or code editor (contenteditable, CodeMirror, Monaco…): clicks into it like a user (TYPE_NO_EFFECT when that focuses nothing that takes text), with replace:true selects everything first (Control/Meta+A) so the text replaces it, else puts the caret at the end (Control/Meta+End); inserts the whole text, line breaks included, in one piece as a paste would, so the editor's typing rules (indenting after Enter, closing brackets) do not rewrite it; then reads the element's text: match is \"exact\" when it contains the text as typed, \"ignoring white space\" when only its spacing differs (editors that draw text themselves), and TYPE_NO_EFFECT when it is not there. To go through the editor's typing rules key by key, use electron_keyboard_type.", true, gateNone, typeIntoEditor)
+	add(s, "electron_type_into_editor", "Put exact text into a code or rich-text editor or a terminal (ref or selector: the editor, its mount element or its input element). Known editors, by their DOM: Monaco (EditContext and textarea modes), CodeMirror 6, Quill, ProseMirror, xterm.js; anything else that takes text counts as a plain field or editing host. The editor is clicked into like a user (TYPE_NO_EFFECT when that puts the focus in nothing that takes text); replace:true selects everything first (Control/Meta+A), else the caret goes to the end (Control/Meta+End); the text goes in as one paste (a paste event carrying text/plain on the editor's input element), so the editor's typing rules (auto-indent, closing brackets) do not rewrite it; a plain field or editing host gets it as one input-method insertion (Input.insertText), as does an editor that ignores the paste where that is exact. editor and path in the answer say which. Then the editor's text is read back from what it draws and compared: match/verified \"exact\" when all of it was read and equals the expected text exactly; \"partial\" when the editor draws only the lines in view (long texts in Monaco or CodeMirror): the drawn lines that end the text equal it (checked_lines) and the rest was not read; \"ignoring white space\" only for elements not known as editors whose drawn text spaces differently. Any difference is TYPE_MISMATCH with the observed text: the text went in, so do not type it again blindly. A terminal (xterm.js) gets no click and no key: its input element is focused and the paste goes to the application as one piece (line breaks as carriage returns, as Enter sends; bracketed when the application asked); verified \"delivered\" means the terminal's paste handler took it (what the application received is not readable), echoed says whether the screen changed; replace is BAD_ARGUMENT there. To go through an editor's typing rules key by key, use electron_keyboard_type instead (not after this tool: the text would go in twice).", true, gateNone, typeIntoEditor)
 	add(s, "electron_key", "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+Shift+P, Meta+K, Shift+Tab…) with real key events in the active surface; with ref or selector that element is focused first (waiting until it is visible and enabled), else the surface's frame gets the focus and the key goes to whatever is focused there. A key that opens a JavaScript dialog returns at once with dialog_opened.", true, gateNone, key)
 	add(s, "electron_press_sequence", "Press keys one after another (keys: [\"Control+A\", \"Backspace\", \"Enter\"]), each a key or chord as electron_key takes, optionally focusing ref or selector first; delayMs between keys (default 0, max 1000).", true, gateNone, pressSequence)
-	add(s, "electron_clear_input", "Empty a text field, textarea or contenteditable (ref or selector); input and change fire. TYPE_NO_EFFECT when the page kept a value.", true, gateNone, clearInput)
+	add(s, "electron_clear_input", "Empty a text field, textarea or contenteditable (ref or selector); input and change fire. TYPE_NO_EFFECT when the page kept a value. On a code or rich-text editor (Monaco, CodeMirror 6, Quill, ProseMirror) it selects everything and presses Backspace, verified as electron_type_into_editor verifies.", true, gateNone, clearInput)
 	add(s, "electron_check", "Check a checkbox, radio or switch (ref or selector; a label works too): clicks it only when it is not checked, then verifies it is (TYPE_NO_EFFECT when the page undid it)."+actionabilityNote, true, gateNone, checkBox)
 	add(s, "electron_uncheck", "Uncheck a checkbox or switch (ref or selector): clicks it only when it is checked, then verifies it is not. A radio cannot be unchecked (check another one of its group)."+actionabilityNote, true, gateNone, uncheckBox)
 	add(s, "electron_select_option", "Choose options of a <select> (ref or selector): values[] are matched against option values first, then visible labels (case-insensitive), so [\"b\"] and [\"Banana\"] both work; several values for a multiple select (the others are deselected; [] deselects all). input and change fire; the choice is verified (TYPE_NO_EFFECT when the page reset it). Waits until the select is visible and enabled.", true, gateNone, selectOption)
@@ -281,6 +282,8 @@ func point(x, y float64) string { return "(" + ftoa(x) + ", " + ftoa(y) + ")" }
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
+
+func waitedDur(a *page.Acted) time.Duration { return a.Waited }
 
 // dialogOpened is a JavaScript dialog (alert, confirm, prompt,
 // beforeunload) that input opened.
@@ -686,10 +689,12 @@ func (a *typeArgs) validate() error {
 	return a.actArgs.validate()
 }
 
-// fillResult is the renderer's answer to fill.
+// fillResult is the renderer's answer to fill: the text before and
+// after, or the editor the element belongs to (nothing was done then).
 type fillResult struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
+	Editor string `json:"editor"`
 }
 
 // sameText compares what a field holds with what was meant, forgiving an
@@ -717,6 +722,24 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (map[string]any
 	var out fillResult
 	if err := json.Unmarshal(acted.Out, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a fill")
+	}
+	if out.Editor != "" {
+		// A code editor, rich-text editor or terminal: its text goes in
+		// as a paste, verified as electron_type_into_editor verifies it.
+		if res.InputRoot == nil {
+			return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+		}
+		if err := bringToFront(ctx, c, res); err != nil {
+			return nil, err
+		}
+		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), out.Editor, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
+		if err != nil {
+			return nil, err
+		}
+		if r["verified"] == "exact" || r["verified"] == "partial" {
+			r["value"], r["changed"] = r["text"], true
+		}
+		return withFallback(res, r), nil
 	}
 	exact := sameText(out.After, text)
 	if !exact && out.After == out.Before {
@@ -849,7 +872,35 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 		return nil, err
 	}
 	loc := a.locator()
-	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, a.timeout())
+	start := time.Now()
+	kind, _, err := c.Session.Pages.EditorKind(ctx, f, loc, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	out, err := insertIntoEditor(ctx, c, res, f, loc, kind, *a.Text, a.Replace, max(0, a.timeout()-time.Since(start)))
+	if err != nil {
+		return nil, err
+	}
+	return withFallback(res, out), nil
+}
+
+// maxObserved bounds the editor text an answer carries.
+const maxObserved = 2000
+
+// insertIntoEditor puts text into the editor loc names, of the given kind
+// ("" for a plain field or editing host, else a page.Editor* kind):
+// replacing everything (replace) or at the end of the document. A terminal
+// gets the text as a paste on its input element, with no click and no key;
+// the others are clicked into like a user, given Control/Meta+A or
+// Control/Meta+End, and get the text as a paste (insertText where a paste
+// is not handled and insertText is exact: plain fields and editing hosts,
+// CodeMirror, Quill, ProseMirror). The result is read back and compared.
+func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (map[string]any, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if kind == page.EditorXterm {
+		return insertIntoTerminal(ctx, c, res, f, loc, text, replace)
+	}
+	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -859,68 +910,201 @@ func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (any, error) {
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
 		return nil, err
 	}
-	before, err := c.Session.Pages.ActText(ctx, f, loc)
+	st, err := c.Session.Pages.EditorState(ctx, f, loc)
 	if err != nil {
 		return nil, err
 	}
-	if before.FocusKind == "" {
+	if (kind == "" && st.FocusKind == "") || (kind != "" && !st.Focused) {
 		e := errs.New(errs.TypeNoEffect, "clicking the element gave the focus to nothing that takes text, so nothing was typed")
 		e.Hint = "Target the editor itself (its editable area, or the element a click on which puts the caret in it); electron_focused_element shows what has the focus."
-		return nil, e.With("surface_id", res.SurfaceID)
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
 	}
 	selectAll, end := editorChords()
 	move := end
-	if a.Replace {
+	if replace {
 		move = selectAll
 	}
 	if err := input.PressChord(ctx, res.InputRoot, move); err != nil {
 		return nil, err
 	}
-	text := strings.ReplaceAll(*a.Text, "\r\n", "\n")
-	if text == "" {
-		if a.Replace {
-			if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
-				return nil, err
-			}
-		}
-	} else if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
-		// One insertion, as a paste would: an editor's own typing rules
-		// (indenting after Enter, closing brackets) leave it as it is.
-		return nil, err
-	}
-	got, err := c.Session.Pages.ActText(ctx, f, loc)
+	before, err := settledEditor(ctx, c, f, loc)
 	if err != nil {
 		return nil, err
 	}
-	match := editorMatch(got.Text, text, a.Replace)
-	if match == "" {
-		e := errs.New(errs.TypeNoEffect, "the editor's text does not contain what was typed; it reads %s", clipQuote(got.Text))
-		e.Hint = "The text did not land in the element. Target the editor's editable area (its contenteditable or text area), check it has the focus (electron_focused_element), or try electron_keyboard_type."
-		return nil, e.With("text", got.Text).With("surface_id", res.SurfaceID)
+	path := ""
+	switch {
+	case text == "" && replace:
+		path = "key"
+		if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
+			return nil, err
+		}
+	case text == "":
+	case kind != "":
+		pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+		if err != nil {
+			return nil, err
+		}
+		if pasted.Handled {
+			path = "paste"
+			break
+		}
+		if kind == page.EditorMonaco {
+			// Monaco runs text that arrives as typing through its typing
+			// rules (indenting, closing brackets): never exact.
+			e := errs.New(errs.TypeNoEffect, "the Monaco editor did not take the paste (on %s), so nothing was inserted", pasted.Target)
+			e.Hint = "The editor ignored a paste event. Check that it is editable (not read-only) and has the focus (electron_focused_element)."
+			return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
+		}
+		fallthrough
+	default:
+		// One insertion, as an input method's commit: plain fields and
+		// editing hosts take it as it is.
+		path = "insertText"
+		if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
+			return nil, err
+		}
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(text)), "replaced": a.Replace, "text": got.Text,
-		"match": match, "window_id": res.InputRootID}), nil
+	// An editor draws a change at a later frame, and a busy page draws
+	// late: a difference is taken as final only once the drawing has
+	// held still.
+	var after *page.EditorState
+	var v page.Verdict
+	for settle := time.Now().Add(editorSettle); ; {
+		if after, err = settledEditor(ctx, c, f, loc); err != nil {
+			return nil, err
+		}
+		if v = page.VerifyInsertion(&before.Text, &after.Text, text, replace); v.Verified != "" || !time.Now().Before(settle) {
+			break
+		}
+		if !page.Pause(ctx, 50*time.Millisecond) {
+			return nil, ctx.Err()
+		}
+	}
+	editor := kind
+	if editor == "" {
+		editor = "plain"
+	}
+	out := map[string]any{"surface_id": res.SurfaceID, "editor": editor, "path": path, "typed": len([]rune(text)), "replaced": replace,
+		"text": clipObserved(v.Observed), "window_id": res.InputRootID}
+	if before.Mode != "" {
+		out["mode"] = before.Mode
+	}
+	switch {
+	case v.Verified == "exact":
+		out["match"], out["verified"] = "exact", "exact"
+	case v.Verified == "partial":
+		out["match"], out["verified"], out["checked_lines"] = "partial", "partial", v.CheckedLines
+		out["note"] = "the editor draws only the lines in view: the " + itoa(v.CheckedLines) + " drawn lines that end the text equal it; the lines out of view were not read"
+	case after.Text.Drawn && collapseSpace(v.Observed) == collapseSpace(expectedWhole(&before.Text, text, replace)):
+		// An element not known as an editor, read from what it draws: its
+		// spacing may be its own.
+		out["match"], out["verified"] = "ignoring white space", "ignoring white space"
+	case text != "" && reflect.DeepEqual(before.Text, after.Text):
+		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, pathName(path))
+		e.Hint = "The editor took nothing (it may be read-only, or busy). Nothing was inserted, so the same call is safe once it takes text; check electron_get_state or electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+	default:
+		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+	}
+	return out, nil
 }
 
-// editorMatch says how the editor's text shows what was typed: "exact"
-// (it contains the text as typed, or is empty after replacing with ""),
-// "ignoring white space" (only with runs of white space made one space,
-// as editors that draw text their own way may show it), or "" (not at all).
-func editorMatch(got, typed string, replace bool) string {
-	norm := strings.ReplaceAll(strings.ReplaceAll(got, "\u00a0", " "), "\r\n", "\n")
-	if replace && typed == "" {
-		if strings.TrimSpace(norm) == "" {
-			return "exact"
+// editorSettle is how long a difference between an editor's drawn text
+// and the expected one may last before it counts.
+const editorSettle = 1500 * time.Millisecond
+
+// settledEditor reads an editor until two reads (each after two animation
+// frames) agree, for at most editorSettle.
+func settledEditor(ctx context.Context, c *Call, f page.Frame, loc page.Locator) (*page.EditorState, error) {
+	prev, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(editorSettle); time.Now().Before(deadline); {
+		next, err := c.Session.Pages.EditorState(ctx, f, loc)
+		if err != nil {
+			return nil, err
 		}
-		return ""
+		if reflect.DeepEqual(prev.Text, next.Text) {
+			return next, nil
+		}
+		prev = next
 	}
-	if strings.Contains(norm, typed) {
-		return "exact"
+	return prev, nil
+}
+
+// expectedWhole is what a fully read element should hold after the
+// insertion.
+func expectedWhole(before *page.EditorText, text string, replace bool) string {
+	if replace || before.Whole == nil {
+		return text
 	}
-	if strings.Contains(collapseSpace(norm), collapseSpace(typed)) {
-		return "ignoring white space"
+	return *before.Whole + text
+}
+
+func pathName(path string) string {
+	switch path {
+	case "paste":
+		return "paste"
+	case "insertText":
+		return "text insertion"
+	case "key":
+		return "Backspace"
 	}
-	return ""
+	return "caret move"
+}
+
+func clipObserved(s string) string {
+	r := []rune(s)
+	if len(r) > maxObserved {
+		return string(r[:maxObserved]) + "…"
+	}
+	return s
+}
+
+// insertIntoTerminal sends text to a terminal (xterm.js) as a paste on its
+// input element: the terminal hands it to the application as one piece
+// (line breaks become carriage returns, as Enter sends; bracketed when the
+// application asked for it). No click (it could reach the application as
+// mouse input) and no key goes out.
+func insertIntoTerminal(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, text string, replace bool) (map[string]any, error) {
+	if replace {
+		return nil, errs.BadArg("replace", "a terminal has no text to replace: what it is sent goes to the application; send the text without replace")
+	}
+	if text == "" {
+		return nil, errs.BadArg("text", "a terminal cannot be cleared or sent nothing; pass the text to send")
+	}
+	focused, err := c.Session.Pages.EditorFocus(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if !focused {
+		e := errs.New(errs.TypeNoEffect, "the terminal's input element did not take the focus, so nothing was sent")
+		e.Hint = "The terminal may be disabled or covered; check electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	before, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+	if err != nil {
+		return nil, err
+	}
+	if !pasted.Handled {
+		e := errs.New(errs.TypeNoEffect, "the terminal did not take the paste (on %s), so nothing was sent", pasted.Target)
+		e.Hint = "The terminal ignored a paste event (its input may be disabled). Check electron_focused_element; nothing was sent, so sending again is safe once it takes input."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	after, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	echoed := before.Screen != nil && after.Screen != nil && *before.Screen != *after.Screen
+	return map[string]any{"surface_id": res.SurfaceID, "editor": page.EditorXterm, "path": "paste", "typed": len([]rune(text)),
+		"verified": "delivered", "echoed": echoed, "changed": echoed, "window_id": res.InputRootID,
+		"note": "the terminal's paste handler took the text and handed it to the application (line breaks as carriage returns); what the application received is not readable from the page, and changed/echoed say whether the screen changed within two frames"}, nil
 }
 
 // ---- keys ----

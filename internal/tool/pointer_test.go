@@ -8,27 +8,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/fixture/components"
 )
 
-// componentsEnv is a server with the real UI libraries mounted on the
-// fixture app, launched on one of their pages.
-func componentsEnv(t *testing.T, page string) *env {
-	t.Helper()
-	dir := components.Require(t)
-	e := newEnv(t, Config{AllowEvalRenderer: true})
-	e.app.Mount(components.Prefix, components.Handler(dir))
-	e.launch(components.Prefix + "pages/" + page)
-	return e
-}
-
-// openComponent navigates the active surface to a components page and
-// waits until its library is up.
-func (e *env) openComponent(page string) {
-	e.t.Helper()
-	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", components.Prefix+"pages/"+page)})
-	if !e.waitTrue("window.__ready === true") {
-		e.t.Fatalf("%s never set __ready", page)
-	}
-}
-
 // TestDragSortableJS drags items of a real SortableJS list in its three
 // ways of dragging (HTML drag and drop; forceFallback, which follows
 // pointer events and samples them every 50 ms; items that are draggable

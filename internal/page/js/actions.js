@@ -349,6 +349,9 @@ function check(s, a, st) {
     throw err;
   }
   var c = a.checks || {}, force = !!a.force;
+  // An editor's hidden input (Monaco's, xterm's) is acted on through the
+  // part of the editor that shows its text.
+  if (c.visible || c.point) el = editorFace(el);
   if (!force) {
     if (c.visible && !isVisible(el)) return miss('hidden', 'the element is not visible (no box, display:none or visibility:hidden)');
     if (c.enabled) {
@@ -356,7 +359,7 @@ function check(s, a, st) {
       if (why) return miss('disabled', why);
     }
     if (c.editable) {
-      if (!editKind(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element', { field: 'selector' });
+      if (!editKind(el) && !editorOf(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element', { field: 'selector' });
       if (readOnly(el)) return miss('readonly', 'the element is read-only');
     }
   }
@@ -478,10 +481,23 @@ function done(s, a, r) {
 
 var ACTIONS = {};
 
+// editor names the editor the element belongs to: {kind, mode} (kind ''
+// for none).
+ACTIONS.editor = function (s, el) {
+  var ed = editorOf(el);
+  return ed ? { kind: ed.kind, mode: ed.mode } : { kind: '', mode: '' };
+};
+
 // focus gives the element the focus.
 ACTIONS.focus = function (s, el) {
   if (typeof el.focus === 'function') el.focus();
   var act = deepActive();
+  var ed = act !== el && !composedContains(el, act) ? editorOf(el) : null;
+  if (ed) {
+    // An editor's visible part stands for its input element.
+    if (!editorFocused(ed)) ed.input.focus();
+    if (editorFocused(ed)) return { focused: true };
+  }
   if (act !== el && !composedContains(el, act)) fail('BAD_ARGUMENT', 'the element cannot take the focus (it is not focusable)', { field: 'selector' });
   return { focused: true };
 };
@@ -502,6 +518,9 @@ function selectAllIn(el) {
 // change; an editing host gets the text through insertText over its
 // selected content.
 ACTIONS.fill = function (s, el, a) {
+  // An editor takes text its own way: the Go side pastes it there.
+  var ed = editorOf(el);
+  if (ed) return { editor: ed.kind, mode: ed.mode };
   if (!editKind(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text', { field: 'selector' });
   var text = a.text || '';
   var before = textOf(el);
@@ -867,4 +886,7 @@ OPS.actFiles = function (s, a) {
   var el = locate(s, a);
   return Array.prototype.map.call(el.files || [], function (f) { return { name: f.name, size: f.size, type: f.type }; });
 };
+
+// What editors.js asks of a text target: what it takes text as and holds.
+editFieldInfo = function (el) { var k = editKind(el); return { kind: k, text: k ? textOf(el) : '' }; };
 })();
