@@ -105,6 +105,10 @@ type Acted struct {
 	// Early: the answer to Action.Early. Only X, Y and There are set;
 	// nothing ran and nothing was armed.
 	Early bool
+	// Changed lists the refs (the element's, Action.To's) whose element
+	// showed another role or name than the agent last saw, which the
+	// locator allowed (Locator.AllowChanged).
+	Changed []RefChange
 }
 
 // wireAct is the renderer's answer to act.
@@ -120,6 +124,7 @@ type wireAct struct {
 	ToX      float64         `json:"toX"`
 	ToY      float64         `json:"toY"`
 	Out      json.RawMessage `json:"out"`
+	Changed  []RefChange     `json:"changed"`
 }
 
 // CheckTimeout validates an action's timeout: 0 means the default.
@@ -177,7 +182,7 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			return &Acted{X: w.X, Y: w.Y, There: w.There, Early: true}, nil
 		}
 		if w != nil && w.OK {
-			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, Out: w.Out, Waited: time.Since(start)}, nil
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, Out: w.Out, Changed: w.Changed, Waited: time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
 			return nil, missError(w, time.Since(start))
@@ -336,6 +341,9 @@ type Receipt struct {
 	Seen bool `json:"seen"`
 	// What took it instead, when it was in the element's document.
 	What *Covering `json:"what"`
+	// Changed: a press renamed the element it reached (a toggle), against
+	// what the agent last saw of its ref; the agent has seen it now.
+	Changed *RefChange `json:"changed"`
 }
 
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]

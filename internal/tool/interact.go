@@ -64,7 +64,44 @@ func registerInteract(s *Server) {
 // actArgs name one element and how long to wait for it.
 type actArgs struct {
 	elementArgs
-	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"how long to wait until the element is actionable; default 5000, max 30000"`
+	TimeoutMs    int  `json:"timeoutMs,omitempty" jsonschema:"how long to wait until the element is actionable; default 5000, max 30000"`
+	AllowChanged bool `json:"allowChanged,omitempty" jsonschema:"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
+}
+
+func (a *actArgs) locator() page.Locator {
+	l := a.elementArgs.locator()
+	l.AllowChanged = a.AllowChanged
+	return l
+}
+
+// noteChanged adds to a result the refs whose element showed another role
+// or name than the agent last saw (allowed by allowChanged, or made by
+// the action itself), first sight to last.
+func noteChanged(out map[string]any, lists ...[]page.RefChange) map[string]any {
+	byRef := map[int]int{}
+	var all []page.RefChange
+	for _, l := range lists {
+		for _, ch := range l {
+			if i, ok := byRef[ch.Ref]; ok {
+				all[i].Now = ch.Now
+				continue
+			}
+			byRef[ch.Ref] = len(all)
+			all = append(all, ch)
+		}
+	}
+	if len(all) > 0 {
+		out["ref_changed"] = all
+	}
+	return out
+}
+
+// receiptChange is the change a receipt reports, as a list.
+func receiptChange(r *page.Receipt) []page.RefChange {
+	if r == nil || r.Changed == nil {
+		return nil
+	}
+	return []page.RefChange{*r.Changed}
 }
 
 func (a *actArgs) validate() error {
@@ -82,15 +119,16 @@ func (a *actArgs) timeout() time.Duration {
 // optElementArgs may name an element.
 type optElementArgs struct {
 	Common
-	Ref       int    `json:"ref,omitempty" jsonschema:"focus this element first (a ref from electron_snapshot or electron_find)"`
-	Selector  string `json:"selector,omitempty" jsonschema:"focus this element first (a CSS selector)"`
-	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`
+	Ref          int    `json:"ref,omitempty" jsonschema:"focus this element first (a ref from electron_snapshot or electron_find)"`
+	Selector     string `json:"selector,omitempty" jsonschema:"focus this element first (a CSS selector)"`
+	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`
+	AllowChanged bool   `json:"allowChanged,omitempty" jsonschema:"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
 }
 
 func (a *optElementArgs) has() bool { return a.Ref != 0 || a.Selector != "" }
 
 func (a *optElementArgs) locator() page.Locator {
-	return page.Locator{Ref: a.Ref, Selector: a.Selector}
+	return page.Locator{Ref: a.Ref, Selector: a.Selector, AllowChanged: a.AllowChanged}
 }
 
 func (a *optElementArgs) validate() error {
@@ -221,9 +259,11 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 			return nil, ctx.Err()
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
+		seen := acted.Changed // reported once, by the call that found it
 		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
 			return nil, err
 		}
+		acted.Changed = append(seen, acted.Changed...)
 	}
 }
 
@@ -252,17 +292,27 @@ func (c *Call) coverAt(ctx context.Context, res *surface.Resolution, x, y float6
 // verifyReceived checks the receipt armed by pointAt: the event must have
 // reached the element. what names the action for the message.
 func verifyReceived(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (bool, error) {
-	r, err := c.Session.Pages.ActReceived(ctx, f)
+	r, err := verifyReceipt(ctx, c, res, f, x, y, what)
 	if err != nil {
 		return false, err
+	}
+	return r.Got, nil
+}
+
+// verifyReceipt is verifyReceived returning the receipt (Got false when
+// the document was replaced and nothing was left to ask).
+func verifyReceipt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (*page.Receipt, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 	if !r.Armed {
 		// The document was replaced (the press navigated): nothing is
 		// left to ask.
-		return false, nil
+		return r, nil
 	}
 	if r.Got {
-		return true, nil
+		return r, nil
 	}
 	var e *errs.Error
 	if r.Seen && r.What != nil {
@@ -272,7 +322,7 @@ func verifyReceived(ctx context.Context, c *Call, res *surface.Resolution, f pag
 		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element: something in an enclosing frame covers it (%s)", what, point(x, y), c.coverAt(ctx, res, x, y))
 	}
 	e.Hint = "The browser's hit-testing gave the event to another element. Close or wait for what covers the element (an overlay, dialog or banner), or act on that first."
-	return false, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
+	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 }
 
 func point(x, y float64) string { return "(" + ftoa(x) + ", " + ftoa(y) + ")" }
@@ -384,12 +434,14 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	if dialog != nil {
 		// The page stopped in a handler of this click: it got it.
 		out["verified"], out["dialog_opened"] = true, dialog
-		return withFallback(res, out), nil
+		return withFallback(res, noteChanged(out, p.acted.Changed)), nil
 	}
-	if out["verified"], err = verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+	r, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, out), nil
+	out["verified"] = r.Got
+	return withFallback(res, noteChanged(out, p.acted.Changed, receiptChange(r))), nil
 }
 
 // clickAt clicks at the point: when the mouse already rests there on the
@@ -432,8 +484,8 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 			return nil, err
 		}
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
-		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "hovered": true, "verified": verified, "x": p.x, "y": p.y,
+		"window_id": res.InputRootID, "waited_ms": waitedMS(p.acted)}, p.acted.Changed)), nil
 }
 
 // ---- text ----
@@ -497,7 +549,7 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (map[string]any
 		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
-	r := map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}
+	r := noteChanged(map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}, acted.Changed)
 	if !exact {
 		// It changed, but not into the text: a mask, a maxlength, a
 		// sanitiser. Say so rather than claim the text.
@@ -562,6 +614,9 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (any, error
 		}
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(*a.Text)), "window_id": res.InputRootID}
+	if focused != nil {
+		noteChanged(out, focused.Changed)
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
 	if err != nil {
 		return nil, err
@@ -720,10 +775,14 @@ func key(ctx context.Context, c *Call, a *keyArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus"); err != nil {
+	focused, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus")
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "pressed": chord.String(), "window_id": res.InputRootID}
+	if focused != nil {
+		noteChanged(out, focused.Changed)
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
 	if err != nil {
 		return nil, err
@@ -825,7 +884,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		return nil, errs.Wrap(errs.Internal, err, "decoding a checked state")
 	}
 	if st.Checked == want && !st.Mixed {
-		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": false}), nil
+		return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": false}, acted.Changed)), nil
 	}
 	if !want && st.Radio {
 		return nil, errs.BadArg("selector", "a radio button cannot be unchecked by clicking it; check another radio of its group")
@@ -847,7 +906,8 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 	if dialog != nil {
 		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "changed": "unknown", "dialog_opened": dialog}), nil
 	}
-	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+	rc, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	if err != nil {
 		return nil, err
 	}
 	after, err := c.Session.Pages.ActChecked(ctx, f, loc)
@@ -859,7 +919,8 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		e.Hint = "The element's checked state did not change as asked. Check electron_get_state, whether a label or another control drives it, or whether the page resets it."
 		return nil, e.With("checked", after.Checked).With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": true, "x": p.x, "y": p.y, "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": true, "x": p.x, "y": p.y, "window_id": res.InputRootID},
+		acted.Changed, p.acted.Changed, receiptChange(rc))), nil
 }
 
 type selectArgs struct {
@@ -898,8 +959,8 @@ func selectOption(ctx context.Context, c *Call, a *selectArgs) (any, error) {
 		e := errs.New(errs.TypeNoEffect, "the select holds %v, not %v: the page reset the choice", out.Values, out.Wanted)
 		return nil, e.With("values", out.Values).With("wanted", out.Wanted).With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "values": out.Values, "labels": out.Labels,
-		"changed": !sameSet(out.Before, out.Values), "waited_ms": waitedMS(acted)}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "values": out.Values, "labels": out.Labels,
+		"changed": !sameSet(out.Before, out.Values), "waited_ms": waitedMS(acted)}, acted.Changed)), nil
 }
 
 func sameSet(a, b []string) bool {
@@ -1033,7 +1094,7 @@ type dragArgs struct {
 }
 
 func (a *dragArgs) target() page.Locator {
-	return page.Locator{Ref: a.TargetRef, Selector: a.TargetSelector}
+	return page.Locator{Ref: a.TargetRef, Selector: a.TargetSelector, AllowChanged: a.AllowChanged}
 }
 
 func (a *dragArgs) validate() error {
@@ -1082,8 +1143,8 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "press that starts the drag"); err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "pointer", "from": map[string]float64{"x": p.x, "y": p.y},
-		"to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "mode": "pointer", "from": map[string]float64{"x": p.x, "y": p.y},
+		"to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}, kind.Changed, p.acted.Changed)), nil
 }
 
 // html5Drag drags a draggable source onto the target with trusted HTML
@@ -1133,8 +1194,8 @@ func html5Drag(ctx context.Context, c *Call, res *surface.Resolution, f page.Fra
 		e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
 		return nil, e.With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "drop_prevented": r.DropPrevented, "trusted": r.Trusted,
-		"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "mode": "html5", "dropped": true, "drop_prevented": r.DropPrevented, "trusted": r.Trusted,
+		"from": map[string]float64{"x": p.x, "y": p.y}, "to": map[string]float64{"x": to.X, "y": to.Y}, "window_id": res.InputRootID}, p.acted.Changed)), nil
 }
 
 // ---- scroll ----
@@ -1158,7 +1219,7 @@ func (a *scrollArgs) validate() error {
 
 func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	if a.Dx == 0 && a.Dy == 0 {
-		return scrollIntoView(ctx, c, &actArgs{elementArgs: elementArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector}, TimeoutMs: a.TimeoutMs})
+		return scrollIntoView(ctx, c, &actArgs{elementArgs: elementArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector}, TimeoutMs: a.TimeoutMs, AllowChanged: a.AllowChanged})
 	}
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
@@ -1166,6 +1227,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	}
 	var x, y float64
 	var before json.RawMessage
+	var changed []page.RefChange
 	if a.has() {
 		checks := page.PointerChecks()
 		checks.Enabled, checks.Stable = false, false
@@ -1173,7 +1235,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, y, before = p.x, p.y, p.acted.Out
+		x, y, before, changed = p.x, p.y, p.acted.Out, p.acted.Changed
 	} else {
 		cx, cy, sc, err := c.Session.Pages.ViewportCenter(ctx, f)
 		if err != nil {
@@ -1192,8 +1254,8 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "x": x, "y": y, "before": before, "after": after,
-		"scrolled": string(before) != string(after), "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "x": x, "y": y, "before": before, "after": after,
+		"scrolled": string(before) != string(after), "window_id": res.InputRootID}, changed)), nil
 }
 
 func scrollIntoView(ctx context.Context, c *Call, a *actArgs) (any, error) {
@@ -1205,5 +1267,5 @@ func scrollIntoView(ctx context.Context, c *Call, a *actArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "in_view": true, "bbox": acted.Box, "waited_ms": waitedMS(acted)}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "in_view": true, "bbox": acted.Box, "waited_ms": waitedMS(acted)}, acted.Changed)), nil
 }
