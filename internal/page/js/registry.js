@@ -126,9 +126,8 @@ function sawNow(s, ref, id) {
 
 // sameAsSeen compares el, the element of ref, with what the agent last saw
 // of it. It returns null when nothing changed (or the agent never saw it),
-// else {ref, was, now} — and fails with REF_STALE unless allow is set; when
-// allowed, the agent is taken to have seen the change (the action's answer
-// reports it).
+// else {ref, was, now} — and fails with REF_STALE unless allow is set. The
+// caller records the change as seen (sawNow) once its answer reports it.
 function sameAsSeen(s, ref, el, allow) {
   var was = s.seen.get(ref);
   if (!was) return null;
@@ -139,7 +138,6 @@ function sameAsSeen(s, ref, el, allow) {
     fail('REF_STALE', 'ref ' + ref + ' was ' + was.role + ' ' + quote(was.name) + ' when you last saw it; its element now shows ' +
       now.role + ' ' + quote(now.name) + ' (the page reused the element for another item)', ch);
   }
-  sawNow(s, ref, now);
   return ch;
 }
 
@@ -149,5 +147,7 @@ function sameAsSeen(s, ref, el, allow) {
 function changedSince(s, el) {
   var ref = s.refOf.get(el);
   if (ref === undefined) return null;
-  return sameAsSeen(s, ref, el, true);
+  var ch = sameAsSeen(s, ref, el, true);
+  if (ch) sawNow(s, ref, ch.now);
+  return ch;
 }
