@@ -40,7 +40,7 @@ const (
 	maxTypeChars = 100000
 )
 
-const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
+const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), REF_STALE at once (the ref's element now shows another item than you last saw; allowChanged:true acts anyway), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
 
 func registerInteract(s *Server) {
 	add(s, "electron_click", "Click an element of the active surface (ref or selector) with real mouse events on its window, so the browser's own hit-testing decides what receives it; what covers the element in its own document or its frame in an enclosing one is waited for before anything is sent, and the click is verified to have reached the element (a click taken by something else is an error naming it, never a silent miss). button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
