@@ -110,6 +110,25 @@ func TestRecycledRowRefIsStale(t *testing.T) {
 		t.Fatalf("click after since:'last': %v, clicks %v", r, e.eval("window.__clicked"))
 	}
 
+	// A click that renames what it clicked reports it, and the new name is
+	// what the agent has seen: the next click needs no allowChanged.
+	snap = e.ok("electron_snapshot", map[string]any{"format": "text"})
+	toggle := refIn(t, snap["snapshot_text"].(string), "button", "Play")
+	for i, want := range [][2]string{{"Play", "Pause"}, {"Pause", "Play"}} {
+		r = e.ok("electron_click", map[string]any{"ref": toggle})
+		chs, _ := r["ref_changed"].([]any)
+		if len(chs) != 1 {
+			t.Fatalf("click %d on the toggle: ref_changed %v", i+1, r)
+		}
+		ch := chs[0].(map[string]any)
+		if ch["was"].(map[string]any)["name"] != want[0] || ch["now"].(map[string]any)["name"] != want[1] {
+			t.Fatalf("click %d on the toggle: ref_changed %v, want %s → %s", i+1, ch, want[0], want[1])
+		}
+		if got := e.evalString("document.getElementById('toggle').textContent"); got != want[1] {
+			t.Fatalf("the toggle reads %q after click %d", got, i+1)
+		}
+	}
+
 	// A ref whose element is gone fails at once, not after the timeout.
 	snap = e.ok("electron_snapshot", map[string]any{"format": "text"})
 	gone := refIn(t, snap["snapshot_text"].(string), "option", "Item 25")
