@@ -145,8 +145,13 @@ func CheckTimeout(field string, ms int) (time.Duration, error) {
 // After timeout the last failure is the error: SELECTOR_NO_MATCH (nothing
 // matches), ELEMENT_NOT_VISIBLE (hidden, outside the viewport, moving, or
 // covered — the error names what covers it), ELEMENT_DISABLED (disabled or
-// read-only). A ref that is not live is REF_NOT_FOUND at once; errors of
-// the action itself (BAD_ARGUMENT, ELEMENT_DISABLED, TYPE_NO_EFFECT) too.
+// read-only). A ref that is not live is REF_NOT_FOUND at once, one whose
+// element shows another role or name than the agent last saw REF_STALE at
+// once (unless Locator.AllowChanged; Acted.Changed then reports it);
+// errors of the action itself (BAD_ARGUMENT, ELEMENT_DISABLED,
+// TYPE_NO_EFFECT) too. Everything the page may still change (missing,
+// hidden, zero size, moving, disabled, covered) is waited for: see
+// "When an action fails at once" in docs/tools.md.
 func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout time.Duration) (*Acted, error) {
 	if err := l.Check(); err != nil {
 		return nil, err
