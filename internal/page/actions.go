@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
@@ -219,6 +220,10 @@ func missError(w *wireAct, waited time.Duration) error {
 		e.Hint = "Something covers the element (named in the message and details.covering): close or wait for it (a dialog, toast or banner), or act on it first. force:true clicks anyway, and the cover then gets the click."
 		if w.Covering != nil {
 			e.With("covering", w.Covering)
+			if strings.Contains(w.Covering.Tag, "-") {
+				e.Hint = "A web component (<" + w.Covering.Tag + ">) covers the element. If that component is what you mean, act on it (selector " +
+					strconv.Quote(w.Covering.Selector) + ", or ref " + strconv.Itoa(w.Covering.Ref) + "); selectors reach into its shadow root (host >>> inner). Otherwise close or wait for it."
+			}
 		}
 	default:
 		e = errs.New(errs.ElementNotVisible, "%s%s", w.Message, after)
