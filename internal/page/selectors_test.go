@@ -1,7 +1,9 @@
 package page
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -72,4 +74,77 @@ func TestSelectorsPierceShadowRoots(t *testing.T) {
 		_, err := s.Exists(ctx, f, Locator{Selector: bad})
 		wantCode(t, err, errs.BadArgument)
 	}
+}
+
+// hostPage has web components without a library: a checkbox host whose
+// state is its .checked property, a field host with an inner <input>, and a
+// button host whose label is slotted text.
+const hostPage = `<!doctype html><title>Hosts</title><body>
+<x-check id="chk">Agree</x-check>
+<x-field id="fld"></x-field>
+<x-btn id="btn">Save draft</x-btn>
+<script>
+customElements.define('x-check', class extends HTMLElement {
+  constructor() { super(); this._c = false;
+    this.attachShadow({mode: 'open'}).innerHTML = '<label><input type="checkbox" tabindex="-1"><slot></slot></label>';
+    this.shadowRoot.querySelector('input').addEventListener('change', (e) => { this._c = e.target.checked; }); }
+  get checked() { return this._c; }
+  set checked(v) { this._c = !!v; this.shadowRoot.querySelector('input').checked = !!v; }
+});
+customElements.define('x-field', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<label>Name <input class="inner"></label>'; }
+  get value() { return this.shadowRoot.querySelector('input').value; }
+});
+customElements.define('x-btn', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML =
+    '<button style="font-size:40px;padding:0"><span><slot></slot></span></button>';
+    this.addEventListener('click', () => { window.__saved = (window.__saved || 0) + 1; }); }
+});
+window.__ready = true;
+</script></body>`
+
+func TestWebComponentHosts(t *testing.T) {
+	tb := openTab(t, dataURL(hostPage))
+	tb.waitTrue(t, "window.__ready === true")
+	s := NewStore()
+	f := tb.frame("hosts")
+	ctx := ctxT(t)
+
+	// States follow the host's own property.
+	st, err := s.GetState(ctx, f, Locator{Selector: "#chk"})
+	if err != nil || (st.Checked == True) {
+		t.Fatalf("state before: %+v %v", st, err)
+	}
+	tb.eval(t, `document.getElementById('chk').checked = true`, nil)
+	if st, err = s.GetState(ctx, f, Locator{Selector: "#chk"}); err != nil || !(st.Checked == True) {
+		t.Fatalf("state after .checked = true: %+v %v", st, err)
+	}
+	if cs, err := s.ActChecked(ctx, f, Locator{Selector: "#chk"}); err != nil || !cs.Checked {
+		t.Fatalf("checked read of the host: %+v %v", cs, err)
+	}
+
+	// Text goes to the host's inner field.
+	acted, err := s.Act(ctx, f, Locator{Selector: "#fld"}, Action{Checks: Checks{Visible: true, Enabled: true, Editable: true}, Name: "fill", Args: map[string]any{"text": "Ada"}}, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	tb.eval(t, `document.getElementById('fld').value`, &v)
+	if v != "Ada" {
+		t.Fatalf("x-field value %q after fill (%s)", v, acted.Out)
+	}
+	// A host that takes no text names its inner control.
+	_, err = s.Act(ctx, f, Locator{Selector: "#btn"}, Action{Checks: Checks{Editable: true}, Name: "fill", Args: map[string]any{"text": "x"}}, time.Second)
+	if e := wantCode(t, err, errs.BadArgument); !strings.Contains(e.Message, `x-btn#btn >>> button`) {
+		t.Fatalf("refusal: %v", e.Message)
+	}
+
+	// The slotted-label button's inner <button> receives the pointer at its
+	// centre (the hit is the host's own text, slotted inside the button).
+	t0 := time.Now()
+	acted, err = s.Act(ctx, f, Locator{Selector: "#btn >>> button"}, Action{Checks: PointerChecks()}, 3*time.Second)
+	if err != nil || time.Since(t0) > time.Second {
+		t.Fatalf("pointer checks on the inner button: %v after %v", err, time.Since(t0))
+	}
+	_ = acted
 }
