@@ -53,6 +53,7 @@ func TestRecycledRowRefIsStale(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("REF_STALE took %v: a stale ref cannot become fresh by waiting", d)
 	}
+	t.Logf("REF_STALE after %v", time.Since(start).Round(time.Millisecond))
 	d := details(m)
 	was, _ := d["was"].(map[string]any)
 	nowD, _ := d["now"].(map[string]any)
@@ -138,6 +139,7 @@ func TestRecycledRowRefIsStale(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("REF_NOT_FOUND for a removed element took %v", d)
 	}
+	t.Logf("REF_NOT_FOUND for a removed element after %v", time.Since(start).Round(time.Millisecond))
 }
 
 // TestShoelaceThroughMCP drives real Shoelace 2.20.1 web components: a
@@ -162,6 +164,7 @@ func TestShoelaceThroughMCP(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second || r["verified"] != true {
 			t.Fatalf("click by ref: %v after %v", r, d)
 		}
+		t.Logf("click by ref on the slotted-label button: %v ms in the server, %v round trip", r["_meta"].(map[string]any)["elapsed_ms"], time.Since(start).Round(time.Millisecond))
 		if n := num(e.eval("window.__saved")); n != 1 {
 			t.Fatalf("window.__saved = %d after the click by ref", n)
 		}
