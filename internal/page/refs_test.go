@@ -63,4 +63,20 @@ func TestRefStale(t *testing.T) {
 	if err != nil || len(acted.Changed) != 0 {
 		t.Fatalf("after the change was reported: %+v %v", acted, err)
 	}
+
+	// A scroll container is not what it shows: scrolling a plain (role-
+	// less, short-texted) scroller does not make its ref stale.
+	tb.eval(t, `(() => { const v = document.getElementById('viewport'); v.removeAttribute('role'); v.removeAttribute('aria-label');
+		v.scrollTop = 0; for (const r of v.querySelectorAll('.row')) r.removeAttribute('role'); })()`, nil)
+	tb.waitTrue(t, `window.rowText(3) === 'Item 3'`)
+	found, err := s.ElementsList(ctx, f, "#viewport", 1)
+	if err != nil || len(found.Items) != 1 {
+		t.Fatalf("list #viewport: %+v %v", found, err)
+	}
+	scroller := found.Items[0].Ref
+	tb.eval(t, `document.getElementById('viewport').scrollTop = 300`, nil)
+	tb.waitTrue(t, `window.rowText(3) === 'Item 13'`)
+	if _, err := s.Act(ctx, f, Locator{Ref: scroller}, Action{Checks: Checks{Visible: true, Scroll: true, Point: true}}, 3*time.Second); err != nil {
+		t.Fatalf("the scroller's ref after it scrolled: %v", err)
+	}
 }

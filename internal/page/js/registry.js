@@ -96,13 +96,21 @@ function identityOf(el) {
   var n = new Namer(new Styles());
   var name = n.name(el, role);
   if (!name && !el.isContentEditable && !IDENTITY_NO_TEXT.has(role) &&
-      (el.textContent || '').length <= 4 * IDENTITY_TEXT_MAX) {
+      (el.textContent || '').length <= 4 * IDENTITY_TEXT_MAX && !scrolls(el)) {
     n.root = el;
     n.visited = new _Set();
     var t = normSpace(n.content(el, 0));
     if (t.length <= IDENTITY_TEXT_MAX) name = t;
   }
   return { role: role, name: clip(name, IDENTITY_TEXT_MAX) };
+}
+
+// scrolls reports whether el is a scroll container with something to
+// scroll: its text is what it scrolls to, not what it is.
+function scrolls(el) {
+  if (el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth) return false;
+  var cs = _getComputedStyle(el);
+  return /auto|scroll/.test(cs.overflowY + ' ' + cs.overflowX);
 }
 
 function identityKey(id) { return id.role + '\u001f' + id.name; }
