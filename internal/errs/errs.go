@@ -21,6 +21,7 @@ const (
 	FileNotFound         Code = "FILE_NOT_FOUND"
 	AbsolutePathRequired Code = "ABSOLUTE_PATH_REQUIRED"
 	RefNotFound          Code = "REF_NOT_FOUND"
+	RefStale             Code = "REF_STALE"
 	SurfaceNotFound      Code = "SURFACE_NOT_FOUND"
 	SurfaceClosed        Code = "SURFACE_CLOSED"
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
@@ -67,6 +68,7 @@ var registry = map[Code]Entry{
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
 	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
 	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs lists likely candidates."},
+	RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
 	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},

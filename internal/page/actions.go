@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
@@ -106,6 +107,10 @@ type Acted struct {
 	// Early: the answer to Action.Early. Only X, Y and There are set;
 	// nothing ran and nothing was armed.
 	Early bool
+	// Changed lists the refs (the element's, Action.To's) whose element
+	// showed another role or name than the agent last saw, which the
+	// locator allowed (Locator.AllowChanged).
+	Changed []RefChange
 }
 
 // wireAct is the renderer's answer to act.
@@ -122,6 +127,7 @@ type wireAct struct {
 	ToY      float64         `json:"toY"`
 	ToBox    *Rect           `json:"toBox"`
 	Out      json.RawMessage `json:"out"`
+	Changed  []RefChange     `json:"changed"`
 }
 
 // CheckTimeout validates an action's timeout: 0 means the default.
@@ -142,8 +148,13 @@ func CheckTimeout(field string, ms int) (time.Duration, error) {
 // After timeout the last failure is the error: SELECTOR_NO_MATCH (nothing
 // matches), ELEMENT_NOT_VISIBLE (hidden, outside the viewport, moving, or
 // covered — the error names what covers it), ELEMENT_DISABLED (disabled or
-// read-only). A ref that is not live is REF_NOT_FOUND at once; errors of
-// the action itself (BAD_ARGUMENT, ELEMENT_DISABLED, TYPE_NO_EFFECT) too.
+// read-only). A ref that is not live is REF_NOT_FOUND at once, one whose
+// element shows another role or name than the agent last saw REF_STALE at
+// once (unless Locator.AllowChanged; Acted.Changed then reports it);
+// errors of the action itself (BAD_ARGUMENT, ELEMENT_DISABLED,
+// TYPE_NO_EFFECT) too. Everything the page may still change (missing,
+// hidden, zero size, moving, disabled, covered) is waited for: see
+// "When an action fails at once" in docs/tools.md.
 func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout time.Duration) (*Acted, error) {
 	if err := l.Check(); err != nil {
 		return nil, err
@@ -179,7 +190,7 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			return &Acted{X: w.X, Y: w.Y, There: w.There, Early: true}, nil
 		}
 		if w != nil && w.OK {
-			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Waited: time.Since(start)}, nil
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Changed: w.Changed, Waited: time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
 			return nil, missError(w, time.Since(start))
@@ -211,6 +222,10 @@ func missError(w *wireAct, waited time.Duration) error {
 		e.Hint = "Something covers the element (named in the message and details.covering): close or wait for it (a dialog, toast or banner), or act on it first. force:true clicks anyway, and the cover then gets the click."
 		if w.Covering != nil {
 			e.With("covering", w.Covering)
+			if strings.Contains(w.Covering.Tag, "-") {
+				e.Hint = "A web component (<" + w.Covering.Tag + ">) covers the element. If that component is what you mean, act on it (selector " +
+					strconv.Quote(w.Covering.Selector) + ", or ref " + strconv.Itoa(w.Covering.Ref) + "); selectors reach into its shadow root (host >>> inner). Otherwise close or wait for it."
+			}
 		}
 	default:
 		e = errs.New(errs.ElementNotVisible, "%s%s", w.Message, after)
@@ -338,6 +353,9 @@ type Receipt struct {
 	Seen bool `json:"seen"`
 	// What took it instead, when it was in the element's document.
 	What *Covering `json:"what"`
+	// Changed: a press renamed the element it reached (a toggle), against
+	// what the agent last saw of its ref; the agent has seen it now.
+	Changed *RefChange `json:"changed"`
 }
 
 // PointElement is an element at a point, as a pointer action there reports

@@ -149,3 +149,15 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// BenchmarkSnapshotTextLargeFirst is the first text snapshot a session
+// takes of large.html: every ref is new, so what the agent is shown of each
+// is recorded (identityOf, for REF_STALE) on top of the walk.
+func BenchmarkSnapshotTextLargeFirst(b *testing.B) {
+	_, _, f := benchLarge(b)
+	ctx := context.Background()
+	timeEach(b, func() error {
+		_, err := NewStore().Snapshot(ctx, f, SnapshotOptions{Format: "text"})
+		return err
+	})
+}

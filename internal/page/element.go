@@ -20,11 +20,18 @@ const (
 
 // Locator names one element of a surface: a Ref from a snapshot, find or
 // list of that surface, or a CSS Selector evaluated in the surface's
-// document (open shadow roots are searched when the document has no
-// match). Exactly one is set.
+// document. Selectors pierce open shadow roots: descendant and child
+// combinators step from a shadow tree to its host, and ">>>" is an
+// explicit descendant combinator across shadow roots; document matches
+// come first, then those in shadow roots. Exactly one of Ref and Selector
+// is set.
 type Locator struct {
 	Ref      int
 	Selector string
+	// AllowChanged lets an action ([Store.Act]) use a ref whose element
+	// now shows another role or name than the agent last saw (otherwise
+	// REF_STALE); the action's answer reports the change (Acted.Changed).
+	AllowChanged bool
 }
 
 // Check validates the locator: exactly one of Ref and Selector.
@@ -61,6 +68,9 @@ func (s *Store) lockLocated(f Frame, l Locator) (*surface, map[string]any, error
 // say what it was, so a dead ref can be answered with similar refs.
 func (sf *surface) locArgs(l Locator) map[string]any {
 	a := map[string]any{}
+	if l.AllowChanged {
+		a["allow"] = true
+	}
 	if l.Ref > 0 {
 		a["ref"] = l.Ref
 		if k, ok := sf.known[l.Ref]; ok {

@@ -129,6 +129,25 @@ type wireError struct {
 	Field   string       `json:"field"`
 	Ref     int          `json:"ref"`
 	Similar []SimilarRef `json:"similar"`
+	// Was and Now are a stale ref's identities (REF_STALE).
+	Was *Identity `json:"was"`
+	Now *Identity `json:"now"`
+}
+
+// Identity is what an element shows an agent: its role and name.
+type Identity struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+}
+
+// RefChange is a ref whose element shows another role or name than the
+// agent last saw: an action allowed it (allowChanged), or the action
+// itself made it (a toggle renamed by the click). Reporting it makes Now
+// what the agent has seen.
+type RefChange struct {
+	Ref int      `json:"ref"`
+	Was Identity `json:"was"`
+	Now Identity `json:"now"`
 }
 
 // SimilarRef is a live entry that looks like a ref that is gone.
@@ -309,6 +328,12 @@ func (sf *surface) toError(f Frame, we *wireError) error {
 		e := errs.New(errs.RefNotFound, "%s", we.Message).With("ref", we.Ref).With("surface_id", f.SurfaceID)
 		for _, r := range we.Similar {
 			e.SimilarRefs = append(e.SimilarRefs, r)
+		}
+		return e
+	case errs.RefStale:
+		e := errs.New(errs.RefStale, "%s", we.Message).With("ref", we.Ref).With("surface_id", f.SurfaceID)
+		if we.Was != nil && we.Now != nil {
+			e.With("was", *we.Was).With("now", *we.Now)
 		}
 		return e
 	case errs.SelectorNoMatch:

@@ -21,6 +21,7 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString("Generated from the registered tools by `go test ./internal/tool -run TestToolsDoc -update-docs`;\n")
 	b.WriteString("a test fails when this file and the code disagree. Every tool also takes `sessionId` (omit it\n")
 	b.WriteString("when exactly one session is open). Eval tools exist only with `--allow-eval`.\n\n")
+	b.WriteString(docsElements)
 	for _, name := range s.Names() {
 		d := s.defs[name]
 		b.WriteString("## " + name + "\n\n" + d.desc + "\n\n")
@@ -54,3 +55,44 @@ func TestToolsDoc(t *testing.T) {
 		t.Fatal("docs/tools.md is out of date: go test ./internal/tool -run TestToolsDoc -update-docs")
 	}
 }
+
+// docsElements is the part of docs/tools.md on naming elements: selectors,
+// refs, web components, and which action failures come at once.
+const docsElements = `## Naming elements
+
+**Selectors** are CSS selectors evaluated in the active surface's document, and they pierce open
+shadow roots in every tool (as Playwright's CSS selectors do): a descendant (` + "`a b`" + `) or child
+(` + "`a > b`" + `) combinator steps from the top of a shadow tree to its host, so
+` + "`sl-button#save button`" + ` matches the ` + "`<button>`" + ` inside the host's shadow root. ` + "`>>>`" + ` is accepted as
+an explicit descendant combinator across shadow roots (` + "`#save >>> button`" + ` means the same). Sibling
+combinators (` + "`+`, `~`" + `) and everything inside one compound selector (` + "`:has()`, `:is()`" + `…) stay within one
+tree; closed shadow roots are never entered. When several elements match, those of the document
+come first (document order), then those in shadow roots (outer roots first); a tool that takes one
+element takes the first.
+
+**Refs** come from electron_snapshot, electron_find, electron_elements_list and the answers of
+waits; a ref names one element for as long as it lives. An element can come to show another item
+while it lives (lists that recycle their rows as they scroll, like VS Code's list widget): every
+action (click, hover, type, check, select, drag, scroll, key, …) compares the ref's element with
+what you were last shown of it (role and name, by the last snapshot — ` + "`since:'last'`" + ` included —, find,
+list or action result that reported it) and answers ` + "`REF_STALE`" + ` at once when it now shows another
+role or name; details.was and details.now say both. Pass ` + "`allowChanged: true`" + ` to act on the element
+as it is now: the result's ` + "`ref_changed`" + ` [{ref, was, now}] reports the change, as it does when an
+action itself renamed what it acted on (a toggle), and from then on that is what you have seen.
+Reads (get_text, get_state, …) read the element as it is and do not check.
+
+**Web components.** A click or hover on a component's host, its inner control, its shadow tree
+or the text it slots in counts as reaching it (the hit test and the click receipt follow the
+composed tree). Text actions on a host (` + "`electron_type`" + ` on ` + "`sl-input`" + `) go to its inner text field, a
+focus to its inner control when the host takes none; ` + "`electron_check`" + `, electron_get_state and
+electron_expect_state read a host's own properties (` + "`checked`, `disabled`" + ` …) where it has them, else
+its inner control's states. A host that cannot take the action is refused with its inner
+control's selector in the message.
+
+**When an action fails at once.** Actions wait (timeoutMs) for what the page can still change:
+an element that is missing, hidden (display:none up the tree, zero size, outside the viewport),
+moving, disabled, read-only or covered. They fail at once when waiting cannot help: the ref's
+element is gone (` + "`REF_NOT_FOUND`" + `) or shows another item (` + "`REF_STALE`" + `), the selector is malformed or the
+element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button).
+
+`

@@ -42,7 +42,7 @@ const (
 	maxTypeChars = 100000
 )
 
-const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
+const actionabilityNote = " Before acting it waits (timeoutMs, default 5000, max 30000) until the element is attached, visible, stable (same box in two animation frames), enabled, scrolled into view and receives the pointer at its centre. Errors: SELECTOR_NO_MATCH / REF_NOT_FOUND (no such element), REF_STALE at once (the ref's element now shows another item than you last saw; allowChanged:true acts anyway), ELEMENT_NOT_VISIBLE (hidden, moving, or covered — the message names the cover), ELEMENT_DISABLED."
 
 func registerInteract(s *Server) {
 	add(s, "electron_click", "Click an element of the active surface (ref or selector) or a point (x, y) with real mouse events on its window, so the browser's own hit-testing decides what receives it. An element is clicked at the centre of its first box, or at position {x, y} (CSS pixels from the top-left corner of its border box; outside the box is BAD_ARGUMENT). x/y are CSS pixels of the active surface's own viewport (for a frame surface, of that frame: converted through the frame offsets; outside the viewport, negative or not finite is BAD_ARGUMENT naming the field), for what has no element of its own: canvas charts, design canvases, terminals. What covers the element or point in its own document (elements only) or its frame in an enclosing document is waited for before anything is sent. Verified: the press reached the element (for x/y: the element that was at the point, named in target {tag, id, role, name, selector, ref}; when it lies over another element there that is not its ancestor, over names that one: an overlay got the click); a click taken by something else is an error naming it, never a silent miss. button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)."+actionabilityNote+" force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.", true, gateNone, click)
@@ -66,7 +66,44 @@ func registerInteract(s *Server) {
 // actArgs name one element and how long to wait for it.
 type actArgs struct {
 	elementArgs
-	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"how long to wait until the element is actionable; default 5000, max 30000"`
+	TimeoutMs    int  `json:"timeoutMs,omitempty" jsonschema:"how long to wait until the element is actionable; default 5000, max 30000"`
+	AllowChanged bool `json:"allowChanged,omitempty" jsonschema:"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
+}
+
+func (a *actArgs) locator() page.Locator {
+	l := a.elementArgs.locator()
+	l.AllowChanged = a.AllowChanged
+	return l
+}
+
+// noteChanged adds to a result the refs whose element showed another role
+// or name than the agent last saw (allowed by allowChanged, or made by
+// the action itself), first sight to last.
+func noteChanged(out map[string]any, lists ...[]page.RefChange) map[string]any {
+	byRef := map[int]int{}
+	var all []page.RefChange
+	for _, l := range lists {
+		for _, ch := range l {
+			if i, ok := byRef[ch.Ref]; ok {
+				all[i].Now = ch.Now
+				continue
+			}
+			byRef[ch.Ref] = len(all)
+			all = append(all, ch)
+		}
+	}
+	if len(all) > 0 {
+		out["ref_changed"] = all
+	}
+	return out
+}
+
+// receiptChange is the change a receipt reports, as a list.
+func receiptChange(r *page.Receipt) []page.RefChange {
+	if r == nil || r.Changed == nil {
+		return nil
+	}
+	return []page.RefChange{*r.Changed}
 }
 
 func (a *actArgs) validate() error {
@@ -84,15 +121,16 @@ func (a *actArgs) timeout() time.Duration {
 // optElementArgs may name an element.
 type optElementArgs struct {
 	Common
-	Ref       int    `json:"ref,omitempty" jsonschema:"focus this element first (a ref from electron_snapshot or electron_find)"`
-	Selector  string `json:"selector,omitempty" jsonschema:"focus this element first (a CSS selector)"`
-	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`
+	Ref          int    `json:"ref,omitempty" jsonschema:"focus this element first (a ref from electron_snapshot or electron_find)"`
+	Selector     string `json:"selector,omitempty" jsonschema:"focus this element first (a CSS selector)"`
+	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`
+	AllowChanged bool   `json:"allowChanged,omitempty" jsonschema:"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
 }
 
 func (a *optElementArgs) has() bool { return a.Ref != 0 || a.Selector != "" }
 
 func (a *optElementArgs) locator() page.Locator {
-	return page.Locator{Ref: a.Ref, Selector: a.Selector}
+	return page.Locator{Ref: a.Ref, Selector: a.Selector, AllowChanged: a.AllowChanged}
 }
 
 func (a *optElementArgs) validate() error {
@@ -223,9 +261,11 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 			return nil, ctx.Err()
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
+		seen := acted.Changed // reported once, by the call that found it
 		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
 			return nil, err
 		}
+		acted.Changed = append(seen, acted.Changed...)
 	}
 }
 
@@ -254,17 +294,27 @@ func (c *Call) coverAt(ctx context.Context, res *surface.Resolution, x, y float6
 // verifyReceived checks the receipt armed by pointAt: the event must have
 // reached the element. what names the action for the message.
 func verifyReceived(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (bool, error) {
-	r, err := c.Session.Pages.ActReceived(ctx, f)
+	r, err := verifyReceipt(ctx, c, res, f, x, y, what)
 	if err != nil {
 		return false, err
+	}
+	return r.Got, nil
+}
+
+// verifyReceipt is verifyReceived returning the receipt (Got false when
+// the document was replaced and nothing was left to ask).
+func verifyReceipt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (*page.Receipt, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 	if !r.Armed {
 		// The document was replaced (the press navigated): nothing is
 		// left to ask.
-		return false, nil
+		return r, nil
 	}
 	if r.Got {
-		return true, nil
+		return r, nil
 	}
 	var e *errs.Error
 	if r.Seen && r.What != nil {
@@ -274,7 +324,7 @@ func verifyReceived(ctx context.Context, c *Call, res *surface.Resolution, f pag
 		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element: something in an enclosing frame covers it (%s)", what, point(x, y), c.coverAt(ctx, res, x, y))
 	}
 	e.Hint = "The browser's hit-testing gave the event to another element. Close or wait for what covers the element (an overlay, dialog or banner), or act on that first."
-	return false, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
+	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 }
 
 func point(x, y float64) string { return "(" + ftoa(x) + ", " + ftoa(y) + ")" }
@@ -476,12 +526,14 @@ func click(ctx context.Context, c *Call, a *clickArgs) (any, error) {
 	if dialog != nil {
 		// The page stopped in a handler of this click: it got it.
 		out["verified"], out["dialog_opened"] = true, dialog
-		return withFallback(res, out), nil
+		return withFallback(res, noteChanged(out, p.acted.Changed)), nil
 	}
-	if out["verified"], err = verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+	r, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, out), nil
+	out["verified"] = r.Got
+	return withFallback(res, noteChanged(out, p.acted.Changed, receiptChange(r))), nil
 }
 
 // clickAt clicks at the point: when the mouse already rests there on the
@@ -662,7 +714,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (any, error) {
 	if a.Position != nil {
 		out["position"] = a.Position
 	}
-	return withFallback(res, out), nil
+	return withFallback(res, noteChanged(out, p.acted.Changed)), nil
 }
 
 // ---- text ----
@@ -746,7 +798,7 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (map[string]any
 		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
-	r := map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}
+	r := noteChanged(map[string]any{"surface_id": res.SurfaceID, "value": out.After, "changed": out.Before != out.After, "waited_ms": waitedMS(acted)}, acted.Changed)
 	if !exact {
 		// It changed, but not into the text: a mask, a maxlength, a
 		// sanitiser. Say so rather than claim the text.
@@ -811,6 +863,9 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (any, error
 		}
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "typed": len([]rune(*a.Text)), "window_id": res.InputRootID}
+	if focused != nil {
+		noteChanged(out, focused.Changed)
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
 	if err != nil {
 		return nil, err
@@ -1130,10 +1185,14 @@ func key(ctx context.Context, c *Call, a *keyArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus"); err != nil {
+	focused, err := focusFor(ctx, c, res, f, &a.optElementArgs, "focus")
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]any{"surface_id": res.SurfaceID, "pressed": chord.String(), "window_id": res.InputRootID}
+	if focused != nil {
+		noteChanged(out, focused.Changed)
+	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
 	if err != nil {
 		return nil, err
@@ -1235,7 +1294,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		return nil, errs.Wrap(errs.Internal, err, "decoding a checked state")
 	}
 	if st.Checked == want && !st.Mixed {
-		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": false}), nil
+		return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": false}, acted.Changed)), nil
 	}
 	if !want && st.Radio {
 		return nil, errs.BadArg("selector", "a radio button cannot be unchecked by clicking it; check another radio of its group")
@@ -1257,7 +1316,8 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 	if dialog != nil {
 		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "changed": "unknown", "dialog_opened": dialog}), nil
 	}
-	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+	rc, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	if err != nil {
 		return nil, err
 	}
 	after, err := c.Session.Pages.ActChecked(ctx, f, loc)
@@ -1269,7 +1329,8 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		e.Hint = "The element's checked state did not change as asked. Check electron_get_state, whether a label or another control drives it, or whether the page resets it."
 		return nil, e.With("checked", after.Checked).With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": true, "x": p.x, "y": p.y, "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "checked": want, "changed": true, "x": p.x, "y": p.y, "window_id": res.InputRootID},
+		acted.Changed, p.acted.Changed, receiptChange(rc))), nil
 }
 
 type selectArgs struct {
@@ -1308,8 +1369,8 @@ func selectOption(ctx context.Context, c *Call, a *selectArgs) (any, error) {
 		e := errs.New(errs.TypeNoEffect, "the select holds %v, not %v: the page reset the choice", out.Values, out.Wanted)
 		return nil, e.With("values", out.Values).With("wanted", out.Wanted).With("surface_id", res.SurfaceID)
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "values": out.Values, "labels": out.Labels,
-		"changed": !sameSet(out.Before, out.Values), "waited_ms": waitedMS(acted)}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "values": out.Values, "labels": out.Labels,
+		"changed": !sameSet(out.Before, out.Values), "waited_ms": waitedMS(acted)}, acted.Changed)), nil
 }
 
 func sameSet(a, b []string) bool {
@@ -1444,7 +1505,7 @@ type dragArgs struct {
 }
 
 func (a *dragArgs) target() page.Locator {
-	return page.Locator{Ref: a.TargetRef, Selector: a.TargetSelector}
+	return page.Locator{Ref: a.TargetRef, Selector: a.TargetSelector, AllowChanged: a.AllowChanged}
 }
 
 func (a *dragArgs) validate() error {
@@ -1517,8 +1578,8 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok := map[string]any{"surface_id": res.SurfaceID, "mode": out.Mode, "from": map[string]float64{"x": from.X, "y": from.Y},
-		"to": map[string]float64{"x": to.X, "y": to.Y}, "steps": steps, "window_id": res.InputRootID}
+	ok := noteChanged(map[string]any{"surface_id": res.SurfaceID, "mode": out.Mode, "from": map[string]float64{"x": from.X, "y": from.Y},
+		"to": map[string]float64{"x": to.X, "y": to.Y}, "steps": steps, "window_id": res.InputRootID}, p.acted.Changed)
 	if out.Mode == input.ModeHTML5 {
 		ok["trusted"] = r.Trusted
 	}
@@ -1635,7 +1696,7 @@ func (a *scrollArgs) validate() error {
 
 func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	if a.Dx == 0 && a.Dy == 0 {
-		return scrollIntoView(ctx, c, &scrollIntoViewArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector, TimeoutMs: a.TimeoutMs})
+		return scrollIntoView(ctx, c, &scrollIntoViewArgs{Common: a.Common, Ref: a.Ref, Selector: a.Selector, TimeoutMs: a.TimeoutMs, AllowChanged: a.AllowChanged})
 	}
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
@@ -1643,6 +1704,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	}
 	var x, y float64
 	var before json.RawMessage
+	var changed []page.RefChange
 	if a.has() {
 		checks := page.PointerChecks()
 		checks.Enabled, checks.Stable = false, false
@@ -1650,7 +1712,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, y, before = p.x, p.y, p.acted.Out
+		x, y, before, changed = p.x, p.y, p.acted.Out, p.acted.Changed
 	} else {
 		cx, cy, sc, err := c.Session.Pages.ViewportCenter(ctx, f)
 		if err != nil {
@@ -1669,8 +1731,8 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "x": x, "y": y, "before": before, "after": after,
-		"scrolled": string(before) != string(after), "window_id": res.InputRootID}), nil
+	return withFallback(res, noteChanged(map[string]any{"surface_id": res.SurfaceID, "x": x, "y": y, "before": before, "after": after,
+		"scrolled": string(before) != string(after), "window_id": res.InputRootID}, changed)), nil
 }
 
 // scrollIntoViewArgs name an element that may not be rendered yet.
@@ -1684,6 +1746,7 @@ type scrollIntoViewArgs struct {
 	ListRef      int    `json:"listRef,omitempty" jsonschema:"the virtualized list to scroll (a ref); default: every virtualized list of the surface"`
 	ListSelector string `json:"listSelector,omitempty" jsonschema:"the virtualized list to scroll (a CSS selector)"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"default 5000 (15000 when a list must be scrolled), max 30000"`
+	AllowChanged bool   `json:"allowChanged,omitempty" jsonschema:"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
 }
 
 // seekDefault is how long a list is scrolled when timeoutMs is not given.
@@ -1721,7 +1784,7 @@ func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (any, e
 		return nil, err
 	}
 	timeout, _ := page.CheckTimeout("timeoutMs", a.TimeoutMs)
-	loc := page.Locator{Ref: a.Ref, Selector: a.Selector}
+	loc := page.Locator{Ref: a.Ref, Selector: a.Selector, AllowChanged: a.AllowChanged}
 	var found *page.Seeked
 	if a.Ref == 0 {
 		// A selector that matches something is waited for as before; one
@@ -1756,5 +1819,5 @@ func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (any, e
 	if found != nil {
 		out["ref"], out["role"], out["name"], out["scrolled_pages"] = found.Ref, found.Role, found.Name, found.Steps
 	}
-	return withFallback(res, out), nil
+	return withFallback(res, noteChanged(out, acted.Changed)), nil
 }

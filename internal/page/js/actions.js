@@ -101,18 +101,43 @@ function scrollToView(el) {
 }
 
 // deepHit is the element at (x, y) in this document, looking into open
-// shadow roots; null outside the viewport.
+// shadow roots; null outside the viewport. Text a host slots into its
+// shadow tree (a web component's label: <sl-button>Save</sl-button>) is
+// hit as the slot it renders in, where the host itself would be all that
+// elementFromPoint tells.
 function deepHit(x, y) {
   var h = document.elementFromPoint(x, y);
   while (h && h.shadowRoot) {
     var inner = h.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === h) break;
+    if (!inner || inner === h) {
+      var slot = slottedTextAt(h, x, y);
+      if (slot) h = slot;
+      break;
+    }
     h = inner;
   }
   return h;
 }
 
-// reaches reports whether an event on t reaches el: t is el, inside it,
+// slottedTextAt returns the slot that renders the host's own text node
+// under (x, y), or null.
+function slottedTextAt(host, x, y) {
+  for (var n = host.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== TEXT_NODE || !n.assignedSlot) continue;
+    var range = document.createRange();
+    range.selectNodeContents(n);
+    var rects = range.getClientRects();
+    for (var i = 0; i < rects.length; i++) {
+      var r = rects[i];
+      if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return n.assignedSlot;
+    }
+  }
+  return null;
+}
+
+// reaches reports whether an event on t reaches el: t is el, inside it
+// (across shadow roots and slots), el's own shadow host (a web
+// component's inner control: the host is the component it belongs to),
 // inside el's own label (a click there goes to el), or el is a label and t
 // its control.
 function reaches(el, t) {
@@ -120,9 +145,28 @@ function reaches(el, t) {
   if (t.nodeType !== ELEMENT_NODE) t = t.parentElement || flatParent(t);
   if (!t) return false;
   if (composedContains(el, t)) return true;
+  if (t.shadowRoot && isHostOf(t, el)) return true;
   var label = t.closest ? t.closest('label') : null;
   if (label && label.control === el) return true;
   return el.localName === 'label' && !!el.control && composedContains(el.control, t);
+}
+
+// isHostOf reports whether el sits in host's shadow tree (or in the
+// shadow trees nested in it).
+function isHostOf(host, el) {
+  for (var r = el.getRootNode(); r && r.nodeType === 11 && r.host; r = r.host.getRootNode()) {
+    if (r.host === host) return true;
+  }
+  return false;
+}
+
+// pathReaches reports whether an event whose composed path is path
+// reaches el: el is on the path (the event passed through it on its way
+// from a node inside it), or reaches says so of its target.
+function pathReaches(el, ev) {
+  var path = ev.composedPath ? ev.composedPath() : [];
+  if (path.indexOf(el) >= 0) return true;
+  return reaches(el, path.length ? path[0] : ev.target);
 }
 
 // coverOf describes the element that takes a point meant for another: its
@@ -175,6 +219,39 @@ function editKind(el) {
   return '';
 }
 
+// ---- web components: a host forwards to its inner control ----
+
+// textTarget is where text for el goes: el when it takes text, else the
+// inner text field of a web component's host (sl-input → its <input>),
+// else el.
+function textTarget(el) {
+  if (!el.shadowRoot || editKind(el)) return el;
+  return innerControl(el, function (c) { return !!editKind(c); }) || el;
+}
+
+// forwarded is the element an action really works on: a text action on a
+// host goes to its inner text field, a focus on a host that cannot take
+// it to its inner control. Pointer actions stay on the host: a click on
+// it reaches its parts (reaches).
+function forwarded(el, a) {
+  if (!el.shadowRoot) return el;
+  if ((a.checks && a.checks.editable) || a.action === 'fill' || a.action === 'focusText') return textTarget(el);
+  if (a.action === 'focus' && el.tabIndex < 0 && !el.shadowRoot.delegatesFocus && el.focus === HTMLElement.prototype.focus) {
+    return innerControl(el, isControl) || el;
+  }
+  return el;
+}
+
+// innerNote names a host's inner control for a refusal, so the agent
+// can target it; '' for an element that is no host.
+function innerNote(el) {
+  if (!el.shadowRoot) return '';
+  var c = innerControl(el, isControl);
+  if (!c) return '; it is a web component whose open shadow root holds no control';
+  return '; it is a web component whose inner control is ' + (roleOf(c) || 'generic') + ' <' + c.localName + '>: target that with the selector ' +
+    quote(cssPath(el) + ' >>> ' + cssPath(c));
+}
+
 function readOnly(el) {
   if (attrTrue(el, 'aria-readonly')) return true;
   return (el.localName === 'input' || el.localName === 'textarea') && el.readOnly;
@@ -216,11 +293,11 @@ function pointerThere(s, el, x, y) {
 // reaches this document at all.
 function arm(s, el, type) {
   disarm(s);
-  var r = { got: false, seen: false, what: null, type: type };
+  var r = { got: false, seen: false, what: null, type: type, el: el };
   r.fn = function (ev) {
     var t = ev.composedPath ? ev.composedPath()[0] : ev.target;
     r.seen = true;
-    r.got = reaches(el, t);
+    r.got = pathReaches(el, ev);
     if (!r.got && t && t.nodeType === ELEMENT_NODE) r.what = coverOf(s, t);
     window.removeEventListener(type, r.fn, true);
   };
@@ -269,7 +346,14 @@ OPS.actPoint = function (s, a) {
 OPS.actReceived = function (s) {
   var r = disarm(s);
   if (!r) return { armed: false, got: false };
-  return { armed: true, got: r.got, seen: r.seen, what: r.what };
+  var out = { armed: true, got: r.got, seen: r.seen, what: r.what };
+  // A press may rename what it pressed (a toggle, a row that opens): the
+  // answer reports it, so the agent has seen it. A hover's changes pass.
+  if (r.got && r.type === 'mousedown' && r.el.isConnected) {
+    var ch = changedSince(s, r.el);
+    if (ch) out.changed = ch;
+  }
+  return out;
 };
 
 // ---- the checks ----
@@ -348,6 +432,10 @@ function check(s, a, st) {
     if (err.ucode === 'SELECTOR_NO_MATCH') return miss('missing', 'no element matches ' + a.sel);
     throw err;
   }
+  // A ref whose element now shows another item fails at once (REF_STALE),
+  // unless the call allows it.
+  var changed = a.ref ? sameAsSeen(s, a.ref, el, !!a.allow) : null;
+  el = forwarded(el, a);
   var c = a.checks || {}, force = !!a.force;
   // An editor's hidden input (Monaco's, xterm's) is acted on through the
   // part of the editor that shows its text.
@@ -359,11 +447,11 @@ function check(s, a, st) {
       if (why) return miss('disabled', why);
     }
     if (c.editable) {
-      if (!editKind(el) && !editorOf(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element', { field: 'selector' });
+      if (!editKind(el) && !editorOf(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element' + innerNote(el), { field: 'selector' });
       if (readOnly(el)) return miss('readonly', 'the element is read-only');
     }
   }
-  var res = { ok: true, el: el };
+  var res = { ok: true, el: el, changed: changed ? [changed] : [] };
   if (c.scroll) scrollToView(el);
   var box = null;
   if (c.point || c.stable) {
@@ -388,6 +476,8 @@ function check(s, a, st) {
       if (err2.ucode === 'SELECTOR_NO_MATCH') return miss('missing', 'no element matches the target ' + a.to.sel);
       throw err2;
     }
+    var toChanged = a.to.ref ? sameAsSeen(s, a.to.ref, to, !!a.allow) : null;
+    if (toChanged) res.changed.push(toChanged);
     if (!force && !isVisible(to)) return miss('hidden', 'the target element is not visible');
     var tp = clippedCenter(plainBox(firstBox(to)));
     if (!tp) {
@@ -464,6 +554,9 @@ function bare(m) {
 function done(s, a, r) {
   var el = r.el;
   var out = { ok: true };
+  // Changes the call allowed: reported, and seen from now on.
+  for (var i = 0; i < r.changed.length; i++) sawNow(s, r.changed[i].ref, r.changed[i].now);
+  if (r.changed.length) out.changed = r.changed;
   if (r.box) out.box = r.box;
   if (r.x !== undefined) {
     out.x = r.x; out.y = r.y;
@@ -559,7 +652,7 @@ ACTIONS.focusText = function (s, el) {
 
 // text reads a text target (for checking what typing did).
 OPS.actText = function (s, a) {
-  var el = locate(s, a);
+  var el = textTarget(locate(s, a));
   var act = deepActive();
   return { text: textOf(el), editable: !!editKind(el), focused: act === el || composedContains(el, act), focus_kind: act ? editKind(act) : '' };
 };
@@ -567,7 +660,7 @@ OPS.actText = function (s, a) {
 // select chooses options by value or visible label, fires input and
 // change, and says what is chosen now.
 ACTIONS.select = function (s, el, a) {
-  if (el.localName !== 'select') fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '>, not a <select>; click the option instead (electron_click)', { field: 'selector' });
+  if (el.localName !== 'select') fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '>, not a <select>; click the option instead (electron_click)' + innerNote(el), { field: 'selector' });
   var want = a.values || [];
   if (!el.multiple && want.length !== 1) fail('BAD_ARGUMENT', 'a single-choice <select> takes exactly one value, not ' + want.length, { field: 'values' });
   var opts = el.options, pick = [];
@@ -612,7 +705,18 @@ function checkedOf(el) {
     if (el.localName === 'label' && el.control && el.control.localName === 'input' && (el.control.type === 'checkbox' || el.control.type === 'radio')) {
       return { checked: el.control.checked, radio: el.control.type === 'radio' };
     }
-    fail('BAD_ARGUMENT', 'the element (' + (role || el.localName) + ') is not a checkbox, radio or switch', { field: 'selector' });
+    // A web component's host: its own checked property (what the page
+    // reads), else its inner checkbox, radio or switch.
+    if (el.shadowRoot) {
+      var inner = innerControl(el, isCheckable);
+      var hc = hostBool(el, 'checked');
+      if (hc !== undefined && (inner || /check|radio|switch|toggle/.test(el.localName))) {
+        var radio = !!inner && (roleOf(inner) === 'radio' || (inner.localName === 'input' && inner.type === 'radio'));
+        return { checked: hc, mixed: hostBool(el, 'indeterminate') === true, radio: radio || /radio/.test(el.localName) };
+      }
+      if (inner) return checkedOf(inner);
+    }
+    fail('BAD_ARGUMENT', 'the element (' + (role || el.localName) + ') is not a checkbox, radio or switch' + innerNote(el), { field: 'selector' });
   }
   var c = checkedState(el, role);
   return { checked: c === 'true', mixed: c === 'mixed', radio: role === 'radio' || role === 'menuitemradio' || (isInput && el.type === 'radio') };

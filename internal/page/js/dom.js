@@ -178,29 +178,170 @@ function cssPath(el) {
   return parts.join(' > ');
 }
 
-// queryOne returns the first element matching sel in the document, else in
-// the open shadow roots under it (breadth first), else null. A bad selector
-// throws the browser's SyntaxError.
+// ---- selectors ----
+//
+// Selectors pierce open shadow roots, as Playwright's CSS selectors do: a
+// descendant (" ") or child (">") combinator steps from an element at the
+// top of a shadow tree to its host, so "sl-button#save button" matches the
+// <button> inside the host's shadow root. ">>>" is accepted as an explicit
+// descendant combinator that crosses shadow roots ("#save >>> button"
+// means the same). Sibling combinators ("+", "~") stay within one tree, and
+// so does everything inside a compound selector (":has()", ":is()" …).
+// Matches in the document come first (in document order), then those in
+// open shadow roots (each root in document order, outer roots first).
+// Closed shadow roots are never entered.
+
+// parseSelector splits a selector list into complex selectors, each a
+// list of steps {comb, cmp}: comb joins the step to the one before it
+// (' ', '>', '+', '~'; '' for the first) and cmp is a compound selector.
+// Brackets, parentheses, strings and escapes are kept whole. It returns
+// null for a list that is plainly malformed (an empty part or a dangling
+// combinator); the browser judges the compounds themselves.
+function parseSelector(sel) {
+  var list = [], steps = [], cmp = '', comb = '', depth = 0, quoteCh = '';
+  var flush = function () {
+    if (!cmp) return true;
+    if (steps.length && !comb) comb = ' ';
+    steps.push({ comb: steps.length ? comb : '', cmp: cmp });
+    cmp = ''; comb = '';
+    return true;
+  };
+  for (var i = 0; i < sel.length; i++) {
+    var ch = sel[i];
+    if (quoteCh) {
+      cmp += ch;
+      if (ch === '\\' && i + 1 < sel.length) cmp += sel[++i];
+      else if (ch === quoteCh) quoteCh = '';
+      continue;
+    }
+    if (ch === '\\' && i + 1 < sel.length) { cmp += ch + sel[++i]; continue; }
+    if (ch === '"' || ch === "'") { quoteCh = ch; cmp += ch; continue; }
+    if (ch === '(' || ch === '[') { depth++; cmp += ch; continue; }
+    if (ch === ')' || ch === ']') { depth--; cmp += ch; continue; }
+    if (depth > 0) { cmp += ch; continue; }
+    if (ch === ',') {
+      flush();
+      if (!steps.length || comb) return null;
+      list.push(steps);
+      steps = [];
+      continue;
+    }
+    if (/[ \t\n\r\f]/.test(ch)) { if (cmp) flush(); continue; }
+    if (ch === '>' || ch === '+' || ch === '~') {
+      if (cmp) flush();
+      if (!steps.length || (comb && comb !== ' ')) return null;
+      if (ch === '>' && sel.substr(i, 3) === '>>>') { comb = ' '; i += 2; }
+      else comb = ch;
+      continue;
+    }
+    cmp += ch;
+  }
+  flush();
+  if (!steps.length || comb) return null;
+  list.push(steps);
+  return list;
+}
+
+// plainSelector is the list written back with ">>>" as a descendant
+// combinator: what the browser's own selector engine takes.
+function plainSelector(list) {
+  return list.map(function (steps) {
+    return steps.map(function (st) { return (st.comb ? (st.comb === ' ' ? ' ' : ' ' + st.comb + ' ') : '') + st.cmp; }).join('');
+  }).join(', ');
+}
+
+// Selector is a parsed selector. A malformed list throws a SyntaxError
+// here; the browser's engine throws its own for a bad compound at the
+// first query with plain (which the queries below always make first).
+function Selector(sel) {
+  var list = parseSelector(sel);
+  if (!list) throw new SyntaxError('\'' + sel + '\' is not a valid selector');
+  this.list = list;
+  this.plain = plainSelector(list);
+  var lasts = [];
+  for (var i = 0; i < list.length; i++) lasts.push(list[i][list[i].length - 1].cmp);
+  this.last = lasts.join(', ');
+  this.crosses = false;
+  for (var j = 0; j < list.length; j++) if (list[j].length > 1) this.crosses = true;
+}
+
+// composedParent is the parent element of el, or the host of the shadow
+// root el sits at the top of.
+function composedParent(el) {
+  var p = el.parentNode;
+  if (!p) return null;
+  if (p.nodeType === 11) return p.host || null;
+  return p.nodeType === ELEMENT_NODE ? p : null;
+}
+
+// matchesSteps reports whether el matches steps[0..i] with piercing
+// descendant and child combinators.
+function matchesSteps(el, steps, i) {
+  if (!el.matches(steps[i].cmp)) return false;
+  if (i === 0) return true;
+  var comb = steps[i].comb, n;
+  switch (comb) {
+    case '>':
+      n = composedParent(el);
+      return !!n && matchesSteps(n, steps, i - 1);
+    case '+':
+      n = el.previousElementSibling;
+      return !!n && matchesSteps(n, steps, i - 1);
+    case '~':
+      for (n = el.previousElementSibling; n; n = n.previousElementSibling) if (matchesSteps(n, steps, i - 1)) return true;
+      return false;
+  }
+  for (n = composedParent(el); n; n = composedParent(n)) if (matchesSteps(n, steps, i - 1)) return true;
+  return false;
+}
+
+Selector.prototype.matches = function (el) {
+  for (var i = 0; i < this.list.length; i++) {
+    var steps = this.list[i];
+    if (matchesSteps(el, steps, steps.length - 1)) return true;
+  }
+  return false;
+};
+
+// inRoot lists the matches inside one shadow root (up to max when max > 0).
+Selector.prototype.inRoot = function (root, out, max) {
+  if (!this.crosses) {
+    // No combinator: the root's own engine decides.
+    var own = max === 1 ? [root.querySelector(this.plain)] : root.querySelectorAll(this.plain);
+    for (var k = 0; k < own.length; k++) if (own[k]) out.push(own[k]);
+    return;
+  }
+  var cands = root.querySelectorAll(this.last);
+  for (var i = 0; i < cands.length; i++) {
+    if (this.matches(cands[i])) {
+      out.push(cands[i]);
+      if (max > 0 && out.length >= max) return;
+    }
+  }
+};
+
+// queryOne returns the first element matching sel (see above) or null. A
+// bad selector throws a SyntaxError.
 function queryOne(sel) {
-  var el = document.querySelector(sel);
+  var q = new Selector(sel);
+  var el = document.querySelector(q.plain);
   if (el) return el;
   var roots = shadowRoots(document);
   for (var i = 0; i < roots.length; i++) {
-    el = roots[i].querySelector(sel);
-    if (el) return el;
+    var out = [];
+    q.inRoot(roots[i], out, 1);
+    if (out.length) return out[0];
   }
   return null;
 }
 
-// queryAll returns the elements matching sel in the document and in the
-// open shadow roots under it, document matches first.
+// queryAll returns every element matching sel: the document's matches,
+// then each open shadow root's.
 function queryAll(sel) {
-  var out = Array.prototype.slice.call(document.querySelectorAll(sel));
+  var q = new Selector(sel);
+  var out = Array.prototype.slice.call(document.querySelectorAll(q.plain));
   var roots = shadowRoots(document);
-  for (var i = 0; i < roots.length; i++) {
-    var found = roots[i].querySelectorAll(sel);
-    for (var j = 0; j < found.length; j++) out.push(found[j]);
-  }
+  for (var i = 0; i < roots.length; i++) q.inRoot(roots[i], out, 0);
   return out;
 }
 

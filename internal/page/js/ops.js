@@ -86,7 +86,7 @@ function dice(a, b) {
 // most like what ref was ({role, name}), by role and name.
 function similar(s, want, ref) {
   var entries = new Walker().run();
-  settle(s, entries);
+  settleQuiet(s, entries);
   var scored = [];
   for (var i = 0; i < entries.length; i++) {
     var e = entries[i];
@@ -97,8 +97,24 @@ function similar(s, want, ref) {
   }
   scored.sort(function (a, b) { return b.s - a.s || Math.abs(a.e.ref - ref) - Math.abs(b.e.ref - ref); });
   var out = [];
-  for (var k = 0; k < scored.length && k < 5; k++) out.push({ ref: scored[k].e.ref, role: scored[k].e.role, name: clip(scored[k].label, 120) });
+  for (var k = 0; k < scored.length && k < 5; k++) {
+    out.push({ ref: scored[k].e.ref, role: scored[k].e.role, name: clip(scored[k].label, 120) });
+    sawEntry(s, scored[k].e);
+  }
   return out;
+}
+
+// settleQuiet settles a walk whose entries the agent is not shown (all of
+// them): refs are issued, but what the agent saw of each is left alone.
+function settleQuiet(s, entries) {
+  s.quiet = true;
+  try { settle(s, entries); } finally { s.quiet = false; }
+}
+
+// sawEntry records that the agent was shown one entry of a quiet walk.
+function sawEntry(s, e) {
+  var label = labelOf(e);
+  saw(s, e.ref, e.role + '\u001f' + label, e.role, label);
 }
 
 // describe is what a list, a focus read or a hit test says of an element.
@@ -241,12 +257,12 @@ function countInteractive(pool, dropped) {
 OPS.find = function (s, a) {
   var q = a.q || {};
   var entries = new Walker().run();
-  settle(s, entries);
+  settleQuiet(s, entries);
   s.base = baselineOf(entries);
   var pool = entries;
   if (q.visible === false) {
     var all = new Walker({ includeHidden: true }).run();
-    settle(s, all);
+    settleQuiet(s, all);
     pool = all.filter(function (e) { return e.hidden; });
   }
   var role = (q.role || '').trim().toLowerCase();
@@ -264,6 +280,7 @@ OPS.find = function (s, a) {
     if (q.interactive !== undefined && q.interactive !== null && e.interactive !== q.interactive) continue;
     count++;
     if (matches.length < limit) {
+      sawEntry(s, e);
       var mt = { ref: e.ref, role: e.role, name: clip(label, 200), bbox: entryBox(e) };
       if (e.ctx && e.ctx !== label) mt.context = e.ctx;
       if (e.flags) mt.flags = e.flags;

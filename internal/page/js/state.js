@@ -100,26 +100,99 @@ function invalidState(el) {
   return false;
 }
 
-// fullState is the state a read reports.
+// ---- custom elements (web components) ----
+//
+// A web component's host (sl-checkbox, md-switch, vscode-button…) is
+// usually a plain element to the accessibility rules: its role, states
+// and control live in its shadow root, or in the element's own
+// properties (the host's .checked is what the page reads). Reads of a host
+// take its state from those; actions forward to its inner control.
+
+// isCustomHost reports whether el is a custom element with an open shadow
+// root.
+function isCustomHost(el) {
+  return !!el.shadowRoot && el.localName.indexOf('-') > 0;
+}
+
+// hostBool reads a boolean property of a custom element (checked,
+// disabled…); undefined when it has none.
+function hostBool(el, prop) {
+  if (el.localName.indexOf('-') <= 0) return undefined;
+  var v;
+  try { v = el[prop]; } catch (e) { return undefined; }
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+// isControl accepts what a host forwards to: a form control, an editing
+// host, or an element with a widget role.
+function isControl(c) {
+  var tag = c.localName;
+  if (tag === 'input') return c.type !== 'hidden';
+  if (tag === 'button' || tag === 'select' || tag === 'textarea') return true;
+  if (c.isContentEditable && (!c.parentElement || !c.parentElement.isContentEditable)) return true;
+  return WIDGET_ROLES.has(roleOf(c));
+}
+
+// isCheckable accepts a checkbox, radio or switch.
+function isCheckable(c) {
+  if (c.localName === 'input') return c.type === 'checkbox' || c.type === 'radio';
+  return CHECKABLE.has(roleOf(c));
+}
+
+// innerControl returns the first element in el's open shadow tree (nested
+// open shadow roots included, outer ones first) that accept takes, or
+// null.
+function innerControl(el, accept) {
+  if (!el.shadowRoot) return null;
+  var queue = [el.shadowRoot];
+  while (queue.length) {
+    var root = queue.shift();
+    var all = root.querySelectorAll('*');
+    for (var i = 0; i < all.length; i++) {
+      if (accept(all[i])) return all[i];
+      if (all[i].shadowRoot) queue.push(all[i].shadowRoot);
+    }
+  }
+  return null;
+}
+
+// hostInner is the inner control whose role and states speak for a host
+// that has no role of its own, or null.
+function hostInner(el, role) {
+  if (!el.shadowRoot || (role !== 'generic' && role !== '' && role !== 'none')) return null;
+  return innerControl(el, isControl);
+}
+
+// fullState is the state a read reports. A web component's host reports
+// its own properties (checked, disabled, …) where it has them, else the
+// states of its inner control.
 function fullState(el, active) {
   var role = roleOf(el);
-  var disabled = nativeDisabled(el) || ariaDisabledUp(el);
+  var inner = hostInner(el, role);
+  var src = inner || el, srole = inner ? roleOf(inner) : role;
+  var disabled = nativeDisabled(el) || ariaDisabledUp(el) || hostBool(el, 'disabled') === true ||
+    (!!inner && (nativeDisabled(inner) || attrTrue(inner, 'aria-disabled')));
   var checked = checkedState(el, role);
+  var hc = hostBool(el, 'checked');
+  if (hc !== undefined) checked = hostBool(el, 'indeterminate') === true ? 'mixed' : hc ? 'true' : 'false';
+  else if (inner && !checked) checked = checkedState(inner, srole);
   var exp = expandedState(el, role);
-  if (!exp && el.localName === 'select' && role === 'combobox') exp = 'false';
+  if (!exp && inner) exp = expandedState(inner, srole);
+  if (!exp && src.localName === 'select' && srole === 'combobox') exp = 'false';
   var pr = pressedState(el, role);
+  if (!pr && inner) pr = pressedState(inner, srole);
   return {
     visible: isVisible(el),
     enabled: !disabled,
     disabled: disabled,
     checked: checked === 'true' ? true : checked === 'mixed' ? 'mixed' : false,
-    selected: selectedState(el, role),
+    selected: selectedState(el, role) || hostBool(el, 'selected') === true || (!!inner && selectedState(inner, srole)),
     expanded: exp === '' ? null : exp === 'true',
     pressed: pr === 'true' ? true : pr === 'mixed' ? 'mixed' : pr === 'false' ? false : null,
-    focused: active === el,
-    readonly: readonlyState(el, role),
-    required: requiredState(el),
-    invalid: invalidState(el),
+    focused: active === el || (!!active && !!el.shadowRoot && composedContains(el, active)),
+    readonly: readonlyState(el, role) || hostBool(el, 'readonly') === true || (!!inner && readonlyState(inner, srole)),
+    required: requiredState(el) || hostBool(el, 'required') === true || (!!inner && requiredState(inner)),
+    invalid: invalidState(el) || (!!inner && invalidState(inner)),
     busy: attrTrue(el, 'aria-busy')
   };
 }
