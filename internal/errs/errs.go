@@ -24,6 +24,7 @@ const (
 	SurfaceNotFound      Code = "SURFACE_NOT_FOUND"
 	SurfaceClosed        Code = "SURFACE_CLOSED"
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
+	DialogOpen           Code = "DIALOG_OPEN"
 	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
 	ElementDisabled      Code = "ELEMENT_DISABLED"
@@ -66,6 +67,7 @@ var registry = map[Code]Entry{
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
 	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
+	DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
 	SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
 	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
 	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},

@@ -881,6 +881,21 @@ func (r *Registry) SurfaceOf(frameID string) (string, bool) {
 	return n.id, true
 }
 
+// WindowOf returns the window root (the nearest page or webview target at or
+// above it) of a frame or target id, if the registry knows one.
+func (r *Registry) WindowOf(frameID string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.byFrame[frameID]
+	if n == nil {
+		return "", false
+	}
+	if root := r.inputRootLocked(n); root != nil {
+		return root.frameID, true
+	}
+	return "", false
+}
+
 // SurfaceOfContext returns the surface whose default main-world execution
 // context on socket s is contextID (the context of a console message, say),
 // if the registry has seen it.

@@ -225,9 +225,23 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
+		if err := dialogBlocks(sess, name); err != nil {
+			return failureEnvelope(err, start, sess.ID)
+		}
 		if err := sess.Lock(ctx); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
+		// A JavaScript dialog stops its page: fail now, not at the backstop.
+		if err := dialogBlocks(sess, name); err != nil {
+			sess.Unlock()
+			return failureEnvelope(err, start, sess.ID)
+		}
+	}
+	var dialogErr <-chan error
+	if c.Session != nil {
+		var stopWatch func()
+		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
+		defer stopWatch()
 	}
 	type outcome struct {
 		v   any
@@ -252,6 +266,10 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 	var o outcome
 	select {
 	case o = <-ch:
+	case err := <-dialogErr:
+		// The handler sees the cancelled context and releases the lock when
+		// it returns.
+		o.err = err
 	case <-ctx.Done():
 		// The handler sees the cancelled context and releases the lock when
 		// it returns; the caller gets the backstop's answer now.

@@ -27,6 +27,15 @@ type windowEntry struct {
 	Focused   *bool  `json:"focused,omitempty"`
 	SurfaceID string `json:"surface_id,omitempty"`
 	Active    bool   `json:"active"`
+	// Dialog is the JavaScript dialog open in the window, if any: its page
+	// runs nothing until it is answered (electron_dialog_handler).
+	Dialog *openDialogBrief `json:"dialog_open,omitempty"`
+}
+
+// openDialogBrief names a dialog that is waiting for an answer.
+type openDialogBrief struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
 }
 
 // listWindows reads the window roots; with probe it also asks each window
@@ -45,7 +54,13 @@ func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]wind
 	}
 	if probe {
 		var wg sync.WaitGroup
+		dialogs := dialogsOf(sess)
 		for i := range out {
+			if d := dialogs.openDialog(sess, out[i].ID); d != nil {
+				// Its page answers nothing until the dialog is answered.
+				out[i].Dialog = &openDialogBrief{Type: d.Type, Message: d.Message}
+				continue
+			}
 			wg.Add(1)
 			go func(e *windowEntry) {
 				defer wg.Done()
