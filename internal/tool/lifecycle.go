@@ -18,7 +18,7 @@ func registerLifecycle(s *Server) {
 	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start.", false, gateNone, launch)
 	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
 	add(s, "electron_detach", "Disconnect from the app and leave it running.", true, gateNone, detach)
-	add(s, "electron_stop", "Stop the app gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group; reports escalated. No process of a launched app remains.", true, gateNone, stop)
+	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached.", true, gateNone, stop)
 	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
 	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
 	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error.", false, gateNone, status)
@@ -307,7 +307,8 @@ func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 
 type stopArgs struct {
 	Common
-	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
+	TimeoutMs int  `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
+	CloseApp  bool `json:"closeApp,omitempty" jsonschema:"attached or injected app: close it (Browser.close) instead of only disconnecting; a launched app is always closed"`
 }
 
 func (a *stopArgs) validate() error {
@@ -318,12 +319,19 @@ func (a *stopArgs) validate() error {
 }
 
 func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
+	if !c.Session.Owned() && !a.CloseApp {
+		// The user's app: closing it would lose their work.
+		c.Session.Detach()
+		c.Server.sessions.Remove(c.Session.ID)
+		return map[string]any{"stopped": true, "action": "detached", "app_left_running": true, "owned": false,
+			"note": "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
+	}
 	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
 	c.Server.sessions.Remove(c.Session.ID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"stopped": true, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
+	return map[string]any{"stopped": true, "action": "closed", "app_left_running": false, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
 }
 
 func forceKill(ctx context.Context, c *Call, _ *noArgs) (any, error) {
