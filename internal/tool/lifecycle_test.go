@@ -280,3 +280,32 @@ func TestStopLeavesAttachedAppRunning(t *testing.T) {
 	}
 	noOrphans(t, b.PID)
 }
+
+// TestWindowTitlesAreRaw: a title with HTML-special characters is listed and
+// matched as the page has it, not as /json/list escapes it.
+func TestWindowTitlesAreRaw(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	const title = `Tom & Jerry <"it's">`
+	e.eval("document.title = " + jsString(title) + "; true")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := e.ok("electron_surfaces_list", nil)
+		s0 := r["surfaces"].([]any)[0].(map[string]any)
+		if s0["title"] == title {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("surface title %q, want %q", s0["title"], title)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r := e.ok("electron_switch_window", map[string]any{"windowTitle": "Tom & Jerry"})
+	if w, _ := r["window"].(map[string]any); w["title"] != title {
+		t.Fatalf("switch_window: %v", r)
+	}
+	r = e.ok("electron_windows_list", nil)
+	if w := r["windows"].([]any)[0].(map[string]any); w["title"] != title {
+		t.Fatalf("windows_list: %v", w)
+	}
+}
