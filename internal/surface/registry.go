@@ -454,6 +454,14 @@ func (r *Registry) ensure(ctx context.Context, targetID string) (*sockState, err
 	return st, nil
 }
 
+// Enable opens a target's socket and enables the domains the registry
+// follows there (Page, Runtime), once per socket, so its events (frames,
+// contexts, console, dialogs) flow before any tool acts there.
+func (r *Registry) Enable(ctx context.Context, targetID string) error {
+	_, err := r.ensure(ctx, targetID)
+	return err
+}
+
 // usable reports whether a socket state can serve calls now without I/O.
 func (st *sockState) usable() bool {
 	if st == nil || !st.enabled.Load() {

@@ -143,6 +143,7 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 	// Dialogs and console messages are logged from the start.
 	dialogsOf(sess)
 	consoleOf(sess)
+	startCapture(sess)
 	s.sessions.Add(sess)
 	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)
