@@ -37,6 +37,10 @@ type Config struct {
 	Logger *slog.Logger
 	// BrowserPath is the Chromium used by doctor when no app is named.
 	BrowserPath string
+	// ShareSessions lets every MCP client see and drive every session.
+	// Off, a session belongs to the MCP session that opened it (HTTP
+	// clients see only their own).
+	ShareSessions bool
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -46,6 +50,7 @@ type Server struct {
 	sessions *session.Manager
 	defs     map[string]*def
 	order    []string
+	owners   owners
 }
 
 // gate names what a tool needs from the operator's flags.
@@ -220,7 +225,7 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if hs, ok := args.(hasSession); ok {
 			sid = hs.sessionID()
 		}
-		sess, err := s.sessions.Resolve(sid)
+		sess, err := s.resolveSession(ctx, sid)
 		if err != nil {
 			return failureEnvelope(err, start, sid)
 		}

@@ -71,8 +71,8 @@ type launchResult struct {
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 	s := c.Server
-	if !a.AllowMultiple && s.sessions.Len() > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
 	}
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
@@ -140,6 +140,7 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 		return nil, err
 	}
 	sess := session.New(id, mode, proc, ep, ver, pool, reg)
+	s.owners.set(id, ownerOf(ctx))
 	// Dialogs and console messages are logged from the start.
 	dialogsOf(sess)
 	consoleOf(sess)
@@ -257,8 +258,8 @@ func (a *attachArgs) validate() error {
 
 func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 	s := c.Server
-	if !a.AllowMultiple && s.sessions.Len() > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
 	}
 	ctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 10*time.Second))
 	defer cancel()
@@ -302,7 +303,7 @@ type noArgs struct{ Common }
 
 func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	c.Session.Detach()
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	return map[string]any{"detached": true, "app_left_running": true}, nil
 }
 
@@ -323,12 +324,12 @@ func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
 	if !c.Session.Owned() && !a.CloseApp {
 		// The user's app: closing it would lose their work.
 		c.Session.Detach()
-		c.Server.sessions.Remove(c.Session.ID)
+		c.Server.dropSession(c.Session.ID)
 		return map[string]any{"stopped": true, "action": "detached", "app_left_running": true, "owned": false,
 			"note": "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
 	}
 	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +340,7 @@ func forceKill(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	if err := c.Session.ForceKill(); err != nil {
 		return nil, err
 	}
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	return map[string]any{"killed": true}, nil
 }
 
@@ -410,7 +411,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		UptimeMS        int64  `json:"uptime_ms"`
 	}
 	list := []sess{}
-	for _, x := range s.sessions.List() {
+	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
 		list = append(list, sess{
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
@@ -485,13 +486,6 @@ func ms(v int, def time.Duration) time.Duration {
 	return time.Duration(v) * time.Millisecond
 }
 
-func sessionIDs(m *session.Manager) string {
-	var ids []string
-	for _, s := range m.List() {
-		ids = append(ids, s.ID)
-	}
-	return strings.Join(ids, ", ")
-}
 
 // selectFirstWindow makes the first window root the active one when nothing
 // is selected yet.
