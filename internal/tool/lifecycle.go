@@ -486,7 +486,6 @@ func ms(v int, def time.Duration) time.Duration {
 	return time.Duration(v) * time.Millisecond
 }
 
-
 // selectFirstWindow makes the first window root the active one when nothing
 // is selected yet.
 func selectFirstWindow(ctx context.Context, sess *session.Session) error {
