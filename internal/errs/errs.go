@@ -63,7 +63,7 @@ var registry = map[Code]Entry{
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
 	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
-	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs lists likely candidates."},
+	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
 	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},

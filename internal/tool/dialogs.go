@@ -213,12 +213,12 @@ func (a *dialogArgs) validate() error {
 	switch a.Action {
 	case "", "accept", "dismiss", "off":
 	default:
-		return errs.BadArg("action", "%q is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
+		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
 	}
 	switch a.Type {
 	case "", "alert", "confirm", "prompt", "beforeunload":
 	default:
-		return errs.BadArg("type", "%q is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
+		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
 	}
 	switch {
 	case a.Since < 0:

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,6 +174,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	if raw[0] != '{' {
 		return errs.BadArg("arguments", "must be a JSON object")
 	}
+	raw = numericRefs(raw)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(into)
@@ -180,11 +183,11 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
+		field := jsonPath(reflect.TypeOf(into), te.Field)
 		if field == "" {
 			field = "arguments"
 		}
-		return errs.BadArg(field, "expected %s, got a JSON %s", te.Type.String(), te.Value)
+		return errs.BadArg(field, "expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
 	}
 	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
 		return errs.BadArg(m[1], "is not a parameter of this tool; check the tool's input schema")
@@ -194,6 +197,115 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		return errs.BadArg("arguments", "invalid JSON at offset %d: %v", se.Offset, err)
 	}
 	return errs.BadArg("arguments", "%v", err)
+}
+
+// numericRefs turns a ref given as a string of digits ("3", as agents often
+// copy it from "[3]" lines) into the number it names. Anything else is left
+// for the decoder to judge.
+func numericRefs(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	changed := false
+	for _, k := range []string{"ref", "targetRef"} { // the parameters that take a ref
+		v, ok := m[k]
+		if !ok || len(v) == 0 || v[0] != '"' {
+			continue
+		}
+		var str string
+		if json.Unmarshal(v, &str) != nil {
+			continue
+		}
+		str = strings.TrimSpace(str)
+		if n, err := strconv.Atoi(str); err == nil && n > 0 && strconv.Itoa(n) == str {
+			m[k] = json.RawMessage(str)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// jsonPath turns the decoder's path of a field (which names embedded Go
+// structs: "actArgs.elementArgs.ref") into the parameter's JSON path
+// ("ref").
+func jsonPath(t reflect.Type, goPath string) string {
+	var out []string
+	for _, seg := range strings.Split(goPath, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			out = append(out, seg)
+			t = nil
+			continue
+		}
+		if f, ok := jsonField(t, seg); ok {
+			out = append(out, seg)
+			t = f.Type
+			continue
+		}
+		if f, ok := t.FieldByName(seg); ok && f.Anonymous {
+			t = f.Type // an embedded struct: no segment of its own
+			continue
+		}
+		out = append(out, seg)
+		t = nil
+	}
+	return strings.Join(out, ".")
+}
+
+// jsonField finds the field whose JSON name is name, in t or the structs it
+// embeds.
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && !f.Anonymous && f.Name == name) {
+			return f, true
+		}
+		if f.Anonymous && tag == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				if g, ok := jsonField(et, name); ok {
+					return g, true
+				}
+			}
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// jsonKind names a Go type as the JSON it takes.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.Kind().String()
 }
 
 // Names lists the registered tools in registration order.

@@ -3,10 +3,12 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -210,6 +212,12 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 		ErrorText string `json:"errorText"`
 	}
 	if err := conn.Call(ctx, "Page.navigate", map[string]any{"url": a.URL}, &nav); err != nil {
+		var pe *cdp.ProtocolError
+		if errors.As(err, &pe) {
+			// The browser refused the URL itself ("Cannot navigate to
+			// invalid URL"): the argument is wrong, not the server.
+			return nil, errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(a.URL), pe.Message)
+		}
 		return nil, err
 	}
 	if nav.ErrorText != "" {
