@@ -328,7 +328,7 @@ func dialogFree(name string) bool {
 // dialogGrace is how long a call during which a dialog opened may still
 // finish by itself (a click that opened it reports dialog_opened) before it
 // is answered with DIALOG_OPEN.
-const dialogGrace = 750 * time.Millisecond
+const dialogGrace = 1500 * time.Millisecond
 
 // dialogWindow returns the window root a dialog event blocks.
 func dialogWindow(sess *session.Session, e *dialogEvent) string {

@@ -198,7 +198,7 @@ func TestDialogOpenFailsFast(t *testing.T) {
 		t.Helper()
 		t0 := time.Now()
 		m := e.fails(name, args, "DIALOG_OPEN")
-		if took := time.Since(t0); took > 3*time.Second {
+		if took := time.Since(t0); took > 4*time.Second {
 			t.Errorf("%s took %v", name, took)
 		}
 		if dlg, _ := details(m)["dialog"].(map[string]any); dlg["type"] != typ {
