@@ -46,7 +46,11 @@ MCP flags:
   --app-root DIR                refuse to launch anything outside DIR
   --operation-timeout-ms N      per-call backstop (default 120000); a call past it
                                 returns OPERATION_TIMEOUT and the session stays usable
-  --http 127.0.0.1:PORT         serve streamable HTTP on loopback instead of stdio
+  --http 127.0.0.1:PORT         serve streamable HTTP on loopback instead of stdio, at
+                                http://127.0.0.1:PORT/mcp (every other path is 404); each
+                                client sees and drives only the sessions it opened
+  --token T                     with --http: require Authorization: Bearer T
+  --share-sessions              with --http: every client sees and drives every session
   --log-level debug|info|warn   diagnostics on stderr (default warn); stdout carries
                                 only MCP messages
 
@@ -116,6 +120,8 @@ type mcpFlags struct {
 	appRoot   string
 	opTimeout int
 	http      string
+	token     string
+	share     bool
 	logLevel  string
 	version   bool
 }
@@ -129,6 +135,8 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback address")
+	fs.StringVar(&f.token, "token", "", "with --http: require Authorization: Bearer <token>")
+	fs.BoolVar(&f.share, "share-sessions", false, "with --http: every client sees every session")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&f.version, "version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
@@ -139,6 +147,10 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "understudy: unexpected argument %q\n", fs.Arg(0))
+		return nil, 2, false
+	}
+	if f.http == "" && (f.token != "" || f.share) {
+		fmt.Fprintln(stderr, "understudy: --token and --share-sessions go with --http")
 		return nil, 2, false
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
@@ -169,15 +181,16 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := tool.New(tool.Config{
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
+		ShareSessions: f.share,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	m := srv.MCP()
 	if f.http != "" {
-		return serveHTTP(ctx, m, f.http, logger, stderr)
+		return serveHTTP(ctx, srv.HTTPHandler(tool.HTTPOptions{Token: f.token}), f.http, logger, stderr)
 	}
+	m := srv.MCP()
 	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
@@ -196,7 +209,7 @@ func (writeCloser) Close() error { return nil }
 
 // serveHTTP serves streamable HTTP MCP on a loopback address, refusing
 // non-loopback Host headers (DNS rebinding) and foreign browser Origins.
-func serveHTTP(ctx context.Context, m *mcp.Server, addr string, logger *slog.Logger, stderr io.Writer) int {
+func serveHTTP(ctx context.Context, h http.Handler, addr string, logger *slog.Logger, stderr io.Writer) int {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil || !isLoopbackHost(host) {
 		fmt.Fprintf(stderr, "understudy: --http must be a loopback address such as 127.0.0.1:8931, not %q\n", addr)
@@ -207,9 +220,8 @@ func serveHTTP(ctx context.Context, m *mcp.Server, addr string, logger *slog.Log
 		fmt.Fprintln(stderr, "understudy:", err)
 		return 1
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
 	hs := &http.Server{Handler: LoopbackOnly(h), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "understudy: MCP over streamable HTTP at http://%s/\n", ln.Addr())
+	fmt.Fprintf(stderr, "understudy: MCP over streamable HTTP at http://%s%s\n", ln.Addr(), tool.MCPPath)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

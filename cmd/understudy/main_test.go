@@ -350,14 +350,14 @@ func TestHTTPTransport(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(binary(t), "--http", addr)
+	cmd := exec.Command(binary(t), "--http", addr, "--token", "tok")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	url := "http://" + addr + "/"
+	url := "http://" + addr + "/mcp"
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -370,7 +370,7 @@ func TestHTTPTransport(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: withBearer{"tok"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,6 +378,24 @@ func TestHTTPTransport(t *testing.T) {
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "electron_status"})
 	if err != nil || res.IsError {
 		t.Fatalf("status over HTTP: %v %v", err, res)
+	}
+	// Only /mcp, and only with the token.
+	for _, c := range []struct {
+		path, auth string
+		want       int
+	}{{"/", "Bearer tok", 404}, {"/mcp/x", "Bearer tok", 404}, {"/mcp", "", 401}, {"/mcp", "Bearer nope", 401}} {
+		req, _ := http.NewRequest("POST", "http://"+addr+c.path, strings.NewReader(`{}`))
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("POST %s (%q): %d, want %d", c.path, c.auth, resp.StatusCode, c.want)
+		}
 	}
 	for _, c := range []struct{ host, origin string }{{"evil.example", ""}, {addr, "http://evil.example"}} {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(`{}`))
@@ -394,4 +412,13 @@ func TestHTTPTransport(t *testing.T) {
 			t.Errorf("host %q origin %q: status %d, want 403", c.host, c.origin, resp.StatusCode)
 		}
 	}
+}
+
+// withBearer adds a token to every request.
+type withBearer struct{ token string }
+
+func (b withBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }

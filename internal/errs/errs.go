@@ -25,6 +25,7 @@ const (
 	SurfaceNotFound      Code = "SURFACE_NOT_FOUND"
 	SurfaceClosed        Code = "SURFACE_CLOSED"
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
+	DialogOpen           Code = "DIALOG_OPEN"
 	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
 	ElementNotFound      Code = "ELEMENT_NOT_FOUND"
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
@@ -67,11 +68,12 @@ var registry = map[Code]Entry{
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
 	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
-	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs lists likely candidates."},
+	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
 	RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
 	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
+	DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
 	SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
 	ElementNotFound:      {ElementNotFound, 404, false, "No element has that role and name, even after scrolling the virtualized lists (details: lists, steps, scroll_top, timed_out). Check the name with electron_snapshot or electron_find, name the list with listRef, or raise timeoutMs when timed_out."},
 	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},

@@ -454,6 +454,14 @@ func (r *Registry) ensure(ctx context.Context, targetID string) (*sockState, err
 	return st, nil
 }
 
+// Enable opens a target's socket and enables the domains the registry
+// follows there (Page, Runtime), once per socket, so its events (frames,
+// contexts, console, dialogs) flow before any tool acts there.
+func (r *Registry) Enable(ctx context.Context, targetID string) error {
+	_, err := r.ensure(ctx, targetID)
+	return err
+}
+
 // usable reports whether a socket state can serve calls now without I/O.
 func (st *sockState) usable() bool {
 	if st == nil || !st.enabled.Load() {
@@ -879,6 +887,21 @@ func (r *Registry) SurfaceOf(frameID string) (string, bool) {
 		return "", false
 	}
 	return n.id, true
+}
+
+// WindowOf returns the window root (the nearest page or webview target at or
+// above it) of a frame or target id, if the registry knows one.
+func (r *Registry) WindowOf(frameID string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.byFrame[frameID]
+	if n == nil {
+		return "", false
+	}
+	if root := r.inputRootLocked(n); root != nil {
+		return root.frameID, true
+	}
+	return "", false
 }
 
 // SurfaceOfContext returns the surface whose default main-world execution

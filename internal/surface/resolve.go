@@ -88,7 +88,7 @@ func (r *Registry) resolve(ctx context.Context, id string) (*Resolution, error) 
 			timer.Stop()
 		}
 	}()
-	listed := false
+	listed, verified := false, false
 	for {
 		r.mu.Lock()
 		if id == "" && r.active == nil && !listed {
@@ -123,6 +123,14 @@ func (r *Registry) resolve(ctx context.Context, id string) (*Resolution, error) 
 		}
 		if len(need) > 0 {
 			continue
+		}
+		if !verified {
+			// No context: the frame may be gone without an event saying so
+			// (its window navigated). Ask its host once.
+			verified = true
+			if r.dropIfGone(ctx, id) {
+				continue
+			}
 		}
 		if timer == nil {
 			timer = time.NewTimer(r.contextWait)
@@ -218,6 +226,73 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 		res.InputRoot = r.current[root.host].sock.Conn()
 	}
 	return res, nil, nil
+}
+
+// Gone reports whether surface id is closed: a tombstone already, or an
+// in-process frame its host's frame tree no longer has (then it becomes
+// one). A call that failed with a disconnect or an internal error asks it,
+// to tell a frame that went away from a broken app.
+func (r *Registry) Gone(ctx context.Context, id string) bool {
+	r.mu.Lock()
+	n := r.byID[id]
+	closed := n != nil && !n.live
+	r.mu.Unlock()
+	if n == nil {
+		return false
+	}
+	return closed || r.dropIfGone(ctx, id)
+}
+
+// dropIfGone checks that the in-process frame of surface id (the active
+// one when id is "") is still in its host's frame tree, and makes it a
+// tombstone when it is not. It reports whether it did.
+func (r *Registry) dropIfGone(ctx context.Context, id string) bool {
+	r.mu.Lock()
+	n := r.active
+	if id != "" {
+		n = r.byID[id]
+	}
+	if n == nil || n.isTarget || !n.live {
+		r.mu.Unlock()
+		return false
+	}
+	host, frameID := n.host, n.frameID
+	r.mu.Unlock()
+	// The host's socket may have closed with the navigation: ask a new one.
+	st, err := r.ensure(ctx, host)
+	if err != nil {
+		return false
+	}
+	var t struct {
+		FrameTree frameTree `json:"frameTree"`
+	}
+	if err := r.call(ctx, st.sock.Conn(), "Page.getFrameTree", nil, &t); err != nil {
+		return false
+	}
+	var has func(f frameTree) bool
+	has = func(f frameTree) bool {
+		if f.Frame.ID == frameID {
+			return true
+		}
+		for _, k := range f.ChildFrames {
+			if has(k) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(t.FrameTree) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n.live && !n.isTarget && n.host == host && r.current[host] == st {
+		n.live = false
+		r.touchLocked(n)
+		r.bumpLocked()
+		return true
+	}
+	return false
 }
 
 func dedupe(ids []string) []string {

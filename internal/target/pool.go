@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"html"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -503,6 +504,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
+	raw := p.rawTitles(ctx)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]Info, 0, len(ts))
@@ -519,7 +521,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		old := e.info
 		e.listed = true
 		e.info.Type = t.Type
-		e.info.Title = t.Title
+		e.info.Title = titleOf(t.ID, t.Title, raw)
 		e.info.URL = t.URL
 		e.info.ParentID = t.ParentID
 		e.info.WSURL = t.WebSocketDebuggerURL
@@ -532,6 +534,35 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		return compareUint(p.firstSeen[a.ID], p.firstSeen[b.ID])
 	})
 	return out, nil
+}
+
+// rawTitles returns the titles the protocol reports (Target.getTargets), by
+// target id, or nil when the call fails. /json/list escapes titles for HTML
+// (a window titled "Tom & Jerry" is listed as "Tom &amp; Jerry").
+func (p *Pool) rawTitles(ctx context.Context) map[string]string {
+	if p.browser == nil {
+		return nil
+	}
+	var out struct {
+		TargetInfos []cdpTargetInfo `json:"targetInfos"`
+	}
+	if err := p.browser.Call(ctx, "Target.getTargets", nil, &out); err != nil {
+		return nil
+	}
+	m := make(map[string]string, len(out.TargetInfos))
+	for _, ti := range out.TargetInfos {
+		m[ti.TargetID] = ti.Title
+	}
+	return m
+}
+
+// titleOf is a target's raw title: the protocol's, else the /json/list one
+// unescaped (the exact inverse of the HTML escaping applied there).
+func titleOf(id, listed string, raw map[string]string) string {
+	if t, ok := raw[id]; ok {
+		return t
+	}
+	return html.UnescapeString(listed)
 }
 
 func compareUint(a, b uint64) int {

@@ -31,14 +31,18 @@ const (
 )
 
 func registerConsole(s *Server) {
-	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …) and uncaught exceptions (type exception) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, surface_id (where known), target_id (the page, webview or out-of-process frame it came from), source url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. understudy keeps the newest 2000 per session, from the windows it has connected to (the ones listed or acted in); dropped says how many older ones were let go.", true, gateNone, consoleLogs)
+	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …), uncaught exceptions (type exception) and Chromium's own log entries (failed resource loads, security and deprecation reports: type is their level, source says network, security, …) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, source, surface_id (where known), target_id (the page, webview or out-of-process frame it came from), url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. Capture starts when the session opens, for every window and frame and for those that appear later; understudy keeps the newest 2000 per session; dropped says how many older ones were let go.", true, gateNone, consoleLogs)
 }
 
 // consoleEntry is one message or exception.
 type consoleEntry struct {
-	Seq       int64  `json:"seq"`
-	Type      string `json:"type"`
-	Text      string `json:"text"`
+	Seq  int64  `json:"seq"`
+	Type string `json:"type"`
+	Text string `json:"text"`
+	// Source is where it came from: console (the page's console API),
+	// exception, or for Chromium's own log entries their source (network,
+	// javascript, security, deprecation, violation, intervention, …).
+	Source    string `json:"source,omitempty"`
 	SurfaceID string `json:"surface_id,omitempty"`
 	TargetID  string `json:"target_id"`
 	URL       string `json:"url,omitempty"`
@@ -181,7 +185,7 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &p) != nil {
 			return
 		}
-		e = consoleEntry{Type: p.Type, Text: consoleText(p.Args)}
+		e = consoleEntry{Type: p.Type, Text: consoleText(p.Args), Source: "console"}
 		if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
 			e.URL, e.Line = p.StackTrace.CallFrames[0].URL, p.StackTrace.CallFrames[0].LineNumber+1
 		}
@@ -200,11 +204,34 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 			return
 		}
 		d := p.ExceptionDetails
-		e = consoleEntry{Type: "exception", Text: d.Text, URL: d.URL, Line: d.LineNumber + 1}
+		e = consoleEntry{Type: "exception", Text: d.Text, URL: d.URL, Line: d.LineNumber + 1, Source: "exception"}
 		if d.Exception != nil && d.Exception.Description != "" {
 			e.Text = d.Exception.Description
 		}
 		contextID = d.ExecutionContextID
+	case "Log.entryAdded":
+		// Chromium's own messages: failed loads, CSP and mixed-content
+		// reports, deprecations, interventions.
+		var p struct {
+			Entry struct {
+				Source     string `json:"source"`
+				Level      string `json:"level"`
+				Text       string `json:"text"`
+				URL        string `json:"url"`
+				LineNumber *int   `json:"lineNumber"`
+			} `json:"entry"`
+		}
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return
+		}
+		typ := p.Entry.Level // verbose, info, warning, error
+		if typ == "verbose" {
+			typ = "debug"
+		}
+		e = consoleEntry{Type: typ, Text: p.Entry.Text, URL: p.Entry.URL, Source: p.Entry.Source}
+		if p.Entry.LineNumber != nil {
+			e.Line = *p.Entry.LineNumber + 1
+		}
 	default:
 		return
 	}
@@ -278,4 +305,146 @@ func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (any, error) {
 		picked = []consoleEntry{}
 	}
 	return map[string]any{"entries": picked, "next_since": next, "dropped": l.dropped}, nil
+}
+
+// Capture starts with the session: every renderer target (window roots,
+// webview guests, out-of-process frames) that exists when the session opens
+// or appears later gets its socket opened and Runtime, Page and Log enabled
+// at once, so console messages, Chromium's own log entries ("Failed to load
+// resource"), exceptions and dialogs are recorded before any tool has acted
+// in that window.
+
+// captureEnableTimeout bounds the enabling of one target (a page stopped by
+// a dialog answers nothing).
+const captureEnableTimeout = 10 * time.Second
+
+// capture enables every renderer target of a session as it appears. Its
+// goroutines belong to it: close cancels and waits for them.
+type capture struct {
+	sess    *session.Session
+	life    context.Context
+	cancel  context.CancelFunc
+	unwatch func()
+
+	mu      sync.Mutex
+	closed  bool
+	started map[string]bool    // targets being enabled or enabled (pruned when they go)
+	logOn   map[*cdp.Conn]bool // sockets with Log enabled (dead ones pruned)
+	wg      sync.WaitGroup
+}
+
+// startCapture hangs the capture on the session (once). openSession calls
+// it after the session's listeners are in place.
+func startCapture(sess *session.Session) {
+	_, _ = sess.Attachment("capture", func() (any, func() error, error) {
+		c := &capture{sess: sess, started: map[string]bool{}, logOn: map[*cdp.Conn]bool{}}
+		c.life, c.cancel = context.WithCancel(context.Background())
+		c.unwatch = sess.Pool.Watch(func(ch target.Change) {
+			switch {
+			case !target.IsRenderer(ch.Target.Type):
+			case ch.Kind == target.Destroyed:
+				c.mu.Lock()
+				delete(c.started, ch.Target.ID)
+				c.mu.Unlock()
+			default:
+				// A target is often announced before /json/list has its
+				// socket URL: a later change retries a failed start.
+				c.enable(ch.Target.ID)
+			}
+		})
+		c.spawn(func() {
+			ctx, cancel := context.WithTimeout(c.life, captureEnableTimeout)
+			defer cancel()
+			infos, err := sess.Pool.List(ctx)
+			if err != nil {
+				return
+			}
+			for _, info := range infos {
+				c.enable(info.ID)
+			}
+		})
+		return c, c.close, nil
+	})
+}
+
+// spawn runs fn in a goroutine the capture owns, unless it is closed.
+func (c *capture) spawn(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.wg.Go(fn)
+}
+
+// enable opens and enables one target in the background, unless that is
+// under way or done.
+func (c *capture) enable(targetID string) {
+	c.mu.Lock()
+	if c.started[targetID] {
+		c.mu.Unlock()
+		return
+	}
+	c.started[targetID] = true
+	c.mu.Unlock()
+	c.spawn(func() {
+		if !c.enableNow(targetID) {
+			c.mu.Lock()
+			delete(c.started, targetID)
+			c.mu.Unlock()
+		}
+	})
+}
+
+// enableNow enables Page, Runtime and Log on a target's socket, retrying
+// for a while when the target has no socket URL yet.
+func (c *capture) enableNow(targetID string) bool {
+	ctx, cancel := context.WithTimeout(c.life, captureEnableTimeout)
+	defer cancel()
+	for {
+		err := c.sess.Surfaces.Enable(ctx, targetID)
+		if err == nil {
+			break
+		}
+		if errs.CodeOf(err) == errs.SurfaceClosed || errs.CodeOf(err) == errs.SurfaceNotFound {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	conn, err := c.sess.Pool.Conn(ctx, targetID)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	for k := range c.logOn {
+		select {
+		case <-k.Done():
+			delete(c.logOn, k)
+		default:
+		}
+	}
+	already := c.logOn[conn]
+	c.logOn[conn] = true
+	c.mu.Unlock()
+	if !already && conn.Call(ctx, "Log.enable", nil, nil) != nil {
+		c.mu.Lock()
+		delete(c.logOn, conn)
+		c.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+func (c *capture) close() error {
+	c.unwatch()
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	return nil
 }

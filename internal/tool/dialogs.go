@@ -24,7 +24,7 @@ import (
 const maxDialogEvents = 500
 
 func registerDialogs(s *Server) {
-	add(s, "electron_dialog_handler", "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. Dialogs are seen in the windows understudy has connected to (the ones listed or acted in).", true, gateNone, dialogHandler)
+	add(s, "electron_dialog_handler", "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. While a dialog is open, every tool that needs that window's page answers DIALOG_OPEN at once (naming the dialog); dialogs are not answered unless you answer them or arm a policy.", true, gateNone, dialogHandler)
 }
 
 // dialogEvent is one dialog as the log keeps it.
@@ -65,6 +65,8 @@ type dialogLog struct {
 	seq    int64
 	events []*dialogEvent
 	policy *dialogPolicy
+	// opened is closed (and forgotten) when a dialog opens; see openings.
+	opened chan struct{}
 }
 
 // dialogsOf returns the session's dialog log, installing it (a listener on
@@ -114,6 +116,10 @@ func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 		e := &dialogEvent{Seq: l.seq, Type: p.Type, Message: p.Message, URL: p.URL, DefaultPrompt: p.DefaultPrompt,
 			WindowID: s.TargetID(), OpenedAt: time.Now().UTC().Format(time.RFC3339Nano), Open: true, conn: s.Conn()}
 		l.events = append(l.events, e)
+		if l.opened != nil {
+			close(l.opened)
+			l.opened = nil
+		}
 		if len(l.events) > maxDialogEvents {
 			l.events = slices.Delete(l.events, 0, len(l.events)-maxDialogEvents)
 		}
@@ -207,12 +213,12 @@ func (a *dialogArgs) validate() error {
 	switch a.Action {
 	case "", "accept", "dismiss", "off":
 	default:
-		return errs.BadArg("action", "%q is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
+		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
 	}
 	switch a.Type {
 	case "", "alert", "confirm", "prompt", "beforeunload":
 	default:
-		return errs.BadArg("type", "%q is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
+		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
 	}
 	switch {
 	case a.Since < 0:
@@ -296,4 +302,155 @@ func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
 		policy = *l.policy
 	}
 	return map[string]any{"policy": policy, "answered_now": answered, "events": events, "next_since": next, "open": open}, nil
+}
+
+// An open dialog stops its page: every CDP call that needs the page's
+// script (evaluate, Page.enable, Page.getFrameTree, a screenshot) waits
+// until the dialog is answered. So a renderer tool that targets a window
+// with an open dialog fails at once with DIALOG_OPEN instead of hanging to
+// the backstop, and a call during which a dialog opens (a script's timer,
+// an eval that calls alert) gives up shortly after.
+
+// dialogFree reports whether a tool works while a dialog is open: it reads
+// or changes only understudy's own state, the browser's target list or the
+// main process, or it is the tool that answers dialogs.
+func dialogFree(name string) bool {
+	switch name {
+	case "electron_dialog_handler", "electron_console_logs", "electron_status", "electron_info",
+		"electron_stop", "electron_detach", "electron_force_kill", "electron_windows_list",
+		"electron_switch_window", "electron_switch_surface", "electron_relay_endpoint",
+		"electron_eval_main", "electron_inject":
+		return true
+	}
+	return false
+}
+
+// dialogGrace is how long a call during which a dialog opened may still
+// finish by itself (a click that opened it reports dialog_opened) before it
+// is answered with DIALOG_OPEN.
+const dialogGrace = 1500 * time.Millisecond
+
+// dialogWindow returns the window root a dialog event blocks.
+func dialogWindow(sess *session.Session, e *dialogEvent) string {
+	if w, ok := sess.Surfaces.WindowOf(e.WindowID); ok {
+		return w
+	}
+	return e.WindowID
+}
+
+// openDialog returns a copy of the oldest dialog still waiting for an answer
+// in window (any window when window is ""), or nil. A dialog whose socket
+// has closed since (the window went away) no longer counts.
+func (l *dialogLog) openDialog(sess *session.Session, window string) *dialogEvent {
+	l.mu.Lock()
+	var open []*dialogEvent
+	for _, e := range l.events {
+		if e.Open && e.Answer == "" {
+			open = append(open, e)
+		}
+	}
+	l.mu.Unlock()
+	for _, e := range open {
+		if e.conn != nil {
+			select {
+			case <-e.conn.Done():
+				l.mu.Lock()
+				if e.Open && e.Answer == "" {
+					e.Open, e.Answer = false, "closed"
+				}
+				l.mu.Unlock()
+				continue
+			default:
+			}
+		}
+		if window == "" || dialogWindow(sess, e) == window {
+			l.mu.Lock()
+			c := *e
+			l.mu.Unlock()
+			return &c
+		}
+	}
+	return nil
+}
+
+// openings returns a channel that is closed when the next dialog opens.
+func (l *dialogLog) openings() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.opened == nil {
+		l.opened = make(chan struct{})
+	}
+	return l.opened
+}
+
+// dialogTarget is the window a tool call acts on: the active window, or
+// every window ("") for a listing of all surfaces.
+func dialogTarget(sess *session.Session, name string) string {
+	if name == "electron_surfaces_list" {
+		return ""
+	}
+	return sess.Surfaces.ActiveWindow()
+}
+
+// dialogBlocks returns DIALOG_OPEN when a dialog is open where the call
+// acts, else nil.
+func dialogBlocks(sess *session.Session, name string) error {
+	if dialogFree(name) {
+		return nil
+	}
+	d := dialogsOf(sess).openDialog(sess, dialogTarget(sess, name))
+	if d == nil {
+		return nil
+	}
+	return dialogOpenError(sess, name, d)
+}
+
+func dialogOpenError(sess *session.Session, name string, d *dialogEvent) error {
+	win := dialogWindow(sess, d)
+	e := errs.New(errs.DialogOpen, "%s: a %s dialog is open in window %s (%s) and its page runs nothing until it is answered", name, d.Type, win, clipQuote(d.Message))
+	e.With("dialog", map[string]any{"type": d.Type, "message": d.Message, "url": d.URL, "seq": d.Seq, "default_prompt": d.DefaultPrompt})
+	e.With("window_id", win)
+	if sid, ok := sess.Surfaces.SurfaceOf(d.WindowID); ok {
+		e.With("surface_id", sid)
+	}
+	e.NextActions = []string{
+		`electron_dialog_handler {"action":"accept"} or {"action":"dismiss"} answers it (and arms that answer for later dialogs; add "oneShot":true for this one only)`,
+		"electron_switch_window to act in another window meanwhile",
+	}
+	return e
+}
+
+// dialogDuring watches a running call: when a dialog opens where it acts,
+// the returned channel yields DIALOG_OPEN after dialogGrace (the call may
+// still end by itself first). stop ends the watch.
+func dialogDuring(ctx context.Context, sess *session.Session, name string) (<-chan error, func()) {
+	out := make(chan error, 1)
+	if dialogFree(name) {
+		return out, func() {}
+	}
+	l := dialogsOf(sess)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			wake := l.openings()
+			if d := l.openDialog(sess, dialogTarget(sess, name)); d != nil {
+				t := time.NewTimer(dialogGrace)
+				select {
+				case <-t.C:
+					out <- dialogOpenError(sess, name, d)
+				case <-ctx.Done():
+					t.Stop()
+				}
+				return
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, func() { cancel(); <-done }
 }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -124,5 +125,92 @@ func TestDialogFromNestedOOPIF(t *testing.T) {
 	}
 	if !e.waitTrue("window.__answered === true") {
 		t.Fatal("the frame did not get the answer")
+	}
+}
+
+// TestDialogOpenFailsFast: while an alert is open in the active window every
+// renderer tool answers DIALOG_OPEN at once (naming the dialog and the
+// window) instead of hanging to the backstop; tools that do not need the
+// page still work; a dialog that opens during a call ends that call soon
+// after; once answered, the page works again.
+func TestDialogOpenFailsFast(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true, OperationTimeout: 30 * time.Second})
+	e.launch("/actions.html")
+	win := e.ok("electron_windows_list", nil)["active_window_id"]
+
+	r := e.ok("electron_click", map[string]any{"selector": "#alert"})
+	if d, _ := r["dialog_opened"].(map[string]any); d["type"] != "alert" {
+		t.Fatalf("click: %v", r)
+	}
+	blocked := func(name string, args map[string]any, typ, msg string) {
+		t.Helper()
+		t0 := time.Now()
+		m := e.fails(name, args, "DIALOG_OPEN")
+		if took := time.Since(t0); took > time.Second {
+			t.Errorf("%s took %v to answer DIALOG_OPEN", name, took)
+		}
+		d := details(m)
+		dlg, _ := d["dialog"].(map[string]any)
+		if dlg["type"] != typ || dlg["message"] != msg || d["window_id"] != win || d["surface_id"] == nil {
+			t.Errorf("%s: details %v", name, d)
+		}
+		if h, _ := m["hint"].(string); !strings.Contains(h, "electron_dialog_handler") {
+			t.Errorf("%s: hint %q", name, h)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"electron_snapshot", nil},
+		{"electron_get_text", map[string]any{"selector": "body"}},
+		{"electron_click", map[string]any{"selector": "#confirm"}},
+		{"electron_screenshot", nil},
+		{"electron_eval_renderer", map[string]any{"code": "1"}},
+		{"electron_surfaces_list", nil},
+		{"electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")}},
+		{"electron_wait_for_selector", map[string]any{"selector": "#nothing", "timeoutMs": 20000}},
+	} {
+		blocked(c.name, c.args, "alert", "hi")
+	}
+	// What does not need the page answers, and says where the dialog is.
+	t0 := time.Now()
+	w := e.ok("electron_windows_list", nil)
+	if took := time.Since(t0); took > time.Second {
+		t.Errorf("electron_windows_list took %v", took)
+	}
+	if wins, _ := w["windows"].([]any); len(wins) != 1 || toJSON(wins[0].(map[string]any)["dialog_open"]) != `{"message":"hi","type":"alert"}` {
+		t.Fatalf("windows: %v", w)
+	}
+	e.ok("electron_console_logs", nil)
+	e.ok("electron_status", nil)
+
+	// Answered: the page goes on (the handler after alert() ran).
+	e.ok("electron_dialog_handler", map[string]any{"action": "accept", "oneShot": true})
+	if v := e.evalString("document.getElementById('dialog-result').textContent"); v != "alert: closed" {
+		t.Fatalf("after the answer the page shows %q", v)
+	}
+	e.ok("electron_snapshot", nil)
+
+	// A dialog that opens during a call: an eval that calls confirm(), and a
+	// wait during which a timer opens a prompt.
+	blockedSoon := func(name string, args map[string]any, typ string) {
+		t.Helper()
+		t0 := time.Now()
+		m := e.fails(name, args, "DIALOG_OPEN")
+		if took := time.Since(t0); took > 4*time.Second {
+			t.Errorf("%s took %v", name, took)
+		}
+		if dlg, _ := details(m)["dialog"].(map[string]any); dlg["type"] != typ {
+			t.Errorf("%s: %v", name, m)
+		}
+	}
+	blockedSoon("electron_eval_renderer", map[string]any{"code": "confirm('sure?')"}, "confirm")
+	e.ok("electron_dialog_handler", map[string]any{"action": "dismiss", "oneShot": true})
+	e.eval("setTimeout(() => prompt('name?'), 300); true")
+	blockedSoon("electron_wait_for_selector", map[string]any{"selector": "#never-there", "timeoutMs": 20000}, "prompt")
+	e.ok("electron_dialog_handler", map[string]any{"action": "dismiss", "oneShot": true})
+	if got := e.eval("2 + 2"); got != float64(4) {
+		t.Fatalf("after the answers: %v", got)
 	}
 }

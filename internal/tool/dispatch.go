@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +39,10 @@ type Config struct {
 	Logger *slog.Logger
 	// BrowserPath is the Chromium used by doctor when no app is named.
 	BrowserPath string
+	// ShareSessions lets every MCP client see and drive every session.
+	// Off, a session belongs to the MCP session that opened it (HTTP
+	// clients see only their own).
+	ShareSessions bool
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -46,6 +52,7 @@ type Server struct {
 	sessions *session.Manager
 	defs     map[string]*def
 	order    []string
+	owners   owners
 }
 
 // gate names what a tool needs from the operator's flags.
@@ -167,6 +174,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	if raw[0] != '{' {
 		return errs.BadArg("arguments", "must be a JSON object")
 	}
+	raw = numericRefs(raw)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(into)
@@ -175,11 +183,11 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
+		field := jsonPath(reflect.TypeOf(into), te.Field)
 		if field == "" {
 			field = "arguments"
 		}
-		return errs.BadArg(field, "expected %s, got a JSON %s", te.Type.String(), te.Value)
+		return errs.BadArg(field, "expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
 	}
 	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
 		return errs.BadArg(m[1], "is not a parameter of this tool; check the tool's input schema")
@@ -189,6 +197,115 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		return errs.BadArg("arguments", "invalid JSON at offset %d: %v", se.Offset, err)
 	}
 	return errs.BadArg("arguments", "%v", err)
+}
+
+// numericRefs turns a ref given as a string of digits ("3", as agents often
+// copy it from "[3]" lines) into the number it names. Anything else is left
+// for the decoder to judge.
+func numericRefs(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	changed := false
+	for _, k := range []string{"ref", "targetRef"} { // the parameters that take a ref
+		v, ok := m[k]
+		if !ok || len(v) == 0 || v[0] != '"' {
+			continue
+		}
+		var str string
+		if json.Unmarshal(v, &str) != nil {
+			continue
+		}
+		str = strings.TrimSpace(str)
+		if n, err := strconv.Atoi(str); err == nil && n > 0 && strconv.Itoa(n) == str {
+			m[k] = json.RawMessage(str)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// jsonPath turns the decoder's path of a field (which names embedded Go
+// structs: "actArgs.elementArgs.ref") into the parameter's JSON path
+// ("ref").
+func jsonPath(t reflect.Type, goPath string) string {
+	var out []string
+	for _, seg := range strings.Split(goPath, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			out = append(out, seg)
+			t = nil
+			continue
+		}
+		if f, ok := jsonField(t, seg); ok {
+			out = append(out, seg)
+			t = f.Type
+			continue
+		}
+		if f, ok := t.FieldByName(seg); ok && f.Anonymous {
+			t = f.Type // an embedded struct: no segment of its own
+			continue
+		}
+		out = append(out, seg)
+		t = nil
+	}
+	return strings.Join(out, ".")
+}
+
+// jsonField finds the field whose JSON name is name, in t or the structs it
+// embeds.
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && !f.Anonymous && f.Name == name) {
+			return f, true
+		}
+		if f.Anonymous && tag == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				if g, ok := jsonField(et, name); ok {
+					return g, true
+				}
+			}
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// jsonKind names a Go type as the JSON it takes.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.Kind().String()
 }
 
 // Names lists the registered tools in registration order.
@@ -220,14 +337,30 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if hs, ok := args.(hasSession); ok {
 			sid = hs.sessionID()
 		}
-		sess, err := s.sessions.Resolve(sid)
+		sess, err := s.resolveSession(ctx, sid)
 		if err != nil {
 			return failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
+		if err := dialogBlocks(sess, name); err != nil {
+			return failureEnvelope(err, start, sess.ID)
+		}
 		if err := sess.Lock(ctx); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
+		// A JavaScript dialog stops its page: fail now, not at the backstop.
+		if err := dialogBlocks(sess, name); err != nil {
+			sess.Unlock()
+			return failureEnvelope(err, start, sess.ID)
+		}
+	}
+	var dialogErr <-chan error
+	activeBefore := ""
+	if c.Session != nil {
+		activeBefore = c.Session.Surfaces.Active()
+		var stopWatch func()
+		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
+		defer stopWatch()
 	}
 	type outcome struct {
 		v   any
@@ -252,6 +385,10 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 	var o outcome
 	select {
 	case o = <-ch:
+	case err := <-dialogErr:
+		// The handler sees the cancelled context and releases the lock when
+		// it returns.
+		o.err = err
 	case <-ctx.Done():
 		// The handler sees the cancelled context and releases the lock when
 		// it returns; the caller gets the backstop's answer now.
@@ -261,6 +398,7 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 	}
 	if o.err != nil {
+		o.err = surfaceGone(c.Session, activeBefore, o.err)
 		if c.Session != nil {
 			c.Session.SetLastError(fmt.Sprintf("%s: %v", name, o.err))
 		}
@@ -277,4 +415,42 @@ func (s *Server) sortedNames() []string {
 	n := s.Names()
 	sort.Strings(n)
 	return n
+}
+
+// surfaceGone turns a disconnect, a timeout, an internal failure or a
+// refused evaluation of a call whose
+// surface went away meanwhile (its window navigated, the frame was removed)
+// into SURFACE_CLOSED: the app is healthy, the frame is gone.
+func surfaceGone(sess *session.Session, surfaceID string, err error) error {
+	if sess == nil || surfaceID == "" {
+		return err
+	}
+	switch errs.CodeOf(err) {
+	case errs.CDPDisconnected, errs.Internal, errs.EvalRuntimeError, errs.CDPTimeout:
+		// What a call sees when its frame goes under it: "Inspected target
+		// navigated or closed", "Execution context was destroyed", a socket
+		// that closed.
+	default:
+		return err
+	}
+	if alive, _ := sess.Alive(); !alive {
+		return err
+	}
+	// The frame tree can lag a moment behind a navigation that has already
+	// cut the call off: look again briefly before calling it a failure.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	for i := 0; !sess.Surfaces.Gone(ctx, surfaceID); i++ {
+		if i == 3 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	e := errs.Wrap(errs.SurfaceClosed, err, "surface "+surfaceID+" went away during the call (its window navigated or the frame was removed)").With("surfaceId", surfaceID)
+	e.Hint = "The selected frame is gone; the app is fine. Call electron_surfaces_list and electron_switch_surface (or electron_switch_window) to pick a live surface, then call again."
+	return e
 }

@@ -83,6 +83,10 @@ func failureEnvelope(err error, start time.Time, sessionID string) Result {
 	hint := e.Hint
 	if hint == "" {
 		hint = entry.Hint
+		if e.Code == errs.RefNotFound && len(e.SimilarRefs) == 0 {
+			// Promise no candidates that are not there.
+			hint = "The ref is not live in the active surface and no live element looks like the one it named. Take a new electron_snapshot or electron_find and use a ref from it."
+		}
 	}
 	f := failure{
 		Error: e.Message, Code: e.Code, Hint: hint, NextActions: e.NextActions,

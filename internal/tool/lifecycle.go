@@ -18,7 +18,7 @@ func registerLifecycle(s *Server) {
 	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start.", false, gateNone, launch)
 	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
 	add(s, "electron_detach", "Disconnect from the app and leave it running.", true, gateNone, detach)
-	add(s, "electron_stop", "Stop the app gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group; reports escalated. No process of a launched app remains.", true, gateNone, stop)
+	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached.", true, gateNone, stop)
 	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
 	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
 	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error.", false, gateNone, status)
@@ -71,8 +71,8 @@ type launchResult struct {
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 	s := c.Server
-	if !a.AllowMultiple && s.sessions.Len() > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
 	}
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
@@ -140,9 +140,11 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 		return nil, err
 	}
 	sess := session.New(id, mode, proc, ep, ver, pool, reg)
+	s.owners.set(id, ownerOf(ctx))
 	// Dialogs and console messages are logged from the start.
 	dialogsOf(sess)
 	consoleOf(sess)
+	startCapture(sess)
 	s.sessions.Add(sess)
 	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)
@@ -256,8 +258,8 @@ func (a *attachArgs) validate() error {
 
 func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 	s := c.Server
-	if !a.AllowMultiple && s.sessions.Len() > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", sessionIDs(s.sessions))
+	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
+		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
 	}
 	ctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 10*time.Second))
 	defer cancel()
@@ -301,13 +303,14 @@ type noArgs struct{ Common }
 
 func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	c.Session.Detach()
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	return map[string]any{"detached": true, "app_left_running": true}, nil
 }
 
 type stopArgs struct {
 	Common
-	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
+	TimeoutMs int  `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
+	CloseApp  bool `json:"closeApp,omitempty" jsonschema:"attached or injected app: close it (Browser.close) instead of only disconnecting; a launched app is always closed"`
 }
 
 func (a *stopArgs) validate() error {
@@ -318,19 +321,26 @@ func (a *stopArgs) validate() error {
 }
 
 func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
+	if !c.Session.Owned() && !a.CloseApp {
+		// The user's app: closing it would lose their work.
+		c.Session.Detach()
+		c.Server.dropSession(c.Session.ID)
+		return map[string]any{"stopped": true, "action": "detached", "app_left_running": true, "owned": false,
+			"note": "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
+	}
 	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"stopped": true, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
+	return map[string]any{"stopped": true, "action": "closed", "app_left_running": false, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
 }
 
 func forceKill(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	if err := c.Session.ForceKill(); err != nil {
 		return nil, err
 	}
-	c.Server.sessions.Remove(c.Session.ID)
+	c.Server.dropSession(c.Session.ID)
 	return map[string]any{"killed": true}, nil
 }
 
@@ -401,7 +411,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		UptimeMS        int64  `json:"uptime_ms"`
 	}
 	list := []sess{}
-	for _, x := range s.sessions.List() {
+	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
 		list = append(list, sess{
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
@@ -474,14 +484,6 @@ func ms(v int, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(v) * time.Millisecond
-}
-
-func sessionIDs(m *session.Manager) string {
-	var ids []string
-	for _, s := range m.List() {
-		ids = append(ids, s.ID)
-	}
-	return strings.Join(ids, ", ")
 }
 
 // selectFirstWindow makes the first window root the active one when nothing

@@ -239,3 +239,73 @@ func TestInjectIntoRunningNode(t *testing.T) {
 	}
 	e.fails("electron_inject", map[string]any{"pid": 0}, "BAD_ARGUMENT")
 }
+
+// TestStopLeavesAttachedAppRunning: electron_stop on an attached app only
+// disconnects (the browser keeps its page and answers a new attach); with
+// closeApp:true it closes the browser.
+func TestStopLeavesAttachedAppRunning(t *testing.T) {
+	e := newEnv(t, Config{})
+	b := chromiumtest.Start(t.Context(), t)
+	pageURL := e.app.URL("a.test", "/index.html")
+	if _, err := b.NewPage(t.Context(), pageURL); err != nil {
+		t.Fatal(err)
+	}
+	e.ok("electron_attach", map[string]any{"port": b.Port})
+	r := e.ok("electron_stop", nil)
+	if r["action"] != "detached" || r["app_left_running"] != true {
+		t.Fatalf("stop of an attached app: %v", r)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if len(browser.LiveGroupMembers(b.PID)) == 0 {
+		t.Fatal("stop ended the user's browser")
+	}
+	targets, err := b.List(t.Context())
+	if err != nil {
+		t.Fatalf("the browser no longer answers: %v", err)
+	}
+	found := false
+	for _, tg := range targets {
+		found = found || tg.URL == pageURL
+	}
+	if !found {
+		t.Fatalf("the user's page is gone: %v", targets)
+	}
+	e.fails("electron_windows_list", nil, "NOT_RUNNING")
+
+	// Asked to, stop closes it.
+	e.ok("electron_attach", map[string]any{"port": b.Port})
+	r = e.ok("electron_stop", map[string]any{"closeApp": true})
+	if r["action"] != "closed" || r["app_left_running"] != false {
+		t.Fatalf("stop closeApp: %v", r)
+	}
+	noOrphans(t, b.PID)
+}
+
+// TestWindowTitlesAreRaw: a title with HTML-special characters is listed and
+// matched as the page has it, not as /json/list escapes it.
+func TestWindowTitlesAreRaw(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	const title = `Tom & Jerry <"it's">`
+	e.eval("document.title = " + jsString(title) + "; true")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := e.ok("electron_surfaces_list", nil)
+		s0 := r["surfaces"].([]any)[0].(map[string]any)
+		if s0["title"] == title {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("surface title %q, want %q", s0["title"], title)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r := e.ok("electron_switch_window", map[string]any{"windowTitle": "Tom & Jerry"})
+	if w, _ := r["window"].(map[string]any); w["title"] != title {
+		t.Fatalf("switch_window: %v", r)
+	}
+	r = e.ok("electron_windows_list", nil)
+	if w := r["windows"].([]any)[0].(map[string]any); w["title"] != title {
+		t.Fatalf("windows_list: %v", w)
+	}
+}

@@ -2,7 +2,11 @@ package tool
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
+	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -36,6 +40,9 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 				})
 			}
 		}
+		if req.Session != nil {
+			ctx = WithOwner(ctx, req.Session.ID())
+		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
@@ -43,4 +50,47 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 			IsError:           res.IsError,
 		}, nil
 	}
+}
+
+// MCPPath is the one URL path the streamable HTTP transport serves.
+const MCPPath = "/mcp"
+
+// HTTPOptions configure [Server.HTTPHandler].
+type HTTPOptions struct {
+	// Token, when set, must come with every request as
+	// "Authorization: Bearer <token>".
+	Token string
+}
+
+// HTTPHandler serves MCP over streamable HTTP at [MCPPath] (any other path
+// is 404). Each client's MCP session owns the sessions it opens (see
+// Config.ShareSessions). Host and Origin checks are the caller's (the
+// listener decides what is loopback).
+func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
+	m := s.MCP()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != MCPPath {
+			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
+			return
+		}
+		if opts.Token != "" && !bearerOK(r.Header.Get("Authorization"), opts.Token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="understudy"`)
+			http.Error(w, "understudy: a token is required (Authorization: Bearer <token>)", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// bearerOK compares an Authorization header with the token in constant
+// time.
+func bearerOK(header, token string) bool {
+	const prefix = "Bearer "
+	if len(header) <= len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(header[len(prefix):])))
+	want := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }

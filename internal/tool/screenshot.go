@@ -82,7 +82,7 @@ func (a *screenshotArgs) validate() error {
 			return errs.BadArg("quality", "must be between 0 and 100")
 		}
 	default:
-		return errs.BadArg("format", "%q is not a format; use png or jpeg", clipQuote(a.Format))
+		return errs.BadArg("format", "%s is not a format; use png or jpeg", clipQuote(a.Format))
 	}
 	if c := a.Clip; c != nil {
 		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {
@@ -96,7 +96,7 @@ func (a *screenshotArgs) validate() error {
 	}
 	for field, p := range map[string]string{"path": a.Path, "dir": a.Dir} {
 		if p != "" && !filepath.IsAbs(p) {
-			return errs.New(errs.AbsolutePathRequired, "%s %q is not absolute", field, clipQuote(p)).With("field", field)
+			return errs.New(errs.AbsolutePathRequired, "%s %s is not absolute", field, clipQuote(p)).With("field", field)
 		}
 	}
 	return nil

@@ -249,3 +249,73 @@ func TestSurfaceProof(t *testing.T) {
 	e.fails("electron_switch_surface", map[string]any{"surfaceId": "s1-surface-9999"}, "SURFACE_NOT_FOUND")
 	e.ok("electron_detach", nil)
 }
+
+// frameSurfaces lists until a surface whose URL ends with each name exists
+// and returns their ids.
+func (e *env) frameSurfaces(names ...string) map[string]string {
+	e.t.Helper()
+	out := map[string]string{}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && len(out) < len(names); time.Sleep(100 * time.Millisecond) {
+		clear(out)
+		for _, x := range e.ok("electron_surfaces_list", nil)["surfaces"].([]any) {
+			m := x.(map[string]any)
+			for _, n := range names {
+				if strings.HasSuffix(m["url"].(string), "/"+n) {
+					out[n] = m["id"].(string)
+				}
+			}
+		}
+	}
+	if len(out) < len(names) {
+		e.t.Fatalf("frames %v: found %v", names, out)
+	}
+	return out
+}
+
+// TestSelectedFrameGoesWithItsWindow: the selected frame (in-process or
+// out-of-process) dies when its window navigates, by electron_navigate or
+// by the page's own reload during a call: the next call, or the call under
+// way, answers SURFACE_CLOSED at once (never CDP_DISCONNECTED or
+// INTERNAL_ERROR: the app is healthy). A frame that survives (a same-document
+// navigation of its window) keeps working.
+func TestSelectedFrameGoesWithItsWindow(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	top := e.ok("electron_surfaces_list", nil)["surfaces"].([]any)[0].(map[string]any)["id"]
+	closed := func(what, name string, args map[string]any) {
+		t.Helper()
+		t0 := time.Now()
+		m := e.fails(name, args, "SURFACE_CLOSED")
+		if took := time.Since(t0); took > 3*time.Second {
+			t.Errorf("%s: %s took %v", what, name, took)
+		}
+		if h, _ := m["hint"].(string); !strings.Contains(h, "electron_switch_surface") {
+			t.Errorf("%s: hint %q", what, h)
+		}
+	}
+	for _, frame := range []string{"same1.html", "cross1.html"} {
+		// electron_navigate of the window, then calls in the old frame.
+		e.ok("electron_switch_surface", map[string]any{"surfaceId": e.frameSurfaces(frame)[frame]})
+		e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")})
+		closed(frame+" after navigate", "electron_snapshot", nil)
+		closed(frame+" after navigate", "electron_get_text", map[string]any{"selector": "body"})
+		closed(frame+" after navigate", "electron_eval_renderer", map[string]any{"code": "1"})
+
+		// The window reloads itself while a call runs in the frame.
+		id := e.frameSurfaces(frame)[frame]
+		e.ok("electron_switch_surface", map[string]any{"surfaceId": top})
+		e.eval("setTimeout(() => location.reload(), 300); true")
+		e.ok("electron_switch_surface", map[string]any{"surfaceId": id})
+		closed(frame+" during a reload", "electron_eval_renderer", map[string]any{"code": "new Promise(r => setTimeout(() => r(1), 5000))"})
+		closed(frame+" after the reload", "electron_click", map[string]any{"selector": "body"})
+		e.ok("electron_switch_surface", map[string]any{"surfaceId": top})
+	}
+	// A same-document navigation of the window leaves its frames alone.
+	id := e.frameSurfaces("same1.html")["same1.html"]
+	e.ok("electron_switch_surface", map[string]any{"surfaceId": id})
+	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html#elsewhere")})
+	if got := e.evalString("location.pathname"); got != "/same1.html" {
+		t.Fatalf("the surviving frame: %q", got)
+	}
+	e.ok("electron_snapshot", nil)
+}

@@ -3,10 +3,12 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -27,6 +29,15 @@ type windowEntry struct {
 	Focused   *bool  `json:"focused,omitempty"`
 	SurfaceID string `json:"surface_id,omitempty"`
 	Active    bool   `json:"active"`
+	// Dialog is the JavaScript dialog open in the window, if any: its page
+	// runs nothing until it is answered (electron_dialog_handler).
+	Dialog *openDialogBrief `json:"dialog_open,omitempty"`
+}
+
+// openDialogBrief names a dialog that is waiting for an answer.
+type openDialogBrief struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
 }
 
 // listWindows reads the window roots; with probe it also asks each window
@@ -45,7 +56,13 @@ func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]wind
 	}
 	if probe {
 		var wg sync.WaitGroup
+		dialogs := dialogsOf(sess)
 		for i := range out {
+			if d := dialogs.openDialog(sess, out[i].ID); d != nil {
+				// Its page answers nothing until the dialog is answered.
+				out[i].Dialog = &openDialogBrief{Type: d.Type, Message: d.Message}
+				continue
+			}
 			wg.Add(1)
 			go func(e *windowEntry) {
 				defer wg.Done()
@@ -195,6 +212,12 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 		ErrorText string `json:"errorText"`
 	}
 	if err := conn.Call(ctx, "Page.navigate", map[string]any{"url": a.URL}, &nav); err != nil {
+		var pe *cdp.ProtocolError
+		if errors.As(err, &pe) {
+			// The browser refused the URL itself ("Cannot navigate to
+			// invalid URL"): the argument is wrong, not the server.
+			return nil, errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(a.URL), pe.Message)
+		}
 		return nil, err
 	}
 	if nav.ErrorText != "" {
