@@ -1,12 +1,17 @@
 package relay
 
+import (
+	"encoding/json"
+
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
+)
 
 // The one guard every command of a client passes before it can reach the
 // browser, on every path a command can take: the browser socket, relay
 // sessions on pages (flat sessions attached through the browser socket),
 // real child sessions (OOPIFs, workers, anything a target socket attached)
 // and page tunnels (/devtools/page/<id>). It decides by method (and, for
-// Browser.close, by the client's own connection), never by the socket the
+// the two commands that open a URL, by that URL), never by the socket the
 // command came on: Chromium accepts Browser.close on a page's own socket
 // as readily as on the browser's.
 
@@ -68,7 +73,24 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 			return ruling{}
 		}
 		return ruling{refuse, "relay: " + method + " is allowed only on targets this client created"}
+	case "Target.createTarget", "Page.navigate":
+		var q struct {
+			URL string `json:"url"`
+		}
+		if err := decodeParams(params, &q); err != nil {
+			return ruling{} // the browser answers what it cannot read
+		}
+		if why := urlpolicy.BrowserActing(q.URL); why != "" {
+			return ruling{refuse, "relay: " + method + " to " + quoteURL(q.URL) + " is refused: " + why}
+		}
 	}
 	return ruling{}
 }
 
+func quoteURL(u string) string {
+	if len(u) > 200 {
+		u = u[:200] + "…"
+	}
+	b, _ := json.Marshal(u)
+	return string(b)
+}

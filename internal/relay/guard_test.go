@@ -196,3 +196,32 @@ func TestAllowBrowserCloseLetsCloseThrough(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestBrowserActingURLsRefusedOnEveryPath: chrome://quit and its kin,
+// through Target.createTarget, Page.navigate and /json/new on every path,
+// never reach the browser.
+func TestBrowserActingURLsRefusedOnEveryPath(t *testing.T) {
+	h := startHostile(t, "/second.html")
+	c := dialRaw(t, h.r.WSURL())
+	sid := decode[map[string]string](t, c.call("", "Target.attachToTarget", map[string]any{"targetId": h.page, "flatten": true}))["sessionId"]
+	for _, u := range []string{"chrome://quit/", "about:quit", " CHROME://restart", "chrome://crash", "chrome://kill", "chrome://inducebrowsercrashforrealz", "view-source:chrome://quit"} {
+		refused(t, h, c, "", "Target.createTarget", map[string]string{"url": u})
+		refused(t, h, c, sid, "Target.createTarget", map[string]string{"url": u})
+		refused(t, h, c, sid, "Page.navigate", map[string]string{"url": u})
+	}
+	tc := dialRaw(t, h.tunnelURL())
+	refused(t, h, tc, "", "Page.navigate", map[string]string{"url": "chrome://quit"})
+	refused(t, h, tc, "", "Target.createTarget", map[string]string{"url": "chrome://quit"})
+	if code, body := httpGet(t, http.MethodPut, h.r.HTTPURL()+"/json/new?chrome://quit/"); code != http.StatusForbidden {
+		t.Errorf("/json/new?chrome://quit/: %d %s, want 403", code, body)
+	}
+	if code, body := httpGet(t, http.MethodPut, h.r.HTTPURL()+"/json/new?chrome%3A%2F%2Fquit%2F"); code != http.StatusForbidden {
+		t.Errorf("/json/new of an escaped chrome://quit: %d %s, want 403", code, body)
+	}
+	h.assertAlive(t, "/json/new")
+	// Ordinary pages still open.
+	res := c.call("", "Target.createTarget", map[string]string{"url": "about:blank"})
+	if decode[map[string]string](t, res)["targetId"] == "" {
+		t.Errorf("createTarget about:blank: %s", res)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
 // serveHTTP is the relay's only handler: checks first, then the DevTools
@@ -205,6 +207,16 @@ func (r *Relay) serveNew(w http.ResponseWriter, req *http.Request, tokenInQuery 
 	pq := "/json/new"
 	if req.URL.RawQuery != "" {
 		pq += "?" + stripToken(req.URL.RawQuery)
+	}
+	// Chromium opens the unescaped query: guard it (and the raw one, should
+	// the two unescape differently) as a Target.createTarget's URL.
+	raw := stripToken(req.URL.RawQuery)
+	unescaped, _ := url.PathUnescape(raw)
+	for _, target := range []string{raw, unescaped} {
+		if why := urlpolicy.BrowserActing(target); why != "" {
+			http.Error(w, "relay: /json/new of "+quoteURL(target)+" is refused: "+why, http.StatusForbidden)
+			return
+		}
 	}
 	body, status, err := r.upstreamHTTP(req.Context(), http.MethodPut, pq)
 	if err != nil {

@@ -160,6 +160,9 @@ func (a *navigateArgs) validate() error {
 	if strings.TrimSpace(a.URL) == "" {
 		return errs.BadArg("url", "is required")
 	}
+	if err := checkNavigateURL(a.URL); err != nil {
+		return err
+	}
 	switch a.WaitUntil {
 	case "", "load", "domcontentloaded", "none":
 	default:
