@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/exec"
@@ -353,6 +354,23 @@ func pollActivePort(ctx context.Context, dir string, ch chan<- string) {
 		case <-t.C:
 		}
 	}
+}
+
+// loopbackWS reports whether a listening URL a launched app printed is one
+// understudy may dial: ws:// on a loopback host (or the unspecified
+// address, which endpointFromWS dials as 127.0.0.1). Anything else — wss,
+// another host — is not the debugging port we asked for on 127.0.0.1, and
+// dialing it would hand a handshake to whoever printed the line.
+func loopbackWS(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "ws" || u.User != nil {
+		return false
+	}
+	h := u.Hostname()
+	if ip, err := netip.ParseAddr(h); err == nil && ip.IsUnspecified() {
+		return true
+	}
+	return isLoopbackHost(h)
 }
 
 // readActivePort parses a DevToolsActivePort file: line 1 the port, line 2

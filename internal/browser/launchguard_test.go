@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -73,4 +74,31 @@ func TestProgramSwitchesRefused(t *testing.T) {
 	if _, err := plan(LaunchOptions{ExecutablePath: app, Args: []string{"--no-zygote", "--some-future-switch", outside}}); err != nil {
 		t.Errorf("without an app root: %v", err)
 	}
+}
+
+// TestLaunchIgnoresNonLoopbackDevToolsURL: a launched app that prints a
+// DevTools (or Debugger) URL on another host is not dialed; the launch
+// waits for a loopback one and times out without it.
+func TestLaunchIgnoresNonLoopbackDevToolsURL(t *testing.T) {
+	for _, line := range []string{
+		"DevTools listening on ws://192.0.2.7:9222/devtools/browser/x",
+		"DevTools listening on wss://127.0.0.1:9222/devtools/browser/x",
+		"DevTools listening on ws://localhost.evil.example:9222/devtools/browser/x",
+		"DevTools listening on ws://user@127.0.0.1.nip.io:9222/devtools/browser/x",
+	} {
+		if u, ok := listeningURL(line+"\n", devtoolsMarker); ok {
+			t.Errorf("listeningURL(%q) = %q, want nothing", line, u)
+		}
+	}
+	if testing.Short() {
+		t.Skip("spawns a process; skipped under -short")
+	}
+	dir := t.TempDir()
+	app := writeScript(t, dir, "app", "#!/bin/sh\necho 'DevTools listening on ws://192.0.2.7:9222/devtools/browser/x' >&2\nexec sleep 30\n")
+	p, err := Launch(t.Context(), LaunchOptions{ExecutablePath: app, Timeout: 2 * time.Second})
+	if p != nil {
+		_ = p.Kill()
+		t.Fatalf("launched with endpoint %+v", p.Endpoint)
+	}
+	wantCode(t, err, errs.LaunchTimeout, "")
 }
