@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/tool"
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -43,7 +44,12 @@ Usage:
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
                                 without it electron_eval_* do not exist
-  --app-root DIR                refuse to launch anything outside DIR
+  --app-root DIR                refuse to launch anything outside DIR (and any switch
+                                that is not on the allowlist in docs/security.md)
+  --allowed-origins O1;O2       origins electron_navigate may open (default any);
+                                scheme://host[:port], ; or , separated
+  --blocked-origins O1;O2       origins electron_navigate refuses (wins over allowed);
+                                not a sandbox: links, redirects and scripts still go anywhere
   --operation-timeout-ms N      per-call backstop (default 120000); a call past it
                                 returns OPERATION_TIMEOUT and the session stays usable
   --http 127.0.0.1:PORT         serve streamable HTTP on loopback instead of stdio
@@ -114,6 +120,8 @@ func (e *evalFlag) Set(v string) error {
 type mcpFlags struct {
 	eval      evalFlag
 	appRoot   string
+	allowed   []string // --allowed-origins
+	blocked   []string // --blocked-origins
 	opTimeout int
 	http      string
 	logLevel  string
@@ -128,6 +136,9 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
+	var allowed, blocked string
+	fs.StringVar(&allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
+	fs.StringVar(&blocked, "blocked-origins", "", "origins electron_navigate refuses, separated by ; or , (wins over --allowed-origins)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback address")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&f.version, "version", false, "print the version")
@@ -139,6 +150,15 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "understudy: unexpected argument %q\n", fs.Arg(0))
+		return nil, 2, false
+	}
+	var err error
+	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
+		fmt.Fprintln(stderr, "understudy: --allowed-origins:", err)
+		return nil, 2, false
+	}
+	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
+		fmt.Fprintln(stderr, "understudy: --blocked-origins:", err)
 		return nil, 2, false
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
@@ -168,7 +188,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := newLogger(f.logLevel, stderr)
 	srv := tool.New(tool.Config{
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
-		AppRoot: f.appRoot, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
+		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -30,6 +30,9 @@ type Config struct {
 	AllowEvalRenderer bool
 	// AppRoot, when set, confines launch paths to this folder.
 	AppRoot string
+	// AllowedOrigins and BlockedOrigins (normalized origins, see
+	// urlpolicy.Origins) limit what electron_navigate opens. Default: any.
+	AllowedOrigins, BlockedOrigins []string
 	// OperationTimeout is the per-call backstop. Default 120s.
 	OperationTimeout time.Duration
 	// Logger receives diagnostics (never page content at info level).

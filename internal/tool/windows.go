@@ -175,6 +175,9 @@ func (a *navigateArgs) validate() error {
 }
 
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
+	if err := c.Server.checkOrigin(a.URL); err != nil {
+		return nil, err
+	}
 	winID := c.Session.Surfaces.ActiveWindow()
 	if winID == "" {
 		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")

@@ -1,6 +1,9 @@
 package urlpolicy
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestBrowserActing(t *testing.T) {
 	refusedURLs := []string{
@@ -24,5 +27,68 @@ func TestBrowserActing(t *testing.T) {
 		if why := BrowserActing(u); why != "" {
 			t.Errorf("%q is refused: %s", u, why)
 		}
+	}
+}
+
+func TestNavigable(t *testing.T) {
+	for raw, wantHint := range map[string]string{
+		"javascript:alert(1)":   "electron_evaluate",
+		" JavaScript:alert(1)":  "electron_evaluate",
+		"java\tscript:alert(1)": "electron_evaluate",
+		"not a url":             "https://example.com/",
+		"example.com":           "https://example.com",
+		"example.com/path":      "https://example.com/path",
+		"":                      "https://example.com/",
+		"https:example.com":     "https://example.com/",
+		"http://":               "http://example.com/",
+		"chrome://quit":         "about:blank",
+		`c:\windows\system.ini`: "https://",
+		"/etc/passwd":           "https://etc/passwd",
+	} {
+		why, hint := Navigable(raw)
+		if why == "" || !strings.Contains(hint, wantHint) {
+			t.Errorf("Navigable(%q) = %q, %q; want a refusal with a hint containing %q", raw, why, hint, wantHint)
+		}
+	}
+	for _, ok := range []string{"https://example.com", "http://a.test:8080/x?y#z", "about:blank", "data:text/html,hi", "file:///tmp/x.html", "app://index.html"} {
+		if why, _ := Navigable(ok); why != "" {
+			t.Errorf("Navigable(%q) refused: %s", ok, why)
+		}
+	}
+}
+
+func TestOrigins(t *testing.T) {
+	allowed, err := ParseOrigins("https://Example.com:443; http://localhost:3000,file://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://example.com", "http://localhost:3000", "file://"}; strings.Join(allowed, " ") != strings.Join(want, " ") {
+		t.Fatalf("ParseOrigins: %v, want %v", allowed, want)
+	}
+	for _, bad := range []string{"example.com", "https://example.com/path", "https://u@example.com", "data:text/html,x"} {
+		if _, err := ParseOrigins(bad); err == nil {
+			t.Errorf("ParseOrigins(%q) accepted", bad)
+		}
+	}
+	blocked, _ := ParseOrigins("http://localhost:3000")
+	o := Origins{Allowed: allowed, Blocked: blocked}
+	for raw, ok := range map[string]bool{
+		"https://example.com/a":             true,
+		"https://EXAMPLE.com:443/b":         true,
+		"https://example.com:8443/":         false,
+		"http://example.com/":               false,
+		"https://evil.example/":             false,
+		"http://localhost:3000/":            false, // blocked wins
+		"file:///tmp/x.html":                true,
+		"about:blank":                       true,
+		"data:text/html,<script>1</script>": false,
+		"blob:https://example.com/uuid":     true,
+	} {
+		if got := o.Check(raw) == ""; got != ok {
+			t.Errorf("Check(%q) allowed=%v, want %v (%s)", raw, got, ok, o.Check(raw))
+		}
+	}
+	if (Origins{}).Check("data:text/html,x") != "" {
+		t.Error("an empty policy refused something")
 	}
 }
