@@ -198,21 +198,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.http != "" {
 		return serveHTTP(ctx, m, f.http, logger, stderr)
 	}
-	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
+	t := stdioTransport(stdin, stdout, logger) // malformed lines are answered, never fatal
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
 		return 1
 	}
 	return 0
 }
-
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }
 
 // serveHTTP serves streamable HTTP MCP on a loopback address, refusing
 // non-loopback Host headers (DNS rebinding) and foreign browser Origins.
