@@ -139,6 +139,9 @@ func add[In any](s *Server, name, desc string, needsSession bool, g gate, run fu
 		name: name, desc: desc, session: needsSession, gate: g, schema: schema,
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
+			if err := checkSelectorLengths(raw); err != nil {
+				return nil, err
+			}
 			if err := decodeArgs(raw, in); err != nil {
 				return nil, err
 			}
