@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -224,4 +225,23 @@ func TestBrowserActingURLsRefusedOnEveryPath(t *testing.T) {
 	if decode[map[string]string](t, res)["targetId"] == "" {
 		t.Errorf("createTarget about:blank: %s", res)
 	}
+}
+
+// TestHostilePlaywrightSession: Playwright's
+// page.context().newCDPSession(page).send('Browser.close') (and crash,
+// chrome://quit, Page.close) through the relay leave the app running.
+func TestHostilePlaywrightSession(t *testing.T) {
+	node := requireNode(t)
+	h := startHostile(t, "/second.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "hostile.mjs")
+	cmd.Dir = compatDir
+	cmd.Env = compatEnv(h.r, fixtureSrv.get(t), h.pageU)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "DONE") {
+		t.Fatalf("hostile.mjs: %v\n%s", err, out)
+	}
+	t.Logf("hostile.mjs:\n%s", out)
+	h.assertAlive(t, "Playwright's Browser.close on a page session")
 }
