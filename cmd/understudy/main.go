@@ -19,9 +19,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/tool"
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -43,7 +43,12 @@ Usage:
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
                                 without it electron_eval_* do not exist
-  --app-root DIR                refuse to launch anything outside DIR
+  --app-root DIR                refuse to launch anything outside DIR (and any switch
+                                that is not on the allowlist in docs/security.md)
+  --allowed-origins O1;O2       origins electron_navigate may open (default any);
+                                scheme://host[:port], ; or , separated
+  --blocked-origins O1;O2       origins electron_navigate refuses (wins over allowed);
+                                not a sandbox: links, redirects and scripts still go anywhere
   --operation-timeout-ms N      per-call backstop (default 120000); a call past it
                                 returns OPERATION_TIMEOUT and the session stays usable
   --http 127.0.0.1:PORT         serve streamable HTTP on loopback instead of stdio, at
@@ -118,6 +123,8 @@ func (e *evalFlag) Set(v string) error {
 type mcpFlags struct {
 	eval      evalFlag
 	appRoot   string
+	allowed   []string // --allowed-origins
+	blocked   []string // --blocked-origins
 	opTimeout int
 	http      string
 	token     string
@@ -134,6 +141,9 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
+	var allowed, blocked string
+	fs.StringVar(&allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
+	fs.StringVar(&blocked, "blocked-origins", "", "origins electron_navigate refuses, separated by ; or , (wins over --allowed-origins)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback address")
 	fs.StringVar(&f.token, "token", "", "with --http: require Authorization: Bearer <token>")
 	fs.BoolVar(&f.share, "share-sessions", false, "with --http: every client sees every session")
@@ -151,6 +161,15 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	}
 	if f.http == "" && (f.token != "" || f.share) {
 		fmt.Fprintln(stderr, "understudy: --token and --share-sessions go with --http")
+		return nil, 2, false
+	}
+	var err error
+	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
+		fmt.Fprintln(stderr, "understudy: --allowed-origins:", err)
+		return nil, 2, false
+	}
+	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
+		fmt.Fprintln(stderr, "understudy: --blocked-origins:", err)
 		return nil, 2, false
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
@@ -180,7 +199,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := newLogger(f.logLevel, stderr)
 	srv := tool.New(tool.Config{
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
-		AppRoot: f.appRoot, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
+		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
@@ -191,21 +210,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveHTTP(ctx, srv.HTTPHandler(tool.HTTPOptions{Token: f.token}), f.http, logger, stderr)
 	}
 	m := srv.MCP()
-	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
+	t := stdioTransport(stdin, stdout, logger) // malformed lines are answered, never fatal
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
 		return 1
 	}
 	return 0
 }
-
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }
 
 // serveHTTP serves streamable HTTP MCP on a loopback address, refusing
 // non-loopback Host headers (DNS rebinding) and foreign browser Origins.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/netip"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,8 +68,13 @@ type LaunchOptions struct {
 	// Args are the caller's arguments, passed after ours. The debugging
 	// switches are ours: --remote-debugging-port, --remote-debugging-pipe,
 	// --remote-debugging-address and --remote-allow-origins are refused
-	// (BAD_ARGUMENT naming "args"). For Chromium, a --user-data-dir here
-	// replaces the temp profile (and is then not removed).
+	// (BAD_ARGUMENT naming "args"), and so are the switches that name a
+	// program or library to run or open a debugger to the network
+	// (--renderer-cmd-prefix, --browser-subprocess-path, --gpu-launcher,
+	// --load-extension, --inspect, ...: refusedSwitch). With AppRoot only
+	// the switches of rootSwitches pass, and positional paths must lie
+	// inside the root. For Chromium, a --user-data-dir here replaces the
+	// temp profile (and is then not removed).
 	Args []string
 
 	// Env is added to the child's environment, which is ours minus
@@ -79,9 +86,10 @@ type LaunchOptions struct {
 	// when set, else ours.
 	Cwd string
 
-	// AppRoot, when set, confines the launch: ExecutablePath, Cwd and
-	// MainScript must resolve (symlinks followed) inside it, or the launch
-	// is BAD_ARGUMENT naming the field.
+	// AppRoot, when set, confines the launch: ExecutablePath, Cwd,
+	// MainScript and path arguments must resolve (symlinks followed) inside
+	// it, and Args may hold only allowlisted switches, or the launch is
+	// BAD_ARGUMENT naming the field.
 	AppRoot string
 
 	// MainScript makes a dev launch: ExecutablePath is an Electron binary,
@@ -348,6 +356,23 @@ func pollActivePort(ctx context.Context, dir string, ch chan<- string) {
 	}
 }
 
+// loopbackWS reports whether a listening URL a launched app printed is one
+// understudy may dial: ws:// on a loopback host (or the unspecified
+// address, which endpointFromWS dials as 127.0.0.1). Anything else — wss,
+// another host — is not the debugging port we asked for on 127.0.0.1, and
+// dialing it would hand a handshake to whoever printed the line.
+func loopbackWS(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "ws" || u.User != nil {
+		return false
+	}
+	h := u.Hostname()
+	if ip, err := netip.ParseAddr(h); err == nil && ip.IsUnspecified() {
+		return true
+	}
+	return isLoopbackHost(h)
+}
+
 // readActivePort parses a DevToolsActivePort file: line 1 the port, line 2
 // the browser path. A partly written file does not parse.
 func readActivePort(path string) (string, bool) {
@@ -468,6 +493,15 @@ func plan(opts LaunchOptions) (launchPlan, error) {
 			return pl, errs.BadArg("args", "args[%d] %q: the debugging switches are set by the launcher "+
 				"(loopback, a free port); remove --%s", i, a, name)
 		}
+		if refusedSwitch(name) {
+			return pl, errs.BadArg("args", "args[%d] %q: --%s is refused: it names a program or library to run, "+
+				"or opens a debugger to the network", i, a, name).With("switch", name)
+		}
+		if root != "" {
+			if err := checkArgInRoot(root, pl.cwd, i, a, name); err != nil {
+				return pl, err
+			}
+		}
 		if name == "user-data-dir" && pl.chromium {
 			if _, v, ok := strings.Cut(a, "="); ok && v != "" {
 				pl.profile = v
@@ -554,6 +588,122 @@ func switchName(arg string) string {
 	n := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
 	n, _, _ = strings.Cut(n, "=")
 	return strings.ToLower(n)
+}
+
+// refusedSwitch reports the switches no launch may pass, app root or not:
+// those that make Chromium or Electron run another program or load a
+// library or extension (which would bypass --app-root and the env rules),
+// and those that open a debugger to the network.
+func refusedSwitch(name string) bool {
+	switch name {
+	case "renderer-cmd-prefix", "utility-cmd-prefix", "gpu-launcher", "ppapi-plugin-launcher",
+		"plugin-launcher", "browser-subprocess-path", "zygote-cmd-prefix", "nacl-loader-cmd-prefix",
+		"gpu-cmd-prefix", "nacl-gdb", "load-extension", "ppapi-flash-path", "register-pepper-plugins",
+		"inspect", "inspect-brk", "inspect-port", "inspect-brk-node", "inspect-publish-uid",
+		"debug", "debug-brk", "debug-port":
+		return true
+	}
+	return false
+}
+
+// rootSwitches are the switches accepted when an app root confines the
+// launch: they change how the app looks or behaves, never what runs.
+// Everything else is refused (an allowlist: Chromium has hundreds of
+// switches, new ones every release, and more than the ones in
+// refusedSwitch name programs, libraries or files to load).
+// --user-data-dir must name a folder inside the root.
+func rootSwitches() []string {
+	return []string{
+		"headless", "window-size", "window-position", "start-maximized", "start-fullscreen", "kiosk",
+		"lang", "accept-lang", "disable-gpu", "disable-gpu-compositing", "disable-software-rasterizer", "enable-features",
+		"disable-features", "disable-blink-features", "user-agent", "force-device-scale-factor", "force-color-profile", "hide-scrollbars",
+		"mute-audio", "disable-extensions", "incognito", "no-first-run", "no-default-browser-check", "disable-dev-shm-usage",
+		"disable-background-timer-throttling", "disable-renderer-backgrounding", "disable-backgrounding-occluded-windows", "proxy-server", "no-proxy-server", "proxy-bypass-list",
+		"host-resolver-rules", "autoplay-policy", "force-prefers-reduced-motion", "force-dark-mode", "v", "vmodule",
+		"enable-logging", "user-data-dir",
+	}
+}
+
+// checkArgInRoot applies the app root to one caller argument: a switch must
+// be in rootSwitches (a path value inside the root), and a positional
+// argument that names a file (a path, or a file: URL) must lie inside it.
+// URLs of other schemes and plain words pass: they are the app's business.
+func checkArgInRoot(root, cwd string, i int, a, name string) error {
+	if name != "" || a == "-" || a == "--" {
+		if a == "--" || a == "-" {
+			return errs.BadArg("args", "args[%d] %q: an end-of-switches marker is refused with an app root (what follows would not be checked)", i, a)
+		}
+		if !slices.Contains(rootSwitches(), name) {
+			return errs.BadArg("args", "args[%d] %q: with an app root only these switches are accepted: %s",
+				i, a, "--"+strings.Join(rootSwitches(), ", --")).With("switch", name)
+		}
+		if name == "user-data-dir" { // a path: inside the root
+			_, v, _ := strings.Cut(a, "=")
+			if v == "" || !insideRoot(root, cwd, v) {
+				return errs.BadArg("args", "args[%d] %q: --%s must name a directory inside the app root %s", i, a, name, root).With("app_root", root)
+			}
+		}
+		return nil
+	}
+	p := a
+	if u, err := url.Parse(a); err == nil && len(u.Scheme) > 1 {
+		if !strings.EqualFold(u.Scheme, "file") {
+			return nil
+		}
+		p = u.Path
+	}
+	if !strings.ContainsAny(p, `/\`) && p != "." && p != ".." && !fileExists(cwd, p) {
+		return nil // a word, not a path
+	}
+	if !insideRoot(root, cwd, p) {
+		return errs.BadArg("args", "args[%d] %q is a path outside the app root %s", i, a, root).With("app_root", root)
+	}
+	return nil
+}
+
+func fileExists(cwd, p string) bool {
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return false
+		}
+		p = filepath.Join(cwd, p)
+	}
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// insideRoot reports whether p (relative to cwd, or to the working
+// directory when cwd is empty) lies inside root, symlinks resolved as far
+// as the path exists.
+func insideRoot(root, cwd, p string) bool {
+	if !filepath.IsAbs(p) {
+		base := cwd
+		if base == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return false
+			}
+			base = wd
+		}
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	// Resolve the longest existing prefix; the rest cannot be a symlink.
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = filepath.Join(real, rest)
+			break
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return false
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // hasURL reports whether args hold a non-switch argument (a URL or path

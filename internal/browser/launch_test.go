@@ -497,7 +497,7 @@ func TestDevLaunch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.js"), []byte(fakeMain), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	profile := t.TempDir()
+	profile := filepath.Join(dir, "profile") // inside the app root, as --user-data-dir must be
 	var stages stageLog
 	p, err := Launch(t.Context(), LaunchOptions{
 		ExecutablePath: electron,

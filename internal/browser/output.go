@@ -65,8 +65,8 @@ func listeningURL(line, marker string) (string, bool) {
 	if j := strings.IndexAny(rest, " \t\r\n"); j >= 0 {
 		rest = rest[:j]
 	}
-	if !strings.HasPrefix(rest, "ws://") && !strings.HasPrefix(rest, "wss://") {
-		return "", false
+	if !loopbackWS(rest) {
+		return "", false // only a loopback ws:// URL is the launched app's
 	}
 	return rest, true
 }

@@ -597,6 +597,9 @@ func (c *client) onFrame(f clientFrame) {
 		return
 	}
 	if s, ok := c.sessions[env.sessionID]; ok {
+		if !c.guard(env, s.targetID) {
+			return
+		}
 		switch s.kind {
 		case kindBrowser:
 			c.browserCommand(s, f.b, env)
@@ -608,10 +611,33 @@ func (c *client) onFrame(f clientFrame) {
 		return
 	}
 	if ch, ok := c.children[env.sessionID]; ok {
+		if !c.guard(env, ch.targetID) {
+			return
+		}
 		c.forward(ch.owner, f.b) // a real child session: as it came
 		return
 	}
 	c.replyErr(env.sessionID, env.id, codeNoSession, "Session with given id not found.")
+}
+
+// guard applies guardCommand to a command on a session of the client whose
+// target is ownTarget (the browser's id on browser sessions). It reports
+// whether the command may go on; when not, it has answered it.
+func (c *client) guard(env *envelope, ownTarget string) bool {
+	if ownTarget == c.r.browserID {
+		ownTarget = ""
+	}
+	r := guardCommand(env.method, env.params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose, ownTarget: ownTarget})
+	switch r.v {
+	case closeConn:
+		c.reply(env.sessionID, env.id, nil)
+		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: " + env.method + " closed this connection only", drain: true})
+		return false
+	case refuse:
+		c.replyErr(env.sessionID, env.id, codeServerError, r.msg)
+		return false
+	}
+	return true
 }
 
 // forward writes b to the session's upstream socket.

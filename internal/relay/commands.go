@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
-
-	"github.com/coder/websocket"
 )
 
 // The commands a client's sessions send that the relay answers itself, in
 // whole or in part: the browser-level protocol (Browser.*, Target.*) on
-// browser sessions, the few page-session commands it must see (Page.close,
-// Runtime.enable, Runtime.runIfWaitingForDebugger, Target.getTargetInfo),
+// browser sessions, the few page-session commands it must see
+// (Runtime.enable, Runtime.runIfWaitingForDebugger, Target.getTargetInfo),
 // and the tab sessions it makes up for Puppeteer. Everything else is
-// forwarded (client.go). All of it runs on the client's owner goroutine.
+// forwarded (client.go). Every command has passed guardCommand (guard.go)
+// first. All of it runs on the client's owner goroutine.
 
 // relayCall runs a command of the client as the relay's own call on the
 // session's socket and hands the outcome to done on the owner.
@@ -58,19 +57,6 @@ func (c *client) browserCommand(s *session, b []byte, env *envelope) {
 	switch env.method {
 	case "Browser.getVersion":
 		c.reply(sid, id, json.RawMessage(c.r.version))
-	case "Browser.close":
-		if c.r.opts.AllowBrowserClose {
-			c.forwardOwn(s, b, env)
-			return
-		}
-		c.reply(sid, id, nil)
-		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: Browser.close closed this connection only", drain: true})
-	case "Browser.crash", "Browser.crashGpuProcess":
-		if c.r.opts.AllowBrowserClose {
-			c.forwardOwn(s, b, env)
-			return
-		}
-		c.replyErr(sid, id, codeServerError, "relay: "+env.method+" is not allowed (the relay runs without --allow-browser-close)")
 	case "Browser.setDownloadBehavior":
 		c.relayCall(s, env.method, env.params, func(_ json.RawMessage, err error) {
 			if err != nil {
@@ -96,12 +82,6 @@ func (c *client) pageCommand(s *session, b []byte, env *envelope) {
 		c.reply(sid, id, nil) // the relay's targets never wait for a debugger
 	case "Runtime.enable":
 		s.rtEnable.Store(env.id)
-		c.forwardOwn(s, b, env)
-	case "Page.close":
-		if !c.mayClose(s.targetID) {
-			c.replyErr(sid, id, codeServerError, "relay: Page.close is allowed only on targets this client created")
-			return
-		}
 		c.forwardOwn(s, b, env)
 	case "Target.getTargetInfo":
 		var p struct {
@@ -155,15 +135,7 @@ func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
 		c.detachFromTarget(s, id, env.params)
 	case "Target.createTarget":
 		c.createTarget(s, id, env.params)
-	case "Target.closeTarget":
-		var p struct {
-			TargetID string `json:"targetId"`
-		}
-		_ = decodeParams(env.params, &p)
-		if !c.mayClose(p.TargetID) {
-			c.replyErr(sid, id, codeServerError, "relay: Target.closeTarget is allowed only on targets this client created")
-			return true
-		}
+	case "Target.closeTarget": // guardCommand has checked the client may
 		c.forwardOwn(s, b, env)
 	default:
 		return false

@@ -37,9 +37,13 @@
 //
 // Security: loopback by default; Host must be localhost or a loopback
 // address (DNS rebinding); requests with an Origin header are refused;
-// Options.Token is required off loopback. A client's Browser.close closes
-// only its connection, and it may close only the targets it created, unless
-// Options.AllowBrowserClose.
+// Options.Token is required off loopback. Every client command, on every
+// path (browser socket, page sessions, child sessions, page tunnels),
+// passes one guard (guard.go), by method: a client's Browser.close closes
+// only its connection, Browser.crash* is refused, and it may close only the
+// targets it created, unless Options.AllowBrowserClose; browser-acting URLs
+// (chrome://quit, ...) are refused in Target.createTarget, Page.navigate and
+// /json/new.
 //
 // docs/relay.md is the user's guide; compat/ holds the Playwright and
 // Puppeteer scripts the tests run against a real Chromium.

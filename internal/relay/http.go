@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"net/netip"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
 // serveHTTP is the relay's only handler: checks first, then the DevTools
@@ -205,6 +208,16 @@ func (r *Relay) serveNew(w http.ResponseWriter, req *http.Request, tokenInQuery 
 	if req.URL.RawQuery != "" {
 		pq += "?" + stripToken(req.URL.RawQuery)
 	}
+	// Chromium opens the unescaped query: guard it (and the raw one, should
+	// the two unescape differently) as a Target.createTarget's URL.
+	raw := stripToken(req.URL.RawQuery)
+	unescaped, _ := url.PathUnescape(raw)
+	for _, target := range []string{raw, unescaped} {
+		if why := urlpolicy.BrowserActing(target); why != "" {
+			http.Error(w, "relay: /json/new of "+quoteURL(target)+" is refused: "+why, http.StatusForbidden)
+			return
+		}
+	}
 	body, status, err := r.upstreamHTTP(req.Context(), http.MethodPut, pq)
 	if err != nil {
 		http.Error(w, "relay: "+err.Error(), http.StatusBadGateway)
@@ -341,8 +354,9 @@ func (r *Relay) serveBrowserSocket(w http.ResponseWriter, req *http.Request) {
 
 // serveTargetSocket serves a client of one target's own socket
 // (/devtools/page/<id>): a tunnel to the target's upstream socket, which
-// is the client's alone. Commands that close targets or the browser are
-// refused unless AllowBrowserClose.
+// is the client's alone. Every command passes guardCommand: Browser.close
+// closes the tunnel only, and no target may be closed through it, unless
+// AllowBrowserClose.
 func (r *Relay) serveTargetSocket(w http.ResponseWriter, req *http.Request, id string) {
 	if !validTargetID(id) {
 		http.Error(w, "relay: bad target id", http.StatusBadRequest)
@@ -366,16 +380,16 @@ func (r *Relay) serveTargetSocket(w http.ResponseWriter, req *http.Request, id s
 		return
 	}
 	down.SetReadLimit(clientReadLimit)
-	r.tunnel(down, up)
+	r.tunnel(id, down, up)
 }
 
 // tunnel runs the two copiers of a target socket until either side ends,
 // then closes both.
-func (r *Relay) tunnel(down *websocket.Conn, up *upstream) {
+func (r *Relay) tunnel(id string, down *websocket.Conn, up *upstream) {
 	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
 	errc := make(chan error, 2)
-	go func() { errc <- r.copyClientToTarget(ctx, down, up.ws) }()
+	go func() { errc <- r.copyClientToTarget(ctx, id, down, up.ws) }()
 	go func() { errc <- copyTargetToClient(ctx, up.ws, down) }()
 	<-errc
 	cancel()
@@ -384,16 +398,20 @@ func (r *Relay) tunnel(down *websocket.Conn, up *upstream) {
 	<-errc
 }
 
-func (r *Relay) copyClientToTarget(ctx context.Context, down, up *websocket.Conn) error {
+func (r *Relay) copyClientToTarget(ctx context.Context, target string, down, up *websocket.Conn) error {
 	for {
 		typ, b, err := down.Read(ctx)
 		if err != nil {
 			return err
 		}
-		if !r.opts.AllowBrowserClose {
-			if env, err := scanEnvelope(b); err == nil && closesSomething(env.method) {
-				if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, codeServerError,
-					"relay: "+env.method+" is not allowed through the relay")); err != nil {
+		if env, err := scanEnvelope(b); err == nil {
+			switch g := guardCommand(env.method, env.params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
+			case closeConn:
+				_ = down.Write(ctx, websocket.MessageText, replyResult(env.id, env.sessionID, nil))
+				closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.method+" closed this connection only", time.Second)
+				return errClosedByGuard
+			case refuse:
+				if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, codeServerError, g.msg)); err != nil {
 					return err
 				}
 				continue
@@ -417,13 +435,5 @@ func copyTargetToClient(ctx context.Context, up, down *websocket.Conn) error {
 	}
 }
 
-// closesSomething reports the commands a target socket may not pass on
-// unless the relay allows closing: they would end a window of the app, or
-// the app.
-func closesSomething(method string) bool {
-	switch method {
-	case "Page.close", "Target.closeTarget", "Browser.close", "Browser.crash", "Browser.crashGpuProcess":
-		return true
-	}
-	return false
-}
+// errClosedByGuard ends a tunnel whose client sent Browser.close.
+var errClosedByGuard = errors.New("relay: the client closed its connection with Browser.close")

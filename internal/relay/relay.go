@@ -37,8 +37,9 @@ type Options struct {
 	Token string
 	// AllowBrowserClose lets clients end the browser and close targets they
 	// did not create: Browser.close, Browser.crash, Target.closeTarget,
-	// Page.close and /json/close reach the browser. Default false: a
-	// script's Browser.close closes only its own connection.
+	// Page.close and /json/close reach the browser, on every path. Default
+	// false: a script's Browser.close closes only its own connection.
+	// Browser-acting URLs stay refused either way.
 	AllowBrowserClose bool
 	// AllowHosts are extra Host header names to accept besides localhost
 	// and loopback addresses (for example a name in /etc/hosts that points

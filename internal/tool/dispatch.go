@@ -32,6 +32,9 @@ type Config struct {
 	AllowEvalRenderer bool
 	// AppRoot, when set, confines launch paths to this folder.
 	AppRoot string
+	// AllowedOrigins and BlockedOrigins (normalized origins, see
+	// urlpolicy.Origins) limit what electron_navigate opens. Default: any.
+	AllowedOrigins, BlockedOrigins []string
 	// OperationTimeout is the per-call backstop. Default 120s.
 	OperationTimeout time.Duration
 	// Logger receives diagnostics (never page content at info level).
@@ -143,6 +146,9 @@ func add[In any](s *Server, name, desc string, needsSession bool, g gate, run fu
 		name: name, desc: desc, session: needsSession, gate: g, schema: schema,
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
+			if err := checkSelectorLengths(raw); err != nil {
+				return nil, err
+			}
 			if err := decodeArgs(raw, in); err != nil {
 				return nil, err
 			}

@@ -98,6 +98,46 @@ func (a *screenshotArgs) validate() error {
 		if p != "" && !filepath.IsAbs(p) {
 			return errs.New(errs.AbsolutePathRequired, "%s %s is not absolute", field, clipQuote(p)).With("field", field)
 		}
+		if err := checkShotPath(field, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkShotPath refuses, as BAD_ARGUMENT, paths a screenshot cannot
+// honestly be written to: a NUL byte, anything under the kernel's pseudo
+// file systems (/proc, /sys, /dev: /proc/self/mem is no image file), a path
+// that is a folder, and an existing file that is not a regular file.
+func checkShotPath(field, p string) error {
+	if p == "" {
+		return nil
+	}
+	if strings.ContainsRune(p, 0) {
+		return errs.BadArg(field, "contains a NUL byte")
+	}
+	real := filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	} else if r, err := filepath.EvalSymlinks(filepath.Dir(real)); err == nil {
+		real = filepath.Join(r, filepath.Base(real))
+	}
+	for _, pseudo := range []string{"/proc", "/sys", "/dev"} {
+		if real == pseudo || strings.HasPrefix(real, pseudo+"/") {
+			return errs.BadArg(field, "%s is in %s, not a place for image files", clipQuote(p), pseudo)
+		}
+	}
+	if field != "path" {
+		return nil
+	}
+	st, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return nil // a new file; shotFile checks its folder
+	case st.IsDir():
+		return errs.BadArg(field, "%s is a folder; pass dir for a new file in it, or a file path", clipQuote(p))
+	case !st.Mode().IsRegular():
+		return errs.BadArg(field, "%s exists and is not a regular file", clipQuote(p))
 	}
 	return nil
 }
@@ -135,6 +175,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	if a.Clip != nil {
 		clip = a.Clip
 	}
+	var cut map[string]any // a full page past maxClipSide: what was left out
 	if a.FullPage {
 		var m struct {
 			CSSContentSize struct {
@@ -146,6 +187,10 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 			return nil, err
 		}
 		clip = &clipRect{Width: math.Min(m.CSSContentSize.Width, maxClipSide), Height: math.Min(m.CSSContentSize.Height, maxClipSide)}
+		if clip.Width < m.CSSContentSize.Width || clip.Height < m.CSSContentSize.Height {
+			cut = map[string]any{"truncated": true, "full_width": math.Ceil(m.CSSContentSize.Width),
+				"full_height": math.Ceil(m.CSSContentSize.Height), "max_side": maxClipSide}
+		}
 	}
 	if clip != nil {
 		params["clip"] = map[string]any{"x": clip.X, "y": clip.Y, "width": clip.Width, "height": clip.Height, "scale": 1}
@@ -177,6 +222,9 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	res := map[string]any{"path": path, "format": format, "width": cfg.Width, "height": cfg.Height, "bytes": len(data), "window_id": t.windowID}
 	if t.surfaceID != "" {
 		res["surface_id"] = t.surfaceID
+	}
+	for k, v := range cut {
+		res[k] = v
 	}
 	if clip != nil {
 		res["clip"] = clip

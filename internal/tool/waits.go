@@ -101,10 +101,10 @@ func (a *waitMsArgs) validate() error {
 }
 
 func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
-	d := time.Duration(*a.Ms) * time.Millisecond
-	capped := d > maxSleep
-	if capped {
-		d = maxSleep
+	capped := int64(*a.Ms) > maxSleep.Milliseconds() // before multiplying: 1e13 ms overflows a Duration
+	d := maxSleep
+	if !capped {
+		d = time.Duration(*a.Ms) * time.Millisecond
 	}
 	start := time.Now()
 	if !page.Pause(ctx, d) {
@@ -112,7 +112,7 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 	}
 	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
 	if capped {
-		out["capped"] = true
+		out["capped"], out["clamped"] = true, true // clamped: stagewright's name
 		out["requested_ms"] = *a.Ms
 	}
 	return out, nil

@@ -177,6 +177,9 @@ func (a *navigateArgs) validate() error {
 	if strings.TrimSpace(a.URL) == "" {
 		return errs.BadArg("url", "is required")
 	}
+	if err := checkNavigateURL(a.URL); err != nil {
+		return err
+	}
 	switch a.WaitUntil {
 	case "", "load", "domcontentloaded", "none":
 	default:
@@ -189,6 +192,9 @@ func (a *navigateArgs) validate() error {
 }
 
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
+	if err := c.Server.checkOrigin(a.URL); err != nil {
+		return nil, err
+	}
 	winID := c.Session.Surfaces.ActiveWindow()
 	if winID == "" {
 		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
