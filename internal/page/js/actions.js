@@ -349,7 +349,7 @@ OPS.actReceived = function (s) {
   var out = { armed: true, got: r.got, seen: r.seen, what: r.what };
   // A press may rename what it pressed (a toggle, a row that opens): the
   // answer reports it, so the agent has seen it. A hover's changes pass.
-  if (r.got && r.type === 'mousedown' && r.el.isConnected) {
+  if (r.got && (r.type === 'mousedown' || r.type === 'pointerdown') && r.el.isConnected) {
     var ch = changedSince(s, r.el);
     if (ch) out.changed = ch;
   }
