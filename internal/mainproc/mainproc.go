@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -24,7 +24,7 @@ func Connect(ctx context.Context, inspector string) (*cdp.Conn, error) {
 		return nil, errs.New(errs.TransportUnsupported, "no main-process inspector is known for this session")
 	}
 	u, err := url.Parse(inspector)
-	if err != nil || !loopback(u.Hostname()) {
+	if err != nil || !browser.IsLoopbackHost(u.Hostname()) {
 		return nil, errs.BadArg("inspectorUrl", "%q is not a loopback inspector URL", inspector)
 	}
 	ws := inspector
@@ -38,10 +38,6 @@ func Connect(ctx context.Context, inspector string) (*cdp.Conn, error) {
 		return nil, errs.Wrap(errs.TransportUnsupported, err, "the main-process inspector did not answer")
 	}
 	return c, nil
-}
-
-func loopback(h string) bool {
-	return h == "127.0.0.1" || h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
 }
 
 func socketOf(ctx context.Context, u *url.URL) (string, error) {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/browser"
 )
 
 // serveHTTP is the relay's only handler: checks first, then the DevTools
@@ -100,7 +102,7 @@ func (r *Relay) hostAllowed(hostport string) bool {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if isLoopbackName(host) {
+	if browser.IsLoopbackHost(host) {
 		return true
 	}
 	if r.opts.Token != "" {
