@@ -101,7 +101,7 @@ func Inject(ctx context.Context, pid int, timeout time.Duration) (string, error)
 		}
 		select {
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return "", errs.FromContext(ctx, errs.OperationTimeout, fmt.Sprintf("waiting for the inspector of pid %d", pid))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -130,7 +130,7 @@ func (r *Registry) resolve(ctx context.Context, id string) (*Resolution, error) 
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return nil, ctxErr(ctx, "waiting for the surface's execution context")
+			return nil, errs.FromContext(ctx, errs.CDPTimeout, "waiting for the surface's execution context")
 		case <-timer.C:
 			return nil, errs.New(errs.SurfaceUnsupported, "the surface has no document (no default execution context) yet")
 		}
@@ -337,8 +337,7 @@ func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64,
 			"x": int(math.Floor(px)), "y": int(math.Floor(py)), "ignorePointerEventsNone": true,
 		}, &hit)
 		if err != nil {
-			var pe *cdp.ProtocolError
-			if errors.As(err, &pe) && strings.Contains(strings.ToLower(pe.Message), "no node") {
+			if errors.Is(err, cdp.ErrNotFound) {
 				return x, y, "nothing (the point is outside the enclosing document)", nil
 			}
 			return x, y, "", err
@@ -390,15 +389,11 @@ func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNod
 }
 
 func frameErr(err error, surfaceID, what string) error {
-	var pe *cdp.ProtocolError
-	if errors.As(err, &pe) {
-		m := strings.ToLower(pe.Message)
-		switch {
-		case strings.Contains(m, "not found") || strings.Contains(m, "no frame"):
-			return errs.Wrap(errs.SurfaceClosed, err, what).With("surfaceId", surfaceID)
-		case strings.Contains(m, "box model"):
-			return errs.Wrap(errs.ElementNotVisible, err, what).With("surfaceId", surfaceID)
-		}
+	switch {
+	case errors.Is(err, cdp.ErrNotFound):
+		return errs.Wrap(errs.SurfaceClosed, err, what).With("surfaceId", surfaceID)
+	case errors.Is(err, cdp.ErrNoBoxModel):
+		return errs.Wrap(errs.ElementNotVisible, err, what).With("surfaceId", surfaceID)
 	}
 	return err
 }
@@ -455,11 +450,4 @@ func ClickPoint(ctx context.Context, res *Resolution, x, y float64) error {
 		}
 	}
 	return nil
-}
-
-func ctxErr(ctx context.Context, what string) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return errs.Wrap(errs.CDPTimeout, ctx.Err(), what)
-	}
-	return ctx.Err()
 }

@@ -218,7 +218,7 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the cover over the frame to go")
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
 		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
@@ -313,7 +313,7 @@ func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run fun
 	case raw = <-evs:
 	case raw = <-frameEvs:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the action or a dialog")
 	}
 	var ev struct {
 		Type          string `json:"type"`
@@ -778,7 +778,7 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 	pressed := make([]string, 0, len(chords))
 	for i, ch := range chords {
 		if i > 0 && a.DelayMs > 0 && !page.Pause(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "pausing between key presses")
 		}
 		dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
 		if err != nil {
