@@ -223,6 +223,9 @@ func roundMS(d time.Duration) string { return d.Round(time.Millisecond).String()
 // String describes the covering element for a message: role, name and
 // selector.
 func (c *Covering) String() string {
+	if c.Tag == "" && c.Selector == "" && c.Role == "" {
+		return "nothing (the point is outside the enclosing document)"
+	}
 	s := c.Role
 	if s == "" {
 		s = c.Tag

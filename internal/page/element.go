@@ -374,12 +374,27 @@ type Hit struct {
 }
 
 // Covering describes the element that receives a point meant for another.
+// It is the one shape of the "covering" detail of ELEMENT_NOT_VISIBLE,
+// whether the cover is in the element's own document or in a document that
+// encloses the element's frame (docs/tools.md, "Parameter and field
+// meanings").
 type Covering struct {
-	Ref      int    `json:"ref"`
-	Role     string `json:"role"`
-	Name     string `json:"name,omitempty"`
-	Tag      string `json:"tag"`
+	// Ref is the cover's ref in the active surface; 0 for a cover in an
+	// enclosing document (refs never cross surfaces).
+	Ref int `json:"ref"`
+	// Role is the cover's ARIA role; "" when not known (enclosing
+	// documents).
+	Role string `json:"role"`
+	// Name is its accessible name (in an enclosing document, its
+	// aria-label or title).
+	Name string `json:"name,omitempty"`
+	// Tag is its lower-case tag name; "" when nothing is at the point.
+	Tag string `json:"tag"`
+	// Selector is a CSS selector for it (tag#id.class).
 	Selector string `json:"selector"`
+	// Enclosing is true when the cover lies in a document that holds the
+	// surface's frame, not in the surface itself.
+	Enclosing bool `json:"enclosing,omitempty"`
 }
 
 // HitTest checks that document.elementFromPoint(x, y) (frame viewport

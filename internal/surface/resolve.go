@@ -12,6 +12,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
@@ -310,14 +311,15 @@ func (res *Resolution) ownerBoxes(ctx context.Context) ([]ownerBox, error) {
 // viewport, as Offset does, and hit-tests it in every document that
 // encloses the surface, as the browser will for a pointer event there: in
 // each it must reach the surface's <iframe> (or, for an in-process frame, a
-// node inside it). cover is "" when nothing in an enclosing document takes
-// the point, else what does (tag#id.class "label"). The surface's own
+// node inside it). cover is nil when nothing in an enclosing document takes
+// the point, else what does (Enclosing set, no ref; no tag when the point is
+// outside the enclosing document). The surface's own
 // document is not looked at: the renderer's actionability check does that.
 // It costs one DOM.getNodeForLocation per hop besides Offset's calls.
-func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64, cover string, err error) {
+func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64, cover *page.Covering, err error) {
 	boxes, err := res.ownerBoxes(ctx)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, nil, err
 	}
 	x, y = fx, fy
 	for _, b := range boxes {
@@ -338,20 +340,21 @@ func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64,
 		}, &hit)
 		if err != nil {
 			if errors.Is(err, cdp.ErrNotFound) {
-				return x, y, "nothing (the point is outside the enclosing document)", nil
+				return x, y, &page.Covering{Enclosing: true}, nil
 			}
-			return x, y, "", err
+			return x, y, nil, err
 		}
 		if hit.BackendNodeID != b.node && hit.FrameID != b.frameID {
 			return x, y, res.describeNode(ctx, b.owner, hit.BackendNodeID), nil
 		}
 		px, py = px-b.x, py-b.y
 	}
-	return x, y, "", nil
+	return x, y, nil, nil
 }
 
-// describeNode names a node for a message: tag#id.class "label".
-func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNodeID int64) string {
+// describeNode describes a node of an enclosing document as a cover: its
+// tag, a tag#id.class selector and its aria-label or title as the name.
+func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNodeID int64) *page.Covering {
 	var out struct {
 		Node struct {
 			LocalName  string   `json:"localName"`
@@ -360,13 +363,14 @@ func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNod
 		} `json:"node"`
 	}
 	if err := res.r.call(ctx, c, "DOM.describeNode", map[string]any{"backendNodeId": backendNodeID}, &out); err != nil {
-		return "an element"
+		return &page.Covering{Tag: "unknown", Enclosing: true}
 	}
 	n := out.Node
-	name := n.LocalName
-	if name == "" {
-		name = strings.ToLower(n.NodeName)
+	tag := n.LocalName
+	if tag == "" {
+		tag = strings.ToLower(n.NodeName)
 	}
+	name := tag
 	var label string
 	for i := 0; i+1 < len(n.Attributes); i += 2 {
 		switch v := n.Attributes[i+1]; n.Attributes[i] {
@@ -382,10 +386,7 @@ func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNod
 			}
 		}
 	}
-	if label != "" {
-		name += " \"" + label + "\""
-	}
-	return name
+	return &page.Covering{Tag: tag, Selector: name, Name: label, Enclosing: true}
 }
 
 func frameErr(err error, surfaceID, what string) error {

@@ -202,7 +202,7 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 		if err != nil {
 			return nil, err
 		}
-		if cover == "" {
+		if cover == nil {
 			if !covered.IsZero() {
 				acted.Waited += time.Since(covered)
 			}
@@ -212,7 +212,7 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 			covered = time.Now()
 		}
 		if !time.Now().Before(deadline) {
-			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover, point(x, y), timeout.Round(time.Millisecond))
+			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover.String(), point(x, y), timeout.Round(time.Millisecond))
 			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over it. Close it or wait for it to go, or act on it first; force:true clicks anyway and the browser gives the click to what is on top."
 			return nil, e.With("covering", cover).With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 		}
