@@ -333,7 +333,7 @@ func (m *Manager) Resolve(id string) (*Session, error) {
 		if len(m.sessions) == 0 {
 			return nil, errs.New(errs.NotRunning, "no session %q: no session is open", id)
 		}
-		return nil, errs.BadArg("sessionId", "no session %q; open sessions: %s", id, m.idsLocked())
+		return nil, errs.New(errs.NotRunning, "no session %q; open sessions: %s", id, m.idsLocked()).With("sessionId", id)
 	}
 	switch len(m.sessions) {
 	case 0:
