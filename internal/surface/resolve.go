@@ -420,35 +420,3 @@ func (res *Resolution) FocusFrame(ctx context.Context) error {
 	}
 	return nil
 }
-
-// ClickPoint clicks with the left button at (x, y) in the surface's own
-// viewport (as getBoundingClientRect inside the frame reports it): the
-// point plus [Resolution.Offset], dispatched on the input root so the
-// embedding page hit-tests it. It is the minimal click that proves the
-// geometry; internal/input owns real input.
-//
-// Headless Chromium renders only the front tab: a click into an OOPIF of a
-// background window stays on its <iframe> (the browser has no hit-test data
-// for it), and input to a background tab can take seconds. Bring the window
-// to the front (Page.bringToFront on the input root) before pointer input.
-func ClickPoint(ctx context.Context, res *Resolution, x, y float64) error {
-	ox, oy, err := res.Offset(ctx)
-	if err != nil {
-		return err
-	}
-	px, py := x+ox, y+oy
-	if math.IsNaN(px) || math.IsNaN(py) {
-		return errs.BadArg("point", "not a number")
-	}
-	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-		p := map[string]any{"type": typ, "x": px, "y": py}
-		if typ != "mouseMoved" {
-			p["button"] = "left"
-			p["clickCount"] = 1
-		}
-		if err := res.r.call(ctx, res.InputRoot, "Input.dispatchMouseEvent", p, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/understudy-dev/understudy/internal/browser"
 )
 
 func doctor(ctx context.Context, c *Call, _ *noArgs) (any, error) {
@@ -113,5 +111,3 @@ func FindChromium() string {
 	}
 	return ""
 }
-
-var _ = browser.IsChromium

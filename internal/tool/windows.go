@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -227,5 +226,3 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 	}
 	return out, nil
 }
-
-var _ = json.Marshal
