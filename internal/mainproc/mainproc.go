@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
@@ -86,8 +85,8 @@ func Inject(ctx context.Context, pid int, timeout time.Duration) (string, error)
 	if pid <= 0 {
 		return "", errs.BadArg("pid", "must be a process id")
 	}
-	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
-		return "", errs.Wrap(errs.InjectFailed, err, fmt.Sprintf("signalling pid %d", pid))
+	if err := browser.OpenInspector(pid); err != nil {
+		return "", err
 	}
 	u := &url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(DefaultInspectorPort)}
 	deadline := time.Now().Add(timeout)
