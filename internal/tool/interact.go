@@ -845,7 +845,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		return nil, err
 	}
 	if dialog != nil {
-		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "changed": "unknown", "dialog_opened": dialog}), nil
+		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "dialog_opened": dialog}), nil
 	}
 	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
 		return nil, err
