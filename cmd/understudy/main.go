@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/tool"
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
@@ -222,7 +222,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // non-loopback Host headers (DNS rebinding) and foreign browser Origins.
 func serveHTTP(ctx context.Context, h http.Handler, addr string, logger *slog.Logger, stderr io.Writer) int {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil || !isLoopbackHost(host) {
+	if err != nil || !browser.IsLoopbackHost(host) {
 		fmt.Fprintf(stderr, "understudy: --http must be a loopback address such as 127.0.0.1:8931, not %q\n", addr)
 		return 2
 	}
@@ -254,7 +254,7 @@ func LoopbackOnly(next http.Handler) http.Handler {
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h
 		}
-		if !isLoopbackHost(strings.Trim(host, "[]")) {
+		if !browser.IsLoopbackHost(host) {
 			http.Error(w, "understudy: Host must be localhost, 127.0.0.1 or [::1]", http.StatusForbidden)
 			return
 		}
@@ -266,14 +266,6 @@ func LoopbackOnly(next http.Handler) http.Handler {
 	})
 }
 
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
 func loopbackOrigin(o string) bool {
 	for _, p := range []string{"http://", "https://"} {
 		if rest, ok := strings.CutPrefix(o, p); ok {
@@ -281,7 +273,7 @@ func loopbackOrigin(o string) bool {
 			if hh, _, err := net.SplitHostPort(rest); err == nil {
 				h = hh
 			}
-			return isLoopbackHost(strings.Trim(h, "[]"))
+			return browser.IsLoopbackHost(h)
 		}
 	}
 	return false

@@ -88,7 +88,7 @@ func CheckLoopback(host string) error {
 }
 
 func checkLoopback(field, host string) error {
-	if isLoopbackHost(host) {
+	if IsLoopbackHost(host) {
 		return nil
 	}
 	if host == "" {
@@ -96,24 +96,6 @@ func checkLoopback(field, host string) error {
 	}
 	return errs.BadArg(field, "%q is not a loopback host; attach and discovery are loopback-only "+
 		"(127.0.0.0/8, ::1 or localhost)", host)
-}
-
-func isLoopbackHost(host string) bool {
-	h := host
-	if strings.HasPrefix(h, "[") {
-		if !strings.HasSuffix(h, "]") {
-			return false
-		}
-		h = h[1 : len(h)-1]
-	}
-	if strings.EqualFold(strings.TrimSuffix(h, "."), "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	if err != nil || ip.Zone() != "" {
-		return false
-	}
-	return ip.Unmap().IsLoopback()
 }
 
 // newEndpoint builds an Endpoint for host:port; browserWS may be empty.
@@ -241,7 +223,7 @@ func sameAuthority(ws string, ep Endpoint) (string, error) {
 	if u.Scheme != "ws" && u.Scheme != "wss" {
 		return "", fmt.Errorf("scheme %q is not ws", u.Scheme)
 	}
-	if !isLoopbackHost(u.Hostname()) {
+	if !IsLoopbackHost(u.Hostname()) {
 		u.Host = net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
 	}
 	return u.String(), nil

@@ -370,7 +370,7 @@ func loopbackWS(raw string) bool {
 	if ip, err := netip.ParseAddr(h); err == nil && ip.IsUnspecified() {
 		return true
 	}
-	return isLoopbackHost(h)
+	return IsLoopbackHost(h)
 }
 
 // readActivePort parses a DevToolsActivePort file: line 1 the port, line 2

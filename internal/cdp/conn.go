@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -318,7 +317,7 @@ func (c *Conn) start(ctx context.Context, sessionID, method string, params any) 
 	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
 		pc.forget()
 		if ctx.Err() != nil {
-			return nil, ctxErr(ctx, method)
+			return nil, errs.FromContext(ctx, errs.CDPTimeout, method+" got no reply before the deadline")
 		}
 		return nil, errs.Wrap(errs.CDPDisconnected, err, "sending "+method)
 	}
@@ -346,18 +345,11 @@ func (p *Pending) Wait(ctx context.Context, result any) error {
 		return decodeResult(p.method, r.result, result)
 	case <-ctx.Done():
 		p.forget()
-		return ctxErr(ctx, p.method)
+		return errs.FromContext(ctx, errs.CDPTimeout, p.method+" got no reply before the deadline")
 	case <-timer.C:
 		p.forget()
 		return errs.New(errs.CDPTimeout, "%s got no reply in %s", p.method, p.c.opts.CallTimeout)
 	}
-}
-
-func ctxErr(ctx context.Context, method string) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return errs.Wrap(errs.CDPTimeout, ctx.Err(), method+" got no reply before the deadline")
-	}
-	return ctx.Err()
 }
 
 func decodeResult(method string, raw json.RawMessage, result any) error {

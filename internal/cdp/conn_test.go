@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -351,4 +352,35 @@ func FuzzDecodeFrame(f *testing.F) {
 			t.Fatalf("accepted a frame with neither id nor method: %q", b)
 		}
 	})
+}
+
+// TestProtocolErrorKinds: Chromium's messages map to one sentinel each, so
+// callers classify with errors.Is and never read the text themselves.
+func TestProtocolErrorKinds(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want error
+	}{
+		{"Execution context was destroyed.", ErrContextLost},
+		{"Inspected target navigated or closed", ErrContextLost},
+		{"Cannot find context with specified id", ErrContextLost},
+		{"Cannot find default execution context", ErrContextLost},
+		{"Frame with the given id was not found.", ErrNotFound},
+		{"No frame for given id found", ErrNotFound},
+		{"No node found at given location", ErrNotFound},
+		{"No node with given id found", ErrNotFound},
+		{"Could not compute box model.", ErrNoBoxModel},
+		{"Internal error", nil},
+		{"'Foo.bar' wasn't found", nil},
+	} {
+		var err error = fmt.Errorf("wrapped: %w", &ProtocolError{Code: -32000, Message: c.msg})
+		for _, k := range []error{ErrContextLost, ErrNotFound, ErrNoBoxModel} {
+			if got := errors.Is(err, k); got != (k == c.want) {
+				t.Errorf("%q: errors.Is(%v) = %v", c.msg, k, got)
+			}
+		}
+		if KindOf(c.msg) != c.want {
+			t.Errorf("KindOf(%q) = %v, want %v", c.msg, KindOf(c.msg), c.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package errs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -195,3 +196,24 @@ func CodeOf(err error) Code {
 
 // Kind returns a sentinel with only a code, for errors.Is(err, errs.Kind(c)).
 func Kind(c Code) error { return &Error{Code: c} }
+
+// FromContext is the one way to turn a context that ended into a coded
+// error. what says what was being waited for ("Runtime.evaluate got no
+// reply", "waiting for the load event"). A deadline becomes onDeadline
+// (CDP_TIMEOUT for a protocol reply, OPERATION_TIMEOUT for a tool call's own
+// budget, WAIT_TIMEOUT for a wait the agent asked for); a cancellation
+// (the client gave up, or the server's backstop fired) becomes
+// OPERATION_TIMEOUT. The context's error stays in the chain, so
+// errors.Is(err, context.DeadlineExceeded) still holds. nil when ctx has
+// not ended.
+func FromContext(ctx context.Context, onDeadline Code, what string) error {
+	err := ctx.Err()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return Wrap(onDeadline, err, what)
+	default:
+		return Wrap(OperationTimeout, err, what+" (cancelled)")
+	}
+}

@@ -1,6 +1,7 @@
 package errs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -98,4 +99,28 @@ func codeUses(src string) []string {
 		}
 	}
 	return out
+}
+
+// TestFromContext: the one conversion of an ended context keeps the cause
+// in the chain and always carries a code.
+func TestFromContext(t *testing.T) {
+	if err := FromContext(context.Background(), CDPTimeout, "x"); err != nil {
+		t.Fatalf("live context: %v", err)
+	}
+	dl, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	<-dl.Done()
+	err := FromContext(dl, CDPTimeout, "Test.call got no reply")
+	if CodeOf(err) != CDPTimeout || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "Test.call got no reply") {
+		t.Errorf("deadline: %v", err)
+	}
+	if CodeOf(FromContext(dl, WaitTimeout, "w")) != WaitTimeout {
+		t.Error("deadline code is the caller's")
+	}
+	cc, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	err = FromContext(cc, CDPTimeout, "sleeping")
+	if CodeOf(err) != OperationTimeout || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancel: %v", err)
+	}
 }

@@ -132,7 +132,7 @@ func awaitDrag(ctx context.Context, events <-chan jsonv2.Value, startedYet func(
 	case <-timer.C:
 		return nil, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the drag to start")
 	}
 }
 

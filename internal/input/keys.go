@@ -210,6 +210,24 @@ func modifierBit(tok, goos string) int {
 	return 0
 }
 
+// ParseModifiers turns modifier names (as a click's or drag's "modifiers"
+// list gives them) into CDP's bit mask, with the names ParseChordFor accepts
+// for a chord's modifiers: Control (Ctrl), Shift, Alt (Option, Opt), Meta
+// (Cmd, Command, Super, OS) and ControlOrMeta (CmdOrCtrl, CommandOrControl),
+// case-insensitive. goos decides ControlOrMeta as in ParseChordFor. An
+// unknown name is BAD_ARGUMENT naming the field "modifiers".
+func ParseModifiers(names []string, goos string) (int, error) {
+	m := 0
+	for _, name := range names {
+		bit := modifierBit(strings.TrimSpace(name), goos)
+		if bit == 0 {
+			return 0, errs.BadArg("modifiers", "unknown modifier %q (use Alt, Control, Meta, Shift or ControlOrMeta)", clip(name))
+		}
+		m |= bit
+	}
+	return m, nil
+}
+
 // isControlOrMeta reports whether tok names the OS's shortcut modifier
 // (ControlOrMeta, or Electron's CmdOrCtrl and CommandOrControl).
 func isControlOrMeta(tok string) bool {

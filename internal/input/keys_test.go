@@ -306,3 +306,42 @@ func FuzzParseChord(f *testing.F) {
 		}
 	})
 }
+
+// TestParseModifiers: a click's modifier list accepts exactly the modifier
+// names a key chord accepts, with the same bits.
+func TestParseModifiers(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, name := range []string{"Control", "ctrl", "Shift", "Alt", "Option", "opt", "Meta", "Cmd",
+			"Command", "super", "OS", "ControlOrMeta", "CmdOrCtrl", "CommandOrControl", "CtrlOrCmd", " shift "} {
+			got, err := ParseModifiers([]string{name}, goos)
+			if err != nil {
+				t.Errorf("%s: ParseModifiers(%q): %v", goos, name, err)
+				continue
+			}
+			c, err := ParseChordFor(name+"+a", goos)
+			if err != nil {
+				t.Fatalf("%s: ParseChordFor(%q+a): %v", goos, name, err)
+			}
+			if got != c.Modifiers {
+				t.Errorf("%s: ParseModifiers(%q) = %d, chord has %d", goos, name, got, c.Modifiers)
+			}
+		}
+		m, err := ParseModifiers([]string{"ControlOrMeta", "Shift", "alt"}, goos)
+		want := ModShift | ModAlt | ModCtrl
+		if goos == "darwin" {
+			want = ModShift | ModAlt | ModMeta
+		}
+		if err != nil || m != want {
+			t.Errorf("%s: mask %d %v, want %d", goos, m, err, want)
+		}
+	}
+	if m, err := ParseModifiers(nil, "linux"); m != 0 || err != nil {
+		t.Errorf("none: %d %v", m, err)
+	}
+	for _, bad := range []string{"", "Hyper", "a", "Enter", "Control+Shift"} {
+		_, err := ParseModifiers([]string{"Shift", bad}, "linux")
+		if e := errs.As(err); e == nil || e.Code != errs.BadArgument || e.Details["field"] != "modifiers" {
+			t.Errorf("ParseModifiers(%q) = %v, want BAD_ARGUMENT on modifiers", bad, err)
+		}
+	}
+}

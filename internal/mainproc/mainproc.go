@@ -7,11 +7,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -24,7 +23,7 @@ func Connect(ctx context.Context, inspector string) (*cdp.Conn, error) {
 		return nil, errs.New(errs.TransportUnsupported, "no main-process inspector is known for this session")
 	}
 	u, err := url.Parse(inspector)
-	if err != nil || !loopback(u.Hostname()) {
+	if err != nil || !browser.IsLoopbackHost(u.Hostname()) {
 		return nil, errs.BadArg("inspectorUrl", "%q is not a loopback inspector URL", inspector)
 	}
 	ws := inspector
@@ -38,10 +37,6 @@ func Connect(ctx context.Context, inspector string) (*cdp.Conn, error) {
 		return nil, errs.Wrap(errs.TransportUnsupported, err, "the main-process inspector did not answer")
 	}
 	return c, nil
-}
-
-func loopback(h string) bool {
-	return h == "127.0.0.1" || h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
 }
 
 func socketOf(ctx context.Context, u *url.URL) (string, error) {
@@ -90,8 +85,8 @@ func Inject(ctx context.Context, pid int, timeout time.Duration) (string, error)
 	if pid <= 0 {
 		return "", errs.BadArg("pid", "must be a process id")
 	}
-	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
-		return "", errs.Wrap(errs.InjectFailed, err, fmt.Sprintf("signalling pid %d", pid))
+	if err := browser.OpenInspector(pid); err != nil {
+		return "", err
 	}
 	u := &url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(DefaultInspectorPort)}
 	deadline := time.Now().Add(timeout)
@@ -105,7 +100,7 @@ func Inject(ctx context.Context, pid int, timeout time.Duration) (string, error)
 		}
 		select {
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return "", errs.FromContext(ctx, errs.OperationTimeout, fmt.Sprintf("waiting for the inspector of pid %d", pid))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

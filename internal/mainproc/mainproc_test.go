@@ -27,3 +27,21 @@ func TestConnectRefusesWhatIsNotAnInspector(t *testing.T) {
 		t.Errorf("Inject(0): %v", err)
 	}
 }
+
+// TestConnectRefusesNamesThatLookLoopback is the regression for the loopback
+// rule mainproc once had of its own: any host beginning with "127." passed,
+// so a DNS name like 127.example.com (which anyone can point anywhere) was
+// dialed. Now only the shared predicate decides, before any dial.
+func TestConnectRefusesNamesThatLookLoopback(t *testing.T) {
+	for _, u := range []string{
+		"http://127.example.com:9229",
+		"ws://127.0.0.1.nip.io:9229/abc",
+		"http://localhost.evil.com:9229",
+		"ws://0.0.0.0:9229/abc",
+	} {
+		_, err := Connect(context.Background(), u)
+		if errs.CodeOf(err) != errs.BadArgument {
+			t.Errorf("Connect(%q) = %v, want BAD_ARGUMENT", u, err)
+		}
+	}
+}

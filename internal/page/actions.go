@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -177,7 +179,7 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			// A document replaced under a target's root frame: look
 			// again in the new one (an in-process frame's context id is
 			// the caller's to resolve again).
-			if ctx.Err() == nil && f.ContextID == 0 && contextLoss(err.Error()) && losses < 3 && time.Now().Before(deadline) {
+			if ctx.Err() == nil && f.ContextID == 0 && errors.Is(err, cdp.ErrContextLost) && losses < 3 && time.Now().Before(deadline) {
 				losses++
 				if !Pause(ctx, 25*time.Millisecond) {
 					return nil, err
@@ -238,6 +240,9 @@ func roundMS(d time.Duration) string { return d.Round(time.Millisecond).String()
 // String describes the covering element for a message: role, name and
 // selector.
 func (c *Covering) String() string {
+	if c.Tag == "" && c.Selector == "" && c.Role == "" {
+		return "nothing (the point is outside the enclosing document)"
+	}
 	s := c.Role
 	if s == "" {
 		s = c.Tag

@@ -5,11 +5,11 @@
 //
 // Entry points: [NewStore] makes a [Store], which keeps one ref counter per
 // surface. [Store.Snapshot] and [Store.Find] walk the surface's document,
-// issue refs and move its baseline; [Store.Resolve], the reads
-// ([Store.GetText], [Store.GetState], …), [Store.Point] and [Store.HitTest]
-// act on a [Locator] (a ref or a CSS selector). Every call takes the
-// [Frame] of one surface — a CDP session, an execution context, a surface
-// id — and never touches another frame.
+// issue refs and move its baseline; [Store.Resolve] and the reads
+// ([Store.GetText], [Store.GetState], …) act on a [Locator] (a ref or a
+// CSS selector). Every call takes the [Frame] of one surface — a CDP
+// session, an execution context, a surface id — and never touches another
+// frame.
 //
 // The walker is JavaScript (js/*.js, one file per concern, concatenated and
 // embedded). It installs itself once per document as a non-enumerable

@@ -361,46 +361,28 @@ func (s *Store) FocusedElement(ctx context.Context, f Frame) (*ListItem, error) 
 	return &it, nil
 }
 
-// Point scrolls the element into view when needed and returns the center
-// of its first box, in the frame's viewport (ELEMENT_NOT_VISIBLE when it
-// has none). The caller adds the frame's offset within the input root.
-func (s *Store) Point(ctx context.Context, f Frame, l Locator) (x, y float64, err error) {
-	var p struct{ X, Y float64 }
-	if err := s.read(ctx, f, l, "point", nil, &p); err != nil {
-		return 0, 0, err
-	}
-	return p.X, p.Y, nil
-}
-
-// Hit is the result of a hit test.
-type Hit struct {
-	// OK is true when the point reaches the element or a descendant (or
-	// the element's own label).
-	OK bool `json:"ok"`
-	// Covering is what the point reaches instead.
-	Covering *Covering `json:"covering,omitempty"`
-	// Reason explains a miss with nothing at the point.
-	Reason string `json:"reason,omitempty"`
-}
-
 // Covering describes the element that receives a point meant for another.
+// It is the one shape of the "covering" detail of ELEMENT_NOT_VISIBLE,
+// whether the cover is in the element's own document or in a document that
+// encloses the element's frame (docs/tools.md, "Parameter and field
+// meanings").
 type Covering struct {
-	Ref      int    `json:"ref"`
-	Role     string `json:"role"`
-	Name     string `json:"name,omitempty"`
-	Tag      string `json:"tag"`
+	// Ref is the cover's ref in the active surface; 0 for a cover in an
+	// enclosing document (refs never cross surfaces).
+	Ref int `json:"ref"`
+	// Role is the cover's ARIA role; "" when not known (enclosing
+	// documents).
+	Role string `json:"role"`
+	// Name is its accessible name (in an enclosing document, its
+	// aria-label or title).
+	Name string `json:"name,omitempty"`
+	// Tag is its lower-case tag name; "" when nothing is at the point.
+	Tag string `json:"tag"`
+	// Selector is a CSS selector for it (tag#id.class).
 	Selector string `json:"selector"`
-}
-
-// HitTest checks that document.elementFromPoint(x, y) (frame viewport
-// coordinates, looking into open shadow roots) is the element or inside
-// it, and otherwise describes what covers it.
-func (s *Store) HitTest(ctx context.Context, f Frame, l Locator, x, y float64) (*Hit, error) {
-	var h Hit
-	if err := s.read(ctx, f, l, "hit", map[string]any{"x": x, "y": y}, &h); err != nil {
-		return nil, err
-	}
-	return &h, nil
+	// Enclosing is true when the cover lies in a document that holds the
+	// surface's frame, not in the surface itself.
+	Enclosing bool `json:"enclosing,omitempty"`
 }
 
 // readAs runs one read operation on an element and decodes its answer.

@@ -12,14 +12,16 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
-// click sends a real left click at the element's point (Point + Input).
+// click sends a real left click at the element's point (the renderer's
+// point read: scrolled into view, the center of its first box + Input).
 func click(t *testing.T, s *Store, tb *tab, f Frame, l Locator) {
 	t.Helper()
 	ctx := ctxT(t)
-	x, y, err := s.Point(ctx, f, l)
-	if err != nil {
+	var p struct{ X, Y float64 }
+	if err := s.read(ctx, f, l, "point", nil, &p); err != nil {
 		t.Fatal(err)
 	}
+	x, y := p.X, p.Y
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
 		if err := tb.conn.Call(ctx, "Input.dispatchMouseEvent", map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}, nil); err != nil {
 			t.Fatal(err)

@@ -280,42 +280,6 @@ func TestLocatorErrors(t *testing.T) {
 	}
 }
 
-func TestPointAndHitTest(t *testing.T) {
-	s, tb, f := largePage(t)
-	ctx := ctxT(t)
-	// An element far down: Point scrolls it into view.
-	x, y, err := s.Point(ctx, f, Locator{Selector: "#edit-250"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vh float64
-	tb.eval(t, `window.innerHeight`, &vh)
-	if y <= 0 || y >= vh || x <= 0 {
-		t.Fatalf("point (%v, %v) outside the viewport (height %v)", x, y, vh)
-	}
-	h, err := s.HitTest(ctx, f, Locator{Selector: "#edit-250"}, x, y)
-	if err != nil || !h.OK {
-		t.Fatalf("hit test at the element's point = %+v, %v", h, err)
-	}
-	// An overlay covers it.
-	tb.eval(t, `(function(){var d=document.createElement('div');d.id='veil';d.setAttribute('role','dialog');d.setAttribute('aria-label','Cookie banner');
-		d.style.cssText='position:fixed;left:0;top:0;right:0;bottom:0;background:rgba(0,0,0,.3);z-index:99';document.body.appendChild(d);return 1})()`, nil)
-	h, err = s.HitTest(ctx, f, Locator{Selector: "#edit-250"}, x, y)
-	if err != nil || h.OK || h.Covering == nil {
-		t.Fatalf("hit test under an overlay = %+v, %v", h, err)
-	}
-	if c := h.Covering; c.Role != "dialog" || c.Name != "Cookie banner" || c.Selector != "div#veil" || c.Ref == 0 {
-		t.Fatalf("covering = %+v", c)
-	}
-	h, err = s.HitTest(ctx, f, Locator{Selector: "#edit-250"}, -50, -50)
-	if err != nil || h.OK || h.Reason == "" {
-		t.Fatalf("hit test outside the viewport = %+v, %v", h, err)
-	}
-	// Hidden elements have no point.
-	_, _, err = s.Point(ctx, f, Locator{Selector: "head"})
-	wantCode(t, err, errs.ElementNotVisible)
-}
-
 func TestShadowDOM(t *testing.T) {
 	tb := openTab(t, dataURL(`<title>Shadow</title><main><x-panel></x-panel></main><script>
 		customElements.define('x-panel', class extends HTMLElement { constructor() { super();

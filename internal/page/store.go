@@ -75,23 +75,6 @@ func NewStore() *Store {
 	return &Store{b: loadBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
 }
 
-// Forget drops what the store remembers of a surface's refs (call it when
-// the surface is gone for good). The ref counter is kept, so a surface that
-// comes back never reuses a number.
-func (s *Store) Forget(surfaceID string) {
-	s.mu.Lock()
-	sf := s.surfaces[surfaceID]
-	s.mu.Unlock()
-	if sf == nil {
-		return
-	}
-	sf.mu.Lock()
-	sf.known = nil
-	sf.docKey = ""
-	sf.reloaded = false
-	sf.mu.Unlock()
-}
-
 // lock returns the surface's state with its lock held.
 func (s *Store) lock(f Frame) (*surface, error) {
 	if f.SurfaceID == "" {

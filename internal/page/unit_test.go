@@ -129,14 +129,3 @@ func TestAbsorb(t *testing.T) {
 		t.Fatalf("checkRef of an issued ref: %v", err)
 	}
 }
-
-func TestForgetKeepsTheCounter(t *testing.T) {
-	s := NewStore()
-	s.surfaces["a"] = &surface{next: 40, docKey: "d", known: map[int]refInfo{3: {"button", "Go"}}}
-	s.Forget("a")
-	s.Forget("never-seen")
-	sf := s.surfaces["a"]
-	if sf.next != 40 || sf.known != nil || sf.docKey != "" {
-		t.Fatalf("after Forget: %+v", sf)
-	}
-}

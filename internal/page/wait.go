@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -447,7 +449,7 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 				break
 			}
 			if !Pause(ctx, 25*time.Millisecond) {
-				return nil, ctx.Err()
+				return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting after the document went away")
 			}
 			continue
 		}
@@ -550,8 +552,10 @@ func evaluateAwait(ctx context.Context, f Frame, expr, what string) (*runtime.Re
 	}
 	if res.ExceptionDetails != nil {
 		text := exceptionText(res.ExceptionDetails)
-		if contextLoss(text) {
-			return nil, errs.New(errs.Internal, "%s in surface %s lost its document: %s", what, f.SurfaceID, text)
+		if errors.Is(cdp.KindOf(text), cdp.ErrContextLost) {
+			e := errs.New(errs.Internal, "%s in surface %s lost its document: %s", what, f.SurfaceID, text)
+			e.Err = cdp.ErrContextLost
+			return nil, e
 		}
 		return nil, errs.New(errs.Internal, "%s threw in surface %s: %s", what, f.SurfaceID, text)
 	}
@@ -559,24 +563,6 @@ func evaluateAwait(ctx context.Context, f Frame, expr, what string) (*runtime.Re
 		return nil, errs.New(errs.Internal, "Runtime.evaluate in surface %s returned no result", f.SurfaceID)
 	}
 	return res.Result, nil
-}
-
-// contextLoss reports whether a browser message says the execution
-// context went away (a navigation, a reload, a frame swapped between
-// processes).
-func contextLoss(msg string) bool {
-	for _, s := range []string{
-		"Execution context was destroyed",
-		"Inspected target navigated or closed",
-		"Cannot find context with specified id",
-		"Cannot find default execution context",
-		"lost its document",
-	} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // recoverable reports whether a failed wait call may go on after
@@ -587,7 +573,7 @@ func recoverable(err error) bool {
 	if errs.CodeOf(err) == errs.CDPDisconnected {
 		return true
 	}
-	return contextLoss(err.Error())
+	return errors.Is(err, cdp.ErrContextLost)
 }
 
 // Pause sleeps for d unless ctx ends first; it reports whether it slept

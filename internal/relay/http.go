@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
@@ -103,7 +104,7 @@ func (r *Relay) hostAllowed(hostport string) bool {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if isLoopbackName(host) {
+	if browser.IsLoopbackHost(host) {
 		return true
 	}
 	if r.opts.Token != "" {

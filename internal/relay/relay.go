@@ -143,7 +143,7 @@ func New(opts Options) (*Relay, error) {
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 		return nil, errs.BadArg("addr", "%q has no valid port", opts.Addr)
 	}
-	if !isLoopbackName(host) && opts.Token == "" {
+	if !browser.IsLoopbackHost(host) && opts.Token == "" {
 		return nil, errs.BadArg("token", "the relay listens on %s, which is not loopback; pass a token (--token) so that "+
 			"only clients that know it can drive the app, or listen on 127.0.0.1", opts.Addr)
 	}
@@ -470,13 +470,4 @@ func (r *Relay) track() bool {
 	}
 	r.conns.Add(1)
 	return true
-}
-
-func isLoopbackName(host string) bool {
-	h := strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(strings.TrimSuffix(h, "."), "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
@@ -229,9 +228,9 @@ func (s *Session) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 		if !waitPID(ctx, s.PID, grace) {
 			res.Escalated = true
 			res.Method = "signal"
-			_ = syscall.Kill(s.PID, syscall.SIGTERM)
+			_ = browser.TerminatePID(s.PID)
 			if !waitPID(ctx, s.PID, grace) {
-				_ = syscall.Kill(s.PID, syscall.SIGKILL)
+				_ = browser.KillPID(s.PID)
 				waitPID(ctx, s.PID, 2*time.Second)
 			}
 		}
@@ -253,12 +252,9 @@ func (s *Session) ForceKill() error {
 		s.closeConns()
 		return err
 	case s.PID > 0:
-		err := syscall.Kill(s.PID, syscall.SIGKILL)
+		err := browser.KillPID(s.PID)
 		s.closeConns()
-		if err != nil && err != syscall.ESRCH {
-			return errs.Wrap(errs.Internal, err, fmt.Sprintf("killing pid %d", s.PID))
-		}
-		return nil
+		return err
 	}
 	return errs.New(errs.BadArgument, "session %s was attached without a pid, so there is no process to kill; pass pid to electron_attach, or use electron_stop (Browser.close)", s.ID)
 }
@@ -266,7 +262,7 @@ func (s *Session) ForceKill() error {
 func waitPID(ctx context.Context, pid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		if !browser.PIDAlive(pid) {
 			return true
 		}
 		select {
@@ -333,7 +329,7 @@ func (m *Manager) Resolve(id string) (*Session, error) {
 		if len(m.sessions) == 0 {
 			return nil, errs.New(errs.NotRunning, "no session %q: no session is open", id)
 		}
-		return nil, errs.BadArg("sessionId", "no session %q; open sessions: %s", id, m.idsLocked())
+		return nil, errs.New(errs.NotRunning, "no session %q; open sessions: %s", id, m.idsLocked()).With("sessionId", id)
 	}
 	switch len(m.sessions) {
 	case 0:

@@ -35,7 +35,9 @@ func TestResolve(t *testing.T) {
 	if s, err := m.Resolve("s2"); err != nil || s != b {
 		t.Fatalf("named: %v %v", s, err)
 	}
-	if _, err := m.Resolve("nope"); errs.CodeOf(err) != errs.BadArgument {
+	// An unknown id is NOT_RUNNING whether or not others are open (as
+	// stagewright's tool reference says), naming the open ones.
+	if _, err := m.Resolve("nope"); errs.CodeOf(err) != errs.NotRunning || !strings.Contains(err.Error(), "s1, s2") {
 		t.Fatalf("unknown id: %v", err)
 	}
 	m.Remove("s1")

@@ -201,7 +201,7 @@ func clickButton(ctx context.Context, tb testing.TB, reg *surface.Registry, id s
 		const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &pt); err != nil {
 		tb.Fatal(err)
 	}
-	if err := surface.ClickPoint(ctx, res, pt[0], pt[1]); err != nil {
+	if err := clickPoint(ctx, res, pt[0], pt[1]); err != nil {
 		tb.Fatalf("click in %s: %v", id, err)
 	}
 }
@@ -688,4 +688,27 @@ func frameOf(ds []surface.Descriptor, id string) string {
 		}
 	}
 	return ""
+}
+
+// clickPoint clicks with the left button at (x, y) in the surface's own
+// viewport: the point plus Resolution.Offset, dispatched on the input root
+// so the embedding page hit-tests it. It is the minimal click that proves
+// the geometry (internal/input owns real input). Headless Chromium renders
+// only the front tab, so bring the window to the front first.
+func clickPoint(ctx context.Context, res *surface.Resolution, x, y float64) error {
+	ox, oy, err := res.Offset(ctx)
+	if err != nil {
+		return err
+	}
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		p := map[string]any{"type": typ, "x": x + ox, "y": y + oy}
+		if typ != "mouseMoved" {
+			p["button"] = "left"
+			p["clickCount"] = 1
+		}
+		if err := res.InputRoot.Call(ctx, "Input.dispatchMouseEvent", p, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }

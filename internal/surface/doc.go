@@ -10,8 +10,8 @@
 // the active surface into a [Resolution]: the socket to evaluate on, the
 // frame's default execution context, the input root that receives
 // Input.dispatch* and the chain of frame owners whose content boxes
-// [Resolution.Offset] sums. [ClickPoint] is the minimal click used to prove
-// the geometry; internal/input replaces it.
+// [Resolution.Offset] sums; [Resolution.Reach] hit-tests the enclosing
+// documents before pointer input (internal/input sends it).
 //
 // State is kept current by events: Runtime.executionContext* and
 // Page.frameAttached/Navigated/Detached on every pooled target socket, and

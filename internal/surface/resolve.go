@@ -12,6 +12,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
@@ -138,7 +139,7 @@ func (r *Registry) resolve(ctx context.Context, id string) (*Resolution, error) 
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return nil, ctxErr(ctx, "waiting for the surface's execution context")
+			return nil, errs.FromContext(ctx, errs.CDPTimeout, "waiting for the surface's execution context")
 		case <-timer.C:
 			return nil, errs.New(errs.SurfaceUnsupported, "the surface has no document (no default execution context) yet")
 		}
@@ -385,14 +386,15 @@ func (res *Resolution) ownerBoxes(ctx context.Context) ([]ownerBox, error) {
 // viewport, as Offset does, and hit-tests it in every document that
 // encloses the surface, as the browser will for a pointer event there: in
 // each it must reach the surface's <iframe> (or, for an in-process frame, a
-// node inside it). cover is "" when nothing in an enclosing document takes
-// the point, else what does (tag#id.class "label"). The surface's own
+// node inside it). cover is nil when nothing in an enclosing document takes
+// the point, else what does (Enclosing set, no ref; no tag when the point is
+// outside the enclosing document). The surface's own
 // document is not looked at: the renderer's actionability check does that.
 // It costs one DOM.getNodeForLocation per hop besides Offset's calls.
-func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64, cover string, err error) {
+func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64, cover *page.Covering, err error) {
 	boxes, err := res.ownerBoxes(ctx)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, nil, err
 	}
 	x, y = fx, fy
 	for _, b := range boxes {
@@ -412,22 +414,22 @@ func (res *Resolution) Reach(ctx context.Context, fx, fy float64) (x, y float64,
 			"x": int(math.Floor(px)), "y": int(math.Floor(py)), "ignorePointerEventsNone": true,
 		}, &hit)
 		if err != nil {
-			var pe *cdp.ProtocolError
-			if errors.As(err, &pe) && strings.Contains(strings.ToLower(pe.Message), "no node") {
-				return x, y, "nothing (the point is outside the enclosing document)", nil
+			if errors.Is(err, cdp.ErrNotFound) {
+				return x, y, &page.Covering{Enclosing: true}, nil
 			}
-			return x, y, "", err
+			return x, y, nil, err
 		}
 		if hit.BackendNodeID != b.node && hit.FrameID != b.frameID {
 			return x, y, res.describeNode(ctx, b.owner, hit.BackendNodeID), nil
 		}
 		px, py = px-b.x, py-b.y
 	}
-	return x, y, "", nil
+	return x, y, nil, nil
 }
 
-// describeNode names a node for a message: tag#id.class "label".
-func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNodeID int64) string {
+// describeNode describes a node of an enclosing document as a cover: its
+// tag, a tag#id.class selector and its aria-label or title as the name.
+func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNodeID int64) *page.Covering {
 	var out struct {
 		Node struct {
 			LocalName  string   `json:"localName"`
@@ -436,13 +438,14 @@ func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNod
 		} `json:"node"`
 	}
 	if err := res.r.call(ctx, c, "DOM.describeNode", map[string]any{"backendNodeId": backendNodeID}, &out); err != nil {
-		return "an element"
+		return &page.Covering{Tag: "unknown", Enclosing: true}
 	}
 	n := out.Node
-	name := n.LocalName
-	if name == "" {
-		name = strings.ToLower(n.NodeName)
+	tag := n.LocalName
+	if tag == "" {
+		tag = strings.ToLower(n.NodeName)
 	}
+	name := tag
 	var label string
 	for i := 0; i+1 < len(n.Attributes); i += 2 {
 		switch v := n.Attributes[i+1]; n.Attributes[i] {
@@ -458,22 +461,15 @@ func (res *Resolution) describeNode(ctx context.Context, c *cdp.Conn, backendNod
 			}
 		}
 	}
-	if label != "" {
-		name += " \"" + label + "\""
-	}
-	return name
+	return &page.Covering{Tag: tag, Selector: name, Name: label, Enclosing: true}
 }
 
 func frameErr(err error, surfaceID, what string) error {
-	var pe *cdp.ProtocolError
-	if errors.As(err, &pe) {
-		m := strings.ToLower(pe.Message)
-		switch {
-		case strings.Contains(m, "not found") || strings.Contains(m, "no frame"):
-			return errs.Wrap(errs.SurfaceClosed, err, what).With("surfaceId", surfaceID)
-		case strings.Contains(m, "box model"):
-			return errs.Wrap(errs.ElementNotVisible, err, what).With("surfaceId", surfaceID)
-		}
+	switch {
+	case errors.Is(err, cdp.ErrNotFound):
+		return errs.Wrap(errs.SurfaceClosed, err, what).With("surfaceId", surfaceID)
+	case errors.Is(err, cdp.ErrNoBoxModel):
+		return errs.Wrap(errs.ElementNotVisible, err, what).With("surfaceId", surfaceID)
 	}
 	return err
 }
@@ -498,43 +494,4 @@ func (res *Resolution) FocusFrame(ctx context.Context) error {
 		return errs.New(errs.EvalRuntimeError, "window.focus() threw in surface %s", res.SurfaceID)
 	}
 	return nil
-}
-
-// ClickPoint clicks with the left button at (x, y) in the surface's own
-// viewport (as getBoundingClientRect inside the frame reports it): the
-// point plus [Resolution.Offset], dispatched on the input root so the
-// embedding page hit-tests it. It is the minimal click that proves the
-// geometry; internal/input owns real input.
-//
-// Headless Chromium renders only the front tab: a click into an OOPIF of a
-// background window stays on its <iframe> (the browser has no hit-test data
-// for it), and input to a background tab can take seconds. Bring the window
-// to the front (Page.bringToFront on the input root) before pointer input.
-func ClickPoint(ctx context.Context, res *Resolution, x, y float64) error {
-	ox, oy, err := res.Offset(ctx)
-	if err != nil {
-		return err
-	}
-	px, py := x+ox, y+oy
-	if math.IsNaN(px) || math.IsNaN(py) {
-		return errs.BadArg("point", "not a number")
-	}
-	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-		p := map[string]any{"type": typ, "x": px, "y": py}
-		if typ != "mouseMoved" {
-			p["button"] = "left"
-			p["clickCount"] = 1
-		}
-		if err := res.r.call(ctx, res.InputRoot, "Input.dispatchMouseEvent", p, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func ctxErr(ctx context.Context, what string) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return errs.Wrap(errs.CDPTimeout, ctx.Err(), what)
-	}
-	return ctx.Err()
 }

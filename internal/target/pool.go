@@ -3,7 +3,6 @@ package target
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"html"
 	"slices"
 	"sync"
@@ -658,7 +657,7 @@ func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
 			}
 			return s, nil
 		case <-ctx.Done():
-			return nil, ctxErr(ctx, "connecting to target "+targetID)
+			return nil, errs.FromContext(ctx, errs.CDPTimeout, "connecting to target "+targetID)
 		}
 	}
 }
@@ -734,10 +733,3 @@ func (p *Pool) Close() error {
 }
 
 func errClosed() error { return errs.New(errs.CDPDisconnected, "the target pool is closed") }
-
-func ctxErr(ctx context.Context, what string) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return errs.Wrap(errs.CDPTimeout, ctx.Err(), what)
-	}
-	return ctx.Err()
-}

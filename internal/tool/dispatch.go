@@ -168,6 +168,12 @@ func add[In any](s *Server, name, desc string, needsSession bool, g gate, run fu
 	s.order = append(s.order, name)
 }
 
+// unknownField reads the field name out of the error that
+// Decoder.DisallowUnknownFields produces. encoding/json has no typed error
+// for an unknown field (only a fmt error "json: unknown field %q"), so this
+// is the one place that classifies a decoding error by its text; every
+// other failure is matched by type below (UnmarshalTypeError, SyntaxError).
+// TestDecodeArgsNamesUnknownField fails if the text changes.
 var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
 
 // decodeArgs decodes strictly and turns every decoding failure into a

@@ -41,6 +41,7 @@ func TestToolsDoc(t *testing.T) {
 			b.WriteString("| parameter | type | meaning |\n|---|---|---|\n" + strings.Join(rows, "\n") + "\n\n")
 		}
 	}
+	b.WriteString(fieldMeanings)
 	path := filepath.Join("..", "..", "docs", "tools.md")
 	if *updateDocs {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
@@ -76,9 +75,7 @@ func (s *Server) Doctor(ctx context.Context) DoctorReport {
 		add(Check{Name: "app_root", OK: true, Detail: "not set: any executable may be launched"})
 	}
 	tmp := os.TempDir()
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(tmp, &st); err == nil {
-		free := st.Bavail * uint64(st.Bsize) >> 20
+	if free, ok := browser.FreeDiskMiB(tmp); ok {
 		add(Check{Name: "temp_space", OK: free > 200, Detail: tmp + ": " + strconv.FormatUint(free, 10) + " MiB free (each Chromium launch makes a temp profile)",
 			Fix: map[bool]string{true: "", false: "free space in " + tmp}[free > 200]})
 	}
@@ -113,5 +110,3 @@ func FindChromium() string {
 	}
 	return ""
 }
-
-var _ = browser.IsChromium

@@ -242,7 +242,7 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 		if err != nil {
 			return nil, err
 		}
-		if cover == "" {
+		if cover == nil {
 			if !covered.IsZero() {
 				acted.Waited += time.Since(covered)
 			}
@@ -252,13 +252,13 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 			covered = time.Now()
 		}
 		if !time.Now().Before(deadline) {
-			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover, point(x, y), timeout.Round(time.Millisecond))
+			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover.String(), point(x, y), timeout.Round(time.Millisecond))
 			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over it. Close it or wait for it to go, or act on it first; force:true clicks anyway and the browser gives the click to what is on top."
 			return nil, e.With("covering", cover).With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the cover over the frame to go")
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
 		seen := acted.Changed // reported once, by the call that found it
@@ -367,7 +367,7 @@ func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run fun
 	case raw = <-evs:
 	case raw = <-frameEvs:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the action or a dialog")
 	}
 	var ev struct {
 		Type          string `json:"type"`
@@ -579,18 +579,18 @@ func spotAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame,
 		if err != nil {
 			return nil, err
 		}
-		if cover == "" {
+		if cover == nil {
 			return &spot{wx, wy, at, time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
 			_, _ = c.Session.Pages.ActReceived(ctx, f) // disarm
-			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover, timeout.Round(time.Millisecond))
+			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover.String(), timeout.Round(time.Millisecond))
 			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over the point. Close it or wait for it to go, or act on it first; force:true sends the event anyway and the browser gives it to what is on top."
 			return nil, e.With("covering", cover).With("x", wx).With("y", wy).With("surface_id", res.SurfaceID)
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the cover over the frame to go")
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
 	}
@@ -1032,7 +1032,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 			break
 		}
 		if !page.Pause(ctx, 50*time.Millisecond) {
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the editor to settle")
 		}
 	}
 	editor := kind
@@ -1247,7 +1247,7 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (any, error) {
 	pressed := make([]string, 0, len(chords))
 	for i, ch := range chords {
 		if i > 0 && a.DelayMs > 0 && !page.Pause(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "pausing between key presses")
 		}
 		dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
 		if err != nil {
@@ -1314,7 +1314,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (any, err
 		return nil, err
 	}
 	if dialog != nil {
-		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "changed": "unknown", "dialog_opened": dialog}), nil
+		return withFallback(res, map[string]any{"surface_id": res.SurfaceID, "dialog_opened": dialog}), nil
 	}
 	rc, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
 	if err != nil {

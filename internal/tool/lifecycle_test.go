@@ -170,7 +170,7 @@ func TestBadInput(t *testing.T) {
 	}
 	// With a session open, an unknown sessionId lists the open ones.
 	e.launch("/second.html")
-	m := e.fails("electron_windows_list", map[string]any{"sessionId": "nope"}, "BAD_ARGUMENT")
+	m := e.fails("electron_windows_list", map[string]any{"sessionId": "nope"}, "NOT_RUNNING")
 	if !strings.Contains(m["error"].(string), "s") {
 		t.Fatalf("unknown session error: %v", m)
 	}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"runtime"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -62,22 +63,8 @@ func withFallback(res *surface.Resolution, out map[string]any) map[string]any {
 	return out
 }
 
-// modifierMask turns modifier names into CDP's bit mask.
+// modifierMask turns modifier names into CDP's bit mask with the same
+// names a key chord accepts (input.ParseModifiers).
 func modifierMask(mods []string) (int, error) {
-	m := 0
-	for _, name := range mods {
-		switch strings.ToLower(name) {
-		case "alt", "option":
-			m |= input.ModAlt
-		case "control", "ctrl":
-			m |= input.ModCtrl
-		case "meta", "cmd", "command":
-			m |= input.ModMeta
-		case "shift":
-			m |= input.ModShift
-		default:
-			return 0, errs.BadArg("modifiers", "unknown modifier %q (use Alt, Control, Meta, Shift)", name)
-		}
-	}
-	return m, nil
+	return input.ParseModifiers(mods, runtime.GOOS)
 }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -154,6 +155,12 @@ func TestSurfaceProof(t *testing.T) {
 	m := e.fails("electron_click", map[string]any{"selector": "#btn", "timeoutMs": 300}, "ELEMENT_NOT_VISIBLE")
 	if !strings.Contains(m["error"].(string), "overlay") {
 		t.Errorf("the error does not name the overlay: %v", m["error"])
+	}
+	// details.covering has the one shape (page.Covering) wherever the
+	// cover is: here an object marked enclosing, without a ref.
+	if c, ok := details(m)["covering"].(map[string]any); !ok || c["enclosing"] != true || num(c["ref"]) != 0 ||
+		!strings.Contains(fmt.Sprint(c["selector"]), "#overlay") || c["tag"] == "" {
+		t.Errorf("details.covering of a cover in the enclosing document: %#v", details(m)["covering"])
 	}
 	overlayClicks := func() int {
 		e.use(s["top"])

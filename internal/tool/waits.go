@@ -108,7 +108,7 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 	}
 	start := time.Now()
 	if !page.Pause(ctx, d) {
-		return nil, ctx.Err()
+		return nil, errs.FromContext(ctx, errs.OperationTimeout, "sleeping")
 	}
 	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
 	if capped {

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -238,7 +237,7 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 		case <-t.C:
 			return nil, errs.New(errs.WaitTimeout, "%s did not fire within the timeout", event).With("url", a.URL)
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for "+event)
 		}
 	}
 	var r struct {
@@ -256,5 +255,3 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 	}
 	return out, nil
 }
-
-var _ = json.Marshal
