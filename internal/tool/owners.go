@@ -83,7 +83,7 @@ func (s *Server) resolveSession(ctx context.Context, id string) (*session.Sessio
 		if len(vis) == 0 {
 			return nil, errs.New(errs.NotRunning, "no session %q: no session of yours is open", id)
 		}
-		return nil, errs.BadArg("sessionId", "no session %q; your open sessions: %s", id, idsOf(vis))
+		return nil, errs.New(errs.NotRunning, "no session %q; your open sessions: %s", id, idsOf(vis)).With("sessionId", id)
 	}
 	switch len(vis) {
 	case 0:
