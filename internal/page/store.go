@@ -75,21 +75,41 @@ func NewStore() *Store {
 	return &Store{b: loadBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
 }
 
-// Forget drops what the store remembers of a surface's refs (call it when
-// the surface is gone for good). The ref counter is kept, so a surface that
-// comes back never reuses a number.
-func (s *Store) Forget(surfaceID string) {
+// Drop forgets a surface for good: the session calls it when the surface
+// registry tombstones the surface (its frame detached or its target went).
+// It never waits: an operation in flight on the surface finishes on the
+// state it holds. The store-wide ref counter is kept, so a surface id that
+// comes back (a frame id that reappears revives its surface) numbers on
+// from there and never reuses a ref. Pruning rule of Store.surfaces (see
+// docs/adr, bounded state).
+func (s *Store) Drop(surfaceID string) {
 	s.mu.Lock()
-	sf := s.surfaces[surfaceID]
+	delete(s.surfaces, surfaceID)
 	s.mu.Unlock()
-	if sf == nil {
-		return
+}
+
+// StoreStats counts what a store keeps, for tests that prove it is bounded.
+type StoreStats struct {
+	Surfaces int // surfaces with state (live ones, and closed ones not yet dropped)
+	Refs     int // remembered refs (role and name) over all surfaces
+}
+
+// Stats counts what the store keeps now.
+func (s *Store) Stats() StoreStats {
+	s.mu.Lock()
+	all := make([]*surface, 0, len(s.surfaces))
+	for _, sf := range s.surfaces {
+		all = append(all, sf)
 	}
-	sf.mu.Lock()
-	sf.known = nil
-	sf.docKey = ""
-	sf.reloaded = false
-	sf.mu.Unlock()
+	s.mu.Unlock()
+	st := StoreStats{Surfaces: len(all)}
+	for _, sf := range all {
+		if sf.mu.TryLock() { // one busy in an operation is not counted
+			st.Refs += len(sf.known)
+			sf.mu.Unlock()
+		}
+	}
+	return st
 }
 
 // lock returns the surface's state with its lock held.

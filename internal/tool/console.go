@@ -59,7 +59,7 @@ type consoleLog struct {
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
 func consoleOf(sess *session.Session) *consoleLog {
-	return listenerOf(sess, "console", func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
+	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
 }
 
 // remoteObject is the part of Runtime.RemoteObject a message's text needs.
