@@ -482,6 +482,11 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 		}
 		n.url = m.Frame.URL + m.Frame.URLFragment
 		n.origin = m.Frame.SecurityOrigin
+		// A new document in the frame: the in-process frames of the old
+		// one are gone, and Chromium does not always say so with
+		// Page.frameDetached (a main-frame navigation does not).
+		r.closeInProcessBelowLocked(n.frameID, host)
+		r.pruneLocked()
 	case "Page.frameDetached":
 		var m frameDetached
 		if unmarshal(ev.Params, &m) != nil || m.Reason == "swap" {
@@ -493,6 +498,26 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 		}
 	}
 	r.bumpLocked()
+}
+
+// closeInProcessBelowLocked makes tombstones of the live in-process frames
+// hosted by host whose parent chain reaches frameID. Callers hold r.mu.
+func (r *Registry) closeInProcessBelowLocked(frameID, host string) {
+	for _, n := range r.byFrame {
+		if !n.live || n.isTarget || n.host != host || n.frameID == frameID {
+			continue
+		}
+		for cur, steps := n, 0; cur != nil && steps <= len(r.byFrame); steps++ {
+			if cur.parent == frameID {
+				r.closeLocked(n)
+				break
+			}
+			if cur.parent == "" || cur.parent == cur.frameID {
+				break
+			}
+			cur = r.byFrame[cur.parent]
+		}
+	}
 }
 
 // hostInProcessLocked records that frame n lives in host's process. Only a
