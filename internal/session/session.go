@@ -392,6 +392,7 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	seq      int
+	closed   bool // Close ran: Publish refuses
 }
 
 // NewManager returns an empty manager.
@@ -414,10 +415,14 @@ func (m *Manager) Add(s *Session) {
 
 // Publish registers a complete session. With exclusive, it fails with
 // ALREADY_RUNNING when another session is open (two launches that both
-// checked before either published), and the caller closes s.
+// checked before either published); after Close it fails with NOT_RUNNING.
+// On failure the caller closes s.
 func (m *Manager) Publish(s *Session, exclusive bool) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.closed {
+		return errs.New(errs.NotRunning, "the server is shutting down")
+	}
 	if exclusive && len(m.sessions) > 0 {
 		return errs.New(errs.AlreadyRunning, "a session is already open (%s)", m.idsLocked())
 	}
@@ -493,6 +498,7 @@ func (m *Manager) Close() {
 		all = append(all, s)
 	}
 	m.sessions = map[string]*Session{}
+	m.closed = true
 	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range all {

@@ -156,4 +156,8 @@ func TestPublishExclusive(t *testing.T) {
 	if err := m.Publish(b, false); err != nil || m.Len() != 2 {
 		t.Fatalf("non-exclusive publish: %v, %d sessions", err, m.Len())
 	}
+	m.Close()
+	if err := m.Publish(bare(t, m.NextID()), false); errs.CodeOf(err) != errs.NotRunning || m.Len() != 0 {
+		t.Fatalf("publish after Close: %v, %d sessions", err, m.Len())
+	}
 }
