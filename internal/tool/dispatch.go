@@ -88,8 +88,17 @@ type Call struct {
 
 // Go runs f beside the handler, on the handler's context: the dispatcher
 // cancels that context when the handler returns and waits for f before it
-// releases the session lock, so nothing a call starts outlives it.
-func (c *Call) Go(f func()) { c.group.Go(f) }
+// releases the session lock, so nothing a call starts outlives it. A panic in f is logged, never a crash of the server.
+func (c *Call) Go(f func()) {
+	c.group.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.Server.cfg.Logger.Error("goroutine of a tool call panicked", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		f()
+	})
+}
 
 // Progress reports progress of a long operation to the client, if it asked.
 func (c *Call) Progress(msg string, done, total float64) {
