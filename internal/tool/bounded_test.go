@@ -70,25 +70,37 @@ func TestStateBoundedOverNavigationsAndFrames(t *testing.T) {
 	t.Logf("baseline: %+v", base)
 
 	start := time.Now()
+	loads, stopLoads := conn.Subscribe("Page.loadEventFired")
+	defer stopLoads()
+	// loaded reports whether the page shows the document of navigation want.
+	loaded := func(want string) (bool, string) {
+		var out struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "location.search + ' ' + document.readyState", "returnByValue": true}, &out)
+		return err == nil && out.Result.Value == want+" complete", out.Result.Value
+	}
 	for i := range 500 {
 		want := fmt.Sprintf("?n=%d", i)
 		if err := conn.Call(ctx, "Page.navigate", map[string]any{"url": e.app.URL("a.test", "/churn.html"+want)}, nil); err != nil {
 			t.Fatalf("navigation %d: %v", i, err)
 		}
-		for deadline := time.Now().Add(20 * time.Second); ; {
-			var out struct {
-				Result struct {
-					Value string `json:"value"`
-				} `json:"result"`
+		// Wait for a load event, then check it was this document's; look
+		// again every 500 ms in case an event was missed.
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			select {
+			case <-loads:
+			case <-time.After(500 * time.Millisecond):
 			}
-			err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "location.search + ' ' + document.readyState", "returnByValue": true}, &out)
-			if err == nil && out.Result.Value == want+" complete" {
+			ok, got := loaded(want)
+			if ok {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("navigation %d did not load: %q %v", i, out.Result.Value, err)
+				t.Fatalf("navigation %d did not load: %q", i, got)
 			}
-			time.Sleep(5 * time.Millisecond)
 		}
 		if i%100 == 0 {
 			snapshotFrames()
