@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/leakcheck"
 )
 
 // defaultChromium is Debian's real binary (not the /usr/bin wrapper).
@@ -33,14 +33,7 @@ func TestMain(m *testing.M) {
 		helperLaunchAndWait()
 		return
 	}
-	code := m.Run()
-	if code == 0 {
-		if leaked := waitNoLeakedGoroutines(3 * time.Second); leaked != "" {
-			fmt.Fprintf(os.Stderr, "goroutines of package browser leaked:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(leakcheck.Main(m.Run))
 }
 
 // helperLaunchAndWait launches Chromium, prints its PID and profile, and
@@ -55,30 +48,6 @@ func helperLaunchAndWait() {
 	time.Sleep(2 * time.Minute)
 	_ = p.Kill()
 	os.Exit(3)
-}
-
-// waitNoLeakedGoroutines waits for the goroutines this package starts to
-// end, and returns the stacks of those still there.
-func waitNoLeakedGoroutines(d time.Duration) string {
-	markers := []string{"browser.(*Process).wait", "browser.(*outputReader).run", "browser.pollActivePort", "browser.probe"}
-	deadline := time.Now().Add(d)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var leaked []string
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			for _, m := range markers {
-				if strings.Contains(g, m) {
-					leaked = append(leaked, g)
-					break
-				}
-			}
-		}
-		if len(leaked) == 0 || time.Now().After(deadline) {
-			return strings.Join(leaked, "\n\n")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func chromiumPath() string {

@@ -15,12 +15,22 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/leakcheck"
 )
 
 // browser is shared by the tests of this package (see chromiumtest.Main).
 var browser *chromiumtest.Browser
 
-func TestMain(m *testing.M) { os.Exit(chromiumtest.Main(m, &browser)) }
+func TestMain(m *testing.M) {
+	os.Exit(leakcheck.Main(func() int {
+		defer func() {
+			if serverOnce.srv != nil {
+				_ = serverOnce.srv.Close()
+			}
+		}()
+		return chromiumtest.Main(m, &browser)
+	}))
+}
 
 // server is the fixture app, started once for the package.
 var serverOnce struct {

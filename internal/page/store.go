@@ -75,6 +75,43 @@ func NewStore() *Store {
 	return &Store{b: loadBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
 }
 
+// Drop forgets a surface for good: the session calls it when the surface
+// registry tombstones the surface (its frame detached or its target went).
+// It never waits: an operation in flight on the surface finishes on the
+// state it holds. The store-wide ref counter is kept, so a surface id that
+// comes back (a frame id that reappears revives its surface) numbers on
+// from there and never reuses a ref. Pruning rule of Store.surfaces (see
+// docs/adr, bounded state).
+func (s *Store) Drop(surfaceID string) {
+	s.mu.Lock()
+	delete(s.surfaces, surfaceID)
+	s.mu.Unlock()
+}
+
+// StoreStats counts what a store keeps, for tests that prove it is bounded.
+type StoreStats struct {
+	Surfaces int // surfaces with state (live ones, and closed ones not yet dropped)
+	Refs     int // remembered refs (role and name) over all surfaces
+}
+
+// Stats counts what the store keeps now.
+func (s *Store) Stats() StoreStats {
+	s.mu.Lock()
+	all := make([]*surface, 0, len(s.surfaces))
+	for _, sf := range s.surfaces {
+		all = append(all, sf)
+	}
+	s.mu.Unlock()
+	st := StoreStats{Surfaces: len(all)}
+	for _, sf := range all {
+		if sf.mu.TryLock() { // one busy in an operation is not counted
+			st.Refs += len(sf.known)
+			sf.mu.Unlock()
+		}
+	}
+	return st
+}
+
 // lock returns the surface's state with its lock held.
 func (s *Store) lock(f Frame) (*surface, error) {
 	if f.SurfaceID == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -127,5 +128,29 @@ func TestAbsorb(t *testing.T) {
 	}
 	if err := sf.checkRef(Frame{SurfaceID: "s"}, 4); err != nil {
 		t.Fatalf("checkRef of an issued ref: %v", err)
+	}
+}
+
+// TestDropKeepsTheCounter: dropping a closed surface frees its state but
+// not the store-wide counter, so the surface id coming back numbers on.
+func TestDropKeepsTheCounter(t *testing.T) {
+	s := NewStore()
+	s.next = 40
+	s.surfaces["a"] = &surface{next: 40, docKey: "d", known: map[int]refInfo{3: {"button", "Go"}}}
+	if st := s.Stats(); st.Surfaces != 1 || st.Refs != 1 {
+		t.Fatalf("before Drop: %+v", st)
+	}
+	s.Drop("a")
+	s.Drop("never-seen")
+	if st := s.Stats(); st.Surfaces != 0 || st.Refs != 0 {
+		t.Fatalf("after Drop: %+v", st)
+	}
+	sf, err := s.lock(Frame{SurfaceID: "a", Session: (*cdp.Conn)(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.mu.Unlock()
+	if sf.next != 40 || sf.docKey != "" || len(sf.known) != 0 {
+		t.Fatalf("the surface back after Drop: %+v", sf)
 	}
 }

@@ -2,9 +2,7 @@ package relay
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/leakcheck"
 )
 
 // shared is the one Chromium of this package's tests (nil under -short or
@@ -27,15 +26,10 @@ func TestMain(m *testing.M) {
 	if up := os.Getenv(childEnv); up != "" {
 		os.Exit(runRelayChild(up)) // a relay process for the peer benchmarks
 	}
-	code := chromiumtest.Main(m, &shared)
-	fixtureSrv.close()
-	if code == 0 {
-		if leaked := relayGoroutines(5*time.Second, false); leaked != "" {
-			fmt.Fprintf(os.Stderr, "relay: goroutines left running after the tests:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(leakcheck.Main(func() int {
+		defer fixtureSrv.close()
+		return chromiumtest.Main(m, &shared)
+	}))
 }
 
 type lazyFixture struct {
@@ -101,7 +95,7 @@ func startRelayWith(tb testing.TB, opts Options, before func(*Relay)) *Relay {
 		if err := r.Close(); err != nil {
 			tb.Errorf("relay close: %v", err)
 		}
-		if leaked := relayGoroutines(3*time.Second, true); leaked != "" {
+		if leaked := relayGoroutines(3 * time.Second); leaked != "" {
 			tb.Errorf("goroutines of the relay left after Close:\n%s", leaked)
 		}
 	})
@@ -168,29 +162,10 @@ func openPageIn(tb testing.TB, b *chromiumtest.Browser, url string) string {
 // relayGoroutines waits up to d for the relay's goroutines (those with a
 // frame of this package, other than test goroutines) to end, and returns
 // the stacks of those left.
-func relayGoroutines(d time.Duration, skipSelf bool) string {
-	deadline := time.Now().Add(d)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var left []string
-		for i, g := range strings.Split(string(buf), "\n\n") {
-			if i == 0 && skipSelf {
-				continue // the calling goroutine
-			}
-			if !strings.Contains(g, "understudy/internal/relay.") ||
-				strings.Contains(g, "testing.tRunner") || strings.Contains(g, "testing.(*T)") ||
-				strings.Contains(g, "relay.TestMain") || strings.Contains(g, "relay.relayGoroutines") {
-				continue
-			}
-			left = append(left, g)
-		}
-		if len(left) == 0 {
-			return ""
-		}
-		if time.Now().After(deadline) {
-			return strings.Join(left, "\n\n")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+func relayGoroutines(d time.Duration) string {
+	return leakcheck.Left(d, func(g leakcheck.Goroutine) bool {
+		return strings.Contains(g.Stack, "understudy/internal/relay.") &&
+			!strings.Contains(g.Stack, "testing.tRunner") && !strings.Contains(g.Stack, "testing.(*T)") &&
+			!strings.Contains(g.Stack, "relay.TestMain")
+	})
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,12 @@ type attachment struct {
 }
 
 // Session is one driven app.
+//
+// A session is built completely (pool, registry, listeners, PID,
+// InspectorURL) before it is published with [Manager.Add]; its exported
+// fields are not written after that. Everything the session starts runs in
+// its group ([Session.Go]) on its lifetime context, which ends when the
+// session closes; closing waits for the group.
 type Session struct {
 	ID       string
 	Mode     Mode
@@ -51,46 +58,84 @@ type Session struct {
 	lock     chan struct{}
 	attachMu sync.Mutex
 
-	mu      sync.Mutex
-	lastErr string
-	front   string // the window brought to front last (pointer input needs it)
-	ended   bool
-	endWhy  string
-	extras  map[string]attachment // things hung on the session (relay, …)
-	done    chan struct{}
-	watchWG sync.WaitGroup
+	life      context.Context // ends when the session closes
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+	group     sync.WaitGroup // what Go started, and the watcher
+
+	mu       sync.Mutex
+	lastErr  string
+	front    string // the window brought to front last (pointer input needs it)
+	ended    bool
+	endWhy   string
+	closing  bool                         // Go refuses new work
+	extras   map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
+	holder   string                       // the call holding the lock
+	heldAt   time.Time
+	gaveUpAt time.Time // when the dispatcher stopped waiting for the holder
 }
 
 // New builds a session around an opened pool. It watches the process (when
 // launched) and the browser socket, and marks itself ended when either goes.
+// Surfaces that close are dropped from Pages (see docs/adr on bounded
+// state). The caller publishes it with [Manager.Add] once it is complete,
+// and closes it (Detach, Stop, ForceKill) on any error before that.
 func New(id string, mode Mode, proc *browser.Process, ep browser.Endpoint, v browser.Version, pool *target.Pool, reg *surface.Registry) *Session {
 	s := &Session{
 		ID: id, Mode: mode, Created: time.Now(), Proc: proc, Endpoint: ep, Version: v,
-		Pool: pool, Surfaces: reg, lock: make(chan struct{}, 1), done: make(chan struct{}),
-		extras: map[string]attachment{}, Pages: page.NewStore(),
+		Pool: pool, Surfaces: reg, lock: make(chan struct{}, 1),
+		extras: map[reflect.Type]*attachment{}, Pages: page.NewStore(),
 	}
+	s.life, s.cancel = context.WithCancel(context.Background())
 	if proc != nil {
 		s.PID = proc.PID
 		s.InspectorURL = proc.InspectorURL
 	}
-	s.watchWG.Add(1)
-	go s.watch()
+	if reg != nil {
+		reg.OnClosed(s.Pages.Drop)
+	}
+	s.Go(s.watch)
 	return s
 }
 
-func (s *Session) watch() {
-	defer s.watchWG.Done()
+func (s *Session) watch(ctx context.Context) {
 	var procDone <-chan struct{}
 	if s.Proc != nil {
 		procDone = s.Proc.Done()
 	}
+	var connDone <-chan struct{}
+	if s.Pool != nil {
+		connDone = s.Pool.Browser().Done()
+	}
 	select {
 	case <-procDone:
 		s.markEnded("the app process exited")
-	case <-s.Pool.Browser().Done():
+	case <-connDone:
 		s.markEnded("the DevTools connection to the app closed")
-	case <-s.done:
+	case <-ctx.Done():
 	}
+}
+
+// Context is the session's lifetime: it ends when the session closes.
+func (s *Session) Context() context.Context { return s.life }
+
+// Go runs f in the session's group with the session's lifetime context,
+// and reports whether it did: once the session is closing it runs nothing.
+// Closing the session cancels that context and waits for f to return, so f
+// must return soon after ctx ends.
+func (s *Session) Go(f func(ctx context.Context)) bool {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return false
+	}
+	s.group.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.group.Done()
+		f(s.life)
+	}()
+	return true
 }
 
 func (s *Session) markEnded(why string) {
@@ -108,18 +153,57 @@ func (s *Session) Alive() (bool, string) {
 	return !s.ended, s.endWhy
 }
 
-// Lock takes the per-session lock, or gives up when ctx ends.
-func (s *Session) Lock(ctx context.Context) error {
+// Lock takes the per-session lock for the call named call, or gives up when
+// ctx ends with OPERATION_TIMEOUT naming the call that holds it.
+//
+// The rule (docs/adr, ownership of goroutines and sessions): the goroutine that runs a call's handler holds
+// the lock and releases it when the handler returns; every handler's work
+// is bounded by its call context, which the dispatcher's backstop cancels.
+// So a call the backstop gave up on releases the lock at its next blocking
+// step; until then later calls wait at most their own deadline here, and
+// never hang.
+func (s *Session) Lock(ctx context.Context, call string) error {
 	select {
 	case s.lock <- struct{}{}:
+		s.mu.Lock()
+		s.holder, s.heldAt, s.gaveUpAt = call, time.Now(), time.Time{}
+		s.mu.Unlock()
 		return nil
 	case <-ctx.Done():
-		return errs.New(errs.OperationTimeout, "waited too long for another call on session %s to finish", s.ID)
+		s.mu.Lock()
+		holder, heldAt, gaveUp := s.holder, s.heldAt, s.gaveUpAt
+		s.mu.Unlock()
+		e := errs.New(errs.OperationTimeout, "waited too long for another call on session %s to finish", s.ID)
+		if holder != "" {
+			e.Message += fmt.Sprintf(" (%s, running for %s", holder, time.Since(heldAt).Round(time.Millisecond))
+			if !gaveUp.IsZero() {
+				e.Message += fmt.Sprintf("; its caller gave up on it %s ago and it ends at its next step", time.Since(gaveUp).Round(time.Millisecond))
+			}
+			e.Message += ")"
+			e.With("busy_with", holder)
+		}
+		return e
 	}
 }
 
+// GaveUp records that the dispatcher stopped waiting for the call holding
+// the lock (its backstop fired, or its client cancelled): the handler still
+// runs until its context's end reaches it, and then releases the lock.
+func (s *Session) GaveUp() {
+	s.mu.Lock()
+	if s.holder != "" {
+		s.gaveUpAt = time.Now()
+	}
+	s.mu.Unlock()
+}
+
 // Unlock releases the per-session lock.
-func (s *Session) Unlock() { <-s.lock }
+func (s *Session) Unlock() {
+	s.mu.Lock()
+	s.holder, s.heldAt, s.gaveUpAt = "", time.Time{}, time.Time{}
+	s.mu.Unlock()
+	<-s.lock
+}
 
 // SetLastError records the last failure seen on this session (for status).
 func (s *Session) SetLastError(msg string) {
@@ -128,14 +212,19 @@ func (s *Session) SetLastError(msg string) {
 	s.mu.Unlock()
 }
 
-// Front reports whether targetID is the window we brought to front last,
-// and records it as such.
-func (s *Session) Front(targetID string) (already bool) {
+// IsFront reports whether targetID is the window brought to front last.
+func (s *Session) IsFront(targetID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	already = s.front == targetID
+	return s.front == targetID
+}
+
+// SetFront records targetID as the front window. Call it only once
+// Page.bringToFront has succeeded there.
+func (s *Session) SetFront(targetID string) {
+	s.mu.Lock()
 	s.front = targetID
-	return already
+	s.mu.Unlock()
 }
 
 // LastError returns the last failure recorded.
@@ -145,50 +234,70 @@ func (s *Session) LastError() string {
 	return s.lastErr
 }
 
-// Attachment returns what is hung on the session under key (a relay, say),
-// creating it with create on first use. The closer create returns runs when
-// the session closes. Creation is serialised per session.
-func (s *Session) Attachment(key string, create func() (any, func() error, error)) (any, error) {
+// Attach returns the value of type T hung on the session (a relay, a
+// dialog log, an inspector connection), creating it with create on first
+// use; there is at most one value of each type per session. create gets
+// the session's lifetime context; the closer it returns runs when the
+// session closes. Creation is serialised per session. Once the session is
+// closing, Attach creates nothing and fails with NOT_RUNNING.
+func Attach[T any](s *Session, create func(life context.Context) (T, func() error, error)) (T, error) {
+	var zero T
+	key := reflect.TypeFor[T]()
 	s.attachMu.Lock()
 	defer s.attachMu.Unlock()
 	s.mu.Lock()
 	a, ok := s.extras[key]
+	closing := s.closing
 	s.mu.Unlock()
 	if ok {
-		return a.value, nil
+		return a.value.(T), nil
 	}
-	v, closer, err := create()
+	if closing {
+		return zero, errs.New(errs.NotRunning, "session %s is closing", s.ID)
+	}
+	v, closer, err := create(s.life)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	s.mu.Lock()
-	s.extras[key] = attachment{v, closer}
+	if s.closing { // closed while create ran: it closes now
+		s.mu.Unlock()
+		if closer != nil {
+			_ = closer()
+		}
+		return zero, errs.New(errs.NotRunning, "session %s is closing", s.ID)
+	}
+	s.extras[key] = &attachment{v, closer}
 	s.mu.Unlock()
 	return v, nil
 }
 
-// closeConns closes our sockets and hung extras, and stops the watcher.
+// closeConns ends the session's life: it cancels the lifetime context,
+// closes the hung extras, the registry and the pool, and waits for every
+// goroutine the session started. Concurrent and repeated calls are safe;
+// each returns once the session is closed.
 func (s *Session) closeConns() {
-	s.mu.Lock()
-	extras := s.extras
-	s.extras = map[string]attachment{}
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
-	s.mu.Unlock()
-	for _, a := range extras {
-		if a.close != nil {
-			_ = a.close()
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closing = true
+		extras := s.extras
+		s.extras = map[reflect.Type]*attachment{}
+		s.mu.Unlock()
+		s.cancel()
+		for _, a := range extras {
+			if a.close != nil {
+				_ = a.close()
+			}
 		}
-	}
-	if s.Surfaces != nil {
-		s.Surfaces.Close()
-	}
-	_ = s.Pool.Close()
-	s.watchWG.Wait()
-	s.markEnded("closed")
+		if s.Surfaces != nil {
+			s.Surfaces.Close()
+		}
+		if s.Pool != nil {
+			_ = s.Pool.Close()
+		}
+		s.group.Wait()
+		s.markEnded("closed")
+	})
 }
 
 // Owned reports whether we started the app (and so may end it).
@@ -279,6 +388,7 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	seq      int
+	closed   bool // Close ran: Publish refuses
 }
 
 // NewManager returns an empty manager.
@@ -297,6 +407,23 @@ func (m *Manager) Add(s *Session) {
 	m.mu.Lock()
 	m.sessions[s.ID] = s
 	m.mu.Unlock()
+}
+
+// Publish registers a complete session. With exclusive, it fails with
+// ALREADY_RUNNING when another session is open (two launches that both
+// checked before either published); after Close it fails with NOT_RUNNING.
+// On failure the caller closes s.
+func (m *Manager) Publish(s *Session, exclusive bool) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return errs.New(errs.NotRunning, "the server is shutting down")
+	}
+	if exclusive && len(m.sessions) > 0 {
+		return errs.New(errs.AlreadyRunning, "a session is already open (%s)", m.idsLocked())
+	}
+	m.sessions[s.ID] = s
+	return nil
 }
 
 // Remove forgets a session (it does not close it).
@@ -367,6 +494,7 @@ func (m *Manager) Close() {
 		all = append(all, s)
 	}
 	m.sessions = map[string]*Session{}
+	m.closed = true
 	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range all {

@@ -3,14 +3,19 @@ package session
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
-func bare(id string) *Session {
-	return &Session{ID: id, Created: time.Now(), lock: make(chan struct{}, 1), extras: map[string]attachment{}}
+// bare is a session with no app behind it: no process, pool or registry.
+func bare(t *testing.T, id string) *Session {
+	s := New(id, Attached, nil, browser.Endpoint{}, browser.Version{}, nil, nil)
+	t.Cleanup(s.Detach)
+	return s
 }
 
 func TestResolve(t *testing.T) {
@@ -21,12 +26,12 @@ func TestResolve(t *testing.T) {
 	if _, err := m.Resolve("s9"); errs.CodeOf(err) != errs.NotRunning {
 		t.Fatalf("named, none open: %v", err)
 	}
-	a := bare(m.NextID())
+	a := bare(t, m.NextID())
 	m.Add(a)
 	if s, err := m.Resolve(""); err != nil || s != a {
 		t.Fatalf("one session: %v %v", s, err)
 	}
-	b := bare(m.NextID())
+	b := bare(t, m.NextID())
 	m.Add(b)
 	_, err := m.Resolve("")
 	if e := errs.As(err); e == nil || e.Code != errs.BadArgument || !strings.Contains(e.Message, "s1, s2") || e.Details["field"] != "sessionId" {
@@ -47,44 +52,114 @@ func TestResolve(t *testing.T) {
 }
 
 func TestLockGivesUp(t *testing.T) {
-	s := bare("s1")
-	if err := s.Lock(context.Background()); err != nil {
+	s := bare(t, "s1")
+	if err := s.Lock(context.Background(), "electron_click"); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if err := s.Lock(ctx); errs.CodeOf(err) != errs.OperationTimeout {
+	err := s.Lock(ctx, "electron_type")
+	if e := errs.As(err); e == nil || e.Code != errs.OperationTimeout || e.Details["busy_with"] != "electron_click" {
 		t.Fatalf("a held lock: %v", err)
 	}
+	s.GaveUp()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel2()
+	if err := s.Lock(ctx2, "electron_type"); err == nil || !strings.Contains(err.Error(), "gave up on it") {
+		t.Fatalf("a lock held by an abandoned call: %v", err)
+	}
 	s.Unlock()
-	if err := s.Lock(context.Background()); err != nil {
+	if err := s.Lock(context.Background(), "electron_type"); err != nil {
 		t.Fatal(err)
 	}
 	s.Unlock()
 }
 
-func TestAttachmentCreatedOnceAndClosed(t *testing.T) {
-	s := bare("s1")
+// TestAttachTypedCreatedOnceAndClosed: one value per type, created once,
+// closed with the session; a closing session creates nothing.
+func TestAttachTypedCreatedOnceAndClosed(t *testing.T) {
+	s := bare(t, "s1")
+	type log struct{ n int }
 	made, closed := 0, 0
 	for i := 0; i < 3; i++ {
-		v, err := s.Attachment("k", func() (any, func() error, error) {
+		v, err := Attach(s, func(life context.Context) (*log, func() error, error) {
+			if life.Err() != nil {
+				t.Error("created on an ended context")
+			}
 			made++
-			return "value", func() error { closed++; return nil }, nil
+			return &log{n: made}, func() error { closed++; return nil }, nil
 		})
-		if err != nil || v != "value" {
+		if err != nil || v.n != 1 {
 			t.Fatal(v, err)
 		}
 	}
-	if made != 1 {
-		t.Fatalf("created %d times", made)
+	other, err := Attach(s, func(context.Context) (string, func() error, error) { return "x", nil, nil })
+	if err != nil || other != "x" || made != 1 {
+		t.Fatalf("a second type: %q %v (made %d)", other, err, made)
 	}
-	s.mu.Lock()
-	extras := s.extras
-	s.mu.Unlock()
-	for _, a := range extras {
-		_ = a.close()
-	}
+	s.Detach()
 	if closed != 1 {
 		t.Fatalf("closed %d times", closed)
+	}
+	if _, err := Attach(s, func(context.Context) (*log, func() error, error) {
+		t.Error("created on a closed session")
+		return nil, nil, nil
+	}); errs.CodeOf(err) != errs.NotRunning {
+		t.Fatalf("attach after close: %v", err)
+	}
+}
+
+// TestCloseCancelsAndJoinsGo: Close cancels the session's context and waits
+// for every goroutine Go started; after Close, Go runs nothing.
+func TestCloseCancelsAndJoinsGo(t *testing.T) {
+	s := New("s1", Attached, nil, browser.Endpoint{}, browser.Version{}, nil, nil)
+	var ended atomic.Int32
+	started := make(chan struct{}, 3)
+	for i := 0; i < 3; i++ {
+		if !s.Go(func(ctx context.Context) {
+			started <- struct{}{}
+			<-ctx.Done()
+			time.Sleep(20 * time.Millisecond) // Close must wait for this
+			ended.Add(1)
+		}) {
+			t.Fatal("Go refused on a live session")
+		}
+	}
+	for i := 0; i < 3; i++ {
+		<-started
+	}
+	s.Detach()
+	if n := ended.Load(); n != 3 {
+		t.Fatalf("Close returned with %d of 3 goroutines still running", 3-n)
+	}
+	if s.Go(func(context.Context) { t.Error("ran after Close") }) {
+		t.Fatal("Go accepted work after Close")
+	}
+	if alive, why := s.Alive(); alive || why != "closed" {
+		t.Fatalf("after Close: alive=%v %q", alive, why)
+	}
+	s.Detach() // twice is fine
+}
+
+// TestPublishExclusive: a second exclusive publish is ALREADY_RUNNING and
+// leaves the manager as it was.
+func TestPublishExclusive(t *testing.T) {
+	m := NewManager()
+	a, b := bare(t, m.NextID()), bare(t, m.NextID())
+	if err := m.Publish(a, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Publish(b, true); errs.CodeOf(err) != errs.AlreadyRunning {
+		t.Fatalf("second exclusive publish: %v", err)
+	}
+	if m.Len() != 1 {
+		t.Fatalf("%d sessions after a refused publish", m.Len())
+	}
+	if err := m.Publish(b, false); err != nil || m.Len() != 2 {
+		t.Fatalf("non-exclusive publish: %v, %d sessions", err, m.Len())
+	}
+	m.Close()
+	if err := m.Publish(bare(t, m.NextID()), false); errs.CodeOf(err) != errs.NotRunning || m.Len() != 0 {
+		t.Fatalf("publish after Close: %v, %d sessions", err, m.Len())
 	}
 }

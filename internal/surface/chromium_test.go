@@ -14,6 +14,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/leakcheck"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -21,7 +22,9 @@ import (
 // browser is shared by the package's real-browser tests and benchmarks.
 var browser *chromiumtest.Browser
 
-func TestMain(m *testing.M) { os.Exit(chromiumtest.Main(m, &browser)) }
+func TestMain(m *testing.M) {
+	os.Exit(leakcheck.Main(func() int { return chromiumtest.Main(m, &browser) }))
+}
 
 // app is the fixture app open in a real browser, with a pool and a registry
 // on it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,11 +92,22 @@ type Registry struct {
 	active       *node
 	activeWindow string
 	changed      chan struct{} // closed and replaced on every change
+	onClosed     func(surfaceID string)
 
 	calls sync.Map // method → *atomic.Int64
 }
 
-// node is the record of one frame id. It lives for the registry's life.
+// maxTombstones bounds the records of closed surfaces the registry keeps
+// whole (so that a frame id that reappears, such as a frame moving between
+// processes, revives its surface id). Past it the oldest closed records go,
+// down to half of it; their ids stay answerable as SURFACE_CLOSED, because
+// surface ids are numbered and never reused: an id the registry issued and
+// holds no record of is closed (see [Registry.issuedLocked]).
+const maxTombstones = 128
+
+// node is the record of one frame id. A live node lives while its frame
+// does; a closed one (a tombstone) until maxTombstones newer ones push it
+// out.
 type node struct {
 	id      string // <sessionId>-surface-<n>
 	frameID string
@@ -150,6 +162,99 @@ func New(opts Options) (*Registry, error) {
 	r.unlisten = opts.Pool.Listen(r.onSocketEvent)
 	r.unwatch = opts.Pool.Watch(r.onTargetChange)
 	return r, nil
+}
+
+// OnClosed sets fn to be told the id of every surface that becomes a
+// tombstone (the session drops its per-surface state with it). fn runs with
+// the registry's lock held, on whatever goroutine saw the surface go: it
+// must not block and must not call the registry.
+func (r *Registry) OnClosed(fn func(surfaceID string)) {
+	r.mu.Lock()
+	r.onClosed = fn
+	r.mu.Unlock()
+}
+
+// Stats counts what the registry keeps, for tests that prove it bounded.
+type Stats struct {
+	Nodes      int // frame records, live and closed
+	Live       int // live surfaces
+	Tombstones int // closed surfaces kept whole (at most maxTombstones)
+	Sockets    int // sockets with tracked state
+	Contexts   int // tracked execution contexts over all sockets
+	Defaults   int // frames with a known default context over all sockets
+}
+
+// Stats counts what the registry keeps now.
+func (r *Registry) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := Stats{Nodes: len(r.byFrame), Sockets: len(r.states)}
+	for _, n := range r.byFrame {
+		if n.live {
+			st.Live++
+		} else {
+			st.Tombstones++
+		}
+	}
+	for _, ss := range r.states {
+		st.Contexts += len(ss.contexts)
+		st.Defaults += len(ss.defaults)
+	}
+	return st
+}
+
+// closeLocked makes n a tombstone: its frame is gone. Callers hold r.mu.
+func (r *Registry) closeLocked(n *node) {
+	if !n.live {
+		return
+	}
+	n.live = false
+	r.touchLocked(n)
+	if r.onClosed != nil {
+		r.onClosed(n.id)
+	}
+}
+
+// pruneLocked forgets the oldest tombstones once there are more than
+// maxTombstones, down to half of that. The selected surface's record stays
+// (the fallback from a closed window needs it). Callers hold r.mu.
+func (r *Registry) pruneLocked() {
+	var dead []*node
+	for _, n := range r.byFrame {
+		if !n.live && n != r.active {
+			dead = append(dead, n)
+		}
+	}
+	if len(dead) <= maxTombstones {
+		return
+	}
+	slices.SortFunc(dead, func(a, b *node) int { return cmp.Compare(a.touched, b.touched) })
+	for _, n := range dead[:len(dead)-maxTombstones/2] {
+		delete(r.byFrame, n.frameID)
+		delete(r.byID, n.id)
+	}
+}
+
+// issuedLocked reports whether id is a surface id this registry issued:
+// ids are "<sessionId>-surface-<n>" numbered from 1 and never reused, so
+// every n up to the last one issued was. Callers hold r.mu.
+func (r *Registry) issuedLocked(id string) bool {
+	rest, ok := strings.CutPrefix(id, r.sessionID+"-surface-")
+	if !ok {
+		return false
+	}
+	n, err := strconv.Atoi(rest)
+	return err == nil && n >= 1 && n <= r.n && strconv.Itoa(n) == rest
+}
+
+// unknownLocked is the error for an id with no record: SURFACE_CLOSED for
+// one the registry issued (its tombstone was pruned), else
+// SURFACE_NOT_FOUND. Callers hold r.mu.
+func (r *Registry) unknownLocked(id string) error {
+	if r.issuedLocked(id) {
+		return errs.New(errs.SurfaceClosed, "surface %s is closed", id).With("surfaceId", id)
+	}
+	return errs.New(errs.SurfaceNotFound, "no surface %q in this session", id).With("surfaceId", id)
 }
 
 // Close stops following the pool. It does not close the pool.
@@ -252,18 +357,20 @@ func (r *Registry) onTargetChange(ch target.Change) {
 			r.touchLocked(n)
 		}
 	case target.Destroyed:
-		if st := r.current[id]; st != nil {
-			delete(r.current, id)
-			delete(r.states, st.sock)
+		delete(r.current, id)
+		for sock := range r.states {
+			if sock.TargetID() == id {
+				delete(r.states, sock) // every socket the target had
+			}
 		}
 		for _, n := range r.byFrame {
 			// A frame that has moved into another target's process since
 			// is not gone.
 			if n.host == id && n.live {
-				n.live = false
-				r.touchLocked(n)
+				r.closeLocked(n)
 			}
 		}
+		r.pruneLocked()
 	}
 	r.bumpLocked()
 }
@@ -375,17 +482,42 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 		}
 		n.url = m.Frame.URL + m.Frame.URLFragment
 		n.origin = m.Frame.SecurityOrigin
+		// A new document in the frame: the in-process frames of the old
+		// one are gone, and Chromium does not always say so with
+		// Page.frameDetached (a main-frame navigation does not).
+		r.closeInProcessBelowLocked(n.frameID, host)
+		r.pruneLocked()
 	case "Page.frameDetached":
 		var m frameDetached
 		if unmarshal(ev.Params, &m) != nil || m.Reason == "swap" {
 			return // a swap moves the frame to or from an OOPIF: same surface
 		}
 		if n := r.byFrame[m.FrameID]; n != nil && n.host == host && n.live {
-			n.live = false
-			r.touchLocked(n)
+			r.closeLocked(n)
+			r.pruneLocked()
 		}
 	}
 	r.bumpLocked()
+}
+
+// closeInProcessBelowLocked makes tombstones of the live in-process frames
+// hosted by host whose parent chain reaches frameID. Callers hold r.mu.
+func (r *Registry) closeInProcessBelowLocked(frameID, host string) {
+	for _, n := range r.byFrame {
+		if !n.live || n.isTarget || n.host != host || n.frameID == frameID {
+			continue
+		}
+		for cur, steps := n, 0; cur != nil && steps <= len(r.byFrame); steps++ {
+			if cur.parent == frameID {
+				r.closeLocked(n)
+				break
+			}
+			if cur.parent == "" || cur.parent == cur.frameID {
+				break
+			}
+			cur = r.byFrame[cur.parent]
+		}
+	}
 }
 
 // hostInProcessLocked records that frame n lives in host's process. Only a
@@ -622,9 +754,10 @@ func (r *Registry) buildLocked(results []listed, start uint64) {
 		case n.touched > start:
 			seen[n] = true // born or revived by an event the listing predates
 		default:
-			n.live = false // at the latest now: the listing missed it
+			r.closeLocked(n) // at the latest now: the listing missed it
 		}
 	}
+	r.pruneLocked()
 	r.orderLocked(seen, asTarget)
 	if r.active == nil {
 		for _, n := range r.order {
@@ -817,7 +950,7 @@ func (r *Registry) Select(id string) (Descriptor, error) {
 	defer r.mu.Unlock()
 	n := r.byID[id]
 	if n == nil {
-		return Descriptor{}, errs.New(errs.SurfaceNotFound, "no surface %q in this session", id).With("surfaceId", id)
+		return Descriptor{}, r.unknownLocked(id)
 	}
 	if !n.live {
 		return Descriptor{}, errs.New(errs.SurfaceClosed, "surface %s is closed", id).With("surfaceId", id)

@@ -2,7 +2,9 @@ package surface_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -355,4 +357,62 @@ func TestResolveWaitsForANewContext(t *testing.T) {
 	})
 	_, err = r.ResolveID(ctx, f1.ID)
 	wantCode(t, err, errs.SurfaceUnsupported)
+}
+
+// TestTombstonesAreBounded: 300 frames attached and detached leave at most
+// 128 tombstone records (the newest); every closed surface is reported to
+// OnClosed once; a pruned id still reads SURFACE_CLOSED, an id never issued
+// SURFACE_NOT_FOUND; and a new document in the page closes the frames of
+// the old one.
+func TestTombstonesAreBounded(t *testing.T) {
+	fb := targettest.New(t)
+	ctx := t.Context()
+	page := targettest.Target{ID: "P1", Type: "page", URL: "http://a.test/1"}
+	fb.SetTargets(page)
+	fb.SetTree("P1", targettest.Frame{ID: "P1", URL: page.URL})
+	_, r := fakeRegistry(t, fb)
+	var mu sync.Mutex
+	closed := map[string]int{}
+	r.OnClosed(func(id string) { mu.Lock(); closed[id]++; mu.Unlock() })
+	list(t, r)
+	base := r.Stats()
+	const n = 300
+	var first string
+	for i := range n {
+		id := "F" + strconv.Itoa(i)
+		fb.Emit(ctx, "P1", "Page.frameAttached", map[string]any{"frameId": id, "parentFrameId": "P1"})
+		fb.Emit(ctx, "P1", "Page.frameDetached", map[string]any{"frameId": id, "reason": "remove"})
+		if i == 0 {
+			waitFor(t, "the first frame's surface", func() bool { s, ok := r.SurfaceOf(id); first = s; return ok })
+		}
+	}
+	waitFor(t, "every close reported", func() bool { mu.Lock(); defer mu.Unlock(); return len(closed) == n })
+	st := r.Stats()
+	if st.Live != base.Live || st.Tombstones > 128 || st.Nodes > base.Nodes+128 {
+		t.Fatalf("after %d frames came and went: %+v (baseline %+v)", n, st, base)
+	}
+	for id, k := range closed {
+		if k != 1 {
+			t.Fatalf("%s reported closed %d times", id, k)
+		}
+	}
+	if _, ok := r.SurfaceOf("F0"); ok {
+		t.Fatal("the oldest tombstone was kept whole")
+	}
+	_, err := r.Select(first)
+	wantCode(t, err, errs.SurfaceClosed)
+	_, err = r.ResolveID(ctx, first)
+	wantCode(t, err, errs.SurfaceClosed)
+	for _, id := range []string{"sx-surface-99999", "sx-surface-0", "sx-surface-01", "other-surface-1"} {
+		_, err = r.Select(id)
+		wantCode(t, err, errs.SurfaceNotFound)
+	}
+
+	// A new document in the page: its in-process frames are gone even
+	// without Page.frameDetached.
+	fb.Emit(ctx, "P1", "Page.frameAttached", map[string]any{"frameId": "K1", "parentFrameId": "P1"})
+	fb.Emit(ctx, "P1", "Page.frameAttached", map[string]any{"frameId": "K2", "parentFrameId": "K1"})
+	waitFor(t, "the new frames", func() bool { _, ok := r.SurfaceOf("K2"); return ok && r.Stats().Live == base.Live+2 })
+	fb.Emit(ctx, "P1", "Page.frameNavigated", map[string]any{"frame": map[string]any{"id": "P1", "url": "http://a.test/2", "securityOrigin": "http://a.test"}})
+	waitFor(t, "the old document's frames closed", func() bool { return r.Stats().Live == base.Live })
 }

@@ -155,7 +155,7 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 	if id != "" {
 		n = r.byID[id]
 		if n == nil {
-			return nil, nil, errs.New(errs.SurfaceNotFound, "no surface %q in this session", id).With("surfaceId", id)
+			return nil, nil, r.unknownLocked(id)
 		}
 	}
 	if n == nil {

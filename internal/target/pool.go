@@ -96,10 +96,11 @@ type Pool struct {
 	cancel  context.CancelFunc
 
 	mu         sync.Mutex
-	entries    map[string]*entry
-	firstSeen  map[string]uint64 // never forgotten: first-seen order is stable
+	entries    map[string]*entry // live targets, and the newest destroyed ones (maxDestroyed)
+	destroyed  int               // entries of destroyed targets
 	seq        uint64
 	destroyGen uint64
+	listing    map[uint64]int // destroyGen at the start of each listing in flight → count
 	sockets    map[string]*Socket
 	watchers   []*watcher
 	closed     bool
@@ -117,8 +118,16 @@ type Pool struct {
 type entry struct {
 	info        Info
 	listed      bool   // seen in /json/list at least once: its type is the listed one
+	seen        uint64 // first-seen number: the listing order, stable while the entry lives
 	destroyedAt uint64 // destroyGen when it was destroyed; 0 while alive
 }
+
+// maxDestroyed bounds the entries of destroyed targets the pool keeps (so
+// that a late event or a listing in flight does not bring one back, and a
+// gone target reads as SURFACE_CLOSED rather than SURFACE_NOT_FOUND). Past
+// it the oldest go, down to half of it, except those a listing in flight
+// may still report.
+const maxDestroyed = 128
 
 type listener struct {
 	fn func(*Socket, cdp.Event)
@@ -209,12 +218,12 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 		opts.BrowserWSURL = v.WebSocketDebuggerURL
 	}
 	p := &Pool{
-		opts:      opts,
-		entries:   map[string]*entry{},
-		firstSeen: map[string]uint64{},
-		sockets:   map[string]*Socket{},
-		wake:      make(chan struct{}, 1),
-		quit:      make(chan struct{}),
+		opts:    opts,
+		entries: map[string]*entry{},
+		listing: map[uint64]int{},
+		sockets: map[string]*Socket{},
+		wake:    make(chan struct{}, 1),
+		quit:    make(chan struct{}),
 	}
 	p.life, p.cancel = context.WithCancel(context.Background())
 	if opts.OnChange != nil {
@@ -386,6 +395,8 @@ func (p *Pool) destroy(id string) {
 	}
 	p.destroyGen++
 	e.destroyedAt = p.destroyGen
+	p.destroyed++
+	p.pruneLocked()
 	if s := p.sockets[id]; s != nil {
 		delete(p.sockets, id)
 		s.markGone()
@@ -410,18 +421,60 @@ func (p *Pool) revive(id string, e *entry) (*entry, ChangeKind) {
 		kind = Created
 	} else if e.destroyedAt != 0 {
 		e.destroyedAt = 0
+		p.destroyed--
 		kind = Created
 	}
-	p.see(id)
+	if e.seen == 0 {
+		p.seq++
+		e.seen = p.seq
+	}
 	return e, kind
 }
 
-// see records the first sighting of id. Callers hold p.mu.
-func (p *Pool) see(id string) {
-	if _, ok := p.firstSeen[id]; !ok {
-		p.seq++
-		p.firstSeen[id] = p.seq
+// pruneLocked forgets the oldest destroyed targets once more than
+// maxDestroyed are kept, down to half of that. An entry destroyed after a
+// listing in flight started stays: that listing may still report it, and
+// its destroyedAt is what tells the listing to leave it out. Callers hold
+// p.mu.
+func (p *Pool) pruneLocked() {
+	if p.destroyed <= maxDestroyed {
+		return
 	}
+	oldest := p.destroyGen // entries destroyed after this stay
+	for gen := range p.listing {
+		oldest = min(oldest, gen)
+	}
+	var gone []*entry
+	for _, e := range p.entries {
+		if e.destroyedAt != 0 && e.destroyedAt <= oldest {
+			gone = append(gone, e)
+		}
+	}
+	slices.SortFunc(gone, func(a, b *entry) int { return compareUint(a.destroyedAt, b.destroyedAt) })
+	for _, e := range gone[:max(0, min(len(gone), p.destroyed-maxDestroyed/2))] {
+		delete(p.entries, e.info.ID)
+		p.destroyed--
+	}
+}
+
+// PoolStats counts what a pool keeps, for tests that prove it bounded.
+type PoolStats struct {
+	Targets   int // live renderer targets known
+	Destroyed int // destroyed targets still remembered (at most about maxDestroyed)
+	Sockets   int // open or dialling sockets
+	Listeners int // Listen registrations
+	Watchers  int // Watch registrations (OnChange included)
+}
+
+// Stats counts what the pool keeps now.
+func (p *Pool) Stats() PoolStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := PoolStats{Targets: len(p.entries) - p.destroyed, Destroyed: p.destroyed, Sockets: len(p.sockets), Watchers: len(p.watchers)}
+	if ls := p.listeners.Load(); ls != nil {
+		st.Listeners = len(*ls)
+	}
+	return st
 }
 
 // enqueueLocked queues a task for the dispatcher. Callers hold p.mu, so
@@ -490,7 +543,8 @@ func (p *Pool) do(t task) {
 // List reads /json/list and returns its renderer targets (page, webview,
 // iframe) in first-seen order: the pool numbers each target id when it first
 // sees it (from an event or a listing; within one listing oldest first, as
-// /json/list lists newest first) and keeps that number for good.
+// /json/list lists newest first) and keeps that number while it remembers
+// the target (alive, and for a while after it is destroyed).
 func (p *Pool) List(ctx context.Context) ([]Info, error) {
 	p.mu.Lock()
 	if p.closed {
@@ -498,14 +552,21 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		return nil, errClosed()
 	}
 	gen := p.destroyGen
+	p.listing[gen]++
 	p.mu.Unlock()
 	ts, err := browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
+	var raw map[string]string
+	if err == nil {
+		raw = p.rawTitles(ctx) // a CDP call: not under p.mu
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.listing[gen]--; p.listing[gen] == 0 {
+		delete(p.listing, gen)
+	}
 	if err != nil {
 		return nil, err
 	}
-	raw := p.rawTitles(ctx)
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	out := make([]Info, 0, len(ts))
 	for i := len(ts) - 1; i >= 0; i-- {
 		t := ts[i]
@@ -530,7 +591,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		out = append(out, e.info)
 	}
 	slices.SortStableFunc(out, func(a, b Info) int {
-		return compareUint(p.firstSeen[a.ID], p.firstSeen[b.ID])
+		return compareUint(p.entries[a.ID].seen, p.entries[b.ID].seen)
 	})
 	return out, nil
 }

@@ -3,6 +3,7 @@ package target_test
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -224,3 +225,45 @@ func TestCloseEndsEverything(t *testing.T) {
 	}
 	waitFor(t, "the fake to see the socket end", func() bool { return fb.Closed("P1") == 1 })
 }
+
+// TestDestroyedTargetsArePruned: 300 targets created and destroyed leave at
+// most about maxDestroyed (128) records, the newest; a live target keeps
+// its first-seen place; a destroyed one still known is SURFACE_CLOSED.
+func TestDestroyedTargetsArePruned(t *testing.T) {
+	fb := targettest.New(t)
+	fb.SetTargets(p1)
+	var mu sync.Mutex
+	destroyed := 0
+	p := open(t, fb, func(ch target.Change) {
+		if ch.Kind == target.Destroyed {
+			mu.Lock()
+			destroyed++
+			mu.Unlock()
+		}
+	})
+	ctx := t.Context()
+	if _, err := p.List(ctx); err != nil {
+		t.Fatal(err)
+	}
+	base := p.Stats()
+	const n = 300
+	for i := range n {
+		ti := targettest.Target{ID: "F" + itoa(i), Type: "iframe", URL: "http://b.test/f", ParentID: "P1"}
+		fb.EmitBrowser(ctx, "Target.targetCreated", map[string]any{"targetInfo": targettest.TargetInfo(ti)})
+		fb.EmitBrowser(ctx, "Target.targetDestroyed", map[string]any{"targetId": ti.ID})
+	}
+	waitFor(t, "every destroy", func() bool { mu.Lock(); defer mu.Unlock(); return destroyed == n })
+	st := p.Stats()
+	if st.Targets != base.Targets || st.Destroyed > 128 || st.Destroyed < 64 || st.Sockets != base.Sockets {
+		t.Fatalf("after %d targets came and went: %+v (baseline %+v)", n, st, base)
+	}
+	if _, err := p.Socket(ctx, "F"+itoa(n-1)); errs.CodeOf(err) != errs.SurfaceClosed {
+		t.Fatalf("the newest destroyed target: %v", err)
+	}
+	got, err := p.List(ctx)
+	if err != nil || len(got) != 1 || got[0].ID != "P1" {
+		t.Fatalf("listing after the churn: %v %v", ids(got), err)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -63,7 +63,7 @@ type consoleLog struct {
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
 func consoleOf(sess *session.Session) *consoleLog {
-	return listenerOf(sess, "console", func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
+	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
 }
 
 // remoteObject is the part of Runtime.RemoteObject a message's text needs.
@@ -336,9 +336,9 @@ type capture struct {
 // startCapture hangs the capture on the session (once). openSession calls
 // it after the session's listeners are in place.
 func startCapture(sess *session.Session) {
-	_, _ = sess.Attachment("capture", func() (any, func() error, error) {
+	_, _ = session.Attach(sess, func(life context.Context) (*capture, func() error, error) {
 		c := &capture{sess: sess, started: map[string]bool{}, logOn: map[*cdp.Conn]bool{}}
-		c.life, c.cancel = context.WithCancel(context.Background())
+		c.life, c.cancel = context.WithCancel(life)
 		c.unwatch = sess.Pool.Watch(func(ch target.Change) {
 			switch {
 			case !target.IsRenderer(ch.Target.Type):

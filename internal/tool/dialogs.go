@@ -61,6 +61,10 @@ func (p *dialogPolicy) matches(typ string) bool { return p != nil && (p.Type == 
 // dialogLog is a session's dialogs and policy. It is safe for concurrent
 // use: the pool's socket readers record, tool calls read and answer.
 type dialogLog struct {
+	// spawn runs an answer in the session's group (Session.Go), on the
+	// session's lifetime context: closing the session ends and joins it.
+	spawn func(func(ctx context.Context)) bool
+
 	mu     sync.Mutex
 	seq    int64
 	events []*dialogEvent
@@ -73,7 +77,7 @@ type dialogLog struct {
 // every socket of the session's pool) on first use. openSession calls it,
 // so dialogs are logged from the start.
 func dialogsOf(sess *session.Session) *dialogLog {
-	return listenerOf(sess, "dialogs", func() *dialogLog { return &dialogLog{} })
+	return listenerOf(sess, func() *dialogLog { return &dialogLog{spawn: sess.Go} })
 }
 
 // socketListener records events of the sockets of a session's pool.
@@ -81,21 +85,25 @@ type socketListener interface {
 	onEvent(s *target.Socket, ev cdp.Event)
 }
 
-// listenerOf returns what is hung on the session under key, creating it
-// with create and making it listen to every socket of the session's pool
-// (until the session closes) on first use.
-func listenerOf[T socketListener](sess *session.Session, key string, create func() T) T {
-	v, _ := sess.Attachment(key, func() (any, func() error, error) {
+// listenerOf returns the session's T, creating it with create and making
+// it listen to every socket of the session's pool (until the session
+// closes) on first use. On a session that is closing it returns a fresh T
+// that listens to nothing.
+func listenerOf[T socketListener](sess *session.Session, create func() T) T {
+	v, err := session.Attach(sess, func(context.Context) (T, func() error, error) {
 		l := create()
 		remove := sess.Pool.Listen(l.onEvent)
 		return l, func() error { remove(); return nil }, nil
-	}) // create never fails
-	return v.(T)
+	})
+	if err != nil {
+		return create()
+	}
+	return v
 }
 
 // onEvent runs on a socket's reader goroutine: it records and, when the
-// policy says so, answers in a goroutine of its own (a reader must not
-// wait for a call on its socket).
+// policy says so, answers in a goroutine of the session's group (a reader
+// must not wait for a call on its socket).
 func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 	if ev.SessionID != "" {
 		return
@@ -133,18 +141,22 @@ func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 		}
 		e.Answer, e.By = answerOf(pol.Action), "policy"
 		l.mu.Unlock()
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		unanswered := func() { // not answered after all: leave it to a call
+			l.mu.Lock()
+			if e.Open {
+				e.Answer, e.By = "", ""
+			}
+			l.mu.Unlock()
+		}
+		if !l.spawn(func(life context.Context) {
+			ctx, cancel := context.WithTimeout(life, 5*time.Second)
 			defer cancel()
 			if answer(ctx, e.conn, pol.Action == "accept", pol.PromptText) != nil {
-				// Not answered after all: leave it to a call.
-				l.mu.Lock()
-				if e.Open {
-					e.Answer, e.By = "", ""
-				}
-				l.mu.Unlock()
+				unanswered()
 			}
-		}()
+		}) {
+			unanswered() // the session is closing
+		}
 	case "Page.javascriptDialogClosed":
 		var p struct {
 			Result    bool   `json:"result"`

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,6 +57,14 @@ type Server struct {
 	defs     map[string]*def
 	order    []string
 	owners   owners
+
+	// life ends when the server closes: every call's context ends with it.
+	life   context.Context
+	cancel context.CancelFunc
+	// calls is every handler goroutine (see Dispatch); Close waits for it.
+	callsMu sync.Mutex
+	closed  bool
+	calls   sync.WaitGroup
 }
 
 // gate names what a tool needs from the operator's flags.
@@ -84,6 +93,21 @@ type Call struct {
 	Session  *session.Session // nil for tools that need none
 	progress func(msg string, done, total float64)
 	sid      string
+	group    sync.WaitGroup // what the handler started with Go
+}
+
+// Go runs f beside the handler, on the handler's context: the dispatcher
+// cancels that context when the handler returns and waits for f before it
+// releases the session lock, so nothing a call starts outlives it. A panic in f is logged, never a crash of the server.
+func (c *Call) Go(f func()) {
+	c.group.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.Server.cfg.Logger.Error("goroutine of a tool call panicked", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		f()
+	})
 }
 
 // Progress reports progress of a long operation to the client, if it asked.
@@ -120,6 +144,7 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
+	s.life, s.cancel = context.WithCancel(context.Background())
 	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}
@@ -326,8 +351,16 @@ func (s *Server) Names() []string { return append([]string(nil), s.order...) }
 // Sessions gives access to the session manager (status, shutdown).
 func (s *Server) Sessions() *session.Manager { return s.sessions }
 
-// Close ends every session: launched apps are killed, attached ones left.
-func (s *Server) Close() { s.sessions.Close() }
+// Close ends every call in flight and every session (launched apps are
+// killed, attached ones left), and waits for the calls' goroutines.
+func (s *Server) Close() {
+	s.callsMu.Lock()
+	s.closed = true
+	s.callsMu.Unlock()
+	s.cancel()
+	s.sessions.Close()
+	s.calls.Wait()
+}
 
 // Dispatch runs one tool call and returns its envelope. It never panics and
 // never returns a protocol error: every failure is an envelope with a code.
@@ -342,8 +375,24 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		return failureEnvelope(err, start, "")
 	}
 	c := &Call{Server: s, progress: progress}
+	// The backstop: the call's context ends after OperationTimeout, when
+	// the client cancels, or when the server closes.
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.OperationTimeout)
 	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
+	s.callsMu.Lock()
+	if s.closed {
+		s.callsMu.Unlock()
+		return failureEnvelope(errs.New(errs.NotRunning, "the server is shutting down"), start, "")
+	}
+	s.calls.Add(1)
+	s.callsMu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			s.calls.Done()
+		}
+	}()
 	if d.session {
 		sid := ""
 		if hs, ok := args.(hasSession); ok {
@@ -357,7 +406,7 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if err := dialogBlocks(sess, name); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
-		if err := sess.Lock(ctx); err != nil {
+		if err := sess.Lock(ctx, name); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
 		// A JavaScript dialog stops its page: fail now, not at the backstop.
@@ -379,33 +428,52 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		err error
 	}
 	ch := make(chan outcome, 1)
+	// The handler runs in a goroutine of the server's (calls) on a context
+	// that ends with the backstop's. It holds the session lock and releases
+	// it when it returns, after it has cancelled and joined what it started
+	// (Call.Go): when the backstop gives up on it, it still releases the
+	// lock at its next blocking step, as every handler's work is bounded by
+	// its context (docs/adr: ownership of goroutines and sessions).
+	hctx, hcancel := context.WithCancel(ctx)
+	started = true
 	go func() {
-		defer func() {
-			if c.Session != nil {
-				c.Session.Unlock()
-			}
+		defer s.calls.Done()
+		var o outcome
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					s.cfg.Logger.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
+					o = outcome{err: errs.New(errs.Internal, "%s failed unexpectedly: %v", name, r)}
+				}
+			}()
+			o.v, o.err = d.run(hctx, c, args)
 		}()
-		defer func() {
-			if r := recover(); r != nil {
-				s.cfg.Logger.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
-				ch <- outcome{err: errs.New(errs.Internal, "%s failed unexpectedly: %v", name, r)}
-			}
-		}()
-		v, err := d.run(ctx, c, args)
-		ch <- outcome{v, err}
+		hcancel()
+		c.group.Wait()
+		if c.Session != nil {
+			c.Session.Unlock()
+		}
+		ch <- o
 	}()
 	var o outcome
 	select {
 	case o = <-ch:
 	case err := <-dialogErr:
-		// The handler sees the cancelled context and releases the lock when
-		// it returns.
+		// The handler's context ends now; it releases the lock when it
+		// returns.
+		hcancel()
 		o.err = err
 	case <-ctx.Done():
-		// The handler sees the cancelled context and releases the lock when
-		// it returns; the caller gets the backstop's answer now.
+		// The caller gets the backstop's answer now; the handler sees its
+		// context end and releases the lock when it returns.
+		if c.Session != nil {
+			c.Session.GaveUp()
+		}
 		o.err = errs.New(errs.OperationTimeout, "%s did not finish within %s", name, s.cfg.OperationTimeout)
-		if ctx.Err() == context.Canceled {
+		switch {
+		case s.life.Err() != nil:
+			o.err = errs.New(errs.OperationTimeout, "%s was cancelled: the server is shutting down", name)
+		case ctx.Err() == context.Canceled:
 			o.err = errs.New(errs.OperationTimeout, "%s was cancelled by the client", name)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
+	"github.com/understudy-dev/understudy/internal/session"
 )
 
 // Caps on eval payloads: what an agent sends and what comes back.
@@ -66,7 +67,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if url == "" {
 		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
 	}
-	v, err := c.Session.Attachment("inspector", func() (any, func() error, error) {
+	conn, err := session.Attach(c.Session, func(context.Context) (*cdp.Conn, func() error, error) {
 		conn, err := mainproc.Connect(ctx, url)
 		if err != nil {
 			return nil, nil, err
@@ -76,7 +77,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := mainproc.Eval(ctx, v.(*cdp.Conn), a.Code, a.Arg, ms(a.TimeoutMs, 10*time.Second))
+	res, err := mainproc.Eval(ctx, conn, a.Code, a.Arg, ms(a.TimeoutMs, 10*time.Second))
 	if err != nil {
 		return nil, err
 	}

@@ -173,17 +173,21 @@ func bringToFront(ctx context.Context, c *Call, res *surface.Resolution) error {
 
 // toFront makes a window the front one, unless it is already.
 func toFront(ctx context.Context, c *Call, conn *cdp.Conn, windowID string) error {
-	if c.Session.Front(windowID) {
+	if c.Session.IsFront(windowID) {
 		return nil
 	}
 	if err := conn.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
 		return err
 	}
 	// Two animation frames: the window has painted once it is in front.
-	return conn.Call(ctx, "Runtime.evaluate", map[string]any{
+	if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{
 		"expression":   "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
 		"awaitPromise": true,
-	}, nil)
+	}, nil); err != nil {
+		return err
+	}
+	c.Session.SetFront(windowID) // only now: a failure above is retried next time
+	return nil
 }
 
 // pointed is an actionable element's point in the input root's viewport.
@@ -359,7 +363,7 @@ func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run fun
 		frameEvs = ch
 	}
 	done := make(chan error, 1)
-	go func() { done <- run() }()
+	c.Go(func() { done <- run() }) // joined by the dispatcher when the call ends
 	var raw jsonv2.Value
 	select {
 	case err := <-done:

@@ -101,7 +101,25 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 		_ = proc.Kill()
 		return nil, err
 	}
-	return readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
+	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
+	if err == nil {
+		err = publish(c, sess, !a.AllowMultiple)
+	}
+	if err != nil {
+		_ = sess.ForceKill() // what we launched for a call that failed goes
+		return nil, err
+	}
+	return res, nil
+}
+
+// publish registers a complete session with the manager; exclusive refuses
+// when another is open. Before it, no other call can see the session.
+func publish(c *Call, sess *session.Session, exclusive bool) error {
+	if err := c.Server.sessions.Publish(sess, exclusive); err != nil {
+		return err
+	}
+	c.SetSessionID(sess.ID)
+	return nil
 }
 
 // electronPath picks the Electron binary of a dev launch.
@@ -121,8 +139,10 @@ func electronPath(given, cwd string) string {
 	return ""
 }
 
-// openSession connects the pool and registry for a new session and
-// registers it. On failure nothing is left registered.
+// openSession connects the pool and registry for a new session and builds
+// it, with its dialog and console logs. It does not publish it: the caller
+// completes it, then publishes it (publish), and closes it on any error
+// before that. On failure nothing is left open.
 func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
 	s := c.Server
 	var ver browser.Version
@@ -145,8 +165,6 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
-	s.sessions.Add(sess)
-	c.SetSessionID(id)
 	c.Progress("connected to "+ep.HTTPURL, 3, 5)
 	return sess, nil
 }
@@ -248,6 +266,11 @@ func (a *attachArgs) validate() error {
 	case a.PID < 0:
 		return errs.BadArg("pid", "must be positive")
 	}
+	if a.InspectorURL != "" {
+		if err := checkLoopbackURL("inspectorUrl", a.InspectorURL); err != nil {
+			return err
+		}
+	}
 	if a.Host != "" {
 		if err := browser.CheckLoopback(a.Host); err != nil {
 			return err
@@ -275,21 +298,26 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Complete before publishing: no other call sees these fields change.
 	sess.PID = a.PID
-	if err := selectFirstWindow(ctx, sess); err != nil {
-		return nil, err
-	}
 	switch {
 	case a.InspectorURL != "":
-		if err := checkLoopbackURL("inspectorUrl", a.InspectorURL); err != nil {
-			return nil, err
-		}
-		sess.InspectorURL = a.InspectorURL
+		sess.InspectorURL = a.InspectorURL // checked in validate
 	case a.InspectorPort != 0:
 		sess.InspectorURL = "http://127.0.0.1:" + itoa(a.InspectorPort)
 	}
-	wins, _, err := listWindows(ctx, sess, false)
+	wins, err := func() ([]windowEntry, error) {
+		if err := selectFirstWindow(ctx, sess); err != nil {
+			return nil, err
+		}
+		wins, _, err := listWindows(ctx, sess, false)
+		if err != nil {
+			return nil, err
+		}
+		return wins, publish(c, sess, !a.AllowMultiple)
+	}()
 	if err != nil {
+		sess.Detach() // the app is the user's: only our sockets go
 		return nil, err
 	}
 	return &launchResult{

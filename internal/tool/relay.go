@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/relay"
+	"github.com/understudy-dev/understudy/internal/session"
 )
 
 func registerRelay(s *Server) {
@@ -16,13 +17,13 @@ type relayArgs struct {
 }
 
 func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (any, error) {
-	v, err := c.Session.Attachment("relay", func() (any, func() error, error) {
+	r, err := session.Attach(c.Session, func(life context.Context) (*relay.Relay, func() error, error) {
 		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger})
 		if err != nil {
 			return nil, nil, err
 		}
-		// The relay outlives this call: it ends with the session.
-		if err := r.Start(context.WithoutCancel(ctx)); err != nil {
+		// The relay outlives this call: it lives as long as the session.
+		if err := r.Start(life); err != nil {
 			return nil, nil, err
 		}
 		return r, r.Close, nil
@@ -30,7 +31,6 @@ func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := v.(*relay.Relay)
 	return map[string]any{"ws_url": r.WSURL(), "http_url": r.HTTPURL(),
 		"note": "each client gets its own sessions and sockets; Browser.close from a client closes only that client's connection"}, nil
 }
