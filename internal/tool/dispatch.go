@@ -17,6 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -37,6 +38,13 @@ type Config struct {
 	Logger *slog.Logger
 	// BrowserPath is the Chromium used by doctor when no app is named.
 	BrowserPath string
+	// FileRoots (--file-root), ArtifactsDir (--artifacts-dir; default
+	// files.DefaultArtifacts) and AllowAnyFile (--allow-any-file) say where
+	// tools may read and write files, with the working directory, AppRoot
+	// and the MCP client's roots (internal/files).
+	FileRoots    []string
+	ArtifactsDir string
+	AllowAnyFile bool
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -46,6 +54,8 @@ type Server struct {
 	sessions *session.Manager
 	defs     map[string]*def
 	order    []string
+	files    *files.Roots
+	clients  clientRootsCache
 }
 
 // gate names what a tool needs from the operator's flags.
@@ -109,7 +119,7 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
+	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}, files: newFileRoots(cfg)}
 	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}

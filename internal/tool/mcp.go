@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 const instructions = `understudy drives Electron apps and Chromium over the DevTools protocol.
@@ -18,6 +20,8 @@ func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       s.cfg.Logger,
+		// The client's roots are asked for again after it says they changed.
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
 	})
 	for _, name := range s.order {
 		d := s.defs[name]
@@ -35,6 +39,9 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 					ProgressToken: tok, Message: msg, Progress: done, Total: total,
 				})
 			}
+		}
+		if req.Session != nil {
+			ctx = files.WithClient(ctx, s.clients.of(req.Session, s.cfg.Logger))
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{
