@@ -49,6 +49,13 @@ MCP flags:
   --http 127.0.0.1:PORT         serve streamable HTTP on loopback instead of stdio
   --log-level debug|info|warn   diagnostics on stderr (default warn); stdout carries
                                 only MCP messages
+  --file-root DIR               also read and write files under DIR (repeatable); files
+                                are allowed only under the MCP client's roots, the
+                                working directory, --app-root, the artifacts folder
+                                and these (docs in README: "Files")
+  --artifacts-dir DIR           where screenshots go without a folder, and relative
+                                output paths (default: <user cache>/understudy/artifacts)
+  --allow-any-file              read and write files anywhere (as stagewright does)
 
 Add it to an MCP host:
   Claude Code:  claude mcp add understudy -- understudy
@@ -118,6 +125,7 @@ type mcpFlags struct {
 	http      string
 	logLevel  string
 	version   bool
+	files     fileFlags
 }
 
 func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
@@ -131,6 +139,7 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback address")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&f.version, "version", false, "print the version")
+	f.files.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, 0, false
@@ -143,6 +152,10 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
 		fmt.Fprintln(stderr, "understudy: --operation-timeout-ms must be between 1000 and 3600000")
+		return nil, 2, false
+	}
+	if err := f.files.check(); err != nil {
+		fmt.Fprintln(stderr, "understudy:", err)
 		return nil, 2, false
 	}
 	return f, 0, true
@@ -167,6 +180,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logger := newLogger(f.logLevel, stderr)
 	srv := tool.New(tool.Config{
+		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 	})
