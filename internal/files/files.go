@@ -233,28 +233,29 @@ func (r *Roots) CheckDir(ctx context.Context, field, dir string) (string, error)
 // CheckURL refuses a file: URL (also inside view-source:) whose path is
 // outside the roots. Other URLs pass. Folders are allowed (a listing).
 func (r *Roots) CheckURL(ctx context.Context, field, raw string) error {
-	s := strings.TrimLeft(raw, "\x00\t\n\r\f\v ")
+	// As browsers do (URL standard): drop every tab and newline, trim C0
+	// controls and spaces, read backslashes as slashes.
+	s := strings.Map(func(c rune) rune {
+		switch c {
+		case '\t', '\n', '\r':
+			return -1
+		case '\\':
+			return '/'
+		}
+		return c
+	}, raw)
+	s = strings.TrimLeftFunc(s, isC0OrSpace)
 	for {
 		rest, ok := cutFold(s, "view-source:")
 		if !ok {
 			break
 		}
-		s = strings.TrimLeft(rest, "\x00\t\n\r\f\v ")
+		s = strings.TrimLeftFunc(rest, isC0OrSpace)
 	}
 	rest, ok := cutFold(s, "file:")
 	if !ok {
 		return nil
 	}
-	// Browsers read backslashes as slashes and drop tabs and newlines in URLs.
-	rest = strings.Map(func(c rune) rune {
-		switch c {
-		case '\\':
-			return '/'
-		case '\t', '\n', '\r':
-			return -1
-		}
-		return c
-	}, rest)
 	u, err := url.Parse("file:" + rest)
 	if err != nil {
 		return errs.BadArg(field, "not a valid file: URL: %v", err)
@@ -387,6 +388,8 @@ func within(p, root string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+func isC0OrSpace(c rune) bool { return c <= ' ' }
 
 func cutFold(s, prefix string) (string, bool) {
 	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
