@@ -2,26 +2,34 @@ package tool
 
 import (
 	"context"
-	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/files"
 )
 
-// listRootsTimeout bounds a roots/list request to the client; a client that
-// does not answer adds no roots.
-const listRootsTimeout = 5 * time.Second
-
 // maxClientSessions bounds the roots cache; past it the cache starts over
-// (entries are only caches: the next call asks the client again).
+// (entries are only caches: the next file tool call asks the client again).
 const maxClientSessions = 64
+
+// rootsInputID names our roots/list input request in a multi round-trip
+// tool call.
+const rootsInputID = "understudy/roots"
+
+// usesFiles says which tools read or write files, and so need the client's
+// roots before they run.
+func usesFiles(tool string) bool {
+	switch tool {
+	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate":
+		return true
+	}
+	return false
+}
 
 func newFileRoots(cfg Config) *files.Roots {
 	wd, _ := os.Getwd()
@@ -39,7 +47,7 @@ type clientRootsCache struct {
 	m  map[*mcp.ServerSession]*clientRoots
 }
 
-func (c *clientRootsCache) of(ss *mcp.ServerSession, log *slog.Logger) *clientRoots {
+func (c *clientRootsCache) of(ss *mcp.ServerSession) *clientRoots {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cr, ok := c.m[ss]; ok {
@@ -48,7 +56,10 @@ func (c *clientRootsCache) of(ss *mcp.ServerSession, log *slog.Logger) *clientRo
 	if c.m == nil || len(c.m) >= maxClientSessions {
 		c.m = map[*mcp.ServerSession]*clientRoots{}
 	}
-	cr := &clientRoots{ss: ss, log: log}
+	cr := &clientRoots{}
+	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil {
+		cr.supported = true
+	}
 	c.m[ss] = cr
 	return cr
 }
@@ -64,39 +75,46 @@ func (c *clientRootsCache) forget(ss *mcp.ServerSession) {
 	}
 }
 
-// clientRoots is one MCP session's roots, asked for on first use.
+// clientRoots is one MCP session's roots. They are asked for with a
+// roots/list input request on the first file tool call and again after
+// the client says they changed: the go-sdk turns that into a roots/list
+// request for clients before protocol 2026-07-28, and newer clients answer
+// it in their retry of the call (multi round-trip, SEP-2322).
 type clientRoots struct {
-	ss    *mcp.ServerSession
-	log   *slog.Logger
-	mu    sync.Mutex
-	valid bool
-	paths []string
+	supported bool // the client declared the roots capability
+	mu        sync.Mutex
+	valid     bool
+	paths     []string
 }
 
-// Roots implements files.ClientRoots.
-func (c *clientRoots) Roots(ctx context.Context) ([]string, error) {
-	if p := c.ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
-		return nil, nil
+// needed reports whether the client's roots must be asked for first.
+func (c *clientRoots) needed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.supported && !c.valid
+}
+
+// answer takes the client's answer to our input request (nil: it gave
+// none; the call then goes on without client roots rather than asking
+// again and again).
+func (c *clientRoots) answer(res *mcp.ListRootsResult) {
+	var paths []string
+	if res != nil {
+		for _, r := range res.Roots {
+			if p, ok := rootPath(r.URI); ok {
+				paths = append(paths, p)
+			}
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.valid {
-		return c.paths, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, listRootsTimeout)
-	defer cancel()
-	res, err := c.ss.ListRoots(ctx, &mcp.ListRootsParams{})
-	if err != nil {
-		c.log.Warn("roots/list failed; the client's roots are not allowed", "err", err)
-		return nil, err
-	}
-	var paths []string
-	for _, r := range res.Roots {
-		if p, ok := rootPath(r.URI); ok {
-			paths = append(paths, p)
-		}
-	}
 	c.paths, c.valid = paths, true
+}
+
+// Roots implements files.ClientRoots.
+func (c *clientRoots) Roots(context.Context) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.paths, nil
 }
 

@@ -40,8 +40,16 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 				})
 			}
 		}
-		if req.Session != nil {
-			ctx = files.WithClient(ctx, s.clients.of(req.Session, s.cfg.Logger))
+		if req.Session != nil && usesFiles(name) {
+			cr := s.clients.of(req.Session)
+			if resp, ok := req.Params.InputResponses[rootsInputID]; ok {
+				lr, _ := resp.(*mcp.ListRootsResult)
+				cr.answer(lr)
+			}
+			if cr.needed() { // ask for the client's roots, then the call comes again
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInputID: &mcp.ListRootsParams{}}}, nil
+			}
+			ctx = files.WithClient(ctx, cr)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{
