@@ -125,47 +125,57 @@ func TestFileRootsFromClient(t *testing.T) {
 	e.launch("/actions.html")
 	e.fails("electron_set_files", map[string]any{"selector": "#file", "paths": []string{clientFile}}, "PATH_NOT_ALLOWED")
 
-	// A second MCP connection to the same server, from a client with roots.
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := e.srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "rooted", Version: "0"}, nil)
-	uri := (&url.URL{Scheme: "file", Path: clientDir}).String()
-	client.AddRoots(&mcp.Root{URI: uri, Name: "project"})
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
+	// Another MCP connection to the same server, from a client with roots:
+	// on the current protocol (the roots come in the retry of the call) and
+	// on 2025-06-18 (the server sends roots/list).
 	plain := e.client
-	e.client = cs
+	for _, version := range []string{"", "2025-06-18"} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			e := e.on(t)
+			ctx := context.Background()
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := e.srv.MCP().Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			client := mcp.NewClient(&mcp.Implementation{Name: "rooted", Version: "0"}, nil)
+			uri := (&url.URL{Scheme: "file", Path: clientDir}).String()
+			client.AddRoots(&mcp.Root{URI: uri, Name: "project"})
+			cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if version != "" && cs.InitializeResult().ProtocolVersion != version {
+				t.Fatalf("negotiated %s", cs.InitializeResult().ProtocolVersion)
+			}
+			e.client = cs
 
-	e.ok("electron_set_files", map[string]any{"selector": "#file", "paths": []string{clientFile}})
-	if v := e.evalString("document.getElementById('file').files[0].name"); v != "secret.txt" {
-		t.Fatalf("file in a client root: %q", v)
-	}
-	shot := filepath.Join(clientDir, "client.png")
-	e.ok("electron_screenshot", map[string]any{"path": shot})
-	// The other client has no such root.
-	e.client = plain
-	e.fails("electron_screenshot", map[string]any{"path": shot}, "PATH_NOT_ALLOWED")
-	e.client = cs
+			e.ok("electron_set_files", map[string]any{"selector": "#file", "paths": []string{clientFile}})
+			if v := e.evalString("document.getElementById('file').files[0].name"); v != "secret.txt" {
+				t.Fatalf("file in a client root: %q", v)
+			}
+			shot := filepath.Join(clientDir, "client.png")
+			e.ok("electron_screenshot", map[string]any{"path": shot})
+			// The other client has no such root.
+			e.client = plain
+			e.fails("electron_screenshot", map[string]any{"path": shot}, "PATH_NOT_ALLOWED")
+			e.client = cs
 
-	// The client drops the root: the server asks again and refuses.
-	client.RemoveRoots(uri)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		m := e.call("electron_set_files", map[string]any{"selector": "#file", "paths": []string{clientFile}})
-		if m["code"] == "PATH_NOT_ALLOWED" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the removed client root is still allowed: %v", m)
-		}
-		time.Sleep(50 * time.Millisecond)
+			// The client drops the root: the server asks again and refuses.
+			client.RemoveRoots(uri)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				m := e.call("electron_set_files", map[string]any{"selector": "#file", "paths": []string{clientFile}})
+				if m["code"] == "PATH_NOT_ALLOWED" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the removed client root is still allowed: %v", m)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
 	}
 }
