@@ -262,14 +262,25 @@ func writeShot(file string, data []byte, generated bool) (string, error) {
 	if err := tmp.Close(); err != nil {
 		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
 	}
-	if generated {
-		base := strings.TrimSuffix(file, filepath.Ext(file))
-		for n := 2; ; n++ {
-			if _, err := os.Lstat(file); os.IsNotExist(err) {
-				break
-			}
-			file = fmt.Sprintf("%s-%d%s", base, n, filepath.Ext(file))
+	// A file that is not there is created without replacing one that
+	// appears meanwhile (a hard link fails when the name is taken); a
+	// generated name that is taken gets a -n suffix instead.
+	base, ext := strings.TrimSuffix(file, filepath.Ext(file)), filepath.Ext(file)
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(file); err == nil && !generated {
+			break // an existing file files.CheckWrite allowed: replace it
 		}
+		err := os.Link(tmp.Name(), file)
+		if err == nil {
+			return file, nil
+		}
+		if !os.IsExist(err) {
+			break // no hard links on this file system: rename
+		}
+		if !generated {
+			return "", errs.New(errs.FileExists, "%s was created by someone else while the screenshot was taken", file).With("field", "path")
+		}
+		file = fmt.Sprintf("%s-%d%s", base, n, ext)
 	}
 	if err := os.Rename(tmp.Name(), file); err != nil {
 		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
