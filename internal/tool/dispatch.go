@@ -25,6 +25,13 @@ import (
 // defaults.
 type Config struct {
 	Version string
+	// FileRoots (--file-root), ArtifactsDir (--artifacts-dir; default
+	// files.DefaultArtifacts) and AllowAnyFile (--allow-any-file) say where
+	// tools may read and write files, with the working directory, AppRoot
+	// and the MCP client's roots (internal/files).
+	FileRoots    []string
+	ArtifactsDir string
+	AllowAnyFile bool
 	// AllowEvalMain and AllowEvalRenderer expose the eval tools. Both are off
 	// by default: the tools are then absent, not merely refused.
 	AllowEvalMain     bool
@@ -38,24 +45,17 @@ type Config struct {
 	Logger *slog.Logger
 	// BrowserPath is the Chromium used by doctor when no app is named.
 	BrowserPath string
-	// FileRoots (--file-root), ArtifactsDir (--artifacts-dir; default
-	// files.DefaultArtifacts) and AllowAnyFile (--allow-any-file) say where
-	// tools may read and write files, with the working directory, AppRoot
-	// and the MCP client's roots (internal/files).
-	FileRoots    []string
-	ArtifactsDir string
-	AllowAnyFile bool
 }
 
 // Server holds the tools, the sessions and the configuration.
 type Server struct {
 	cfg      Config
 	started  time.Time
+	files    *files.Roots     // where tools may read and write files
+	clients  clientRootsCache // the MCP clients' roots
 	sessions *session.Manager
 	defs     map[string]*def
 	order    []string
-	files    *files.Roots
-	clients  clientRootsCache
 }
 
 // gate names what a tool needs from the operator's flags.
@@ -119,10 +119,11 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}, files: newFileRoots(cfg)}
+	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}
+	s.files = newFileRoots(cfg)
 	return s
 }
 

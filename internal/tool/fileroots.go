@@ -31,6 +31,23 @@ func usesFiles(tool string) bool {
 	return false
 }
 
+// withClientRoots gives a file tool's call the client's roots, or returns
+// the input request that asks the client for them first.
+func (s *Server) withClientRoots(ctx context.Context, name string, req *mcp.CallToolRequest) (context.Context, *mcp.CallToolResult) {
+	if req.Session == nil || !usesFiles(name) {
+		return ctx, nil
+	}
+	cr := s.clients.of(req.Session)
+	if resp, ok := req.Params.InputResponses[rootsInputID]; ok {
+		lr, _ := resp.(*mcp.ListRootsResult)
+		cr.answer(lr)
+	}
+	if cr.needed() {
+		return ctx, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInputID: &mcp.ListRootsParams{}}}
+	}
+	return files.WithClient(ctx, cr), nil
+}
+
 func newFileRoots(cfg Config) *files.Roots {
 	wd, _ := os.Getwd()
 	art := cfg.ArtifactsDir

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/understudy-dev/understudy/internal/files"
 )
 
 const instructions = `understudy drives Electron apps and Chromium over the DevTools protocol.
@@ -32,6 +30,10 @@ func (s *Server) MCP() *mcp.Server {
 
 func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, ask := s.withClientRoots(ctx, name, req)
+		if ask != nil { // the client's roots are asked for first; the call comes again
+			return ask, nil
+		}
 		var progress func(string, float64, float64)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			progress = func(msg string, done, total float64) {
@@ -39,17 +41,6 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 					ProgressToken: tok, Message: msg, Progress: done, Total: total,
 				})
 			}
-		}
-		if req.Session != nil && usesFiles(name) {
-			cr := s.clients.of(req.Session)
-			if resp, ok := req.Params.InputResponses[rootsInputID]; ok {
-				lr, _ := resp.(*mcp.ListRootsResult)
-				cr.answer(lr)
-			}
-			if cr.needed() { // ask for the client's roots, then the call comes again
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInputID: &mcp.ListRootsParams{}}}, nil
-			}
-			ctx = files.WithClient(ctx, cr)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{
