@@ -58,6 +58,13 @@ MCP flags:
   --share-sessions              with --http: every client sees and drives every session
   --log-level debug|info|warn   diagnostics on stderr (default warn); stdout carries
                                 only MCP messages
+  --file-root DIR               also read and write files under DIR (repeatable); files
+                                are allowed only under the MCP client's roots, the
+                                working directory, --app-root, the artifacts folder
+                                and these (docs in README: "Files")
+  --artifacts-dir DIR           where screenshots go without a folder, and relative
+                                output paths (default: <user cache>/understudy/artifacts)
+  --allow-any-file              read and write files anywhere (as stagewright does)
 
 Add it to an MCP host:
   Claude Code:  claude mcp add understudy -- understudy
@@ -131,6 +138,7 @@ type mcpFlags struct {
 	share     bool
 	logLevel  string
 	version   bool
+	files     fileFlags
 }
 
 func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
@@ -149,6 +157,7 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.BoolVar(&f.share, "share-sessions", false, "with --http: every client sees every session")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&f.version, "version", false, "print the version")
+	f.files.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, 0, false
@@ -176,6 +185,10 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 		fmt.Fprintln(stderr, "understudy: --operation-timeout-ms must be between 1000 and 3600000")
 		return nil, 2, false
 	}
+	if err := f.files.check(); err != nil {
+		fmt.Fprintln(stderr, "understudy:", err)
+		return nil, 2, false
+	}
 	return f, 0, true
 }
 
@@ -198,6 +211,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logger := newLogger(f.logLevel, stderr)
 	srv := tool.New(tool.Config{
+		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share,

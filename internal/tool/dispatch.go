@@ -20,6 +20,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -27,6 +28,13 @@ import (
 // defaults.
 type Config struct {
 	Version string
+	// FileRoots (--file-root), ArtifactsDir (--artifacts-dir; default
+	// files.DefaultArtifacts) and AllowAnyFile (--allow-any-file) say where
+	// tools may read and write files, with the working directory, AppRoot
+	// and the MCP client's roots (internal/files).
+	FileRoots    []string
+	ArtifactsDir string
+	AllowAnyFile bool
 	// AllowEvalMain and AllowEvalRenderer expose the eval tools. Both are off
 	// by default: the tools are then absent, not merely refused.
 	AllowEvalMain     bool
@@ -53,6 +61,8 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	started  time.Time
+	files    *files.Roots     // where tools may read and write files
+	clients  clientRootsCache // the MCP clients' roots
 	sessions *session.Manager
 	defs     map[string]*def
 	order    []string
@@ -148,6 +158,7 @@ func New(cfg Config) *Server {
 	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}
+	s.files = newFileRoots(cfg)
 	return s
 }
 

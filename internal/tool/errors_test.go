@@ -41,9 +41,11 @@ func TestErrorsSayWhatIsWrong(t *testing.T) {
 		}
 	}
 
-	m = e.fails("electron_screenshot", map[string]any{"path": "shot.png"}, "ABSOLUTE_PATH_REQUIRED")
-	if msg, _ := m["error"].(string); msg != `path "shot.png" is not absolute` {
-		t.Fatalf("screenshot: %q", msg)
+	// Screenshots take relative paths (into the artifacts folder, see
+	// docs/files.md); set_files still needs absolute ones.
+	m = e.fails("electron_set_files", map[string]any{"selector": "#file", "paths": []string{"shot.png"}}, "ABSOLUTE_PATH_REQUIRED")
+	if msg, _ := m["error"].(string); msg != `paths[0]: "shot.png" is not an absolute path` {
+		t.Fatalf("set_files: %q", msg)
 	}
 	m = e.fails("electron_dialog_handler", map[string]any{"action": "maybe"}, "BAD_ARGUMENT")
 	if msg, _ := m["error"].(string); strings.Contains(msg, `\"`) {

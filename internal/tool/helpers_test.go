@@ -3,6 +3,8 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -31,6 +33,12 @@ func newEnv(t *testing.T, cfg Config) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = app.Close() })
+	if cfg.FileRoots == nil { // tests keep their files in the temporary folder
+		cfg.FileRoots = []string{os.TempDir()}
+	}
+	if cfg.ArtifactsDir == "" {
+		cfg.ArtifactsDir = filepath.Join(t.TempDir(), "artifacts")
+	}
 	s := New(cfg)
 	t.Cleanup(s.Close)
 	ct, st := mcp.NewInMemoryTransports()

@@ -56,8 +56,8 @@ func registerInteract(s *Server) {
 	add(s, "electron_check", "Check a checkbox, radio or switch (ref or selector; a label works too): clicks it only when it is not checked, then verifies it is (TYPE_NO_EFFECT when the page undid it)."+actionabilityNote, true, gateNone, checkBox)
 	add(s, "electron_uncheck", "Uncheck a checkbox or switch (ref or selector): clicks it only when it is checked, then verifies it is not. A radio cannot be unchecked (check another one of its group)."+actionabilityNote, true, gateNone, uncheckBox)
 	add(s, "electron_select_option", "Choose options of a <select> (ref or selector): values[] are matched against option values first, then visible labels (case-insensitive), so [\"b\"] and [\"Banana\"] both work; several values for a multiple select (the others are deselected; [] deselects all). input and change fire; the choice is verified (TYPE_NO_EFFECT when the page reset it). Waits until the select is visible and enabled.", true, gateNone, selectOption)
-	add(s, "electron_set_files", "Put files into an <input type=file> (ref or selector; it may be hidden, as styled file inputs are) as if the user chose them: paths[] are absolute paths of existing files (ABSOLUTE_PATH_REQUIRED, FILE_NOT_FOUND); [] empties it. change fires; returns the files the input holds.", true, gateNone, setFiles)
-	add(s, "electron_drop_file", "Drop files onto an element (a drop zone) with drag events carrying File objects built from the files' bytes (paths[] absolute; at most 8 MiB each, 16 MiB in all): dragenter, dragover, then drop when the page accepts it. Returns default_prevented (the page handled the drop itself); TYPE_NO_EFFECT when the page did not accept the drop there.", true, gateNone, dropFile)
+	add(s, "electron_set_files", "Put files into an <input type=file> (ref or selector; it may be hidden, as styled file inputs are) as if the user chose them: paths[] are absolute paths of existing files under the allowed roots (ABSOLUTE_PATH_REQUIRED, FILE_NOT_FOUND, PATH_NOT_ALLOWED); [] empties it. change fires; returns the files the input holds.", true, gateNone, setFiles)
+	add(s, "electron_drop_file", "Drop files onto an element (a drop zone) with drag events carrying File objects built from the files' bytes (paths[] absolute, under the allowed roots; at most 8 MiB each, 16 MiB in all): dragenter, dragover, then drop when the page accepts it. Returns default_prevented (the page handled the drop itself); TYPE_NO_EFFECT when the page did not accept the drop there.", true, gateNone, dropFile)
 	add(s, "electron_drag", "Drag an element (ref or selector) onto another (targetRef or targetSelector) in the active surface with real input, as a user's drag goes: the mouse presses the source and moves past the drag threshold; when the page starts an HTML drag there (the source or an ancestor is draggable, even if only since the press, as SortableJS makes it), the browser's own drag events carry it on (dragenter, a dragover at every step, drop at the target's centre: trusted, with the page's DataTransfer; mode \"html5\"), else the mouse keeps moving with the button held and is released at the target's centre (mode \"pointer\"). The steps (default: none skips more than a quarter of the smaller element, at least 10) are held 25 ms each and the last 150 ms, so libraries that sort by where the pointer has been see every item it passes. Verified: the press reached the source. For two children of one list (ul, ol, tbody, role list, listbox, grid, tree…, or a parent whose children the page moved during the drag; expect reorder or drop says it yourself) the target means the dragged item ends where the target item was: ok (reordered:true, index, order as the page shows it) only when it is there; DRAG_NO_EFFECT when the order did not change, DRAG_MISPLACED when the item went elsewhere, both with details.order. Otherwise, when the page moved the source (into another list, say), ok only when it went beside the target (into the target's parent) or into it (source_moved, source {parent, index}), else DRAG_MISPLACED with details.source; when it did not, an HTML drag must be dropped on a target that accepted it (TYPE_NO_EFFECT when the page cancelled dragstart or the target refused the drop), and a pointer drag is answered once the press reached the source (reordered:false says two siblings kept their order)."+actionabilityNote, true, gateNone, drag)
 	add(s, "electron_scroll", "Scroll the active surface: with ref or selector and no dx/dy, scroll that element into view; with dx/dy (CSS pixels, positive = down/right), turn the mouse wheel at the element's centre (scrolling whatever scrolls there, e.g. a list) or at the viewport's centre. Returns the scroll positions before and after.", true, gateNone, scroll)
 	add(s, "electron_scroll_into_view", "Scroll an element (ref, selector, or role and/or name / name_contains) into view: every scroll container and enclosing frame moves as needed. When nothing rendered matches a selector or a role/name, virtualized lists (those the snapshot shows with rows=/rows≈; listRef or listSelector names one) are scrolled page by page, checking after each step, until it renders (then it is scrolled into view and its ref returned) or the lists end: ELEMENT_NOT_FOUND (SELECTOR_NO_MATCH for a selector) says how far it scrolled. Waits until it is visible (timeoutMs; default 5000, or 15000 when it must scroll a list); returns its ref, role, name and box in the viewport.", true, gateNone, scrollIntoView)
@@ -1441,6 +1441,11 @@ func statFiles(paths []string, limit int64) ([]int64, error) {
 }
 
 func setFiles(ctx context.Context, c *Call, a *filesArgs) (any, error) {
+	paths, err := readablePaths(ctx, c, a.Paths)
+	if err != nil {
+		return nil, err
+	}
+	a.Paths = paths
 	if _, err := statFiles(a.Paths, maxSetFileBytes); err != nil {
 		return nil, err
 	}
@@ -1459,6 +1464,11 @@ func dropFile(ctx context.Context, c *Call, a *filesArgs) (any, error) {
 	if len(a.Paths) == 0 {
 		return nil, errs.BadArg("paths", "name at least one file to drop")
 	}
+	paths, err := readablePaths(ctx, c, a.Paths)
+	if err != nil {
+		return nil, err
+	}
+	a.Paths = paths
 	sizes, err := statFiles(a.Paths, maxDropFileBytes)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,8 @@ func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       s.cfg.Logger,
+		// The client's roots are asked for again after it says they changed.
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
 	})
 	for _, name := range s.order {
 		d := s.defs[name]
@@ -32,6 +34,10 @@ func (s *Server) MCP() *mcp.Server {
 
 func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, ask := s.withClientRoots(ctx, name, req)
+		if ask != nil { // the client's roots are asked for first; the call comes again
+			return ask, nil
+		}
 		var progress func(string, float64, float64)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			progress = func(msg string, done, total float64) {

@@ -23,7 +23,7 @@ import (
 const maxClipSide = 16384
 
 func registerScreenshot(s *Server) {
-	add(s, "electron_screenshot", "Save a PNG or JPEG of a window to a file and return its path, pixel size and byte count. By default the window of the active surface, as it shows now; windowId > windowTitle > windowIndex picks another window. ref or selector captures one element of the active surface (scrolled into view first, waiting until it is visible and stable; the box is where it shows in its window, frames included); fullPage the whole scrollable page; clip {x, y, width, height} a rectangle of the window's viewport in CSS pixels. path (absolute; an existing file is replaced) or dir (absolute; a new file named screenshot-<time>-<n>.<format>); neither: the system's temporary folder. format png (default) or jpeg, quality 0-100 for jpeg. The window is brought to the front first (a headless browser renders only the front window).", true, gateNone, screenshot)
+	add(s, "electron_screenshot", "Save a PNG or JPEG of a window to a file and return its path, pixel size and byte count. By default the window of the active surface, as it shows now; windowId > windowTitle > windowIndex picks another window. ref or selector captures one element of the active surface (scrolled into view first, waiting until it is visible and stable; the box is where it shows in its window, frames included); fullPage the whole scrollable page; clip {x, y, width, height} a rectangle of the window's viewport in CSS pixels. path (a file) or dir (a new file named screenshot-<time>-<n>.<format> in it); neither: the artifacts folder. Files are written only under the allowed roots (the MCP client's roots, the working directory, --app-root, the artifacts folder, --file-root; PATH_NOT_ALLOWED), relative paths land in the artifacts folder, and an existing file is replaced only when this server wrote it or overwrite:true (FILE_EXISTS). format png (default) or jpeg, quality 0-100 for jpeg. The window is brought to the front first (a headless browser renders only the front window).", true, gateNone, screenshot)
 }
 
 type clipRect struct {
@@ -41,8 +41,9 @@ type screenshotArgs struct {
 	Clip        *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
 	Format      string    `json:"format,omitempty" jsonschema:"png (default) or jpeg"`
 	Quality     *int      `json:"quality,omitempty" jsonschema:"jpeg quality 0-100 (default 80)"`
-	Path        string    `json:"path,omitempty" jsonschema:"absolute file path to write (replaced if it exists)"`
-	Dir         string    `json:"dir,omitempty" jsonschema:"absolute folder to write a new file into"`
+	Path        string    `json:"path,omitempty" jsonschema:"file to write, under an allowed root; relative: in the artifacts folder"`
+	Dir         string    `json:"dir,omitempty" jsonschema:"folder to write a new file into, under an allowed root; relative: in the artifacts folder"`
+	Overwrite   bool      `json:"overwrite,omitempty" jsonschema:"replace path even if this server did not write it"`
 	WindowID    string    `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
 	WindowTitle string    `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
 	WindowIndex *int      `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
@@ -95,14 +96,11 @@ func (a *screenshotArgs) validate() error {
 		}
 	}
 	for field, p := range map[string]string{"path": a.Path, "dir": a.Dir} {
-		if p != "" && !filepath.IsAbs(p) {
-			return errs.New(errs.AbsolutePathRequired, "%s %s is not absolute", field, clipQuote(p)).With("field", field)
-		}
 		if err := checkShotPath(field, p); err != nil {
 			return err
 		}
 	}
-	return nil
+	return nil // then checked against the roots by shotFile
 }
 
 // checkShotPath refuses, as BAD_ARGUMENT, paths a screenshot cannot
@@ -155,7 +153,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	if a.Format == "jpeg" || a.Format == "jpg" {
 		format = "jpeg"
 	}
-	file, generated, err := shotFile(a, format)
+	file, generated, err := shotFile(ctx, c, a, format)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +217,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Server.files.Wrote(path)
 	res := map[string]any{"path": path, "format": format, "width": cfg.Width, "height": cfg.Height, "bytes": len(data), "window_id": t.windowID}
 	if t.surfaceID != "" {
 		res["surface_id"] = t.surfaceID
@@ -282,25 +281,16 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 }
 
 // shotFile is where the screenshot goes: the path as given, or a new name
-// in dir (or the temporary folder); generated says which. The folder must
-// exist.
-func shotFile(a *screenshotArgs, format string) (file string, generated bool, err error) {
-	dir, field := a.Dir, "dir"
+// in dir (or the artifacts folder); generated says which. Both are checked
+// against the allowed roots (internal/files); the folder must exist.
+func shotFile(ctx context.Context, c *Call, a *screenshotArgs, format string) (file string, generated bool, err error) {
 	if a.Path != "" {
-		dir, field = filepath.Dir(a.Path), "path"
+		file, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
+		return file, false, err
 	}
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "understudy-screenshots")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", false, errs.Wrap(errs.Internal, err, "creating "+dir)
-		}
-	}
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return "", false, errs.New(errs.FileNotFound, "the folder %q does not exist", dir).With("field", field)
-	}
-	if a.Path != "" {
-		return a.Path, false, nil
+	dir, err := c.Server.files.CheckDir(ctx, "dir", a.Dir)
+	if err != nil {
+		return "", false, err
 	}
 	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
 	return filepath.Join(dir, "screenshot-"+time.Now().UTC().Format("20060102-150405.000")+ext), true, nil
@@ -322,14 +312,25 @@ func writeShot(file string, data []byte, generated bool) (string, error) {
 	if err := tmp.Close(); err != nil {
 		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
 	}
-	if generated {
-		base := strings.TrimSuffix(file, filepath.Ext(file))
-		for n := 2; ; n++ {
-			if _, err := os.Lstat(file); os.IsNotExist(err) {
-				break
-			}
-			file = fmt.Sprintf("%s-%d%s", base, n, filepath.Ext(file))
+	// A file that is not there is created without replacing one that
+	// appears meanwhile (a hard link fails when the name is taken); a
+	// generated name that is taken gets a -n suffix instead.
+	base, ext := strings.TrimSuffix(file, filepath.Ext(file)), filepath.Ext(file)
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(file); err == nil && !generated {
+			break // an existing file files.CheckWrite allowed: replace it
 		}
+		err := os.Link(tmp.Name(), file)
+		if err == nil {
+			return file, nil
+		}
+		if !os.IsExist(err) {
+			break // no hard links on this file system: rename
+		}
+		if !generated {
+			return "", errs.New(errs.FileExists, "%s was created by someone else while the screenshot was taken", file).With("field", "path")
+		}
+		file = fmt.Sprintf("%s-%d%s", base, n, ext)
 	}
 	if err := os.Rename(tmp.Name(), file); err != nil {
 		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")

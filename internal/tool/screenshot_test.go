@@ -119,7 +119,9 @@ func TestScreenshot(t *testing.T) {
 		code  string
 		field string
 	}{
-		{map[string]any{"path": "rel.png"}, "ABSOLUTE_PATH_REQUIRED", "path"},
+		{map[string]any{"path": "/proc/self/mem"}, "BAD_ARGUMENT", "path"},
+		{map[string]any{"path": dir}, "BAD_ARGUMENT", "path"},
+		{map[string]any{"path": "a\x00b.png"}, "BAD_ARGUMENT", "path"},
 		{map[string]any{"path": path, "dir": dir}, "BAD_ARGUMENT", "path"},
 		{map[string]any{"dir": filepath.Join(dir, "missing")}, "FILE_NOT_FOUND", "dir"},
 		{map[string]any{"quality": 50}, "BAD_ARGUMENT", "quality"},

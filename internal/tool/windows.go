@@ -15,7 +15,7 @@ import (
 func registerWindows(s *Server) {
 	add(s, "electron_windows_list", "List the app's window roots: pages and <webview> guests, with visibility, focus and the surface id of each. Window ids are the raw target ids.", true, gateNone, windowsList)
 	add(s, "electron_switch_window", "Select a window root by targetId, else windowTitle (substring), else index. Selects that window's top surface too.", true, gateNone, switchWindow)
-	add(s, "electron_navigate", "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none).", true, gateNone, navigate)
+	add(s, "electron_navigate", "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none). A file: URL must name a path under the allowed roots (PATH_NOT_ALLOWED).", true, gateNone, navigate)
 }
 
 type windowEntry struct {
@@ -197,6 +197,9 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 	winID := c.Session.Surfaces.ActiveWindow()
 	if winID == "" {
 		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
+	}
+	if err := c.Server.files.CheckURL(ctx, "url", a.URL); err != nil {
+		return nil, err // a file: URL outside the allowed roots
 	}
 	conn, err := c.Session.Pool.Conn(ctx, winID)
 	if err != nil {
