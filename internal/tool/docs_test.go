@@ -22,6 +22,7 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString("a test fails when this file and the code disagree. Every tool also takes `sessionId` (omit it\n")
 	b.WriteString("when exactly one session is open). Eval tools exist only with `--allow-eval`.\n\n")
 	b.WriteString(docsElements)
+	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
 		d := s.defs[name]
 		b.WriteString("## " + name + "\n\n" + d.desc + "\n\n")

@@ -1,0 +1,40 @@
+package tool
+
+// docsVerification is the part of docs/tools.md that says how each tool
+// that changes the page knows it worked: what it checks in the page before
+// it answers ok, and what it answers when the check fails. Every row names
+// behaviour a real-browser test proves (the test names are in the ADRs and
+// in internal/tool's *_test.go files).
+const docsVerification = `## How each tool knows it worked
+
+A tool that changes the page answers ` + "`ok`" + ` only after it has seen the change in the page; the
+effect is never inferred from the input it sent. When the check fails it answers an error with a
+code and what it observed, so an agent never has to act twice to find out.
+
+| tool | what it checks in the page before ok | when the check fails |
+|---|---|---|
+| ` + "`electron_click`" + ` | the element (identity by ref: same role and name as you last saw) received the press: a listener armed on it sees the ` + "`pointerdown`" + ` in its composed path (shadow DOM included); at x/y, the element at the point is named in ` + "`target`" + ` and an overlay in ` + "`over`" + ` | ` + "`REF_STALE`" + `, ` + "`ELEMENT_NOT_VISIBLE`" + ` naming the cover (own document or an enclosing frame's), an error naming what took the click |
+| ` + "`electron_hover`" + ` | the element's document saw the mouse arrive on it | an error naming what took the move |
+| ` + "`electron_type`" + ` | the field's value read back (` + "`altered`" + ` when the page changed it); on a known editor or terminal, as ` + "`electron_type_into_editor`" + ` | ` + "`TYPE_NO_EFFECT`" + ` (value unchanged) |
+| ` + "`electron_type_into_editor`" + ` | the editor's text read back from what it draws (Monaco, CodeMirror 6, Quill, ProseMirror) and compared exactly: ` + "`exact`" + `, or ` + "`partial`" + ` with ` + "`checked_lines`" + ` when only the lines in view can be read; xterm.js: ` + "`delivered`" + ` (its paste handler took the text) | ` + "`TYPE_MISMATCH`" + ` with the observed text (never retype blindly); ` + "`TYPE_NO_EFFECT`" + ` when nothing went in |
+| ` + "`electron_keyboard_type`" + ` | with a text target, its text changed | ` + "`TYPE_NO_EFFECT`" + ` |
+| ` + "`electron_clear_input`" + ` | the value (or the editor's text) is empty afterwards | ` + "`TYPE_NO_EFFECT`" + ` |
+| ` + "`electron_check`" + ` / ` + "`electron_uncheck`" + ` | the element's checked state afterwards (a web component's own ` + "`checked`" + ` property first) | ` + "`TYPE_NO_EFFECT`" + ` (the page undid it) |
+| ` + "`electron_select_option`" + ` | the select's chosen values afterwards | ` + "`TYPE_NO_EFFECT`" + ` |
+| ` + "`electron_set_files`" + ` | the files the input holds afterwards (returned) | ` + "`FILE_NOT_FOUND`" + `, ` + "`BAD_ARGUMENT`" + ` |
+| ` + "`electron_drop_file`" + ` | the page accepted the drop (its dragover was cancelled; ` + "`default_prevented`" + ` says whether it handled the drop) | ` + "`TYPE_NO_EFFECT`" + ` |
+| ` + "`electron_drag`" + ` | within a list: the dragged item's index equals the target's former index, read from the DOM after the order settles (` + "`order`" + ` returned); otherwise the drop events the page saw, or that the page moved the source beside or into the target | ` + "`DRAG_NO_EFFECT`" + ` (order unchanged), ` + "`DRAG_MISPLACED`" + ` (with the observed order), ` + "`TYPE_NO_EFFECT`" + ` (the page refused the HTML drag) |
+| ` + "`electron_scroll`" + ` | the scroll positions before and after (returned) | — (the numbers say it) |
+| ` + "`electron_scroll_into_view`" + ` | the element is rendered, visible and in the viewport (virtualized lists are scrolled until it renders) | ` + "`ELEMENT_NOT_FOUND`" + ` / ` + "`SELECTOR_NO_MATCH`" + ` with how far it scrolled |
+| ` + "`electron_key`" + ` / ` + "`electron_press_sequence`" + ` | the keys were dispatched to the focused element of the surface; a dialog opened by a key is reported | — (use a wait or an expectation for the key's effect) |
+| ` + "`electron_navigate`" + ` | the window's URL and title after the chosen load event | ` + "`BAD_ARGUMENT`" + ` (refused URL), a timeout code |
+| ` + "`electron_switch_window`" + ` / ` + "`electron_switch_surface`" + ` | the window was brought to the front before it is recorded as active | ` + "`SURFACE_CLOSED`" + `, ` + "`SURFACE_NOT_FOUND`" + ` |
+| ` + "`electron_dialog_handler`" + ` | the browser took the answer (` + "`Page.handleJavaScriptDialog`" + `); ` + "`open`" + ` lists what still waits, kept from the browser's dialog events | the browser's refusal, with a code |
+| ` + "`electron_stop`" + ` | launched: no process of the app remains; attached: our sockets are closed and the app runs on (` + "`action`" + ` says which) | ` + "`escalated`" + ` says SIGTERM/SIGKILL were needed |
+| waits and ` + "`electron_expect_*`" + ` | the condition polled inside the renderer until it holds | a timeout code with the last observed value |
+
+Every action that takes a ref first checks that the ref's element still shows the role and name you
+were last shown (` + "`REF_STALE`" + ` otherwise; ` + "`allowChanged: true`" + ` acts anyway and reports ` + "`ref_changed`" + `), and
+every tool that needs a window's page answers ` + "`DIALOG_OPEN`" + ` at once while a JavaScript dialog blocks it.
+
+`
