@@ -246,7 +246,7 @@ OPS.snapshot = function (s, a) {
       for (var w = 0; w < pool.length; w++) if (!dr.has(pool[w])) total += sizes.get(pool[w]);
       return total;
     };
-    var dj = fit(pool, maxEntries, budget, measure);
+    var dj = fit(pool, maxEntries, budget, measure, function (x) { return sizes.get(x); });
     var list = [];
     for (var z = 0; z < pool.length; z++) if (!dj.has(pool[z])) list.push(jsonEntry(pool[z], true));
     res.entries = list;
