@@ -183,6 +183,10 @@ func (s *Store) Snapshot(ctx context.Context, f Frame, opts SnapshotOptions) (*S
 		return nil, err
 	}
 	if r.E != nil {
+		if errs.Code(r.E.Code) == errs.OperationTimeout {
+			// The walk ran out of time before its first entry.
+			return nil, errs.New(errs.OperationTimeout, "%s", r.E.Message).With("surface_id", f.SurfaceID)
+		}
 		return nil, sf.toError(f, r.E)
 	}
 	var w wireSnapshot
