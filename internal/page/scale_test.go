@@ -299,3 +299,28 @@ func medianOf(ds []time.Duration) float64 {
 	}
 	return float64(s[len(s)/2].Microseconds()) / 1000
 }
+
+// TestWalkTime: the renderer's time limit defaults to DefaultSnapshotTime,
+// ends well before the caller's deadline, and never drops below
+// minSnapshotTime.
+func TestWalkTime(t *testing.T) {
+	if got := walkTime(context.Background(), 0); got != DefaultSnapshotTime {
+		t.Errorf("no deadline: %v", got)
+	}
+	if got := walkTime(context.Background(), 300*time.Millisecond); got != 300*time.Millisecond {
+		t.Errorf("explicit limit: %v", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if got := walkTime(ctx, 0); got > 4*time.Second || got < 3*time.Second {
+		t.Errorf("5 s left: %v, want about 4 s", got)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel2()
+	if got := walkTime(short, 0); got != minSnapshotTime {
+		t.Errorf("10 ms left: %v, want %v", got, minSnapshotTime)
+	}
+	if (&SnapshotOptions{TimeLimit: -1}).check() == nil {
+		t.Error("a negative time limit was accepted")
+	}
+}
