@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -14,6 +15,12 @@ const (
 	MaxMaxEntries     = 10000
 	DefaultFindLimit  = 50
 	MaxFindLimit      = 500
+	// DefaultSnapshotTime is how long a snapshot's walk may run in the
+	// renderer before it stops and answers with what it walked.
+	DefaultSnapshotTime = 10 * time.Second
+	// minSnapshotTime is the least time a walk gets, however close the
+	// caller's deadline.
+	minSnapshotTime = 50 * time.Millisecond
 )
 
 // SnapshotOptions shape a snapshot. The zero value is a full JSON snapshot
@@ -38,6 +45,11 @@ type SnapshotOptions struct {
 	// ChildSurface, when set, names the surface an <iframe> entry hosts;
 	// "" when it knows none.
 	ChildSurface func(FrameInfo) string
+	// TimeLimit bounds the walk in the renderer (default
+	// DefaultSnapshotTime, and never past the context's deadline): past it
+	// the walker stops where it is, so the page is free at once, and the
+	// snapshot holds what it walked (Truncated, TruncatedReason "time").
+	TimeLimit time.Duration
 }
 
 // SnapshotResult is a snapshot of one surface.
@@ -58,6 +70,21 @@ type SnapshotResult struct {
 	Changes          *Diff `json:"changes,omitempty"`
 	RendererReloaded bool  `json:"renderer_reloaded"`
 	Truncated        bool  `json:"truncated"`
+	// TruncatedReason says what cut a truncated result: "entries"
+	// (maxEntries), "budget" (budgetTokens) or "time" (the walk's time
+	// limit).
+	TruncatedReason string `json:"truncated_reason,omitempty"`
+	// Partial is true when the walk stopped before the end of the
+	// document (at the entry cap, the budget or the time limit): what lies
+	// past where it stopped is not in the result, and for since:'last' a
+	// ref not reached is not reported removed.
+	Partial bool `json:"partial,omitempty"`
+	// Walked is how many entries the walk made; Omitted how many of those
+	// the result leaves out (for since:'last' text, changes left out).
+	Walked  int `json:"walked,omitempty"`
+	Omitted int `json:"omitted,omitempty"`
+	// WalkMS is the time the snapshot took in the renderer.
+	WalkMS int `json:"walk_ms,omitempty"`
 	// RecentlyChanged lists, on a full snapshot taken against a baseline,
 	// the refs added or changed since it (marked ~ and + in the text form).
 	RecentlyChanged []int `json:"recently_changed,omitempty"`
@@ -69,6 +96,11 @@ type wireSnapshot struct {
 	Viewport  Viewport    `json:"viewport"`
 	Count     int         `json:"count"`
 	Truncated bool        `json:"truncated"`
+	Reason    string      `json:"reason"`
+	Partial   bool        `json:"partial"`
+	Walked    int         `json:"walked"`
+	Omitted   int         `json:"omitted"`
+	WalkMS    int         `json:"walk_ms"`
 	Text      string      `json:"text"`
 	Entries   []wireEntry `json:"entries"`
 	Since     bool        `json:"since"`
@@ -97,7 +129,26 @@ func (o *SnapshotOptions) check() error {
 	if o.BudgetTokens < 0 {
 		return errs.BadArg("budgetTokens", "must not be negative")
 	}
+	if o.TimeLimit < 0 {
+		return errs.BadArg("timeLimit", "must not be negative")
+	}
 	return nil
+}
+
+// walkTime is the renderer's time limit for a walk: opts' limit (default
+// DefaultSnapshotTime), shortened to end well before ctx's deadline so
+// the answer still travels back, and never below minSnapshotTime.
+func walkTime(ctx context.Context, limit time.Duration) time.Duration {
+	if limit <= 0 {
+		limit = DefaultSnapshotTime
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		if margin := left / 5; left-margin < limit {
+			limit = left - margin
+		}
+	}
+	return max(limit, minSnapshotTime)
 }
 
 // Snapshot walks the surface's document and returns its entries (or what
@@ -125,12 +176,17 @@ func (s *Store) Snapshot(ctx context.Context, f Frame, opts SnapshotOptions) (*S
 		"maxEntries":      maxEntries,
 		"format":          format,
 		"budget":          opts.BudgetTokens * 4,
+		"timeMs":          walkTime(ctx, opts.TimeLimit).Milliseconds(),
 	}
 	r, err := s.call(ctx, f, sf, "snapshot", map[string]any{"opt": o})
 	if err != nil {
 		return nil, err
 	}
 	if r.E != nil {
+		if errs.Code(r.E.Code) == errs.OperationTimeout {
+			// The walk ran out of time before its first entry.
+			return nil, errs.New(errs.OperationTimeout, "%s", r.E.Message).With("surface_id", f.SurfaceID)
+		}
 		return nil, sf.toError(f, r.E)
 	}
 	var w wireSnapshot
@@ -145,6 +201,11 @@ func (s *Store) Snapshot(ctx context.Context, f Frame, opts SnapshotOptions) (*S
 		Count:            w.Count,
 		Since:            w.Since,
 		Truncated:        w.Truncated,
+		TruncatedReason:  w.Reason,
+		Partial:          w.Partial,
+		Walked:           w.Walked,
+		Omitted:          w.Omitted,
+		WalkMS:           w.WalkMS,
 		RendererReloaded: sf.reloaded,
 		RecentlyChanged:  w.Recent,
 	}

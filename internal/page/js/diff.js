@@ -29,9 +29,21 @@ function changedFields(e, b) {
   return f;
 }
 
+// mergeBaseline is the baseline after a walk that stopped early: the
+// records of what it walked, and the old records of the refs it did not
+// reach whose elements still live (they lie past where it stopped).
+function mergeBaseline(s, base, entries) {
+  var m = baselineOf(entries);
+  base.forEach(function (b, ref) { if (!m.has(ref) && (b.x || lookup(s, ref))) m.set(ref, b); });
+  return m;
+}
+
 // diff compares the entries of a walk with a baseline: changed (with the
 // fields), added, and removed (baseline records of refs no longer seen).
-function diff(base, entries) {
+// After a walk that stopped early (partial, the registry given), a ref not
+// seen is removed only when its element is gone: the walk may not have
+// reached it.
+function diff(base, entries, partial) {
   var out = { changed: [], added: [], removed: [], marks: new _Map() };
   var seen = new _Set();
   for (var i = 0; i < entries.length; i++) {
@@ -42,7 +54,11 @@ function diff(base, entries) {
     var f = changedFields(e, b);
     if (f.length) { out.changed.push({ e: e, f: f, b: b }); out.marks.set(e.ref, '~'); }
   }
-  base.forEach(function (b, ref) { if (!seen.has(ref)) out.removed.push({ ref: ref, b: b }); });
+  base.forEach(function (b, ref) {
+    if (seen.has(ref)) return;
+    if (partial && (b.x || lookup(partial, ref))) return;
+    out.removed.push({ ref: ref, b: b });
+  });
   return out;
 }
 

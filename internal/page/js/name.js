@@ -19,7 +19,20 @@ function Namer(styles) {
   this.root = null;
   this.visited = null;
   this.from = '';
+  // The labels of each control, per tree scope, built once per walk:
+  // el.labels searches the whole tree scope on every call, which made a
+  // page of many labelled fields quadratic.
+  this.labelMaps = new _Map();
+  // Nodes visited by the current name computation, bounded (NAME_NODES)
+  // so a name from content of a huge subtree costs little.
+  this.nodes = 0;
 }
+
+// NAME_NODES bounds the nodes one name computation visits: names are cut at
+// 400 characters, and a huge subtree (a clickable card around a page)
+// would otherwise be read once per entry around it.
+var NAME_NODES = 2000;
+var NAME_CHARS = 2000;
 
 // name returns the accessible name of el (whose role is role) as a flat
 // string, and records in this.from where it came from: labelledby, label,
@@ -33,6 +46,7 @@ Namer.prototype.name = function (el, role) {
   }
   this.root = el;
   this.visited = new _Set();
+  this.nodes = 0;
   var s = this.alt(el, role, 0, true);
   return normSpace(s);
 };
@@ -46,6 +60,7 @@ Namer.prototype.description = function (el, nameFrom) {
     var parts = [];
     for (var i = 0; i < refs.length; i++) {
       this.visited = new _Set();
+      this.nodes = 0;
       var hid = hiddenDeep(refs[i], this.styles);
       parts.push(this.alt(refs[i], roleOf(refs[i]), F_LABELLEDBY | (hid ? F_HIDDEN_OK : 0), false));
     }
@@ -189,11 +204,33 @@ Namer.prototype.native = function (el, role, flags, isRoot) {
 
 // labels joins the text of the <label> elements of a labelable control.
 Namer.prototype.labels = function (el) {
-  var ls = el.labels;
+  var ls = this.labelsOf(el);
   if (!ls || !ls.length) return '';
   var parts = [];
   for (var i = 0; i < ls.length; i++) parts.push(this.labelText(ls[i], el));
   return normSpace(parts.join(' '));
+};
+
+// labelsOf returns the <label> elements of a labelable control in tree
+// order, as el.labels does, from one pass over the labels of its tree
+// scope.
+Namer.prototype.labelsOf = function (el) {
+  var scope = el.getRootNode();
+  if (!scope || !scope.querySelectorAll) return el.labels;
+  var m = this.labelMaps.get(scope);
+  if (!m) {
+    m = new _WeakMap();
+    var all = scope.querySelectorAll('label');
+    for (var i = 0; i < all.length; i++) {
+      var c = all[i].control;
+      if (!c) continue;
+      var arr = m.get(c);
+      if (!arr) m.set(c, arr = []);
+      arr.push(all[i]);
+    }
+    this.labelMaps.set(scope, m);
+  }
+  return m.get(el) || null;
 };
 
 // labelText is the content of a native text-alternative element (label,
@@ -216,6 +253,7 @@ Namer.prototype.content = function (el, flags) {
   var sub = flags | F_CONTENT;
   var details = el.localName === 'details' && !el.open && !(flags & F_HIDDEN_OK);
   for (var i = 0; i < kids.length; i++) {
+    if (++this.nodes > NAME_NODES || acc.length > NAME_CHARS) break;
     var c = kids[i];
     if (details && closedDetailsHides(el, c)) continue;
     if (c.nodeType === TEXT_NODE) { acc += c.data; continue; }

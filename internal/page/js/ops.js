@@ -135,14 +135,34 @@ var OPS = {};
 
 OPS.snapshot = function (s, a) {
   var o = a.opt || {};
-  var entries = new Walker().run();
+  var started = nowMs();
+  var base = s.base;
+  var since = !!(o.since && base);
+  // The walk stops early: at a cap of entries (a diff needs the whole
+  // page, so only when this is not one), and at its deadline.
+  var lim = since ? null : walkCap(o);
+  var walker = new Walker({ cap: lim ? lim.cap : 0, capInteractive: !!o.interactiveOnly, deadline: o.timeMs > 0 ? started + o.timeMs : 0 });
+  var entries = walker.run();
+  var partial = walker.stop !== '';
+  if (walker.stop === 'time' && !entries.length) {
+    fail('OPERATION_TIMEOUT', 'the snapshot found no entry within its time limit of ' + o.timeMs + ' ms; the page is free again (a smaller page region, or more time, may help)', { walked_ms: Math.round(nowMs() - started) });
+  }
   settle(s, entries);
   if (++s.walks % 16 === 0) prune(s);
-  var base = s.base;
-  var d = base ? diff(base, entries) : null;
-  s.base = baselineOf(entries);
+  var d = base ? diff(base, entries, partial ? s : null) : null;
+  s.base = partial && base ? mergeBaseline(s, base, entries) : baselineOf(entries);
   var m = meta();
   var res = { title: m.title, url: m.url, viewport: m.viewport, total: entries.length, truncated: false, frames: [] };
+  // Why the result is cut (set below when it is): 'entries' (maxEntries),
+  // 'budget' (budgetTokens) or 'time'; partial when the walk did not reach
+  // the end of the document (what lies past it is unknown).
+  var reason = walker.stop === 'time' ? 'time' : (walker.stop === 'cap' ? lim.reason : '');
+  if (partial) {
+    res.partial = true;
+    res.truncated = true;
+    res.reason = reason;
+  }
+  res.walked = entries.length;
   for (var fi = 0; fi < entries.length; fi++) {
     var fe = entries[fi];
     if (fe.frame) res.frames.push({ ref: fe.ref, src: fe.frame.src, name: fe.frame.name, id: fe.frame.id });
@@ -158,10 +178,13 @@ OPS.snapshot = function (s, a) {
         ' scroll=' + m.viewport.scroll_x + ',' + m.viewport.scroll_y;
       var lines = sinceText(d, o.interactiveOnly);
       var out = head;
+      if (partial) out += '\n' + stopNote(reason, entries.length, o);
       for (var i = 0; i < lines.length; i++) {
         if (o.budget && out.length + 1 + lines[i].length > o.budget - 60) {
           out += '\n# truncated: ' + (lines.length - i) + ' more changes; raise budgetTokens';
           res.truncated = true;
+          if (!res.reason) res.reason = 'budget';
+          res.omitted = lines.length - i;
           break;
         }
         out += '\n' + lines[i];
@@ -228,8 +251,9 @@ OPS.snapshot = function (s, a) {
     res.text = r.body;
     if (dropped.size) {
       res.truncated = true;
-      res.text += '\n# truncated: ' + dropped.size + ' of ' + pool.length + ' entries left out (text before controls, far from the viewport first)';
+      res.text += '\n# truncated: ' + dropped.size + ' of ' + pool.length + ' entries ' + (partial ? 'walked ' : '') + 'left out (text before controls, far from the viewport first)';
     }
+    if (partial) res.text += '\n' + stopNote(reason, pool.length, o);
   } else {
     var sizes = null;
     var measure = function (dr) {
@@ -238,15 +262,45 @@ OPS.snapshot = function (s, a) {
       for (var w = 0; w < pool.length; w++) if (!dr.has(pool[w])) total += sizes.get(pool[w]);
       return total;
     };
-    var dj = fit(pool, maxEntries, budget, measure);
+    var dj = fit(pool, maxEntries, budget, measure, function (x) { return sizes.get(x); });
     var list = [];
     for (var z = 0; z < pool.length; z++) if (!dj.has(pool[z])) list.push(jsonEntry(pool[z], true));
     res.entries = list;
     res.count = list.length;
-    res.truncated = dj.size > 0;
+    if (dj.size) res.truncated = true;
+    dropped = dj;
   }
+  if (dropped.size) {
+    res.omitted = dropped.size;
+    if (!res.reason) res.reason = maxEntries && pool.length > maxEntries ? 'entries' : 'budget';
+  }
+  res.walk_ms = Math.round(nowMs() - started);
   return res;
 };
+
+// walkCap is where a full snapshot's walk stops: well past what maxEntries
+// (or budgetTokens, at about 8 characters an entry at the least) can keep,
+// so that trimming still keeps the most useful entries of what was walked,
+// and never below WALK_MIN entries. reason names the limit that set it.
+var WALK_MIN = 1000;
+function walkCap(o) {
+  var maxEntries = o.maxEntries || 2000;
+  var cap = Math.max(WALK_MIN, 4 * maxEntries), reason = 'entries';
+  if (o.budget > 0) {
+    var b = Math.max(WALK_MIN, Math.ceil(o.budget / 8) * 2);
+    if (b < cap) { cap = b; reason = 'budget'; }
+  }
+  return { cap: cap, reason: reason };
+}
+
+// stopNote is the text form's last line when the walk stopped early.
+function stopNote(reason, walked, o) {
+  if (reason === 'time') {
+    return '# truncated: the walk ran out of time (' + o.timeMs + ' ms) after ' + walked + ' entries; the rest of the page was not read';
+  }
+  return '# truncated: the walk stopped after ' + walked + ' entries (' + (reason === 'budget' ? 'budgetTokens' : 'maxEntries') +
+    '); the rest of the page was not read';
+}
 
 function countInteractive(pool, dropped) {
   var n = 0;

@@ -226,9 +226,11 @@ function lineCost(e) {
 }
 
 // fit drops entries (least useful first) until there are at most
-// maxEntries and measure() of what is left fits budget (0 = none). It
-// returns the set of dropped entries.
-function fit(entries, maxEntries, budget, measure) {
+// maxEntries and measure() of what is left fits budget (0 = none); cost(e)
+// estimates what dropping e frees (lineCost when not given). It returns
+// the set of dropped entries.
+function fit(entries, maxEntries, budget, measure, cost) {
+  cost = cost || lineCost;
   var dropped = new _Set();
   var order = null, at = 0;
   if (maxEntries && entries.length > maxEntries) {
@@ -245,7 +247,7 @@ function fit(entries, maxEntries, budget, measure) {
     while (at < order.length && freed < over) {
       var e = order[at++];
       dropped.add(e);
-      freed += lineCost(e);
+      freed += cost(e);
     }
   }
   return dropped;

@@ -73,8 +73,21 @@ var LIVE_ROLES = new _Set(['alert', 'status', 'log', 'marquee', 'timer']);
 // LIST_ROLES are the roles that can carry a list extent.
 var LIST_ROLES = new _Set(['list', 'listbox', 'grid', 'table', 'tree', 'treegrid', 'feed', 'menu', 'tablist']);
 
+// The clock of the walk's deadline, captured at install (a page that
+// replaces performance later does not change it).
+var _perf = window.performance;
+function nowMs() { return _perf && _perf.now ? _perf.now() : Date.now(); }
+
+// CHECK_EVERY is how many elements the walker visits between two looks at
+// its deadline (a look costs well under a microsecond).
+var CHECK_EVERY = 64;
+
 // Walker walks the document once. opts.includeHidden also yields hidden
-// elements (marked hidden), for finds that ask for them.
+// elements (marked hidden), for finds that ask for them. opts.cap stops the
+// walk once that many entries were made (only interactive ones counted
+// when opts.capInteractive), opts.deadline (a nowMs() time) once it is
+// past; this.stop then says why ('cap' or 'time') and the entries are
+// those of the document up to there.
 function Walker(opts) {
   this.styles = new Styles();
   this.namer = new Namer(this.styles);
@@ -84,6 +97,12 @@ function Walker(opts) {
   this.scanned = new _Set();
   this.includeHidden = !!(opts && opts.includeHidden);
   this.scrollers = []; // the extents of the virtualized lists met, in document order
+  this.cap = (opts && opts.cap) || 0;
+  this.capInteractive = !!(opts && opts.capInteractive);
+  this.deadline = (opts && opts.deadline) || 0;
+  this.stop = '';
+  this.visits = 0;
+  this.counted = 0; // entries counted against the cap
 }
 
 // run walks the body (or the root element) and returns the kept entries.
@@ -121,6 +140,7 @@ Walker.prototype.children = function (el, parent, owner, fl, textVisible) {
   var run = null;
   var loose = !owner && textVisible && !(fl & (A_ABSORB | A_LABEL));
   for (var i = 0; i < kids.length; i++) {
+    if (this.stop) break;
     var c = kids[i];
     if (details && closedDetailsHides(el, c)) {
       if (this.includeHidden && c.nodeType === ELEMENT_NODE) this.visit(c, parent, owner, fl | A_HIDDEN);
@@ -170,10 +190,16 @@ Walker.prototype.push = function (e, parent, fl) {
   e.parent = parent;
   if (fl & A_HIDDEN) e.hidden = true;
   this.entries.push(e);
+  if (this.cap && (!this.capInteractive || e.interactive) && ++this.counted >= this.cap) this.stop = 'cap';
   return e;
 };
 
 Walker.prototype.visit = function (el, parent, owner, fl) {
+  if (this.stop) return;
+  if (this.deadline && ++this.visits % CHECK_EVERY === 0 && nowMs() > this.deadline) {
+    this.stop = 'time';
+    return;
+  }
   var tag = el.localName;
   if (SKIP_TAGS.has(tag)) return;
   var attrs = el.hasAttributes();
@@ -293,6 +319,7 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
       for (var j = start; j < this.entries.length; j++) this.entries[j].dropped = true;
       this.namer.root = el;
       this.namer.visited = new _Set();
+      this.namer.nodes = 0;
       e.name = clip(normSpace(this.namer.content(el, 0)), 200);
       e.pending = false;
       e.tparts = null;
@@ -346,6 +373,7 @@ Walker.prototype.entryFor = function (el, role, st, fl, interactive) {
     if (!e.clickable) {
       this.namer.root = el;
       this.namer.visited = new _Set();
+      this.namer.nodes = 0;
       var al = el.getAttribute('aria-label');
       e.name = al && al.trim() ? normSpace(al) : clip(normSpace(this.namer.content(el, 0)), 200);
     }
