@@ -339,10 +339,22 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"method":"Page.loadEventFired","params":{"timestamp":1},"sessionId":"AB"}`,
 		`{"id":2,"error":{"code":-32601,"message":"x"}}`,
 		`{}`, `[]`, `null`, `{"id":"x"}`, `{"id":1e400}`,
+		`{"method":"Runtime.consoleAPICalled","params":{"args":[{"type":"string","value":"a\\\"}{"}]}}`,
+		`{"ID":3,"result":{}}`, `{"id":4,"result":{},"id":5}`, ` {"id" : 6 , "result" : [1,{"a":"]"}] } `,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// The fast envelope read agrees with a full decode wherever that
+		// succeeds.
+		if fast, ok := decodeEnvelope(b); ok {
+			var full Frame
+			if json.Unmarshal(b, &full) == nil && (fast.ID != full.ID || fast.Method != full.Method ||
+				fast.SessionID != full.SessionID || string(fast.Params) != string(full.Params) ||
+				string(fast.Result) != string(full.Result) || full.Error != nil) {
+				t.Fatalf("envelope %+v, full decode %+v of %q", fast, full, b)
+			}
+		}
 		fr, err := DecodeFrame(b)
 		if err != nil {
 			return
