@@ -54,6 +54,10 @@ const (
 	maxConsoleInbox = 1000
 	// maxConsoleInboxBytes bounds their bytes the same way.
 	maxConsoleInboxBytes = 4 << 20
+	// consoleBatch and consoleFloodPause pace decoding under a flood: at
+	// most consoleBatch events per pause (2,000 a second).
+	consoleBatch      = 50
+	consoleFloodPause = 25 * time.Millisecond
 )
 
 // rawConsoleEvent is an event as the socket's reader handed it over.
@@ -213,9 +217,12 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 	}
 }
 
-// work decodes the inbox until it is empty, then ends.
+// work decodes the inbox until it is empty, then ends. While events keep
+// coming faster than one batch (a flood), it pauses between batches so the
+// socket readers keep the CPU: the inbox then lets the oldest go, counted.
 func (l *consoleLog) work() {
-	for l.drain(64) {
+	for l.drain(consoleBatch) {
+		time.Sleep(consoleFloodPause)
 	}
 }
 
