@@ -176,8 +176,9 @@ func (c *Conn) shutdown(why error) {
 
 func (c *Conn) read() {
 	defer close(c.readerEnd)
+	var buf bytes.Buffer // reused: each frame then costs one exact-size copy
 	for {
-		_, b, err := c.ws.Read(context.Background())
+		b, err := c.readFrame(&buf)
 		if err != nil {
 			c.shutdown(errs.Wrap(errs.CDPDisconnected, err, "DevTools socket "+c.url+" closed"))
 			_ = c.ws.CloseNow()
@@ -196,6 +197,24 @@ func (c *Conn) read() {
 		}
 		c.deliverEvent(f)
 	}
+}
+
+// readFrame reads one message into buf and returns a copy of it that the
+// caller owns (decoded frames keep sub-slices of it).
+func (c *Conn) readFrame(buf *bytes.Buffer) ([]byte, error) {
+	_, r, err := c.ws.Reader(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	b := bytes.Clone(buf.Bytes())
+	if buf.Cap() > 1<<20 {
+		*buf = bytes.Buffer{} // do not hold a screenshot's buffer
+	}
+	return b, nil
 }
 
 func (c *Conn) deliverReply(f Frame) {

@@ -55,8 +55,8 @@ const (
 	// maxConsoleInboxBytes bounds their bytes the same way.
 	maxConsoleInboxBytes = 4 << 20
 	// consoleBatch and consoleFloodPause pace decoding under a flood: at
-	// most consoleBatch events per pause (2,000 a second).
-	consoleBatch      = 50
+	// most consoleBatch events per pause (1,000 a second).
+	consoleBatch      = 25
 	consoleFloodPause = 25 * time.Millisecond
 )
 

@@ -180,6 +180,24 @@ func TestGetTextUnderConsoleFlood(t *testing.T) {
 		t.Fatalf("console_logs under a flood reports dropped=%v; want > 0", m["dropped"])
 	}
 	t.Logf("console_logs: dropped %v, newest %v", m["dropped"], fmt.Sprint(entries[len(entries)-1])[:80])
+
+	// A message repeated in a row is one entry with a count.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.raw.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "window.stopConsoleFlood(); for (let i = 0; i < 300; i++) console.log('repeat me'); true"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	for range 100 {
+		m, _ = dispatchTB(t, e.srv, "electron_console_logs", map[string]any{"match": "^repeat me$"})
+		if entries, _ = m["entries"].([]any); len(entries) == 1 {
+			if rep = entries[0].(map[string]any); num(rep["count"]) == 300 {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("300 repeats of one message: %v", m)
 }
 
 // BenchmarkGetTextUnderConsoleFlood: electron_get_text through the
