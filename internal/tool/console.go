@@ -197,7 +197,11 @@ func clipText(s string) string {
 
 // onEvent runs on a socket's reader goroutine: it only queues, in O(1).
 func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
-	if ev.SessionID != "" || (ev.Method != "Runtime.consoleAPICalled" && ev.Method != "Runtime.exceptionThrown") {
+	switch {
+	case ev.SessionID != "":
+		return
+	case ev.Method == "Runtime.consoleAPICalled", ev.Method == "Runtime.exceptionThrown", ev.Method == "Log.entryAdded":
+	default:
 		return
 	}
 	l.inMu.Lock()
@@ -267,10 +271,10 @@ func (l *consoleLog) drain(n int) bool {
 	return more
 }
 
-// decode turns one raw event into an entry.
-func (l *consoleLog) decode(r rawConsoleEvent) (consoleEntry, bool) {
+// decode turns one raw event into an entry (ok false: nothing to record;
+// a bare return says so).
+func (l *consoleLog) decode(r rawConsoleEvent) (e consoleEntry, ok bool) {
 	s, ev := r.s, r.ev
-	var e consoleEntry
 	var contextID int64
 	switch ev.Method {
 	case "Runtime.consoleAPICalled":
@@ -286,7 +290,7 @@ func (l *consoleLog) decode(r rawConsoleEvent) (consoleEntry, bool) {
 			} `json:"stackTrace"`
 		}
 		if json.Unmarshal(ev.Params, &p) != nil {
-			return e, false
+			return
 		}
 		e = consoleEntry{Type: p.Type, Text: consoleText(p.Args)}
 		if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
@@ -304,7 +308,7 @@ func (l *consoleLog) decode(r rawConsoleEvent) (consoleEntry, bool) {
 			} `json:"exceptionDetails"`
 		}
 		if json.Unmarshal(ev.Params, &p) != nil {
-			return e, false
+			return
 		}
 		d := p.ExceptionDetails
 		e = consoleEntry{Type: "exception", Text: d.Text, URL: d.URL, Line: d.LineNumber + 1}
@@ -313,7 +317,7 @@ func (l *consoleLog) decode(r rawConsoleEvent) (consoleEntry, bool) {
 		}
 		contextID = d.ExecutionContextID
 	default:
-		return e, false
+		return
 	}
 	e.Text = clipText(e.Text)
 	e.TargetID = s.TargetID()
