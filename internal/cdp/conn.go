@@ -29,8 +29,23 @@ type Options struct {
 	// block, and it must not keep b after it returns.
 	OnFrame func(b []byte)
 	// OnEvent, when set, sees every decoded event on the reader goroutine,
-	// in order. It must not block or call the connection synchronously.
+	// in order. It must not block or call the connection synchronously,
+	// and it should cost O(1): every reply waits behind it (queue the
+	// event and do the work elsewhere).
 	OnEvent func(ev Event)
+	// SubscriptionQueue bounds the events queued for one subscriber that
+	// has not taken them yet; past it new events are dropped and counted
+	// (Stats). Default 1024.
+	SubscriptionQueue int
+	// SubscriptionQueueBytes bounds the same queue in bytes. Default 16 MiB.
+	SubscriptionQueueBytes int
+}
+
+// Stats are a connection's counters.
+type Stats struct {
+	// DroppedEvents is how many events subscribers' full queues let go.
+	// Replies are never dropped.
+	DroppedEvents int64
 }
 
 // Event is one event frame.
@@ -51,6 +66,12 @@ func (o *Options) withDefaults() Options {
 	if out.ReadLimit <= 0 {
 		out.ReadLimit = 64 << 20
 	}
+	if out.SubscriptionQueue <= 0 {
+		out.SubscriptionQueue = defaultSubscriptionQueue
+	}
+	if out.SubscriptionQueueBytes <= 0 {
+		out.SubscriptionQueueBytes = defaultSubscriptionQueueBytes
+	}
 	return out
 }
 
@@ -68,7 +89,8 @@ type Conn struct {
 	opts Options
 	ws   *websocket.Conn
 
-	nextID atomic.Int64
+	nextID  atomic.Int64
+	dropped atomic.Int64
 
 	mu      sync.Mutex
 	pending map[int64]chan reply
@@ -107,6 +129,9 @@ func (c *Conn) URL() string { return c.url }
 
 // Done is closed when the connection has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Stats returns the connection's counters.
+func (c *Conn) Stats() Stats { return Stats{DroppedEvents: c.dropped.Load()} }
 
 // Err returns why the connection ended, or nil while it is open.
 func (c *Conn) Err() error {
@@ -150,8 +175,9 @@ func (c *Conn) shutdown(why error) {
 
 func (c *Conn) read() {
 	defer close(c.readerEnd)
+	var buf bytes.Buffer // reused: each frame then costs one exact-size copy
 	for {
-		_, b, err := c.ws.Read(context.Background())
+		b, err := c.readFrame(&buf)
 		if err != nil {
 			c.shutdown(errs.Wrap(errs.CDPDisconnected, err, "DevTools socket "+c.url+" closed"))
 			_ = c.ws.CloseNow()
@@ -170,6 +196,24 @@ func (c *Conn) read() {
 		}
 		c.deliverEvent(f)
 	}
+}
+
+// readFrame reads one message into buf and returns a copy of it that the
+// caller owns (decoded frames keep sub-slices of it).
+func (c *Conn) readFrame(buf *bytes.Buffer) ([]byte, error) {
+	_, r, err := c.ws.Reader(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	b := bytes.Clone(buf.Bytes())
+	if buf.Cap() > 1<<20 {
+		*buf = bytes.Buffer{} // do not hold a screenshot's buffer
+	}
+	return b, nil
 }
 
 func (c *Conn) deliverReply(f Frame) {
@@ -370,7 +414,7 @@ func decodeResult(method string, raw json.RawMessage, result any) error {
 }
 
 func (c *Conn) subscribe(session, method string) (<-chan jsonv2.Value, func()) {
-	s := newSubscription()
+	s := newSubscription(c.opts.SubscriptionQueue, c.opts.SubscriptionQueueBytes, func() { c.dropped.Add(1) })
 	k := subKey{session, method}
 	c.mu.Lock()
 	if c.closed {

@@ -11,6 +11,10 @@
 // without re-encoding.
 //
 // One goroutine reads the socket; it is the only writer of the pending-call
-// table's replies and it never blocks on a slow subscriber (subscriptions
-// buffer without bound until cancelled). Close joins it.
+// table's replies and it never blocks on a slow subscriber: each
+// subscription has a bounded queue (Options.SubscriptionQueue, bytes too);
+// when it is full the incoming event is dropped and counted
+// ([Conn.Stats]). Replies are never dropped. A flood of events therefore
+// delays a reply only by the time to read the frames before it, so
+// Options.OnEvent must stay O(1) (docs/adr/009). Close joins it.
 package cdp

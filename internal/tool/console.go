@@ -31,14 +31,16 @@ const (
 )
 
 func registerConsole(s *Server) {
-	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …), uncaught exceptions (type exception) and Chromium's own log entries (failed resource loads, security and deprecation reports: type is their level, source says network, security, …) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, source, surface_id (where known), target_id (the page, webview or out-of-process frame it came from), url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. Capture starts when the session opens, for every window and frame and for those that appear later; understudy keeps the newest 2000 per session; dropped says how many older ones were let go.", true, gateNone, consoleLogs)
+	add(s, "electron_console_logs", "Read the console messages (console.log, info, warn, error, debug, …), uncaught exceptions (type exception) and Chromium's own log entries (failed resource loads, security and deprecation reports: type is their level, source says network, security, …) of the app's windows, webview guests and frames, oldest first, each with seq, type, text, source, surface_id (where known), target_id (the page, webview or out-of-process frame it came from), url and line. type, match (a regular expression over the text), since (the next_since of an earlier call) and limit (default 200, max 1000) filter. Capture starts when the session opens, for every window and frame and for those that appear later; understudy keeps the newest 2000 per session; the same message repeated in a row is one entry with count; dropped says how many were let go (older ones, and under a flood messages that came faster than they could be read).", true, gateNone, consoleLogs)
 }
 
-// consoleEntry is one message or exception.
+// consoleEntry is one message or exception. Count > 1 when the same message
+// (type, text, source and window) came that many times in a row.
 type consoleEntry struct {
-	Seq  int64  `json:"seq"`
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Seq   int64  `json:"seq"`
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Count int64  `json:"count,omitempty"`
 	// Source is where it came from: console (the page's console API),
 	// exception, or for Chromium's own log entries their source (network,
 	// javascript, security, deprecation, violation, intervention, …).
@@ -50,13 +52,48 @@ type consoleEntry struct {
 	At        string `json:"at"`
 }
 
+const (
+	// maxConsoleInbox bounds the events received and not yet decoded; past
+	// it the oldest undecoded one is let go (and counted in dropped).
+	maxConsoleInbox = 1000
+	// maxConsoleInboxBytes bounds their bytes the same way.
+	maxConsoleInboxBytes = 4 << 20
+	// consoleBatch and consoleFloodPause pace decoding under a flood: at
+	// most consoleBatch events per pause (1,000 a second).
+	consoleBatch      = 25
+	consoleFloodPause = 25 * time.Millisecond
+)
+
+// rawConsoleEvent is an event as the socket's reader handed it over.
+type rawConsoleEvent struct {
+	s  *target.Socket
+	ev cdp.Event
+	at time.Time
+}
+
 // consoleLog is a session's console buffer. It is safe for concurrent use.
+//
+// Under a flood the socket readers must not wait for it (a reply behind
+// the events would wait too), so onEvent only queues the raw event in a
+// bounded inbox (O(1), no decoding) and a worker goroutine, started when
+// there is work and ended when there is none, decodes into a ring of
+// entries. Consecutive identical messages collapse into one entry with a
+// count; what the inbox or the ring lets go is counted in dropped.
 type consoleLog struct {
 	surfaces *surface.Registry
 
+	drainMu sync.Mutex // one drain at a time, so entries keep their order
+
+	inMu       sync.Mutex
+	inbox      []rawConsoleEvent // FIFO; inbox[0] is the oldest
+	inboxBytes int
+	inDropped  int64
+	working    bool
+
 	mu      sync.Mutex
 	seq     int64
-	entries []consoleEntry
+	ring    []consoleEntry // at most maxConsoleEntries, oldest at head
+	head    int
 	dropped int64
 }
 
@@ -162,12 +199,86 @@ func clipText(s string) string {
 	return s[:cut] + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
-// onEvent runs on a socket's reader goroutine: it only records.
+// onEvent runs on a socket's reader goroutine: it only queues, in O(1).
 func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
-	if ev.SessionID != "" {
+	switch {
+	case ev.SessionID != "":
+		return
+	case ev.Method == "Runtime.consoleAPICalled", ev.Method == "Runtime.exceptionThrown", ev.Method == "Log.entryAdded":
+	default:
 		return
 	}
-	var e consoleEntry
+	l.inMu.Lock()
+	l.inbox = append(l.inbox, rawConsoleEvent{s: s, ev: ev, at: time.Now()})
+	l.inboxBytes += len(ev.Params)
+	for len(l.inbox) > 1 && (len(l.inbox) > maxConsoleInbox || l.inboxBytes > maxConsoleInboxBytes) {
+		l.inboxBytes -= len(l.inbox[0].ev.Params)
+		l.inbox[0] = rawConsoleEvent{}
+		l.inbox = l.inbox[1:]
+		l.inDropped++
+	}
+	start := !l.working
+	l.working = true
+	l.inMu.Unlock()
+	if start {
+		go l.work()
+	}
+}
+
+// work decodes the inbox until it is empty, then ends. While events keep
+// coming faster than one batch (a flood), it pauses between batches so the
+// socket readers keep the CPU: the inbox then lets the oldest go, counted.
+func (l *consoleLog) work() {
+	for l.drain(consoleBatch) {
+		time.Sleep(consoleFloodPause)
+	}
+}
+
+// drain decodes up to n queued events (all when n <= 0) into the ring and
+// reports whether more remain; when none remain the worker is marked ended.
+func (l *consoleLog) drain(n int) bool {
+	l.drainMu.Lock()
+	defer l.drainMu.Unlock()
+	l.inMu.Lock()
+	k := len(l.inbox)
+	if n > 0 && k > n {
+		k = n
+	}
+	batch := append([]rawConsoleEvent(nil), l.inbox[:k]...)
+	clear(l.inbox[:k])
+	l.inbox = l.inbox[k:]
+	if len(l.inbox) == 0 {
+		l.inbox = nil // let the backing array go
+	}
+	for _, r := range batch {
+		l.inboxBytes -= len(r.ev.Params)
+	}
+	lost := l.inDropped
+	l.inDropped = 0
+	more := len(l.inbox) > 0
+	if !more && n > 0 {
+		l.working = false
+	}
+	l.inMu.Unlock()
+	entries := make([]consoleEntry, 0, len(batch))
+	for _, r := range batch {
+		if e, ok := l.decode(r); ok {
+			entries = append(entries, e)
+		}
+	}
+	l.mu.Lock()
+	l.dropped += lost
+	for _, e := range entries {
+		l.add(e)
+	}
+	l.mu.Unlock()
+	return more
+}
+
+// decode turns one raw event into an entry (ok false: nothing to record;
+// a bare return says so).
+func (l *consoleLog) decode(r rawConsoleEvent) (e consoleEntry, ok bool) {
+	s, ev := r.s, r.ev
 	var contextID int64
 	switch ev.Method {
 	case "Runtime.consoleAPICalled":
@@ -237,19 +348,43 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 	}
 	e.Text = clipText(e.Text)
 	e.TargetID = s.TargetID()
-	e.At = time.Now().UTC().Format(time.RFC3339Nano)
+	e.At = r.at.UTC().Format(time.RFC3339Nano)
 	if contextID != 0 && l.surfaces != nil {
 		e.SurfaceID, _ = l.surfaces.SurfaceOfContext(s, contextID)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	return e, true
+}
+
+// add appends an entry to the ring, or counts it on the newest entry when
+// it repeats that one. l.mu is held.
+func (l *consoleLog) add(e consoleEntry) {
+	if n := len(l.ring); n > 0 {
+		last := &l.ring[(l.head+n-1)%n]
+		if last.Type == e.Type && last.Text == e.Text && last.TargetID == e.TargetID &&
+			last.SurfaceID == e.SurfaceID && last.URL == e.URL && last.Line == e.Line && last.Source == e.Source {
+			last.Count = max(last.Count, 1) + 1
+			last.At = e.At
+			l.seq++ // still the newest: a reader polling with since sees the new count
+			last.Seq = l.seq
+			return
+		}
+	}
 	l.seq++
 	e.Seq = l.seq
-	l.entries = append(l.entries, e)
-	if n := len(l.entries) - maxConsoleEntries; n > 0 {
-		l.entries = append(l.entries[:0:0], l.entries[n:]...)
-		l.dropped += int64(n)
+	if len(l.ring) < maxConsoleEntries {
+		l.ring = append(l.ring, e)
+		return
 	}
+	l.ring[l.head] = e
+	l.head = (l.head + 1) % len(l.ring)
+	l.dropped++
+}
+
+// entries returns the ring's entries, oldest first. l.mu is held.
+func (l *consoleLog) entries() []consoleEntry {
+	out := make([]consoleEntry, 0, len(l.ring))
+	out = append(out, l.ring[l.head:]...)
+	return append(out, l.ring[:l.head]...)
 }
 
 type consoleArgs struct {
@@ -286,10 +421,11 @@ func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (any, error) {
 	if limit == 0 {
 		limit = 200
 	}
+	l.drain(0) // what came before this call is in the answer
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var picked []consoleEntry
-	for _, e := range l.entries {
+	for _, e := range l.entries() {
 		if e.Seq > a.Since && (typ == "" || e.Type == typ) && (a.Match == "" || re.MatchString(e.Text)) {
 			picked = append(picked, e)
 		}
