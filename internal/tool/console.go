@@ -81,6 +81,9 @@ type rawConsoleEvent struct {
 // count; what the inbox or the ring lets go is counted in dropped.
 type consoleLog struct {
 	surfaces *surface.Registry
+	// spawn runs the worker in the session's group (session.Go), so closing
+	// the session ends and joins it.
+	spawn func(func(ctx context.Context)) bool
 
 	drainMu sync.Mutex // one drain at a time, so entries keep their order
 
@@ -100,7 +103,7 @@ type consoleLog struct {
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
 func consoleOf(sess *session.Session) *consoleLog {
-	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces} })
+	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces, spawn: sess.Go} })
 }
 
 // remoteObject is the part of Runtime.RemoteObject a message's text needs.
@@ -220,17 +223,28 @@ func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
 	start := !l.working
 	l.working = true
 	l.inMu.Unlock()
-	if start {
-		go l.work()
+	if start && (l.spawn == nil || !l.spawn(l.work)) {
+		// No worker (the session is closing, or a bare log in a test):
+		// the inbox waits for an explicit drain.
+		l.inMu.Lock()
+		l.working = false
+		l.inMu.Unlock()
 	}
 }
 
 // work decodes the inbox until it is empty, then ends. While events keep
 // coming faster than one batch (a flood), it pauses between batches so the
 // socket readers keep the CPU: the inbox then lets the oldest go, counted.
-func (l *consoleLog) work() {
+func (l *consoleLog) work(ctx context.Context) {
 	for l.drain(consoleBatch) {
-		time.Sleep(consoleFloodPause)
+		select {
+		case <-ctx.Done():
+			l.inMu.Lock()
+			l.working = false
+			l.inMu.Unlock()
+			return
+		case <-time.After(consoleFloodPause):
+		}
 	}
 }
 
