@@ -16,5 +16,5 @@
 // when it is full the incoming event is dropped and counted
 // ([Conn.Stats]). Replies are never dropped. A flood of events therefore
 // delays a reply only by the time to read the frames before it, so
-// Options.OnEvent must stay O(1) (docs/adr/009). Close joins it.
+// Options.OnEvent must stay O(1) (docs/adr/014). Close joins it.
 package cdp

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Kinds of protocol error, for errors.Is on a *ProtocolError (ADR-005).
+// Kinds of protocol error, for errors.Is on a *ProtocolError (ADR-007).
 //
 // Chromium answers almost every failed call with the generic server-error
 // code -32000; what went wrong is only in the message. The message is

@@ -335,7 +335,7 @@ func (c *client) onTargetGone(tid string) {
 	}
 	delete(c.targets, tid)
 	delete(c.held, tid)
-	delete(c.created, tid) // bounded state: the target is gone (docs/adr/005)
+	delete(c.created, tid) // bounded state: the target is gone (docs/adr/008)
 	for _, s := range c.sortedSessions() {
 		if !s.discover {
 			continue
