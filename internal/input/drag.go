@@ -229,19 +229,12 @@ func pause(ctx context.Context, d time.Duration) error {
 // after the press releases the button (best effort).
 func playPointer(ctx context.Context, s cdproto.Session, path []Point, b button, interval, hold time.Duration) error {
 	last := path[len(path)-1]
-	for i, p := range path {
-		err := dispatchMouse(ctx, s, moveParams(p.X, p.Y, 0, &b))
-		if err == nil {
-			d := interval
-			if i == len(path)-1 {
-				d = hold
-			}
-			err = pause(ctx, d)
-		}
-		if err != nil {
-			releaseAfterFailure(ctx, s, releaseParams(p.X, p.Y, b, 1))
-			return err
-		}
+	if err := walkPath(ctx, path, interval, hold, func(p Point) error {
+		return dispatchMouse(ctx, s, moveParams(p.X, p.Y, 0, &b))
+	}, func(p Point) {
+		releaseAfterFailure(ctx, s, releaseParams(p.X, p.Y, b, 1))
+	}); err != nil {
+		return err
 	}
 	if err := dispatchMouse(ctx, s, releaseParams(last.X, last.Y, b, 1)); err != nil {
 		releaseAfterFailure(ctx, s, releaseParams(last.X, last.Y, b, 1))
@@ -267,19 +260,10 @@ func playHTML5(ctx context.Context, s cdproto.Session, path []Point, data json.R
 		cancel(path[0])
 		return err
 	}
-	for i, p := range path {
-		err := send(cdpinput.DispatchDragEventTypeDragOver, p)
-		if err == nil {
-			d := interval
-			if i == len(path)-1 {
-				d = hold
-			}
-			err = pause(ctx, d)
-		}
-		if err != nil {
-			cancel(p)
-			return err
-		}
+	if err := walkPath(ctx, path, interval, hold, func(p Point) error {
+		return send(cdpinput.DispatchDragEventTypeDragOver, p)
+	}, cancel); err != nil {
+		return err
 	}
 	last := path[len(path)-1]
 	if err := send(cdpinput.DispatchDragEventTypeDrop, last); err != nil {
@@ -301,4 +285,25 @@ func DragSteps(from, to Point, span float64) int {
 		n = max(n, int(math.Ceil(d/(span/4))))
 	}
 	return min(n, 100)
+}
+
+// walkPath does step at every point of path, holding each for interval
+// (the last for hold); on a failure it calls undo at that point and
+// returns the error.
+func walkPath(ctx context.Context, path []Point, interval, hold time.Duration, step func(Point) error, undo func(Point)) error {
+	for i, p := range path {
+		err := step(p)
+		if err == nil {
+			d := interval
+			if i == len(path)-1 {
+				d = hold
+			}
+			err = pause(ctx, d)
+		}
+		if err != nil {
+			undo(p)
+			return err
+		}
+	}
+	return nil
 }

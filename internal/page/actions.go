@@ -498,22 +498,12 @@ func (s *Store) DragReport(ctx context.Context, f Frame, peek bool) (*DragReport
 // a list it first waits (up to budget) until the source is in the
 // target's slot or the order holds still for three frames.
 func (s *Store) DragSettled(ctx context.Context, f Frame, budget time.Duration) (*DragReport, error) {
-	sf, err := s.lock(f)
+	raw, err := s.settled(ctx, f, "dragReport", budget)
 	if err != nil {
 		return nil, err
-	}
-	defer sf.mu.Unlock()
-	cctx, cancel := context.WithTimeout(ctx, budget+actMargin)
-	defer cancel()
-	r, err := s.callAwait(cctx, f, sf, "dragReport", map[string]any{"budget": budget.Milliseconds()})
-	if err != nil {
-		return nil, err
-	}
-	if r.E != nil {
-		return nil, sf.toError(f, r.E)
 	}
 	var out DragReport
-	if err := decode(r.R, &out); err != nil {
+	if err := decode(raw, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding a drag report")
 	}
 	return &out, nil
@@ -571,6 +561,12 @@ func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scro
 // window and of the last scroll action's container hold still, and
 // returns them.
 func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (json.RawMessage, error) {
+	return s.settled(ctx, f, "actScrollSettled", budget)
+}
+
+// settled runs an operation that waits in the renderer (up to budget) for
+// the page to hold still, and returns its raw answer.
+func (s *Store) settled(ctx context.Context, f Frame, op string, budget time.Duration) (json.RawMessage, error) {
 	sf, err := s.lock(f)
 	if err != nil {
 		return nil, err
@@ -578,7 +574,7 @@ func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration
 	defer sf.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, budget+actMargin)
 	defer cancel()
-	r, err := s.callAwait(cctx, f, sf, "actScrollSettled", map[string]any{"budget": budget.Milliseconds()})
+	r, err := s.callAwait(cctx, f, sf, op, map[string]any{"budget": budget.Milliseconds()})
 	if err != nil {
 		return nil, err
 	}
