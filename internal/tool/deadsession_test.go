@@ -137,5 +137,13 @@ func TestAttachedBrowserGoneIsDead(t *testing.T) {
 	if r["replaced_dead_session"] != id2 {
 		t.Fatalf("attach over a dead session: %v", r)
 	}
-	e.ok("electron_detach", nil)
+	// Detach from a dead session does not claim the app was left running.
+	if err := b3.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDead(r["session_id"].(string))
+	d := e.ok("electron_detach", nil)
+	if d["was_dead"] != true || d["app_left_running"] != nil {
+		t.Fatalf("detach from a dead session: %v", d)
+	}
 }
