@@ -132,8 +132,12 @@ func TestCancelledCallStopsAndIsNotAnswered(t *testing.T) {
 	e.launch("/index.html")
 	start := time.Now()
 	e.cancelAfter(300*time.Millisecond, "electron_wait_for_selector", map[string]any{"selector": "#never-there", "timeoutMs": 20000})
+	cancelled := time.Since(start)
+	next := time.Now()
 	e.ok("electron_get_text", map[string]any{"selector": "body"})
-	if took := time.Since(start); took > 300*time.Millisecond+time.Second {
+	took := time.Since(next)
+	t.Logf("the client gave up after %v; get_text then answered in %v", cancelled, took)
+	if took > time.Second {
 		t.Fatalf("get_text after a cancelled wait took %v: the cancelled call kept the session", took)
 	}
 	// Give a stray reply time to arrive: the handler has returned (the
