@@ -224,7 +224,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveHTTP(ctx, srv.HTTPHandler(tool.HTTPOptions{Token: f.token}), f.http, logger, stderr)
 	}
 	m := srv.MCP()
-	t := stdioTransport(stdin, stdout, logger) // malformed lines are answered, never fatal
+	// Malformed lines are answered, never fatal; a cancelled call gets no reply.
+	t := tool.SilenceCancelled(stdioTransport(stdin, stdout, logger))
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
 		return 1

@@ -300,6 +300,20 @@ func (s *Session) closeConns() {
 	})
 }
 
+// CleanUp closes what is left of a session whose app has already ended
+// (Alive is false): our sockets and goroutines, and for a launched app
+// whatever may remain of its process group (SIGKILL; the leader is
+// reaped). It sends nothing to the browser, so it never claims a graceful
+// close. An attached app is the user's: only our sockets go.
+func (s *Session) CleanUp() error {
+	var err error
+	if s.Proc != nil {
+		err = s.Proc.Kill()
+	}
+	s.closeConns()
+	return err
+}
+
 // Owned reports whether we started the app (and so may end it).
 func (s *Session) Owned() bool { return s.Proc != nil }
 

@@ -15,13 +15,13 @@ import (
 )
 
 func registerLifecycle(s *Server) {
-	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start.", false, gateNone, launch)
+	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.", false, gateNone, launch)
 	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
-	add(s, "electron_detach", "Disconnect from the app and leave it running.", true, gateNone, detach)
-	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached.", true, gateNone, stop)
+	add(s, "electron_detach", "Disconnect from the app and leave it running. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.", true, gateNone, detach)
+	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.", true, gateNone, stop)
 	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
 	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
-	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error.", false, gateNone, status)
+	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error. A session whose app ended (the launched browser exited, or the DevTools connection was lost) says alive:false with ended_why; electron_launch replaces it, electron_stop cleans it up.", false, gateNone, status)
 	add(s, "electron_info", "The app's runtime versions, transport, endpoints and the capability matrix (what this server can really do on it now).", true, gateNone, info)
 	add(s, "electron_doctor", "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.", false, gateNone, doctor)
 }
@@ -67,12 +67,16 @@ type launchResult struct {
 	RendererReady bool           `json:"renderer_ready"`
 	ReadyNote     string         `json:"ready_note,omitempty"`
 	Capabilities  map[string]any `json:"capabilities"`
+	// ReplacedDeadSession names the session whose app had ended and which
+	// this launch replaced (its leftovers were cleaned up first).
+	ReplacedDeadSession string `json:"replaced_dead_session,omitempty"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 	s := c.Server
-	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
+	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
+	if err != nil {
+		return nil, err
 	}
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
@@ -109,7 +113,32 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 		_ = sess.ForceKill() // what we launched for a call that failed goes
 		return nil, err
 	}
+	res.ReplacedDeadSession = replaced
 	return res, nil
+}
+
+// replaceDead makes room for a new session. When the caller sees open
+// sessions and every one of them has ended (its browser exited or the
+// DevTools connection was lost), it cleans up their leftovers (our sockets;
+// for a launched app what remains of its process group), forgets them, and
+// returns their ids. A live session is ALREADY_RUNNING unless allowMultiple.
+func replaceDead(ctx context.Context, s *Server, allowMultiple bool) (string, error) {
+	vis := s.visible(ctx)
+	if allowMultiple || len(vis) == 0 {
+		return "", nil
+	}
+	for _, x := range vis {
+		if alive, _ := x.Alive(); alive {
+			return "", errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
+		}
+	}
+	ids := make([]string, 0, len(vis))
+	for _, x := range vis {
+		_ = x.CleanUp() // the app is gone already: nothing is sent to it
+		s.dropSession(x.ID)
+		ids = append(ids, x.ID)
+	}
+	return strings.Join(ids, ", "), nil
 }
 
 // publish registers a complete session with the manager; exclusive refuses
@@ -281,8 +310,9 @@ func (a *attachArgs) validate() error {
 
 func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 	s := c.Server
-	if vis := s.visible(ctx); !a.AllowMultiple && len(vis) > 0 {
-		return nil, errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
+	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 10*time.Second))
 	defer cancel()
@@ -323,15 +353,20 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 	return &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
 		Endpoint: ep.HTTPURL, InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
-		RendererReady: len(wins) > 0, Capabilities: s.capabilities(),
+		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
 	}, nil
 }
 
 type noArgs struct{ Common }
 
 func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	alive, why := c.Session.Alive()
 	c.Session.Detach()
 	c.Server.dropSession(c.Session.ID)
+	if !alive {
+		// Nothing is known to be left running: say what ended it instead.
+		return map[string]any{"detached": true, "was_dead": true, "ended_why": why}, nil
+	}
 	return map[string]any{"detached": true, "app_left_running": true}, nil
 }
 
@@ -349,6 +384,17 @@ func (a *stopArgs) validate() error {
 }
 
 func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
+	if alive, why := c.Session.Alive(); !alive {
+		// The app ended before this call: nothing is sent to it, only
+		// what is left of the session goes.
+		err := c.Session.CleanUp()
+		c.Server.dropSession(c.Session.ID)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"stopped": true, "action": "cleaned_up", "was_dead": true, "ended_why": why, "owned": c.Session.Owned(),
+			"note": "the app had already ended (" + why + "), so no Browser.close was sent; the session's leftovers were cleaned up"}, nil
+	}
 	if !c.Session.Owned() && !a.CloseApp {
 		// The user's app: closing it would lose their work.
 		c.Session.Detach()
@@ -437,11 +483,16 @@ func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		ActiveSurfaceID string `json:"active_surface_id,omitempty"`
 		LastError       string `json:"last_error,omitempty"`
 		UptimeMS        int64  `json:"uptime_ms"`
+		Note            string `json:"note,omitempty"`
 	}
 	list := []sess{}
 	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
-		list = append(list, sess{
+		note := ""
+		if !alive {
+			note = "the app has ended; electron_launch replaces this session, electron_stop cleans it up"
+		}
+		list = append(list, sess{Note: note,
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
