@@ -28,14 +28,15 @@ import (
 
 func main() {
 	n := flag.Int("n", 40, "spawns of each binary")
+	old := flag.String("old", "", "also spawn this prebuilt binary (e.g. understudy built from main), interleaved, for a before/after")
 	flag.Parse()
-	if err := run(*n); err != nil {
+	if err := run(*n, *old); err != nil {
 		fmt.Fprintln(os.Stderr, "coldstart:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int) error {
+func run(n int, old string) error {
 	if n < 1 {
 		return errors.New("-n must be at least 1")
 	}
@@ -53,35 +54,37 @@ func run(n int) error {
 	}
 	req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"coldstart","version":"0"}}}`+"\n",
 		mcp.SupportedProtocolVersions()[0])
+	bins := []string{ours, bare}
+	if old != "" {
+		bins = append(bins, old)
+	}
 	// One warm-up each: the first exec of a fresh file pays for the page cache.
-	for _, bin := range []string{ours, bare} {
+	for _, bin := range bins {
 		if _, err := spawn(bin, req); err != nil {
 			return err
 		}
 	}
-	var dOurs, dBare []time.Duration
+	ds := make(map[string][]time.Duration)
 	for i := range n {
-		order := []string{ours, bare}
-		if i%2 == 1 { // alternate who goes first
-			order = []string{bare, ours}
-		}
-		for _, bin := range order {
+		for j := range bins { // rotate who goes first
+			bin := bins[(i+j)%len(bins)]
 			d, err := spawn(bin, req)
 			if err != nil {
 				return err
 			}
-			if bin == ours {
-				dOurs = append(dOurs, d)
-			} else {
-				dBare = append(dBare, d)
-			}
+			ds[bin] = append(ds[bin], d)
 		}
 	}
+	dOurs, dBare := ds[ours], ds[bare]
 	mo, mb := quantile(dOurs, 0.5), quantile(dBare, 0.5)
 	fmt.Printf("spawn to initialize reply, %d interleaved runs each\n", n)
 	fmt.Printf("understudy  median %6.2f ms  p90 %6.2f ms\n", ms(mo), ms(quantile(dOurs, 0.9)))
 	fmt.Printf("bare go-sdk median %6.2f ms  p90 %6.2f ms\n", ms(mb), ms(quantile(dBare, 0.9)))
 	fmt.Printf("ratio (medians) %.2fx\n", float64(mo)/float64(mb))
+	if old != "" {
+		mold := quantile(ds[old], 0.5)
+		fmt.Printf("-old        median %6.2f ms  p90 %6.2f ms  ratio to bare %.2fx\n", ms(mold), ms(quantile(ds[old], 0.9)), float64(mold)/float64(mb))
+	}
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
 	}
