@@ -59,6 +59,7 @@ test: chromium tools vet crossbuild lint unit
 bench: chromium build
 	$(GO) test -run '^$$' -bench . -skip 'RelayPeers|ClickWithOtherSessions' -benchtime 20x ./...
 	$(GO) test -run '^$$' -bench 'RelayPeers|ClickWithOtherSessions' -benchtime 1x -timeout 30m ./internal/relay/ ./internal/tool/
+	CGO_ENABLED=0 $(GO) run ./bench/coldstart
 	@if [ -x bench/run.sh ]; then bench/run.sh; fi
 
 clean:

@@ -50,8 +50,8 @@ func TestUnknownSessionIsNotRunning(t *testing.T) {
 		// validation lets most tools through to the session lookup.
 		args := map[string]any{"sessionId": "nope"}
 		d := s.defs[name]
-		for _, req := range d.schema.Required {
-			p := d.schema.Properties[req]
+		for _, req := range d.schema().Required {
+			p := d.schema().Properties[req]
 			typ := p.Type
 			if typ == "" && len(p.Types) > 0 {
 				typ = p.Types[0]
@@ -69,7 +69,7 @@ func TestUnknownSessionIsNotRunning(t *testing.T) {
 				args[req] = map[string]any{}
 			}
 		}
-		if _, ok := args["selector"]; !ok && d.schema.Properties["selector"] != nil {
+		if _, ok := args["selector"]; !ok && d.schema().Properties["selector"] != nil {
 			args["selector"] = "#x"
 		}
 		raw, _ := json.Marshal(args)

@@ -92,7 +92,7 @@ type def struct {
 	desc    string
 	session bool // resolves a session and takes its lock
 	gate    gate
-	schema  *jsonschema.Schema
+	schema  func() *jsonschema.Schema // inferred from In on first use
 	decode  func(json.RawMessage) (any, error)
 	run     func(ctx context.Context, c *Call, args any) (any, error)
 }
@@ -174,10 +174,16 @@ func add[In any](s *Server, name, desc string, needsSession bool, g gate, run fu
 			return
 		}
 	}
-	schema, err := jsonschema.For[In](&jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
-	}
+	// Inferring the schema walks In by reflection; startup needs only its
+	// JSON, which schemas.json holds (see inputSchema), so the inference
+	// runs when a test or a tool missing from schemas.json asks for it.
+	schema := sync.OnceValue(func() *jsonschema.Schema {
+		schema, err := jsonschema.For[In](&jsonschema.ForOptions{})
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+		}
+		return schema
+	})
 	d := &def{
 		name: name, desc: desc, session: needsSession, gate: g, schema: schema,
 		decode: func(raw json.RawMessage) (any, error) {

@@ -27,7 +27,7 @@ func TestToolsDoc(t *testing.T) {
 		d := s.defs[name]
 		b.WriteString("## " + name + "\n\n" + d.desc + "\n\n")
 		var rows []string
-		for pname, p := range d.schema.Properties {
+		for pname, p := range d.schema().Properties {
 			if pname == "sessionId" {
 				continue
 			}

@@ -27,7 +27,7 @@ func (s *Server) MCP() *mcp.Server {
 	})
 	for _, name := range s.order {
 		d := s.defs[name]
-		srv.AddTool(&mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.schema}, s.mcpHandler(d.name))
+		srv.AddTool(&mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}, s.mcpHandler(d.name))
 	}
 	return srv
 }
