@@ -15,6 +15,7 @@ import (
 
 	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
@@ -234,7 +235,7 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 		if err != nil {
 			return nil, err
 		}
-		if err := toFront(ctx, c, conn, w.ID); err != nil {
+		if err := toFront(ctx, c, nav.On(conn), w.ID); err != nil {
 			return nil, err
 		}
 		return &shotTarget{shooter: capt.NewShooter(conn), windowID: w.ID}, nil
