@@ -76,7 +76,11 @@ var ErrDialogGone = errors.New("no dialog to answer")
 
 // HandleDialog answers the dialog open on conn: accept (OK, with
 // promptText for a prompt when not empty) or dismiss.
+// A nil conn (a socket that has none) has nothing to answer either.
 func HandleDialog(ctx context.Context, conn *cdp.Conn, accept bool, promptText string) error {
+	if conn == nil {
+		return ErrDialogGone
+	}
 	p := map[string]any{"accept": accept}
 	if accept && promptText != "" {
 		p["promptText"] = promptText
