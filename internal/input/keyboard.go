@@ -255,3 +255,11 @@ func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 	_, err := callInOrder(ctx, s, calls)
 	return err
 }
+
+// InsertText inserts text at the focus as one input method commit
+// (Input.insertText): plain fields and editing hosts take it as it is,
+// with no key events.
+func InsertText(ctx context.Context, s cdproto.Session, text string) error {
+	_, err := cdproto.Call(ctx, s, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text})
+	return err
+}

@@ -2,13 +2,12 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/cdp"
+	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/target"
@@ -45,7 +44,7 @@ type dialogEvent struct {
 	By        string `json:"by,omitempty"`
 	UserInput string `json:"user_input,omitempty"`
 
-	conn *cdp.Conn // the socket it opened on, to answer there
+	sock *target.Socket // the socket it opened on, to answer there
 }
 
 // dialogPolicy is the armed answer.
@@ -82,7 +81,7 @@ func dialogsOf(sess *session.Session) *dialogLog {
 
 // socketListener records events of the sockets of a session's pool.
 type socketListener interface {
-	onEvent(s *target.Socket, ev cdp.Event)
+	onEvent(s *target.Socket, ev target.Event)
 }
 
 // listenerOf returns the session's T, creating it with create and making
@@ -104,25 +103,19 @@ func listenerOf[T socketListener](sess *session.Session, create func() T) T {
 // onEvent runs on a socket's reader goroutine: it records and, when the
 // policy says so, answers in a goroutine of the session's group (a reader
 // must not wait for a call on its socket).
-func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
+func (l *dialogLog) onEvent(s *target.Socket, ev target.Event) {
 	if ev.SessionID != "" {
 		return
 	}
-	switch ev.Method {
-	case "Page.javascriptDialogOpening":
-		var p struct {
-			Type          string `json:"type"`
-			Message       string `json:"message"`
-			URL           string `json:"url"`
-			DefaultPrompt string `json:"defaultPrompt"`
-		}
-		if json.Unmarshal(ev.Params, &p) != nil {
-			return
-		}
+	de, ok := capt.DecodeDialog(ev)
+	switch {
+	case !ok:
+	case de.Opened != nil:
+		p := de.Opened
 		l.mu.Lock()
 		l.seq++
 		e := &dialogEvent{Seq: l.seq, Type: p.Type, Message: p.Message, URL: p.URL, DefaultPrompt: p.DefaultPrompt,
-			WindowID: s.TargetID(), OpenedAt: time.Now().UTC().Format(time.RFC3339Nano), Open: true, conn: s.Conn()}
+			WindowID: s.TargetID(), OpenedAt: time.Now().UTC().Format(time.RFC3339Nano), Open: true, sock: s}
 		l.events = append(l.events, e)
 		if l.opened != nil {
 			close(l.opened)
@@ -151,18 +144,14 @@ func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 		if !l.spawn(func(life context.Context) {
 			ctx, cancel := context.WithTimeout(life, 5*time.Second)
 			defer cancel()
-			if answer(ctx, e.conn, pol.Action == "accept", pol.PromptText) != nil {
+			if answer(ctx, e.sock, pol.Action == "accept", pol.PromptText) != nil {
 				unanswered()
 			}
 		}) {
 			unanswered() // the session is closing
 		}
-	case "Page.javascriptDialogClosed":
-		var p struct {
-			Result    bool   `json:"result"`
-			UserInput string `json:"userInput"`
-		}
-		_ = json.Unmarshal(ev.Params, &p)
+	case de.Closed != nil:
+		p := de.Closed
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		for i := len(l.events) - 1; i >= 0; i-- {
@@ -172,7 +161,7 @@ func (l *dialogLog) onEvent(s *target.Socket, ev cdp.Event) {
 				if e.Answer == "" {
 					e.Answer = "closed"
 				}
-				if p.Result && e.Type == "prompt" {
+				if p.Accepted && e.Type == "prompt" {
 					e.UserInput = p.UserInput
 				}
 				return
@@ -188,12 +177,8 @@ func answerOf(action string) string {
 	return "dismissed"
 }
 
-func answer(ctx context.Context, c *cdp.Conn, accept bool, promptText string) error {
-	p := map[string]any{"accept": accept}
-	if accept && promptText != "" {
-		p["promptText"] = promptText
-	}
-	return c.Call(ctx, "Page.handleJavaScriptDialog", p, nil)
+func answer(ctx context.Context, s *target.Socket, accept bool, promptText string) error {
+	return capt.HandleDialog(ctx, s.Conn(), accept, promptText)
 }
 
 // find returns a copy of the newest event with this type and message, or
@@ -261,10 +246,9 @@ func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
 		}
 		l.mu.Unlock()
 		for _, e := range open {
-			if err := answer(ctx, e.conn, a.Action == "accept", a.PromptText); err != nil {
+			if err := answer(ctx, e.sock, a.Action == "accept", a.PromptText); err != nil {
 				// Closed meanwhile (the page went away): nothing to answer.
-				var pe *cdp.ProtocolError
-				if !errors.As(err, &pe) {
+				if !errors.Is(err, capt.ErrDialogGone) {
 					return nil, err
 				}
 				continue
@@ -363,9 +347,9 @@ func (l *dialogLog) openDialog(sess *session.Session, window string) *dialogEven
 	}
 	l.mu.Unlock()
 	for _, e := range open {
-		if e.conn != nil {
+		if conn := e.sock.Conn(); conn != nil {
 			select {
-			case <-e.conn.Done():
+			case <-conn.Done():
 				l.mu.Lock()
 				if e.Open && e.Answer == "" {
 					e.Open, e.Answer = false, "closed"

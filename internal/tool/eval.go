@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
-	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -67,13 +66,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if url == "" {
 		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
 	}
-	conn, err := session.Attach(c.Session, func(context.Context) (*cdp.Conn, func() error, error) {
-		conn, err := mainproc.Connect(ctx, url)
-		if err != nil {
-			return nil, nil, err
-		}
-		return conn, conn.Close, nil
-	})
+	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}

@@ -13,13 +13,10 @@ import (
 	"strings"
 	"time"
 
-	cdpproto "github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	cdpinput "github.com/chromedp/cdproto/input"
-
-	"github.com/understudy-dev/understudy/internal/cdp"
+	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
@@ -168,22 +165,15 @@ func inputFrame(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, 
 // input: headless Chromium renders only the front window, and a click
 // into an OOPIF of a window behind it would miss.
 func bringToFront(ctx context.Context, c *Call, res *surface.Resolution) error {
-	return toFront(ctx, c, res.InputRoot, res.InputRootID)
+	return toFront(ctx, c, nav.On(res.InputRoot), res.InputRootID)
 }
 
 // toFront makes a window the front one, unless it is already.
-func toFront(ctx context.Context, c *Call, conn *cdp.Conn, windowID string) error {
+func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) error {
 	if c.Session.IsFront(windowID) {
 		return nil
 	}
-	if err := conn.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
-		return err
-	}
-	// Two animation frames: the window has painted once it is in front.
-	if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{
-		"expression":   "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
-		"awaitPromise": true,
-	}, nil); err != nil {
+	if err := win.BringToFront(ctx); err != nil {
 		return err
 	}
 	c.Session.SetFront(windowID) // only now: a failure above is retried next time
@@ -277,22 +267,13 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 // looked at again.
 const coverPoll = 50 * time.Millisecond
 
-// describeExpr describes the element e for a message: tag#id "label".
-const describeExpr = "const n = e.getAttribute('aria-label') || e.getAttribute('title') || (e.innerText || '').trim().slice(0, 40); " +
-	"return e.localName + (e.id ? '#' + e.id : '') + (n ? ' \"' + n + '\"' : '');"
-
 // coverAt describes what the window's top document has at a point.
 func (c *Call) coverAt(ctx context.Context, res *surface.Resolution, x, y float64) string {
-	var out struct {
-		Result struct {
-			Value string `json:"value"`
-		} `json:"result"`
-	}
-	expr := "(() => { const e = document.elementFromPoint(" + ftoa(x) + ", " + ftoa(y) + "); if (!e) return 'nothing'; " + describeExpr + " })()"
-	if err := res.InputRoot.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &out); err != nil {
+	what, err := nav.On(res.InputRoot).DescribeAt(ctx, x, y)
+	if err != nil {
 		return "unknown"
 	}
-	return "at the window's top level: " + out.Result.Value
+	return "at the window's top level: " + what
 }
 
 // verifyReceived checks the receipt armed by pointAt: the event must have
@@ -354,35 +335,15 @@ type dialogOpened struct {
 // event that opened it: when a dialog opens, watchDialogs returns it at
 // once and leaves the input call to end with the tool call.
 func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run func() error) (*dialogOpened, error) {
-	evs, stop := res.InputRoot.Subscribe("Page.javascriptDialogOpening")
-	defer stop()
-	var frameEvs <-chan jsonv2.Value
-	if res.Eval != nil && res.Eval != res.InputRoot {
-		ch, stopFrame := res.Eval.Subscribe("Page.javascriptDialogOpening")
-		defer stopFrame()
-		frameEvs = ch
-	}
+	w := capt.WatchDialogs(res.InputRoot, res.Eval)
+	defer w.Stop()
 	done := make(chan error, 1)
 	c.Go(func() { done <- run() }) // joined by the dispatcher when the call ends
-	var raw jsonv2.Value
-	select {
-	case err := <-done:
+	d, err := w.Wait(ctx, done)
+	if d == nil {
 		return nil, err
-	case raw = <-evs:
-	case raw = <-frameEvs:
-	case <-ctx.Done():
-		return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the action or a dialog")
 	}
-	var ev struct {
-		Type          string `json:"type"`
-		Message       string `json:"message"`
-		URL           string `json:"url"`
-		DefaultPrompt string `json:"defaultPrompt"`
-	}
-	if err := json.Unmarshal([]byte(raw), &ev); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding a dialog event")
-	}
-	return dialogNote(c, &dialogOpened{Type: ev.Type, Message: ev.Message, URL: ev.URL, DefaultPrompt: ev.DefaultPrompt,
+	return dialogNote(c, &dialogOpened{Type: d.Type, Message: d.Message, URL: d.URL, DefaultPrompt: d.DefaultPrompt,
 		Note: "the page shows this dialog and waits for an answer (electron_dialog_handler); until then it runs no script"}), nil
 }
 
@@ -1019,7 +980,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 		// One insertion, as an input method's commit: plain fields and
 		// editing hosts take it as it is.
 		path = "insertText"
-		if _, err := cdpproto.Call(ctx, res.InputRoot, cdpinput.InsertText, cdpinput.InsertTextParams{Text: text}); err != nil {
+		if err := input.InsertText(ctx, res.InputRoot, text); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
@@ -249,23 +250,17 @@ func rendererReady(ctx context.Context, sess *session.Session) (bool, string) {
 		if err != nil {
 			return false, err.Error()
 		}
-		var out struct {
-			Result struct {
-				Value string `json:"value"`
-			} `json:"result"`
-		}
-		// No contextId: this runs in the main frame's default context, so an
-		// answer proves one exists.
-		// The document must be the one the target reports (not the initial
-		// about:blank a window starts with) and past loading.
-		expr := "document.readyState === 'loading' ? 'loading' : (location.href === " + jsString(w.URL) + " ? 'ready' : 'other document')"
-		if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &out); err != nil {
+		// It runs in the main frame's default context, so an answer proves
+		// one exists. The document must be the one the target reports (not
+		// the initial about:blank a window starts with) and past loading.
+		state, err := nav.On(conn).MainDocument(ctx, w.URL)
+		if err != nil {
 			return false, err.Error()
 		}
-		if out.Result.Value == "ready" {
+		if state == "ready" {
 			return true, ""
 		}
-		return false, "the main document is " + out.Result.Value
+		return false, "the main document is " + state
 	}
 	return false, "no page target yet"
 }
@@ -509,14 +504,8 @@ func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 
 func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	sess := c.Session
-	var v struct {
-		ProtocolVersion string `json:"protocolVersion"`
-		Product         string `json:"product"`
-		Revision        string `json:"revision"`
-		UserAgent       string `json:"userAgent"`
-		JsVersion       string `json:"jsVersion"`
-	}
-	if err := sess.Pool.Browser().Call(ctx, "Browser.getVersion", nil, &v); err != nil {
+	v, err := sess.BrowserVersion(ctx)
+	if err != nil {
 		return nil, err
 	}
 	electron := uaVersion(v.UserAgent, "Electron/")
@@ -529,7 +518,7 @@ func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		"transport": "cdp",
 		"runtime":   runtime,
 		"versions": map[string]string{
-			"product": v.Product, "protocol": v.ProtocolVersion, "v8": v.JsVersion, "chrome": chrome,
+			"product": v.Product, "protocol": v.Protocol, "v8": v.V8, "chrome": chrome,
 			"electron": electron, "user_agent": v.UserAgent, "revision": v.Revision,
 		},
 		"endpoints": map[string]string{

@@ -3,7 +3,6 @@ package tool
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -14,8 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/cdp"
+	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
@@ -142,7 +142,7 @@ func checkShotPath(field, p string) error {
 
 // shotTarget is the window a screenshot is taken of.
 type shotTarget struct {
-	conn      *cdp.Conn
+	shooter   *capt.Shooter
 	windowID  string
 	surfaceID string
 	clip      *clipRect
@@ -161,13 +161,12 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	params := map[string]any{"format": format, "fromSurface": true}
+	opts := capt.ShotOptions{Format: format}
 	if format == "jpeg" {
-		q := 80
+		opts.Quality = 80
 		if a.Quality != nil {
-			q = *a.Quality
+			opts.Quality = *a.Quality
 		}
-		params["quality"] = q
 	}
 	clip := t.clip
 	if a.Clip != nil {
@@ -175,34 +174,23 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	}
 	var cut map[string]any // a full page past maxClipSide: what was left out
 	if a.FullPage {
-		var m struct {
-			CSSContentSize struct {
-				Width  float64 `json:"width"`
-				Height float64 `json:"height"`
-			} `json:"cssContentSize"`
-		}
-		if err := t.conn.Call(ctx, "Page.getLayoutMetrics", nil, &m); err != nil {
+		w, h, err := t.shooter.ContentSize(ctx)
+		if err != nil {
 			return nil, err
 		}
-		clip = &clipRect{Width: math.Min(m.CSSContentSize.Width, maxClipSide), Height: math.Min(m.CSSContentSize.Height, maxClipSide)}
-		if clip.Width < m.CSSContentSize.Width || clip.Height < m.CSSContentSize.Height {
-			cut = map[string]any{"truncated": true, "full_width": math.Ceil(m.CSSContentSize.Width),
-				"full_height": math.Ceil(m.CSSContentSize.Height), "max_side": maxClipSide}
+		clip = &clipRect{Width: math.Min(w, maxClipSide), Height: math.Min(h, maxClipSide)}
+		if clip.Width < w || clip.Height < h {
+			cut = map[string]any{"truncated": true, "full_width": math.Ceil(w),
+				"full_height": math.Ceil(h), "max_side": maxClipSide}
 		}
 	}
 	if clip != nil {
-		params["clip"] = map[string]any{"x": clip.X, "y": clip.Y, "width": clip.Width, "height": clip.Height, "scale": 1}
-		params["captureBeyondViewport"] = a.FullPage || a.element()
+		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
+		opts.BeyondViewport = a.FullPage || a.element()
 	}
-	var out struct {
-		Data string `json:"data"`
-	}
-	if err := t.conn.Call(ctx, "Page.captureScreenshot", params, &out); err != nil {
-		return nil, err
-	}
-	data, err := base64.StdEncoding.DecodeString(out.Data)
+	data, err := t.shooter.Shot(ctx, opts)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "decoding the screenshot")
+		return nil, err
 	}
 	var cfg image.Config
 	if format == "png" {
@@ -247,16 +235,16 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 		if err != nil {
 			return nil, err
 		}
-		if err := toFront(ctx, c, conn, w.ID); err != nil {
+		if err := toFront(ctx, c, nav.On(conn), w.ID); err != nil {
 			return nil, err
 		}
-		return &shotTarget{conn: conn, windowID: w.ID}, nil
+		return &shotTarget{shooter: capt.NewShooter(conn), windowID: w.ID}, nil
 	}
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	t := &shotTarget{conn: res.InputRoot, windowID: res.InputRootID}
+	t := &shotTarget{shooter: capt.NewShooter(res.InputRoot), windowID: res.InputRootID}
 	if !a.element() {
 		return t, nil
 	}

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -71,22 +71,14 @@ func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]wind
 				if err != nil {
 					return
 				}
-				var r struct {
-					Result struct {
-						Value []any `json:"value"`
-					} `json:"result"`
-				}
-				err = conn.Call(pctx, "Runtime.evaluate", map[string]any{
-					"expression": "[document.visibilityState, document.hasFocus(), document.title]", "returnByValue": true,
-				}, &r)
-				if err != nil || len(r.Result.Value) != 3 {
+				st, err := nav.On(conn).State(pctx)
+				if err != nil {
 					return
 				}
-				vis := r.Result.Value[0] == "visible"
-				foc, _ := r.Result.Value[1].(bool)
+				vis, foc := st.Visible, st.Focused
 				e.Visible, e.Focused = &vis, &foc
-				if t, ok := r.Result.Value[2].(string); ok && t != "" {
-					e.Title = t
+				if st.Title != "" {
+					e.Title = st.Title
 				}
 			}(&out[i])
 		}
@@ -205,53 +197,32 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	event := "Page.loadEventFired"
-	if a.WaitUntil == "domcontentloaded" {
-		event = "Page.domContentEventFired"
+	until := nav.Load
+	switch a.WaitUntil {
+	case "domcontentloaded":
+		until = nav.DOMContentLoaded
+	case "none":
+		until = nav.NoWait
 	}
-	if err := conn.Call(ctx, "Page.enable", nil, nil); err != nil {
-		return nil, err
-	}
-	events, cancel := conn.Subscribe(event)
-	defer cancel()
-	var nav struct {
-		FrameID   string `json:"frameId"`
-		LoaderID  string `json:"loaderId"`
-		ErrorText string `json:"errorText"`
-	}
-	if err := conn.Call(ctx, "Page.navigate", map[string]any{"url": a.URL}, &nav); err != nil {
-		var pe *cdp.ProtocolError
-		if errors.As(err, &pe) {
+	win := nav.On(conn)
+	went, err := win.Navigate(ctx, a.URL, until, ms(a.TimeoutMs, 30*time.Second))
+	if err != nil {
+		var refused *nav.RefusedError
+		var failed *nav.FailedError
+		switch {
+		case errors.As(err, &refused):
 			// The browser refused the URL itself ("Cannot navigate to
 			// invalid URL"): the argument is wrong, not the server.
-			return nil, errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(a.URL), pe.Message)
+			return nil, errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(a.URL), refused.Message)
+		case errors.As(err, &failed):
+			return nil, errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
 		}
 		return nil, err
 	}
-	if nav.ErrorText != "" {
-		return nil, errs.New(errs.BadArgument, "url: navigation failed: %s", nav.ErrorText).With("field", "url")
-	}
-	waited := a.WaitUntil != "none" && nav.LoaderID != ""
-	if waited {
-		t := time.NewTimer(ms(a.TimeoutMs, 30*time.Second))
-		defer t.Stop()
-		select {
-		case <-events:
-		case <-t.C:
-			return nil, errs.New(errs.WaitTimeout, "%s did not fire within the timeout", event).With("url", a.URL)
-		case <-ctx.Done():
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for "+event)
-		}
-	}
-	var r struct {
-		Result struct {
-			Value []string `json:"value"`
-		} `json:"result"`
-	}
-	_ = conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[location.href, document.title]", "returnByValue": true}, &r)
-	out := map[string]any{"window_id": winID, "waited_for": a.WaitUntil, "same_document": nav.LoaderID == ""}
-	if len(r.Result.Value) == 2 {
-		out["url"], out["title"] = r.Result.Value[0], r.Result.Value[1]
+	loc, locErr := win.Location(ctx)
+	out := map[string]any{"window_id": winID, "waited_for": a.WaitUntil, "same_document": went.SameDocument}
+	if locErr == nil {
+		out["url"], out["title"] = loc.URL, loc.Title
 	}
 	if out["waited_for"] == "" {
 		out["waited_for"] = "load"

@@ -1,0 +1,8 @@
+// Package capture is what the tools read out of a window without acting on
+// it, as typed Go values over the DevTools protocol: screenshots of a
+// window (Shooter), the records of what a renderer reported (console
+// messages, uncaught exceptions and Chromium's own log entries, decoded by
+// DecodeConsole into Entry), and JavaScript dialogs (DecodeDialogOpening,
+// DecodeDialogClosed, WatchDialogs, HandleDialog). internal/tool calls it
+// and never names a protocol method itself.
+package capture
