@@ -2,15 +2,13 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
-	"github.com/understudy-dev/understudy/internal/cdp"
+	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
@@ -67,7 +65,7 @@ const (
 // rawConsoleEvent is an event as the socket's reader handed it over.
 type rawConsoleEvent struct {
 	s  *target.Socket
-	ev cdp.Event
+	ev target.Event
 	at time.Time
 }
 
@@ -106,90 +104,6 @@ func consoleOf(sess *session.Session) *consoleLog {
 	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces, spawn: sess.Go} })
 }
 
-// remoteObject is the part of Runtime.RemoteObject a message's text needs.
-type remoteObject struct {
-	Type                string          `json:"type"`
-	Subtype             string          `json:"subtype"`
-	Value               json.RawMessage `json:"value"`
-	UnserializableValue string          `json:"unserializableValue"`
-	Description         string          `json:"description"`
-}
-
-// text is how the console shows one argument.
-func (o remoteObject) text() string {
-	switch {
-	case o.Type == "string":
-		var s string
-		_ = json.Unmarshal(o.Value, &s)
-		return s
-	case o.Type == "undefined":
-		return "undefined"
-	case o.UnserializableValue != "":
-		return o.UnserializableValue
-	case o.Subtype == "null":
-		return "null"
-	case len(o.Value) > 0 && o.Type != "object" && o.Type != "function":
-		return string(o.Value)
-	case o.Description != "":
-		return o.Description
-	}
-	return o.Type
-}
-
-// consoleText joins a call's arguments as the console shows them, with the
-// format directives of a leading string (%s %d %i %f %o %O %c) applied.
-func consoleText(args []remoteObject) string {
-	if len(args) == 0 {
-		return ""
-	}
-	parts := make([]string, 0, len(args))
-	rest := args
-	if args[0].Type == "string" && strings.Contains(args[0].text(), "%") {
-		format := args[0].text()
-		rest = args[1:]
-		var b strings.Builder
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c != '%' || i+1 == len(format) {
-				b.WriteByte(c)
-				continue
-			}
-			switch d := format[i+1]; d {
-			case '%':
-				b.WriteByte('%')
-				i++
-			case 's', 'd', 'i', 'f', 'o', 'O', 'c':
-				i++
-				if len(rest) == 0 {
-					b.WriteByte('%')
-					b.WriteByte(d)
-					continue
-				}
-				arg := rest[0]
-				rest = rest[1:]
-				switch d {
-				case 'c': // CSS: not text
-				case 'd', 'i':
-					if f, err := strconv.ParseFloat(arg.text(), 64); err == nil {
-						b.WriteString(strconv.FormatInt(int64(f), 10))
-					} else {
-						b.WriteString("NaN")
-					}
-				default:
-					b.WriteString(arg.text())
-				}
-			default:
-				b.WriteByte(c)
-			}
-		}
-		parts = append(parts, b.String())
-	}
-	for _, a := range rest {
-		parts = append(parts, a.text())
-	}
-	return strings.Join(parts, " ")
-}
-
 // clipText bounds a text to maxConsoleText bytes on a rune boundary.
 func clipText(s string) string {
 	if len(s) <= maxConsoleText {
@@ -203,7 +117,7 @@ func clipText(s string) string {
 }
 
 // onEvent runs on a socket's reader goroutine: it only queues, in O(1).
-func (l *consoleLog) onEvent(s *target.Socket, ev cdp.Event) {
+func (l *consoleLog) onEvent(s *target.Socket, ev target.Event) {
 	switch {
 	case ev.SessionID != "":
 		return
@@ -292,74 +206,13 @@ func (l *consoleLog) drain(n int) bool {
 // decode turns one raw event into an entry (ok false: nothing to record;
 // a bare return says so).
 func (l *consoleLog) decode(r rawConsoleEvent) (e consoleEntry, ok bool) {
-	s, ev := r.s, r.ev
-	var contextID int64
-	switch ev.Method {
-	case "Runtime.consoleAPICalled":
-		var p struct {
-			Type               string         `json:"type"`
-			Args               []remoteObject `json:"args"`
-			ExecutionContextID int64          `json:"executionContextId"`
-			StackTrace         *struct {
-				CallFrames []struct {
-					URL        string `json:"url"`
-					LineNumber int    `json:"lineNumber"`
-				} `json:"callFrames"`
-			} `json:"stackTrace"`
-		}
-		if json.Unmarshal(ev.Params, &p) != nil {
-			return
-		}
-		e = consoleEntry{Type: p.Type, Text: consoleText(p.Args), Source: "console"}
-		if p.StackTrace != nil && len(p.StackTrace.CallFrames) > 0 {
-			e.URL, e.Line = p.StackTrace.CallFrames[0].URL, p.StackTrace.CallFrames[0].LineNumber+1
-		}
-		contextID = p.ExecutionContextID
-	case "Runtime.exceptionThrown":
-		var p struct {
-			ExceptionDetails struct {
-				Text               string        `json:"text"`
-				URL                string        `json:"url"`
-				LineNumber         int           `json:"lineNumber"`
-				ExecutionContextID int64         `json:"executionContextId"`
-				Exception          *remoteObject `json:"exception"`
-			} `json:"exceptionDetails"`
-		}
-		if json.Unmarshal(ev.Params, &p) != nil {
-			return
-		}
-		d := p.ExceptionDetails
-		e = consoleEntry{Type: "exception", Text: d.Text, URL: d.URL, Line: d.LineNumber + 1, Source: "exception"}
-		if d.Exception != nil && d.Exception.Description != "" {
-			e.Text = d.Exception.Description
-		}
-		contextID = d.ExecutionContextID
-	case "Log.entryAdded":
-		// Chromium's own messages: failed loads, CSP and mixed-content
-		// reports, deprecations, interventions.
-		var p struct {
-			Entry struct {
-				Source     string `json:"source"`
-				Level      string `json:"level"`
-				Text       string `json:"text"`
-				URL        string `json:"url"`
-				LineNumber *int   `json:"lineNumber"`
-			} `json:"entry"`
-		}
-		if json.Unmarshal(ev.Params, &p) != nil {
-			return
-		}
-		typ := p.Entry.Level // verbose, info, warning, error
-		if typ == "verbose" {
-			typ = "debug"
-		}
-		e = consoleEntry{Type: typ, Text: p.Entry.Text, URL: p.Entry.URL, Source: p.Entry.Source}
-		if p.Entry.LineNumber != nil {
-			e.Line = *p.Entry.LineNumber + 1
-		}
-	default:
-		return
+	s := r.s
+	m, ok := capt.DecodeConsole(r.ev)
+	if !ok {
+		return e, false
 	}
+	e = consoleEntry{Type: m.Type, Text: m.Text, Source: m.Source, URL: m.URL, Line: m.Line}
+	contextID := m.ContextID
 	e.Text = clipText(e.Text)
 	e.TargetID = s.TargetID()
 	e.At = r.at.UTC().Format(time.RFC3339Nano)
@@ -478,8 +331,8 @@ type capture struct {
 
 	mu      sync.Mutex
 	closed  bool
-	started map[string]bool    // targets being enabled or enabled (pruned when they go)
-	logOn   map[*cdp.Conn]bool // sockets with Log enabled (dead ones pruned)
+	started map[string]bool // targets being enabled or enabled (pruned when they go)
+	logs    *capt.LogSwitch // Log.enable once per socket
 	wg      sync.WaitGroup
 }
 
@@ -487,7 +340,7 @@ type capture struct {
 // it after the session's listeners are in place.
 func startCapture(sess *session.Session) {
 	_, _ = session.Attach(sess, func(life context.Context) (*capture, func() error, error) {
-		c := &capture{sess: sess, started: map[string]bool{}, logOn: map[*cdp.Conn]bool{}}
+		c := &capture{sess: sess, started: map[string]bool{}, logs: capt.NewLogSwitch()}
 		c.life, c.cancel = context.WithCancel(life)
 		c.unwatch = sess.Pool.Watch(func(ch target.Change) {
 			switch {
@@ -569,21 +422,7 @@ func (c *capture) enableNow(targetID string) bool {
 	if err != nil {
 		return false
 	}
-	c.mu.Lock()
-	for k := range c.logOn {
-		select {
-		case <-k.Done():
-			delete(c.logOn, k)
-		default:
-		}
-	}
-	already := c.logOn[conn]
-	c.logOn[conn] = true
-	c.mu.Unlock()
-	if !already && conn.Call(ctx, "Log.enable", nil, nil) != nil {
-		c.mu.Lock()
-		delete(c.logOn, conn)
-		c.mu.Unlock()
+	if c.logs.Enable(ctx, conn) != nil {
 		return false
 	}
 	return true

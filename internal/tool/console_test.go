@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
@@ -89,49 +87,11 @@ func TestConsoleLogs(t *testing.T) {
 	}
 }
 
-func TestConsoleText(t *testing.T) {
-	str := func(s string) remoteObject { return remoteObject{Type: "string", Value: []byte(`"` + s + `"`)} }
-	num := func(v string) remoteObject { return remoteObject{Type: "number", Value: []byte(v)} }
-	for _, tc := range []struct {
-		args []remoteObject
-		want string
-	}{
-		{nil, ""},
-		{[]remoteObject{str("plain"), num("1")}, "plain 1"},
-		{[]remoteObject{str("%s=%d%%"), str("x"), num("3.9")}, "x=3%"},
-		{[]remoteObject{str("%c styled"), str("color: red")}, " styled"},
-		{[]remoteObject{str("%s and %s"), str("one")}, "one and %s"},
-		{[]remoteObject{str("%d"), str("abc")}, "NaN"},
-		{[]remoteObject{{Type: "number", UnserializableValue: "-Infinity"}, {Type: "object", Subtype: "null"}, {Type: "undefined"}}, "-Infinity null undefined"},
-		{[]remoteObject{{Type: "object", Description: "Map(2)"}, {Type: "function", Description: "() => 1"}}, "Map(2) () => 1"},
-		{[]remoteObject{str("trailing %")}, "trailing %"},
-	} {
-		if got := consoleText(tc.args); got != tc.want {
-			t.Errorf("consoleText(%v) = %q, want %q", tc.args, got, tc.want)
-		}
-	}
+func TestClipText(t *testing.T) {
 	long := strings.Repeat("é", maxConsoleText)
 	if c := clipText(long); len(c) > maxConsoleText+40 || !strings.Contains(c, "bytes)") {
 		t.Errorf("clipText: %d bytes, %q…", len(c), c[:20])
 	}
-}
-
-// FuzzConsoleText: any format string and arguments give text, never a panic,
-// and the text holds every argument a directive did not take.
-func FuzzConsoleText(f *testing.F) {
-	f.Add("%s is %d%%", "x", "3")
-	f.Add("%c%o%O%i%f%", "", "1e999")
-	f.Add("plain", "%s", "%d")
-	f.Fuzz(func(t *testing.T, format, a, b string) {
-		str := func(s string) remoteObject {
-			v, _ := json.Marshal(s)
-			return remoteObject{Type: "string", Value: v}
-		}
-		got := consoleText([]remoteObject{str(format), str(a), {Type: "number", Value: []byte(b)}})
-		if utf8.ValidString(format) && !strings.Contains(format, "%") && !strings.HasPrefix(got, format) {
-			t.Fatalf("consoleText(%q, …) = %q: the format without directives is not kept", format, got)
-		}
-	})
 }
 
 // pageEntries leaves out Chromium's own network entries (a favicon's 404

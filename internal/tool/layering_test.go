@@ -11,16 +11,9 @@ import (
 )
 
 // stillTalksCDP is the known, shrinking allowlist of files that still
-// import the protocol. Remove a file as it moves onto the domain layer;
-// never add one.
-//
-// console.go: its decoding is ready in internal/capture (DecodeConsole,
-// RemoteObject, ConsoleText, LogSwitch) but main's console.go changed under
-// the flood work (the coalescing inbox holds raw cdp.Event values), so it
-// moves onto capture in a follow-up against that version.
-var stillTalksCDP = map[string]bool{
-	"console.go": true,
-}
+// import the protocol: empty now that every file is on the domain layer.
+// Never add one.
+var stillTalksCDP = map[string]bool{}
 
 // TestToolTalksNoCDP keeps internal/tool above the typed domain layer
 // (docs/adr/016-typed-domain-layer-under-the-tools.md): no non-test file of
