@@ -44,7 +44,8 @@ func TestEnvelopeShape(t *testing.T) {
 // TestBackstop: a call past --operation-timeout-ms returns OPERATION_TIMEOUT
 // and the session is usable afterwards.
 func TestBackstop(t *testing.T) {
-	e := newEnv(t, Config{AllowEvalRenderer: true, OperationTimeout: 4 * time.Second})
+	// 10 s: a launch on a loaded 2-core machine can take 4.
+	e := newEnv(t, Config{AllowEvalRenderer: true, OperationTimeout: 10 * time.Second})
 	e.launch("/second.html")
 	m := e.call("electron_eval_renderer", map[string]any{"code": "new Promise(() => {})", "timeoutMs": 60000})
 	if m["code"] != "OPERATION_TIMEOUT" {
