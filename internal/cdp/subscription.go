@@ -65,13 +65,6 @@ func (s *subscription) push(v jsonv2.Value) {
 	}
 }
 
-// droppedCount is how many events this subscription let go.
-func (s *subscription) droppedCount() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dropped
-}
-
 func (s *subscription) close() {
 	s.mu.Lock()
 	if s.closed {

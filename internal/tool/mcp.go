@@ -23,6 +23,7 @@ func (s *Server) MCP() *mcp.Server {
 		Instructions: instructions,
 		Logger:       s.cfg.Logger,
 		// The client's roots are asked for again after it says they changed.
+		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
 	})
 	for _, name := range s.order {
