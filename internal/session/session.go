@@ -403,6 +403,29 @@ type Manager struct {
 	sessions map[string]*Session
 	seq      int
 	closed   bool // Close ran: Publish refuses
+	// detached are launched apps whose session was detached: still ours,
+	// so Close ends them (pruned as they exit).
+	detached []*browser.Process
+}
+
+// KeepUntilClose records a launched app whose session was detached: it
+// goes on running, but what we launched we end, so Close kills it.
+// Processes that have exited are forgotten here.
+func (m *Manager) KeepUntilClose(p *browser.Process) {
+	if p == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	live := m.detached[:0]
+	for _, q := range m.detached {
+		select {
+		case <-q.Done():
+		default:
+			live = append(live, q)
+		}
+	}
+	m.detached = append(live, p)
 }
 
 // NewManager returns an empty manager.
@@ -509,7 +532,12 @@ func (m *Manager) Close() {
 	}
 	m.sessions = map[string]*Session{}
 	m.closed = true
+	detached := m.detached
+	m.detached = nil
 	m.mu.Unlock()
+	for _, p := range detached {
+		_ = p.Kill()
+	}
 	var wg sync.WaitGroup
 	for _, s := range all {
 		wg.Add(1)

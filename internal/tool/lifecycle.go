@@ -18,7 +18,7 @@ import (
 func registerLifecycle(s *Server) {
 	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.", false, gateNone, launch)
 	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
-	add(s, "electron_detach", "Disconnect from the app and leave it running. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.", true, gateNone, detach)
+	add(s, "electron_detach", "Disconnect from the app and leave it running. An app understudy launched still ends when the server exits (ends_with_server:true): what we launch we end; use electron_stop to end it now. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.", true, gateNone, detach)
 	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.", true, gateNone, stop)
 	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
 	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
@@ -362,7 +362,13 @@ func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		// Nothing is known to be left running: say what ended it instead.
 		return map[string]any{"detached": true, "was_dead": true, "ended_why": why}, nil
 	}
-	return map[string]any{"detached": true, "app_left_running": true}, nil
+	out := map[string]any{"detached": true, "app_left_running": true}
+	if c.Session.Proc != nil {
+		// What we launched we end: it runs on until the server exits.
+		c.Server.sessions.KeepUntilClose(c.Session.Proc)
+		out["ends_with_server"] = true
+	}
+	return out, nil
 }
 
 type stopArgs struct {

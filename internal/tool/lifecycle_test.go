@@ -62,6 +62,24 @@ func TestForceKillLeavesNoOrphan(t *testing.T) {
 	noOrphans(t, pid)
 }
 
+// TestDetachedLaunchEndsWithServer: a launched app whose session was
+// detached runs on, and the server's exit still ends it (what we launch we
+// end).
+func TestDetachedLaunchEndsWithServer(t *testing.T) {
+	e := newEnv(t, Config{})
+	r := e.launch("/index.html")
+	pid := num(r["pid"])
+	d := e.ok("electron_detach", nil)
+	if d["app_left_running"] != true || d["ends_with_server"] != true {
+		t.Fatalf("detach: %v", d)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the detached app is not running: %v", err)
+	}
+	e.srv.Close()
+	noOrphans(t, pid)
+}
+
 func TestCrashIsNoticed(t *testing.T) {
 	e := newEnv(t, Config{})
 	r := e.launch("/index.html")
