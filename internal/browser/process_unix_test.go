@@ -15,7 +15,7 @@ import (
 func TestPIDControl(t *testing.T) {
 	cmd := exec.Command("sleep", "30")
 	if err := cmd.Start(); err != nil {
-		t.Skip("no sleep binary:", err)
+		t.Fatal("sleep (coreutils) is needed to test process control:", err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()

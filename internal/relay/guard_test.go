@@ -148,7 +148,15 @@ func TestDestructiveMethodsOnEveryPath(t *testing.T) {
 		sid, _ := autoAttach(t, c, h.page)
 		res, err := c.callErr(sid, "Target.attachToBrowserTarget", nil)
 		if err != nil {
-			t.Skipf("this Chromium refuses a browser session on a page socket: %s", err.Message)
+			// Chromium 156 refuses it ("Not allowed"): the path does not
+			// exist there. The refusal must be Chromium's, and leave the
+			// browser and this client's page session working.
+			h.assertAlive(t, "a refused attachToBrowserTarget on a page session")
+			if _, err := c.callErr(sid, "Runtime.evaluate", map[string]any{"expression": "1"}); err != nil {
+				t.Fatalf("the page session stopped working after the refusal: %s", err.Message)
+			}
+			t.Logf("this Chromium refuses a browser session on a page socket (%s); the crash guard on it is not reachable here", err.Message)
+			return
 		}
 		bs := decode[map[string]string](t, res)["sessionId"]
 		for _, m := range crashes {
