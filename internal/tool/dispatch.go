@@ -93,8 +93,12 @@ type def struct {
 	session bool // resolves a session and takes its lock
 	gate    gate
 	schema  func() *jsonschema.Schema // inferred from In on first use
-	decode  func(json.RawMessage) (any, error)
-	run     func(ctx context.Context, c *Call, args any) (any, error)
+	// result is the schema of the tool's result type (Out), inferred on
+	// first use; nil while the tool returns an untyped result (see
+	// untypedResults).
+	result func() *jsonschema.Schema
+	decode func(json.RawMessage) (any, error)
+	run    func(ctx context.Context, c *Call, args any) (any, error)
 }
 
 // Call is what a handler gets besides its arguments.
@@ -162,8 +166,12 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// add registers a tool whose arguments decode into In.
-func add[In any](s *Server, name, desc string, needsSession bool, g gate, run func(ctx context.Context, c *Call, in *In) (any, error)) {
+// add registers a tool whose arguments decode into In and whose result
+// is Out: a struct (or a pointer to one) whose JSON fields are the tool's
+// result fields. The envelope ({ok, …fields, _meta}) and the tool's MCP
+// outputSchema are derived from Out (see outputSchema). A tool whose Out is
+// an interface publishes no outputSchema; untypedResults lists them.
+func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, run func(ctx context.Context, c *Call, in *In) (Out, error)) {
 	switch g {
 	case gateEvalRenderer:
 		if !s.cfg.AllowEvalRenderer {
@@ -184,8 +192,18 @@ func add[In any](s *Server, name, desc string, needsSession bool, g gate, run fu
 		}
 		return schema
 	})
+	var result func() *jsonschema.Schema
+	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
+		result = sync.OnceValue(func() *jsonschema.Schema {
+			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{})
+			if err != nil {
+				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
+			}
+			return schema
+		})
+	}
 	d := &def{
-		name: name, desc: desc, session: needsSession, gate: g, schema: schema,
+		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result,
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
 			if err := checkSelectorLengths(raw); err != nil {

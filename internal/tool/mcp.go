@@ -28,7 +28,11 @@ func (s *Server) MCP() *mcp.Server {
 	})
 	for _, name := range s.order {
 		d := s.defs[name]
-		srv.AddTool(&mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}, s.mcpHandler(d.name))
+		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}
+		if out := d.outputSchema(); out != nil {
+			t.OutputSchema = out
+		}
+		srv.AddTool(t, s.mcpHandler(d.name))
 	}
 	return srv
 }
