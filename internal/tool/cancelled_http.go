@@ -38,6 +38,14 @@ func jsonID(raw json.RawMessage) (any, bool) {
 	return nil, false
 }
 
+// maxTrackedBody is the largest POST body whose calls are tracked.
+const maxTrackedBody = 4 << 20
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
 type rpcFrame struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -53,10 +61,11 @@ func (hc *httpCancels) serve(w http.ResponseWriter, r *http.Request, next http.H
 		next.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	_ = r.Body.Close()
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if err != nil {
+	// Only the head of a large body is read here; go-sdk reads (and
+	// limits) the rest. A body past the cap is passed on untracked.
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxTrackedBody+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || len(body) > maxTrackedBody {
 		next.ServeHTTP(w, r)
 		return
 	}
