@@ -1,11 +1,12 @@
 # understudy — the same commands on a laptop and in CI.
 #   make demo   install Chromium if missing, build, run the demo tour
 #   make test   install what the tests need, then vet, cross-builds, staticcheck and go test -race
-#   make bench  run the benchmarks (Go benches; peer benches under bench/)
+#   make bench  run the benchmarks (Go benches; a 30-minute soak, SOAK_DURATION=...; peer benches under bench/)
 #   make release  static binaries for linux/darwin/windows × amd64/arm64, SBOMs, checksums, npm packages in dist/
 
 GO          ?= go
 CHROMIUM    ?= /usr/lib/chromium/chromium
+SOAK_DURATION ?= 30m
 GOBIN       ?= $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK := $(GOBIN)/staticcheck
@@ -79,6 +80,7 @@ bench: chromium build
 	$(GO) test -run '^$$' -bench . -skip 'RelayPeers|ClickWithOtherSessions' -benchtime 20x ./...
 	$(GO) test -run '^$$' -bench 'RelayPeers|ClickWithOtherSessions' -benchtime 1x -timeout 30m ./internal/relay/ ./internal/tool/
 	CGO_ENABLED=0 $(GO) run ./bench/coldstart
+	$(GO) run ./bench/soak -duration $(SOAK_DURATION) -chromium $(CHROMIUM)
 	@if [ -x bench/run.sh ]; then bench/run.sh; fi
 
 clean:

@@ -41,11 +41,17 @@ const maxKnown = 50000
 // Store keeps, per surface, the ref counter, what every issued ref was, and
 // which document the refs belong to. Baselines and the ref → element maps
 // live in the renderer (in the walker's registry), keyed by this store and
-// the surface. A Store is safe for concurrent use; operations on one
-// surface run one at a time.
+// the surface. A Store is safe for concurrent use; its operations run one
+// at a time, over all its surfaces, so that two operations never issue the
+// same ref number (ADR-001). A wait lets the store go while the renderer
+// watches (see waitOnce and docs/adr/018), so reads run beside waits.
 type Store struct {
 	b     bundle
 	token string // names this store inside renderers
+
+	// op is held for the whole of an operation, on any surface: every
+	// surface's mu points to it.
+	op sync.Mutex
 
 	mu       sync.Mutex
 	surfaces map[string]*surface
@@ -58,10 +64,10 @@ type Store struct {
 
 // surface is the Go side of one surface's refs.
 type surface struct {
-	mu         sync.Mutex // held for the whole of an operation
-	next       int        // the next ref to issue; never goes down
-	docKey     string     // the renderer registry's token of the current document
-	reloaded   bool       // a new document was seen and not yet reported by a snapshot or find
+	mu         *sync.Mutex // the store's op lock, held for the whole of an operation
+	next       int         // the next ref to issue; never goes down
+	docKey     string      // the renderer registry's token of the current document
+	reloaded   bool        // a new document was seen and not yet reported by a snapshot or find
 	known      map[int]refInfo
 	injections int // times the walker was installed into a document
 }
@@ -123,7 +129,7 @@ func (s *Store) lock(f Frame) (*surface, error) {
 	s.mu.Lock()
 	sf := s.surfaces[f.SurfaceID]
 	if sf == nil {
-		sf = &surface{next: max(1, s.next), known: map[int]refInfo{}}
+		sf = &surface{mu: &s.op, next: max(1, s.next), known: map[int]refInfo{}}
 		s.surfaces[f.SurfaceID] = sf
 	}
 	s.mu.Unlock()
@@ -246,16 +252,32 @@ func (s *Store) opArgs(f Frame, sf *surface, op string, args map[string]any) ([]
 // first when the document lacks it (eval(false) then evaluates to 0), and
 // takes in what the answer says about the document and the refs.
 func (s *Store) exchange(sf *surface, op string, eval func(install bool) (*runtime.RemoteObject, error)) (*reply, error) {
-	ro, err := eval(false)
+	ro, installed, err := evalInstalling(eval)
+	if installed {
+		sf.injections++
+	}
 	if err != nil {
 		return nil, err
 	}
-	if isZero(ro) {
-		sf.injections++
-		if ro, err = eval(true); err != nil {
-			return nil, err
-		}
+	return s.take(sf, op, ro)
+}
+
+// evalInstalling runs eval, and again installing the walker when the
+// document lacks it; installed says whether it had to.
+func evalInstalling(eval func(install bool) (*runtime.RemoteObject, error)) (ro *runtime.RemoteObject, installed bool, err error) {
+	if ro, err = eval(false); err != nil {
+		return nil, false, err
 	}
+	if isZero(ro) {
+		ro, err = eval(true)
+		return ro, true, err
+	}
+	return ro, false, nil
+}
+
+// take decodes a walker answer and takes in what it says about the
+// document and the refs. sf must be locked.
+func (s *Store) take(sf *surface, op string, ro *runtime.RemoteObject) (*reply, error) {
 	var r reply
 	if err := json.Unmarshal(ro.Value, &r); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)

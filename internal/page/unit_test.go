@@ -136,7 +136,7 @@ func TestAbsorb(t *testing.T) {
 func TestDropKeepsTheCounter(t *testing.T) {
 	s := NewStore()
 	s.next = 40
-	s.surfaces["a"] = &surface{next: 40, docKey: "d", known: map[int]refInfo{3: {"button", "Go"}}}
+	s.surfaces["a"] = &surface{mu: &s.op, next: 40, docKey: "d", known: map[int]refInfo{3: {"button", "Go"}}}
 	if st := s.Stats(); st.Surfaces != 1 || st.Refs != 1 {
 		t.Fatalf("before Drop: %+v", st)
 	}

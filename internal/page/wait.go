@@ -486,22 +486,47 @@ func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, 
 	if err != nil {
 		return nil, err
 	}
-	defer sf.mu.Unlock()
+	locked := true
+	defer func() {
+		if locked {
+			sf.mu.Unlock()
+		}
+	}()
 	if c.Locator.Ref > 0 && c.Kind != CondCount {
 		if err := sf.checkRef(f, c.Locator.Ref); err != nil {
 			return nil, err
 		}
 	}
-	args := map[string]any{"c": c.wire(sf), "t": budget.Milliseconds(), "id": id, "last": last}
+	// The renderer watches without the store held (reads and other
+	// surfaces' operations go on meanwhile), so the one ref its answer may
+	// issue (the element found, an event's target) is a number kept for
+	// this call alone: every operation that starts meanwhile numbers
+	// after it (ADR-001, docs/adr/018).
+	s.mu.Lock()
+	rsv := max(sf.next, s.next)
+	s.next = rsv + 1
+	s.mu.Unlock()
+	args := map[string]any{"c": c.wire(sf), "t": budget.Milliseconds(), "id": id, "last": last, "rsv": rsv}
 	b, err := s.opArgs(f, sf, "wait", args)
 	if err != nil {
 		return nil, err
 	}
+	sf.mu.Unlock()
+	locked = false
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	r, err := s.exchange(sf, "wait", func(install bool) (*runtime.RemoteObject, error) {
+	ro, installed, err := evalInstalling(func(install bool) (*runtime.RemoteObject, error) {
 		return evaluateAwait(cctx, f, s.awaitExpr(b, install), "the wait")
 	})
+	sf.mu.Lock()
+	locked = true
+	if installed {
+		sf.injections++
+	}
+	var r *reply
+	if err == nil {
+		r, err = s.take(sf, "wait", ro)
+	}
 	if err != nil {
 		if ctx.Err() == nil && cctx.Err() != nil {
 			return nil, nil // the renderer did not settle in time: nothing new seen

@@ -24,6 +24,9 @@ type fakeUpstream struct {
 	srv    *httptest.Server
 	wg     sync.WaitGroup
 	floods atomic.Int32 // Fake.flood commands answered
+	// onFrame, when set before the first connection, sees every frame
+	// the fake reads, with the path of its socket.
+	onFrame func(path string, b []byte)
 }
 
 func startFake(tb testing.TB) *fakeUpstream {
@@ -80,6 +83,9 @@ func (f *fakeUpstream) socket(w http.ResponseWriter, r *http.Request, handle fun
 		_, b, err := ws.Read(ctx)
 		if err != nil {
 			return
+		}
+		if f.onFrame != nil {
+			f.onFrame(r.URL.Path, b)
 		}
 		var c fakeCmd
 		if json.Unmarshal(b, &c) != nil {

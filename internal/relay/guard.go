@@ -1,7 +1,10 @@
 package relay
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
@@ -61,30 +64,75 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		if p.allowClose {
 			return ruling{}
 		}
-		id := p.ownTarget
+		ids := []string{p.ownTarget}
 		if method == "Target.closeTarget" {
-			var q struct {
-				TargetID string `json:"targetId"`
+			var err error
+			if ids, err = paramStrings(params, "targetId"); err != nil {
+				return ruling{refuse, "relay: " + method + " with params the relay cannot read is refused"}
 			}
-			_ = decodeParams(params, &q)
-			id = q.TargetID
 		}
-		if p.mayClose != nil && id != "" && p.mayClose(id) {
+		ok := p.mayClose != nil && len(ids) > 0
+		for _, id := range ids {
+			ok = ok && id != "" && p.mayClose(id)
+		}
+		if ok {
 			return ruling{}
 		}
 		return ruling{refuse, "relay: " + method + " is allowed only on targets this client created"}
 	case "Target.createTarget", "Page.navigate":
-		var q struct {
-			URL string `json:"url"`
+		urls, err := paramStrings(params, "url")
+		if err != nil {
+			return ruling{refuse, "relay: " + method + " with params the relay cannot read is refused"}
 		}
-		if err := decodeParams(params, &q); err != nil {
-			return ruling{} // the browser answers what it cannot read
-		}
-		if why := urlpolicy.BrowserActing(q.URL); why != "" {
-			return ruling{refuse, "relay: " + method + " to " + quoteURL(q.URL) + " is refused: " + why}
+		for _, u := range urls {
+			if why := urlpolicy.BrowserActing(u); why != "" {
+				return ruling{refuse, "relay: " + method + " to " + quoteURL(u) + " is refused: " + why}
+			}
 		}
 	}
 	return ruling{}
+}
+
+// paramStrings returns the string values of every member of the params
+// object whose name is name, compared without case, repeated ones
+// included. The guard reads params this way, not by decoding into a
+// struct: encoding/json matches names without case and keeps the last of
+// repeated ones, while Chromium reads the exact name, so
+// {"url":"chrome://quit/","URL":"about:blank"} would otherwise pass the
+// guard as about:blank and quit the browser (found by FuzzRelayRouter).
+// Absent params are no members; params that are not a JSON object are an
+// error.
+func paramStrings(params []byte, name string) ([]string, error) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("params is not a JSON object")
+	}
+	var out []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(key, name) {
+			continue
+		}
+		var str string
+		if json.Unmarshal(v, &str) == nil {
+			out = append(out, str)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return out, nil
 }
 
 func quoteURL(u string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
@@ -252,4 +253,34 @@ func TestHostilePlaywrightSession(t *testing.T) {
 	}
 	t.Logf("hostile.mjs:\n%s", out)
 	h.assertAlive(t, "Playwright's Browser.close on a page session")
+}
+
+// TestHostilePuppeteer: Puppeteer on every socket kind a relay client can
+// have (its own Connection on the browser socket, page.createCDPSession()
+// as a flat page session, a Connection on the page tunnel) sends
+// Browser.crash*, chrome://quit|crash|restart|kill through createTarget and
+// Page.navigate, Page.close and Target.closeTarget of the app's page, then
+// Browser.close: every one is refused or closes only that connection, and
+// the browser process and the app's page stay alive after each kind.
+func TestHostilePuppeteer(t *testing.T) {
+	node := requireNode(t)
+	h := startHostile(t, "/second.html") // one browser: none of this may end it
+	for _, kind := range []string{"browser", "session", "tunnel"} {
+		t.Run(kind, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, "hostile_puppeteer.mjs", kind)
+			cmd.Dir = compatDir
+			cmd.Env = compatEnv(h.r, fixtureSrv.get(t), h.pageU)
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "DONE") {
+				t.Fatalf("hostile_puppeteer.mjs %s: %v\n%s", kind, err, out)
+			}
+			t.Logf("hostile_puppeteer.mjs %s:\n%s", kind, out)
+			h.assertAlive(t, "Puppeteer's hostile commands on the "+kind+" socket")
+			if !browser.PIDAlive(h.b.PID) {
+				t.Fatalf("the browser process %d is gone after the %s case", h.b.PID, kind)
+			}
+		})
+	}
 }

@@ -55,7 +55,7 @@ type Session struct {
 	// InspectorURL is the Electron main-process inspector, when known.
 	InspectorURL string
 
-	lock     chan struct{}
+	gate     gate // admission of tool calls (gate.go)
 	attachMu sync.Mutex
 
 	life      context.Context // ends when the session closes
@@ -63,16 +63,13 @@ type Session struct {
 	closeOnce sync.Once
 	group     sync.WaitGroup // what Go started, and the watcher
 
-	mu       sync.Mutex
-	lastErr  string
-	front    string // the window brought to front last (pointer input needs it)
-	ended    bool
-	endWhy   string
-	closing  bool                         // Go refuses new work
-	extras   map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
-	holder   string                       // the call holding the lock
-	heldAt   time.Time
-	gaveUpAt time.Time // when the dispatcher stopped waiting for the holder
+	mu      sync.Mutex
+	lastErr string
+	front   string // the window brought to front last (pointer input needs it)
+	ended   bool
+	endWhy  string
+	closing bool                         // Go refuses new work
+	extras  map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
 }
 
 // New builds a session around an opened pool. It watches the process (when
@@ -83,9 +80,10 @@ type Session struct {
 func New(id string, mode Mode, proc *browser.Process, ep browser.Endpoint, v browser.Version, pool *target.Pool, reg *surface.Registry) *Session {
 	s := &Session{
 		ID: id, Mode: mode, Created: time.Now(), Proc: proc, Endpoint: ep, Version: v,
-		Pool: pool, Surfaces: reg, lock: make(chan struct{}, 1),
+		Pool: pool, Surfaces: reg,
 		extras: map[reflect.Type]*attachment{}, Pages: page.NewStore(),
 	}
+	s.gate.init()
 	s.life, s.cancel = context.WithCancel(context.Background())
 	if proc != nil {
 		s.PID = proc.PID
@@ -151,58 +149,6 @@ func (s *Session) Alive() (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return !s.ended, s.endWhy
-}
-
-// Lock takes the per-session lock for the call named call, or gives up when
-// ctx ends with OPERATION_TIMEOUT naming the call that holds it.
-//
-// The rule (docs/adr, ownership of goroutines and sessions): the goroutine that runs a call's handler holds
-// the lock and releases it when the handler returns; every handler's work
-// is bounded by its call context, which the dispatcher's backstop cancels.
-// So a call the backstop gave up on releases the lock at its next blocking
-// step; until then later calls wait at most their own deadline here, and
-// never hang.
-func (s *Session) Lock(ctx context.Context, call string) error {
-	select {
-	case s.lock <- struct{}{}:
-		s.mu.Lock()
-		s.holder, s.heldAt, s.gaveUpAt = call, time.Now(), time.Time{}
-		s.mu.Unlock()
-		return nil
-	case <-ctx.Done():
-		s.mu.Lock()
-		holder, heldAt, gaveUp := s.holder, s.heldAt, s.gaveUpAt
-		s.mu.Unlock()
-		e := errs.New(errs.OperationTimeout, "waited too long for another call on session %s to finish", s.ID)
-		if holder != "" {
-			e.Message += fmt.Sprintf(" (%s, running for %s", holder, time.Since(heldAt).Round(time.Millisecond))
-			if !gaveUp.IsZero() {
-				e.Message += fmt.Sprintf("; its caller gave up on it %s ago and it ends at its next step", time.Since(gaveUp).Round(time.Millisecond))
-			}
-			e.Message += ")"
-			e.With("busy_with", holder)
-		}
-		return e
-	}
-}
-
-// GaveUp records that the dispatcher stopped waiting for the call holding
-// the lock (its backstop fired, or its client cancelled): the handler still
-// runs until its context's end reaches it, and then releases the lock.
-func (s *Session) GaveUp() {
-	s.mu.Lock()
-	if s.holder != "" {
-		s.gaveUpAt = time.Now()
-	}
-	s.mu.Unlock()
-}
-
-// Unlock releases the per-session lock.
-func (s *Session) Unlock() {
-	s.mu.Lock()
-	s.holder, s.heldAt, s.gaveUpAt = "", time.Time{}, time.Time{}
-	s.mu.Unlock()
-	<-s.lock
 }
 
 // SetLastError records the last failure seen on this session (for status).

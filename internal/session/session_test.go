@@ -51,30 +51,6 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestLockGivesUp(t *testing.T) {
-	s := bare(t, "s1")
-	if err := s.Lock(context.Background(), "electron_click"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	err := s.Lock(ctx, "electron_type")
-	if e := errs.As(err); e == nil || e.Code != errs.OperationTimeout || e.Details["busy_with"] != "electron_click" {
-		t.Fatalf("a held lock: %v", err)
-	}
-	s.GaveUp()
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel2()
-	if err := s.Lock(ctx2, "electron_type"); err == nil || !strings.Contains(err.Error(), "gave up on it") {
-		t.Fatalf("a lock held by an abandoned call: %v", err)
-	}
-	s.Unlock()
-	if err := s.Lock(context.Background(), "electron_type"); err != nil {
-		t.Fatal(err)
-	}
-	s.Unlock()
-}
-
 // TestAttachTypedCreatedOnceAndClosed: one value per type, created once,
 // closed with the session; a closing session creates nothing.
 func TestAttachTypedCreatedOnceAndClosed(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // cancelled (notifications/cancelled) gets no reply, as the MCP
 // specification asks of the receiver. go-sdk cancels the handler's context
 // on the notification but still writes the handler's response; Dispatch
-// ends the handler's work at once (the session lock is released when the
+// ends the handler's work at once (the session is released when the
 // handler returns), and this drops the response it leaves behind.
 //
 // It remembers only requests in flight: an id is noted when its request is

@@ -464,6 +464,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			s.calls.Done()
 		}
 	}()
+	var hold *session.Hold // the call's admission to its session
 	if d.session {
 		sid := ""
 		if hs, ok := args.(hasSession); ok {
@@ -477,12 +478,16 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if err := dialogBlocks(sess, name); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
-		if err := sess.Lock(ctx, name); err != nil {
+		// Reads and waits share the session, actions go one at a time in
+		// order, lifecycle calls go alone (classes.go, docs/adr/018).
+		h, err := sess.Acquire(ctx, name, classOf(name).admission())
+		if err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
+		hold = h
 		// A JavaScript dialog stops its page: fail now, not at the backstop.
 		if err := dialogBlocks(sess, name); err != nil {
-			sess.Unlock()
+			hold.Release()
 			return failureEnvelope(err, start, sess.ID)
 		}
 	}
@@ -500,8 +505,8 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	}
 	ch := make(chan outcome, 1)
 	// The handler runs in a goroutine of the server's (calls) on a context
-	// that ends with the backstop's. It holds the session lock and releases
-	// it when it returns, after it has cancelled and joined what it started
+	// that ends with the backstop's. It holds the session admission and
+	// releases it when it returns, after it has cancelled and joined what it started
 	// (Call.Go): when the backstop gives up on it, it still releases the
 	// lock at its next blocking step, as every handler's work is bounded by
 	// its context (docs/adr: ownership of goroutines and sessions).
@@ -521,8 +526,8 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}()
 		hcancel()
 		c.group.Wait()
-		if c.Session != nil {
-			c.Session.Unlock()
+		if hold != nil {
+			hold.Release()
 		}
 		ch <- o
 	}()
@@ -537,8 +542,8 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	case <-ctx.Done():
 		// The caller gets the backstop's answer now; the handler sees its
 		// context end and releases the lock when it returns.
-		if c.Session != nil {
-			c.Session.GaveUp()
+		if hold != nil {
+			hold.GaveUp()
 		}
 		o.err = errs.New(errs.OperationTimeout, "%s did not finish within %s", name, s.cfg.OperationTimeout)
 		switch {

@@ -82,6 +82,7 @@ type HTTPOptions struct {
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	m := s.MCP()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
+	cancels := &httpCancels{} // a cancelled call gets no reply (cancelled_http.go)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != MCPPath {
 			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
@@ -92,7 +93,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: a token is required (Authorization: Bearer <token>)", http.StatusUnauthorized)
 			return
 		}
-		h.ServeHTTP(w, r)
+		cancels.serve(w, r, h)
 	})
 }
 

@@ -231,6 +231,22 @@ function poll(check, budget) {
   });
 }
 
+// withReserved runs f with the namespace's next ref at rsv, the number
+// the Go side kept for this wait: the renderer answers a wait while the Go
+// side lets other operations run, so a ref issued then must not be the
+// counter's next (another surface may have issued it meanwhile). The
+// counter never goes back.
+function withReserved(s, rsv, f) {
+  if (!(rsv > 0) || s.byRef.has(rsv)) return f(); // (an answer the Go side never took may have used it)
+  var keep = s.next;
+  s.next = rsv;
+  try {
+    return f();
+  } finally {
+    s.next = Math.max(keep, s.next);
+  }
+}
+
 // eventSummary describes an event in a few fields.
 function eventSummary(s, ev) {
   var o = { type: ev.type, is_trusted: ev.isTrusted, time_stamp: Math.round(ev.timeStamp) };
@@ -265,7 +281,7 @@ function armEvent(s, c, id) {
   w = { id: id, doc: document, got: null, waiters: [] };
   var h = function (ev) {
     if (w.got) return;
-    w.got = eventSummary(s, ev);
+    w.got = withReserved(s, w.rsv, function () { return eventSummary(s, ev); });
     target.removeEventListener(c.name, h, true);
     var ws = w.waiters;
     w.waiters = [];
@@ -284,6 +300,7 @@ function armEvent(s, c, id) {
 
 function waitEvent(s, c, a) {
   var w = armEvent(s, c, a.id);
+  w.rsv = a.rsv; // the number kept for this call
   return new _Promise(function (resolve) {
     if (w.got) { resolve({ met: true, event: w.got }); return; }
     if (!(a.t > 0)) {
@@ -303,7 +320,7 @@ function waitEvent(s, c, a) {
 }
 
 // waitAnswer wraps a settled wait as op's answer.
-function waitAnswer(s, R, res, c) {
+function waitAnswer(s, R, res, c, rsv) {
   var out = { d: R.token };
   if (res.err) out.e = errorOut(res.err);
   else {
@@ -315,7 +332,7 @@ function waitAnswer(s, R, res, c) {
       r.actual = typeof last.actual === 'string' ? clipActual(last.actual) : last.actual;
       if (typeof last.actual === 'string') r.length = last.actual.length;
       var acts = c.k === 'state' || (c.k === 'selector' && (c.state === 'attached' || c.state === 'visible'));
-      if (res.met && acts && last.el && last.el.isConnected) r.element = describe(s, last.el);
+      if (res.met && acts && last.el && last.el.isConnected) r.element = withReserved(s, rsv, function () { return describe(s, last.el); });
     }
     out.r = r;
   }
@@ -329,9 +346,9 @@ OPS.wait = function (s, a) {
   var R = currentRegistry();
   var c = a.c || {};
   if (c.k === 'event') {
-    return waitEvent(s, c, a).then(function (res) { return waitAnswer(s, R, res, c); },
-      function (err) { return waitAnswer(s, R, { err: err }, c); });
+    return waitEvent(s, c, a).then(function (res) { return waitAnswer(s, R, res, c, a.rsv); },
+      function (err) { return waitAnswer(s, R, { err: err }, c, a.rsv); });
   }
   var check = sampler(s, c);
-  return poll(check, a.t).then(function (res) { return waitAnswer(s, R, res, c); });
+  return poll(check, a.t).then(function (res) { return waitAnswer(s, R, res, c, a.rsv); });
 };

@@ -20,6 +20,19 @@ for (const [method, params] of [
   await assert.rejects(session.send(method, params), /relay:/, method + ' was not refused');
   console.log('refused ' + method);
 }
+// The browser-level session (Target.attachToBrowserTarget through the
+// browser socket) is refused the same.
+const bs = await browser.newBrowserCDPSession();
+for (const [method, params] of [
+  ['Browser.crash', {}],
+  ['Browser.crashGpuProcess', {}],
+  ['Target.createTarget', { url: 'chrome://quit/' }],
+  ['Target.createTarget', { url: 'chrome://quit/', URL: 'about:blank' }],
+  ['Target.closeTarget', { targetId: (await session.send('Target.getTargetInfo')).targetInfo.targetId }],
+]) {
+  await assert.rejects(bs.send(method, params), /relay:/, 'browser session: ' + method + ' was not refused');
+  console.log('browser session refused ' + method + ' ' + JSON.stringify(params));
+}
 const disconnected = new Promise(r => browser.once('disconnected', r));
 await session.send('Browser.close').catch(e => console.log('Browser.close: ' + e.message));
 await Promise.race([disconnected, new Promise((_, reject) => setTimeout(() => reject(new Error('not disconnected')), 10000))]);

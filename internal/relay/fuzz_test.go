@@ -1,0 +1,218 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/urlpolicy"
+)
+
+// upstreamRecord keeps every frame the fake upstream read.
+type upstreamRecord struct {
+	mu     sync.Mutex
+	frames [][]byte
+	paths  []string
+}
+
+func (u *upstreamRecord) add(path string, b []byte) {
+	u.mu.Lock()
+	u.frames = append(u.frames, append([]byte(nil), b...))
+	u.paths = append(u.paths, path)
+	u.mu.Unlock()
+}
+
+// neverUpstream is what the relay must keep from the browser whatever a
+// client sends (no target was created by a client here, so no close is
+// allowed either).
+var neverUpstream = map[string]bool{
+	"Browser.close": true, "Browser.crash": true, "Browser.crashGpuProcess": true,
+	"Target.sendMessageToTarget": true, "Target.closeTarget": true, "Page.close": true,
+}
+
+// check fails the test when any frame that reached the upstream is one the
+// guard refuses. Frames are read as Chromium reads them: member names are
+// exact (encoding/json's case-insensitive field matching is not used), and
+// every member of a repeated name counts.
+func (u *upstreamRecord) check(t *testing.T, from *int) {
+	t.Helper()
+	u.mu.Lock()
+	frames := u.frames[*from:]
+	paths := u.paths[*from:]
+	*from = len(u.frames) // a failure is reported once
+	u.mu.Unlock()
+	for i, b := range frames {
+		members, ok := objectMembers(b)
+		if !ok {
+			continue // Chromium answers a parse error
+		}
+		for _, m := range members["method"] {
+			var method string
+			if json.Unmarshal(m, &method) != nil {
+				continue
+			}
+			if neverUpstream[method] {
+				t.Fatalf("%s reached the upstream on %s: %s", method, paths[i], b)
+			}
+			if method != "Target.createTarget" && method != "Page.navigate" {
+				continue
+			}
+			for _, p := range members["params"] {
+				params, ok := objectMembers(p)
+				if !ok {
+					continue
+				}
+				for _, raw := range params["url"] {
+					var u string
+					if json.Unmarshal(raw, &u) == nil && urlpolicy.BrowserActing(u) != "" {
+						t.Fatalf("%s to a browser-acting URL %q reached the upstream on %s: %s", method, u, paths[i], b)
+					}
+				}
+			}
+		}
+	}
+}
+
+// objectMembers reads a JSON object's members by their exact names, every
+// value of a repeated name kept.
+func objectMembers(b []byte) (map[string][]json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	out := map[string][]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out[key] = append(out[key], v)
+	}
+	return out, true
+}
+
+// FuzzRelayRouter sends one arbitrary frame (a method, params and
+// sessionId, or any bytes) through the relay's command router, on the
+// browser socket, a flat page session or the page tunnel, against a fake
+// upstream that records what reaches it. The relay must not panic, must
+// keep serving, and no refused command (Browser.close/crash*,
+// sendMessageToTarget, closes of targets the client did not create,
+// browser-acting URLs) may reach the upstream, as Chromium would read it.
+func FuzzRelayRouter(f *testing.F) {
+	fake := startFake(f)
+	rec := &upstreamRecord{}
+	fake.onFrame = rec.add
+	r := startRelay(f, fake.endpoint())
+	tunnel := strings.Replace(r.WSURL(), "/devtools/browser/"+r.testBrowserID(), "/devtools/page/PAGE1", 1)
+	for _, s := range []struct {
+		method string
+		params string
+	}{
+		{"Browser.close", ``},
+		{"Browser.crash", `{}`},
+		{"Browser.crashGpuProcess", `{}`},
+		{"Target.createTarget", `{"url":"chrome://quit/"}`},
+		{"Target.createTarget", `{"url":"chrome://quit/","URL":"about:blank"}`},
+		{"Target.createTarget", `{"Url":"about:blank","url":"CHROME://RESTART"}`},
+		{"Page.navigate", `{"url":"chrome://crash"}`},
+		{"Page.navigate", `{"url":" chrome://kill"}`},
+		{"Page.navigate", `{"url":"about:blank","url":"chrome://quit"}`},
+		{"Page.close", `{}`},
+		{"Target.closeTarget", `{"targetId":"PAGE1"}`},
+		{"Target.closeTarget", `{"targetId":"PAGE1","TargetId":"x"}`},
+		{"Target.sendMessageToTarget", `{"message":"{\"id\":1,\"method\":\"Browser.close\"}"}`},
+		{"Target.attachToTarget", `{"targetId":"PAGE1","flatten":true}`},
+		{"Runtime.evaluate", `{"expression":"1"}`},
+	} {
+		for kind := range uint8(3) {
+			f.Add(kind, s.method, []byte(s.params), "", false)
+		}
+	}
+	f.Add(uint8(0), "", []byte(`{"id":1,"method":"Browser.close","method":"Runtime.enable"}`), "", true)
+	f.Add(uint8(1), "", []byte(`{"id":1,"method":"Browser.cl\u006fse"}`), "", true)
+	f.Add(uint8(2), "", []byte(`[{"id":1,"method":"Browser.close"}]`), "", true)
+	f.Add(uint8(8), "Browser.close", []byte(`{}`), "nope", false)
+	seen := 0
+	f.Fuzz(func(t *testing.T, kind uint8, method string, params []byte, sid string, raw bool) {
+		url := r.WSURL()
+		if kind%3 == 2 {
+			url = tunnel
+		}
+		c := dialRaw(t, url)
+		pingSID := ""
+		if kind%3 == 1 {
+			at := c.call("", "Target.attachToTarget", map[string]any{"targetId": "PAGE1", "flatten": true})
+			pingSID = decode[map[string]string](t, at)["sessionId"]
+			if kind&8 == 0 {
+				sid = pingSID
+			}
+		}
+		var frame []byte
+		if raw {
+			frame = params
+		} else {
+			var b bytes.Buffer
+			m, _ := json.Marshal(method)
+			b.WriteString(`{"id":4242,"method":`)
+			b.Write(m)
+			if len(params) > 0 && json.Valid(params) {
+				b.WriteString(`,"params":`)
+				b.Write(params)
+			}
+			if sid != "" {
+				s, _ := json.Marshal(sid)
+				b.WriteString(`,"sessionId":`)
+				b.Write(s)
+			}
+			b.WriteString("}")
+			frame = b.Bytes()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c.ws.Write(ctx, websocket.MessageText, frame) != nil {
+			return
+		}
+		// A ping after it on the same socket: once it is answered, the
+		// frame has reached the upstream if it was going to (one socket,
+		// in order). A closed connection ends the wait.
+		ping := []byte(`{"id":9090909,"method":"Fuzz.ping"`)
+		if pingSID != "" {
+			ping = append(ping, `,"sessionId":"`+pingSID+`"`...)
+		}
+		ping = append(ping, '}')
+		if c.ws.Write(ctx, websocket.MessageText, ping) == nil {
+			for ctx.Err() == nil {
+				if c.index(func(f rawFrame) bool { return f.ID == 9090909 && f.Method == "" }) >= 0 {
+					break
+				}
+				c.mu.Lock()
+				closed := c.closeErr != nil
+				c.mu.Unlock()
+				if closed {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		rec.check(t, &seen)
+		// The relay still serves.
+		c2 := dialRaw(t, r.WSURL())
+		if v := decode[map[string]string](t, c2.call("", "Browser.getVersion", nil)); v["product"] == "" {
+			t.Fatal("the relay stopped answering")
+		}
+		if r.Err() != nil {
+			t.Fatalf("the relay failed: %v", r.Err())
+		}
+	})
+}

@@ -1,0 +1,129 @@
+package tool
+
+import "github.com/understudy-dev/understudy/internal/session"
+
+// toolClass says what a tool does to its session, and so how its calls
+// share the session with the calls in flight beside them (docs/adr/018):
+//
+//   - classRead reads the page or the session and changes nothing;
+//   - classWait watches the page until a condition holds or time runs out;
+//   - classAction changes the page (input, navigation, evaluation, dialog
+//     answers);
+//   - classLifecycle changes the session itself (which surface or window
+//     is selected, the relay, detach and stop) or needs no session at all.
+//
+// Reads and waits share a session with each other and with one action;
+// actions run one at a time, in the order they arrived; lifecycle calls run
+// alone. Every registered tool is in toolClasses (TestEveryToolClassified).
+type toolClass int
+
+const (
+	classRead toolClass = iota + 1
+	classWait
+	classAction
+	classLifecycle
+)
+
+func (c toolClass) String() string {
+	switch c {
+	case classRead:
+		return "read"
+	case classWait:
+		return "wait"
+	case classAction:
+		return "action"
+	case classLifecycle:
+		return "lifecycle"
+	}
+	return "unclassified"
+}
+
+// admission is how a call of the class enters its session's gate.
+func (c toolClass) admission() session.Class {
+	switch c {
+	case classRead, classWait:
+		return session.Shared
+	case classAction:
+		return session.Ordered
+	}
+	return session.Exclusive // lifecycle, and anything unclassified
+}
+
+// toolClasses is the one table of every tool's class.
+var toolClasses = map[string]toolClass{
+	// Lifecycle: sessions and what is selected in them.
+	"electron_launch":           classLifecycle,
+	"electron_attach":           classLifecycle,
+	"electron_detach":           classLifecycle,
+	"electron_stop":             classLifecycle,
+	"electron_force_kill":       classLifecycle,
+	"electron_discover_running": classLifecycle,
+	"electron_status":           classLifecycle,
+	"electron_doctor":           classLifecycle,
+	"electron_switch_surface":   classLifecycle,
+	"electron_switch_window":    classLifecycle,
+	"electron_relay_endpoint":   classLifecycle,
+	"electron_inject":           classLifecycle,
+
+	// Reads.
+	"electron_info":               classRead,
+	"electron_console_logs":       classRead,
+	"electron_snapshot":           classRead,
+	"electron_find":               classRead,
+	"electron_elements_list":      classRead,
+	"electron_exists":             classRead,
+	"electron_get_text":           classRead,
+	"electron_get_value":          classRead,
+	"electron_get_attribute":      classRead,
+	"electron_get_state":          classRead,
+	"electron_get_bbox":           classRead,
+	"electron_get_computed_style": classRead,
+	"electron_focused_element":    classRead,
+	"electron_screenshot":         classRead,
+	"electron_surfaces_list":      classRead,
+	"electron_windows_list":       classRead,
+	"electron_assert_pattern":     classRead,
+
+	// Waits.
+	"electron_wait":              classWait,
+	"electron_wait_for_selector": classWait,
+	"electron_wait_for_state":    classWait,
+	"electron_wait_for_event":    classWait,
+	"electron_expect_text":       classWait,
+	"electron_expect_value":      classWait,
+	"electron_expect_visible":    classWait,
+	"electron_expect_state":      classWait,
+	"electron_expect_count":      classWait,
+	"electron_expect_url":        classWait,
+
+	// Actions.
+	"electron_click":            classAction,
+	"electron_hover":            classAction,
+	"electron_type":             classAction,
+	"electron_keyboard_type":    classAction,
+	"electron_type_into_editor": classAction,
+	"electron_key":              classAction,
+	"electron_press_sequence":   classAction,
+	"electron_clear_input":      classAction,
+	"electron_check":            classAction,
+	"electron_uncheck":          classAction,
+	"electron_select_option":    classAction,
+	"electron_set_files":        classAction,
+	"electron_drop_file":        classAction,
+	"electron_drag":             classAction,
+	"electron_scroll":           classAction,
+	"electron_scroll_into_view": classAction,
+	"electron_navigate":         classAction,
+	"electron_eval_main":        classAction,
+	"electron_eval_renderer":    classAction,
+	"electron_dialog_handler":   classAction,
+}
+
+// classOf is the tool's class; a tool missing from the table is treated as
+// lifecycle (alone), the safe side.
+func classOf(name string) toolClass {
+	if c, ok := toolClasses[name]; ok {
+		return c
+	}
+	return classLifecycle
+}

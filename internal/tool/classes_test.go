@@ -1,0 +1,35 @@
+package tool
+
+import (
+	"sort"
+	"testing"
+)
+
+// TestEveryToolClassified: every tool the server can register (every gate
+// open) has a class in toolClasses, and the table names no tool that does
+// not exist.
+func TestEveryToolClassified(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	defer s.Close()
+	names := map[string]bool{}
+	for _, n := range s.Names() {
+		names[n] = true
+		if _, ok := toolClasses[n]; !ok {
+			t.Errorf("tool %s has no class in toolClasses (classes.go): say whether it reads, waits, acts or changes the session", n)
+		}
+		d := s.defs[n]
+		if c := classOf(n); !d.session && c != classLifecycle && c != classWait {
+			t.Errorf("tool %s needs no session but is classed %s; a tool without a session manages sessions (lifecycle) or only waits", n, c)
+		}
+	}
+	var stale []string
+	for n := range toolClasses {
+		if !names[n] {
+			stale = append(stale, n)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		t.Errorf("toolClasses names tools that are not registered: %v", stale)
+	}
+}
