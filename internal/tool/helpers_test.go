@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/browser"
@@ -22,6 +23,9 @@ type env struct {
 	client *mcp.ClientSession
 	app    *fixture.Server
 	chrome string
+	// results holds each tool's published outputSchema, resolved: every
+	// successful call's structured content is validated against it.
+	results map[string]*jsonschema.Resolved
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
@@ -53,7 +57,38 @@ func newEnv(t *testing.T, cfg Config) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome}
+	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome, results: outputSchemas(t, cs)}
+}
+
+// outputSchemas lists the tools the client sees and resolves the
+// outputSchema of each tool that publishes one.
+func outputSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*jsonschema.Resolved {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out := map[string]*jsonschema.Resolved{}
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		if tool.OutputSchema == nil {
+			continue
+		}
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(b, &sch); err != nil {
+			t.Fatalf("%s: outputSchema: %v", tool.Name, err)
+		}
+		r, err := sch.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: outputSchema does not resolve: %v", tool.Name, err)
+		}
+		out[tool.Name] = r
+	}
+	return out
 }
 
 // call runs a tool through MCP and returns the decoded envelope.
@@ -82,6 +117,11 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 	meta, _ := m["_meta"].(map[string]any)
 	if meta == nil || meta["estimated_tokens"] == nil || meta["elapsed_ms"] == nil {
 		e.t.Fatalf("%s: no _meta in %v", name, m)
+	}
+	if r := e.results[name]; r != nil && !res.IsError {
+		if err := r.Validate(m); err != nil {
+			e.t.Fatalf("%s: the result does not match the tool's outputSchema: %v\n%s", name, err, b)
+		}
 	}
 	return m
 }

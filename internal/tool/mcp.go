@@ -22,13 +22,14 @@ Every response is {ok, …, _meta}; failures carry code, hint and what to do nex
 func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.cfg.Logger,
+		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
 		Capabilities:            serverCapabilities(),
 	})
 	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
+	s.mcps.add(srv)
 	return srv
 }
 
@@ -36,7 +37,11 @@ func (s *Server) MCP() *mcp.Server {
 func (s *Server) addTools(srv *mcp.Server) {
 	for _, name := range s.order {
 		d := s.defs[name]
-		srv.AddTool(&mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}, s.mcpHandler(d.name))
+		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}
+		if out := d.outputSchema(); out != nil {
+			t.OutputSchema = out
+		}
+		srv.AddTool(t, s.mcpHandler(d.name))
 	}
 }
 
@@ -91,6 +96,7 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 		}
 		if req.Session != nil {
 			ctx = WithOwner(ctx, req.Session.ID())
+			ctx = context.WithValue(ctx, callerKey{}, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{

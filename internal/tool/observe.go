@@ -156,7 +156,13 @@ func exists(ctx context.Context, c *Call, a *elementArgs) (any, error) {
 	return read(ctx, c, a, c.Session.Pages.Exists, "exists")
 }
 
-func getText(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+// textResult is electron_get_text's result.
+type textResult struct {
+	SurfaceID string `json:"surface_id" jsonschema:"the surface the element is in"`
+	*page.TextRead
+}
+
+func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -165,10 +171,7 @@ func getText(ctx context.Context, c *Call, a *elementArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		SurfaceID string `json:"surface_id"`
-		*page.TextRead
-	}{f.SurfaceID, t}, nil
+	return &textResult{f.SurfaceID, t}, nil
 }
 
 func getValue(ctx context.Context, c *Call, a *elementArgs) (any, error) {

@@ -4,6 +4,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // schemaFiles holds every tool's input schema as the JSON that
@@ -27,4 +29,45 @@ func (d *def) inputSchema() json.RawMessage {
 		panic(fmt.Sprintf("tool %s: schema: %v", d.name, err))
 	}
 	return b
+}
+
+// outputSchema is d's MCP outputSchema: the success envelope {ok, the
+// result's fields, _meta} described from the tool's result type, from the
+// embedded schemas/out/<tool>.json when it is there. It is nil for a tool
+// whose result is untyped. A failure's structured content (isError true)
+// is the failure envelope instead, which clients do not validate.
+func (d *def) outputSchema() json.RawMessage {
+	if d.result == nil {
+		return nil
+	}
+	if b, err := schemaFiles.ReadFile("schemas/out/" + d.name + ".json"); err == nil {
+		return b
+	}
+	b, err := json.Marshal(envelopeSchema(d.result()))
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: result schema: %v", d.name, err))
+	}
+	return b
+}
+
+// envelopeSchema wraps a result type's schema into the success envelope's.
+func envelopeSchema(result *jsonschema.Schema) *jsonschema.Schema {
+	env := result.CloneSchemas()
+	env.Type, env.Types = "object", nil
+	if env.Properties == nil {
+		env.Properties = map[string]*jsonschema.Schema{}
+	}
+	env.Properties["ok"] = &jsonschema.Schema{Type: "boolean", Description: "true: the tool did what it says (failures carry code, hint and isError)"}
+	env.Properties["_meta"] = &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"estimated_tokens": {Type: "integer"},
+			"elapsed_ms":       {Type: "integer"},
+			"session_id":       {Type: "string"},
+		},
+		Required: []string{"estimated_tokens", "elapsed_ms"},
+	}
+	env.PropertyOrder = nil
+	env.Required = append([]string{"ok", "_meta"}, env.Required...)
+	return env
 }

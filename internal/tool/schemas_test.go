@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,15 +23,26 @@ func TestToolsDocSchemas(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		want[name+".json"] = b
+		if r := s.defs[name].result; r != nil {
+			if b, err = json.Marshal(envelopeSchema(r())); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want["out/"+name+".json"] = b
+		}
 	}
 	if *updateDocs {
-		ents, _ := os.ReadDir("schemas")
-		for _, e := range ents {
-			if _, ok := want[e.Name()]; !ok {
-				if err := os.Remove(filepath.Join("schemas", e.Name())); err != nil {
-					t.Fatal(err)
+		for _, dir := range []string{"", "out/"} {
+			ents, _ := os.ReadDir(filepath.Join("schemas", dir))
+			for _, e := range ents {
+				if _, ok := want[dir+e.Name()]; !ok && !e.IsDir() {
+					if err := os.Remove(filepath.Join("schemas", dir, e.Name())); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
+		}
+		if err := os.MkdirAll(filepath.Join("schemas", "out"), 0o755); err != nil {
+			t.Fatal(err)
 		}
 		for f, b := range want {
 			if err := os.WriteFile(filepath.Join("schemas", f), b, 0o644); err != nil {
@@ -38,14 +50,13 @@ func TestToolsDocSchemas(t *testing.T) {
 			}
 		}
 	}
-	ents, err := schemaFiles.ReadDir("schemas")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !*updateDocs {
-		for _, e := range ents {
-			if _, ok := want[e.Name()]; !ok {
-				t.Errorf("schemas/%s: no such tool; run go test ./internal/tool -run TestToolsDoc -update-docs", e.Name())
+		for _, dir := range []string{"", "out/"} {
+			ents, _ := schemaFiles.ReadDir("schemas/" + strings.TrimSuffix(dir, "/"))
+			for _, e := range ents {
+				if _, ok := want[dir+e.Name()]; !ok && !e.IsDir() {
+					t.Errorf("schemas/%s%s: no such tool or no typed result; run go test ./internal/tool -run TestToolsDoc -update-docs", dir, e.Name())
+				}
 			}
 		}
 	}
@@ -55,7 +66,11 @@ func TestToolsDocSchemas(t *testing.T) {
 			t.Errorf("schemas/%s differs from the inferred schema; run go test ./internal/tool -run TestToolsDoc -update-docs", f)
 		}
 		// What the server publishes is what was inferred.
-		if pub := s.defs[f[:len(f)-len(".json")]].inputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
+		if name, ok := strings.CutPrefix(f, "out/"); ok {
+			if pub := s.defs[strings.TrimSuffix(name, ".json")].outputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
+				t.Errorf("%s: published output schema differs from the inferred one", f)
+			}
+		} else if pub := s.defs[strings.TrimSuffix(f, ".json")].inputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
 			t.Errorf("%s: published schema differs from the inferred one", f)
 		}
 	}
