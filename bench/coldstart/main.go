@@ -4,6 +4,11 @@
 // server with one tool (./bare), interleaved in one run so the machine's
 // load falls on both alike, and prints medians, p90 and the ratio.
 //
+// It also times what a host waits for before it can show the tools: the
+// same spawn and initialize, then notifications/initialized and tools/list,
+// until the list arrives (understudy registers its tools on the first
+// request after initialize, ADR-018, so this is where their cost shows).
+//
 //	go run ./bench/coldstart [-n 40]
 //
 // Both binaries are built as the Makefile's build target builds understudy:
@@ -60,30 +65,43 @@ func run(n int, old string) error {
 	}
 	// One warm-up each: the first exec of a fresh file pays for the page cache.
 	for _, bin := range bins {
-		if _, err := spawn(bin, req); err != nil {
+		if _, err := spawn(bin, req, true); err != nil {
 			return err
 		}
 	}
-	ds := make(map[string][]time.Duration)
+	type key struct {
+		bin  string
+		list bool
+	}
+	ds := make(map[key][]time.Duration)
 	for i := range n {
-		for j := range bins { // rotate who goes first
-			bin := bins[(i+j)%len(bins)]
-			d, err := spawn(bin, req)
-			if err != nil {
-				return err
+		for _, list := range []bool{false, true} {
+			for j := range bins { // rotate who goes first
+				bin := bins[(i+j)%len(bins)]
+				d, err := spawn(bin, req, list)
+				if err != nil {
+					return err
+				}
+				ds[key{bin, list}] = append(ds[key{bin, list}], d)
 			}
-			ds[bin] = append(ds[bin], d)
 		}
 	}
-	dOurs, dBare := ds[ours], ds[bare]
-	mo, mb := quantile(dOurs, 0.5), quantile(dBare, 0.5)
-	fmt.Printf("spawn to initialize reply, %d interleaved runs each\n", n)
-	fmt.Printf("understudy  median %6.2f ms  p90 %6.2f ms\n", ms(mo), ms(quantile(dOurs, 0.9)))
-	fmt.Printf("bare go-sdk median %6.2f ms  p90 %6.2f ms\n", ms(mb), ms(quantile(dBare, 0.9)))
-	fmt.Printf("ratio (medians) %.2fx\n", float64(mo)/float64(mb))
-	if old != "" {
-		mold := quantile(ds[old], 0.5)
-		fmt.Printf("-old        median %6.2f ms  p90 %6.2f ms  ratio to bare %.2fx\n", ms(mold), ms(quantile(ds[old], 0.9)), float64(mold)/float64(mb))
+	for _, list := range []bool{false, true} {
+		if list {
+			fmt.Printf("\nspawn to tools/list reply (initialize, notifications/initialized, tools/list), %d interleaved runs each\n", n)
+		} else {
+			fmt.Printf("spawn to initialize reply, %d interleaved runs each\n", n)
+		}
+		dOurs, dBare := ds[key{ours, list}], ds[key{bare, list}]
+		mo, mb := quantile(dOurs, 0.5), quantile(dBare, 0.5)
+		fmt.Printf("understudy  median %6.2f ms  p90 %6.2f ms\n", ms(mo), ms(quantile(dOurs, 0.9)))
+		fmt.Printf("bare go-sdk median %6.2f ms  p90 %6.2f ms\n", ms(mb), ms(quantile(dBare, 0.9)))
+		fmt.Printf("ratio (medians) %.2fx\n", float64(mo)/float64(mb))
+		if old != "" {
+			dOld := ds[key{old, list}]
+			mold := quantile(dOld, 0.5)
+			fmt.Printf("-old        median %6.2f ms  p90 %6.2f ms  ratio to bare %.2fx\n", ms(mold), ms(quantile(dOld, 0.9)), float64(mold)/float64(mb))
+		}
 	}
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
@@ -105,8 +123,10 @@ func build(out, pkg string) error {
 }
 
 // spawn starts bin, writes req on its stdin and returns the time from just
-// before the start to the arrival of the reply line; then kills the process.
-func spawn(bin, req string) (time.Duration, error) {
+// before the start to the arrival of the reply line; with list, it then
+// writes notifications/initialized and tools/list and waits for that reply
+// instead. Then it kills the process.
+func spawn(bin, req string, list bool) (time.Duration, error) {
 	cmd := exec.Command(bin)
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
@@ -128,15 +148,36 @@ func spawn(bin, req string) (time.Duration, error) {
 	if _, err := io.WriteString(in, req); err != nil {
 		return 0, err
 	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	d := time.Since(t0)
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
 	if err != nil {
 		return 0, fmt.Errorf("%s: reading the reply: %v", filepath.Base(bin), err)
 	}
 	if !strings.Contains(line, `"result"`) {
 		return 0, fmt.Errorf("%s: initialize failed: %s", filepath.Base(bin), line)
 	}
-	return d, nil
+	if !list {
+		return time.Since(t0), nil
+	}
+	const next = `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}` + "\n"
+	if _, err := io.WriteString(in, next); err != nil {
+		return 0, err
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return 0, fmt.Errorf("%s: reading tools/list: %v", filepath.Base(bin), err)
+		}
+		if !strings.Contains(line, `"id":2`) {
+			continue // a notification
+		}
+		d := time.Since(t0)
+		if !strings.Contains(line, `"tools":[{`) {
+			return 0, fmt.Errorf("%s: tools/list failed: %.200s", filepath.Base(bin), line)
+		}
+		return d, nil
+	}
 }
 
 // quantile is the nearest-rank quantile q of ds.

@@ -24,10 +24,6 @@ type Options struct {
 	// ReadLimit is the largest message accepted. Default 64 MiB (the
 	// library's 32 KiB default breaks on screenshots and AX trees).
 	ReadLimit int64
-	// OnFrame, when set, sees every incoming frame's bytes before the
-	// connection handles it. It runs on the reader goroutine: it must not
-	// block, and it must not keep b after it returns.
-	OnFrame func(b []byte)
 	// OnEvent, when set, sees every decoded event on the reader goroutine,
 	// in order. It must not block or call the connection synchronously,
 	// and it should cost O(1): every reply waits behind it (queue the
@@ -183,12 +179,9 @@ func (c *Conn) read() {
 			_ = c.ws.CloseNow()
 			return
 		}
-		if c.opts.OnFrame != nil {
-			c.opts.OnFrame(b)
-		}
 		f, err := DecodeFrame(b)
 		if err != nil {
-			continue // nothing we can route; the raw hook has seen it
+			continue // nothing we can route
 		}
 		if f.ID > 0 && f.Method == "" {
 			c.deliverReply(f)
@@ -224,7 +217,7 @@ func (c *Conn) deliverReply(f Frame) {
 	}
 	c.mu.Unlock()
 	if !ok {
-		return // a call that timed out, or a raw Send's reply
+		return // a call that timed out
 	}
 	if f.Error != nil {
 		ch <- reply{err: f.Error}
@@ -263,28 +256,6 @@ func (c *Conn) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 
 // Session returns a handle for a flattened child session on this socket.
 func (c *Conn) Session(id string) *Session { return &Session{c: c, id: id} }
-
-// CallRaw runs a method on a session with pre-encoded params and returns the
-// raw result.
-func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params json.RawMessage) (json.RawMessage, error) {
-	var out json.RawMessage
-	err := c.call(ctx, sessionID, method, params, &out)
-	return out, err
-}
-
-// Send writes one frame as given. Its reply, if any, is not matched to a
-// call: a caller that sends raw frames sees replies through OnFrame. Raw ids
-// must not collide with the connection's own, so callers use negative
-// numbers or ids from ReserveID.
-func (c *Conn) Send(ctx context.Context, frame []byte) error {
-	if err := c.ws.Write(ctx, websocket.MessageText, frame); err != nil {
-		return errs.Wrap(errs.CDPDisconnected, err, "writing to "+c.url)
-	}
-	return nil
-}
-
-// ReserveID returns an id that no call of this connection will use.
-func (c *Conn) ReserveID() int64 { return c.nextID.Add(1) }
 
 type outFrame struct {
 	ID        int64           `json:"id"`

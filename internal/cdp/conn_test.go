@@ -297,25 +297,6 @@ func TestSubscribeUnsubscribeNoLeak(t *testing.T) {
 	c.Close()
 }
 
-func TestRawFrames(t *testing.T) {
-	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
-		// Reply with odd spacing so a re-encoding would show.
-		_ = ws.Write(ctx, websocket.MessageText, []byte(`{"id": -7 ,"result":{"x":  1}}`))
-	})
-	got := make(chan string, 1)
-	c, err := Dial(context.Background(), url, &Options{OnFrame: func(b []byte) { got <- string(b) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Send(context.Background(), []byte(`{"id":-7,"method":"X.y"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if s := <-got; s != `{"id": -7 ,"result":{"x":  1}}` {
-		t.Fatalf("raw frame changed: %q", s)
-	}
-}
-
 func TestTypedCallThroughCdproto(t *testing.T) {
 	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
 		send(ctx, ws, map[string]any{"id": f.ID, "result": map[string]any{"result": map[string]any{"type": "number", "value": 2, "description": "2"}}})

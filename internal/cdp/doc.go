@@ -6,9 +6,9 @@
 // the socket drops, delivers events to subscribers, and carries flattened
 // child sessions ([Conn.Session]) whose frames name a sessionId. Both *Conn
 // and *Session implement cdproto's cdp.Session, so generated commands run
-// through cdproto's cdp.Call. The relay uses the raw-frame API: [Conn.Send]
-// writes bytes as given and [Options.OnFrame] sees every frame as it came,
-// without re-encoding.
+// through cdproto's cdp.Call. The CDP relay (internal/relay) does not use
+// it: it forwards its clients' frames as bytes on sockets of its own
+// (docs/adr/017).
 //
 // One goroutine reads the socket; it is the only writer of the pending-call
 // table's replies and it never blocks on a slow subscriber: each

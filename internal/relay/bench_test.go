@@ -199,7 +199,8 @@ func startProbe(t testing.TB, b *chromiumtest.Browser, id string) *probe {
 		started := false
 		for ctx.Err() == nil {
 			t0 := time.Now()
-			raw, err := conn.CallRaw(ctx, "", "Runtime.evaluate", json.RawMessage(`{"expression":"window.__floodOK + window.__floodFailed","returnByValue":true}`))
+			var raw json.RawMessage
+			err := conn.Call(ctx, "Runtime.evaluate", json.RawMessage(`{"expression":"window.__floodOK + window.__floodFailed","returnByValue":true}`), &raw)
 			d := time.Since(t0)
 			if err != nil {
 				break
@@ -266,8 +267,9 @@ func BenchmarkRelayEvaluate(b *testing.B) {
 		}
 		return time.Since(t0)
 	}
-	callDirect := func() error { _, err := direct.CallRaw(ctx, "", "Runtime.evaluate", params); return err }
-	callRelay := func() error { _, err := via.CallRaw(ctx, att.SessionID, "Runtime.evaluate", params); return err }
+	var out json.RawMessage
+	callDirect := func() error { return direct.Call(ctx, "Runtime.evaluate", params, &out) }
+	callRelay := func() error { return via.Session(att.SessionID).Call(ctx, "Runtime.evaluate", params, &out) }
 	median := func(ds []time.Duration) time.Duration {
 		slices.Sort(ds)
 		return ds[len(ds)/2]

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 // The commands a client's sessions send that the relay answers itself, in
@@ -32,9 +34,9 @@ func (c *client) relayCall(s *session, method string, params []byte, done func(j
 }
 
 func (c *client) replyCallErr(sid string, id int64, err error) {
-	var ce *cdpError
+	var ce *cdp.ProtocolError
 	if errors.As(err, &ce) {
-		c.replyErr(sid, id, ce.Code, ce.Message)
+		c.replyErr(sid, id, int(ce.Code), ce.Message)
 		return
 	}
 	c.replyErr(sid, id, codeServerError, "relay: "+err.Error())

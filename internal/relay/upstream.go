@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 // upstreamReadLimit is the largest message read from the browser: full AX
@@ -18,8 +19,18 @@ import (
 const upstreamReadLimit = 256 << 20
 
 // upstream is one WebSocket to the browser: a browser endpoint or one
-// target's own endpoint. Exactly one goroutine reads it (see read); writes
-// may come from any goroutine (coder/websocket serialises them).
+// target's own endpoint. Exactly one goroutine reads it (the client's
+// readUpstream, the hub's readMonitor, or a tunnel's copier); writes may
+// come from any goroutine (coder/websocket serialises them).
+//
+// It is not internal/cdp's Conn, on purpose (docs/adr/017): the relay
+// forwards its clients' frames as the bytes they are, in both directions,
+// and finds their routing with scanEnvelope alone; the socket's reader is
+// where the client's bounded queue pushes back, and it starts only once the
+// relay's session for the socket exists. Its own few calls (Browser.getVersion,
+// Target.setDiscoverTargets, commands it answers for a client) share the id
+// space with the client's and use negative ids; their errors are
+// cdp.ProtocolError, as everywhere else.
 //
 // The relay's own calls on an upstream use negative ids, which no client
 // uses (clients count up from 1), so their replies are told apart without a
@@ -39,14 +50,6 @@ type callResult struct {
 	result json.RawMessage
 	err    error
 }
-
-// cdpError is an error reply of the browser.
-type cdpError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *cdpError) Error() string { return fmt.Sprintf("%s (%d)", e.Message, e.Code) }
 
 // dialUpstream opens a socket to a DevTools WebSocket URL. It sends no
 // Origin header (Chromium refuses one unless told otherwise).
@@ -125,8 +128,8 @@ func (u *upstream) deliver(env *envelope, b []byte) bool {
 		return true // a call that gave up; nothing else wants it
 	}
 	var r struct {
-		Result json.RawMessage `json:"result"`
-		Error  *cdpError       `json:"error"`
+		Result json.RawMessage    `json:"result"`
+		Error  *cdp.ProtocolError `json:"error"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		ch <- callResult{err: err}

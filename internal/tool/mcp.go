@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,7 +26,15 @@ func (s *Server) MCP() *mcp.Server {
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
+		Capabilities:            serverCapabilities(),
 	})
+	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
+	s.mcps.add(srv)
+	return srv
+}
+
+// addTools registers every tool with srv; [addToolsOnFirstUse] says when.
+func (s *Server) addTools(srv *mcp.Server) {
 	for _, name := range s.order {
 		d := s.defs[name]
 		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}
@@ -34,8 +43,41 @@ func (s *Server) MCP() *mcp.Server {
 		}
 		srv.AddTool(t, s.mcpHandler(d.name))
 	}
-	s.mcps.add(srv)
-	return srv
+}
+
+// serverCapabilities is what initialize answers: logging (go-sdk's
+// default) and tools. The tools are stated here because they are not yet
+// registered when initialize is answered (see [addToolsOnFirstUse]), so
+// go-sdk cannot infer them. listChanged is false: the tool list is fixed
+// for the server's life (flags decide it at startup), and a true value
+// would make go-sdk announce a change when the tools are registered.
+func serverCapabilities() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}
+}
+
+// addToolsOnFirstUse runs register once, before srv handles its first
+// request or notification other than initialize and ping (ADR-018).
+//
+// go-sdk's AddTool parses every schema back into Go twice (a check for
+// "type":"object" and one for x-mcp-header annotations), each parse with a
+// fresh 32 KB decoder buffer; for ~60 tools that was most of the time from
+// spawn to the initialize reply. Deferring it to the first request that can
+// need a tool takes it off the path a host waits on at startup and leaves
+// every tool registered before tools/list, tools/call or anything else is
+// answered: sync.Once makes concurrent first requests wait for the one
+// registration. Our schemas carry no x-mcp-header, so the streamable HTTP
+// transport's header check, which looks tools up before this middleware
+// runs, has nothing to check either way.
+func addToolsOnFirstUse(srv *mcp.Server, register func()) {
+	var once sync.Once
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "initialize" && method != "ping" {
+				once.Do(register)
+			}
+			return next(ctx, method, req)
+		}
+	})
 }
 
 func (s *Server) mcpHandler(name string) mcp.ToolHandler {
