@@ -7,7 +7,7 @@
 // It also times what a host waits for before it can show the tools: the
 // same spawn and initialize, then notifications/initialized and tools/list,
 // until the list arrives (understudy registers its tools on the first
-// request after initialize, ADR-018, so this is where their cost shows).
+// request after initialize, ADR-026, so this is where their cost shows).
 //
 //	go run ./bench/coldstart [-n 40]
 //

@@ -56,7 +56,7 @@ func serverCapabilities() *mcp.ServerCapabilities {
 }
 
 // addToolsOnFirstUse runs register once, before srv handles its first
-// request or notification other than initialize and ping (ADR-018).
+// request or notification other than initialize and ping (ADR-026).
 //
 // go-sdk's AddTool parses every schema back into Go twice (a check for
 // "type":"object" and one for x-mcp-header annotations), each parse with a

@@ -33,7 +33,7 @@ func connectCounting(t *testing.T, s *Server) (*mcp.ClientSession, *atomic.Int32
 }
 
 // TestToolsRegisteredOnFirstUse: the tools are registered after initialize
-// (ADR-018), yet initialize states the tools capability, every tool is
+// (ADR-026), yet initialize states the tools capability, every tool is
 // listed by concurrent first tools/list requests, and no list-changed
 // notification is sent for the registration.
 func TestToolsRegisteredOnFirstUse(t *testing.T) {
