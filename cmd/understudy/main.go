@@ -43,6 +43,11 @@ Usage:
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
                                 without it electron_eval_* do not exist
+  --tool-profile P              the core tools offered: essential, testing, debug or
+                                full (default full; docs/adr/022, docs/tools.md)
+  --with G1,G2                  also offer capability groups (repeatable): network,
+                                storage, clock, a11y, visual, trace, ipc, native-ui,
+                                production, or all; --plugin G is the same
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -139,6 +144,21 @@ type mcpFlags struct {
 	logLevel  string
 	version   bool
 	files     fileFlags
+	profile   string
+	with      listFlag // --with and --plugin
+}
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
 }
 
 func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
@@ -147,6 +167,9 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	f := &mcpFlags{}
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
+	fs.StringVar(&f.profile, "tool-profile", tool.DefaultProfile, "core tools: essential, testing, debug or full")
+	fs.Var(&f.with, "with", "capability groups to offer (comma-separated, repeatable, or all)")
+	fs.Var(&f.with, "plugin", "the same as --with (stagewright's name)")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	var allowed, blocked string
@@ -185,6 +208,10 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 		fmt.Fprintln(stderr, "understudy: --operation-timeout-ms must be between 1000 and 3600000")
 		return nil, 2, false
 	}
+	if err := tool.ValidateSelection(f.profile, f.with); err != nil {
+		fmt.Fprintln(stderr, "understudy:", err)
+		return nil, 2, false
+	}
 	if err := f.files.check(); err != nil {
 		fmt.Fprintln(stderr, "understudy:", err)
 		return nil, 2, false
@@ -214,7 +241,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
-		ShareSessions: f.share,
+		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

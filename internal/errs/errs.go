@@ -51,6 +51,7 @@ const (
 	TypeMismatch         Code = "TYPE_MISMATCH"
 	PathNotAllowed       Code = "PATH_NOT_ALLOWED"
 	FileExists           Code = "FILE_EXISTS"
+	ToolNotEnabled       Code = "TOOL_NOT_ENABLED"
 )
 
 // Entry is what the registry knows about a code.
@@ -100,6 +101,7 @@ var registry = map[Code]Entry{
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
 	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
+	ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 

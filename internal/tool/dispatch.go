@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"regexp"
 	"runtime/debug"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +54,13 @@ type Config struct {
 	// Off, a session belongs to the MCP session that opened it (HTTP
 	// clients see only their own).
 	ShareSessions bool
+	// ToolProfile (--tool-profile: essential, testing, debug or full) and
+	// With (--with: capability group names, or "all") select the tools
+	// the server offers (docs/adr/022). An empty ToolProfile offers every
+	// tool, groups included (an embedder's and the tests' default); the
+	// command line passes DefaultProfile.
+	ToolProfile string
+	With        []string
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -67,6 +73,7 @@ type Server struct {
 	defs     map[string]*def
 	order    []string
 	owners   owners
+	sel      selection // the tools the operator enabled (catalog.go)
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -159,7 +166,13 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	sel, err := newSelection(cfg.ToolProfile, cfg.With)
+	if err != nil {
+		cfg.Logger.Error("tool selection refused; offering the essential profile", "err", err)
+		sel.profile = "essential"
+	}
+	s.sel = sel
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
@@ -403,7 +416,10 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 	start := time.Now()
 	d, ok := s.defs[name]
 	if !ok {
-		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.sortedNames(), ", ")), start, "")
+		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
+	}
+	if !s.sel.enabled(name) {
+		return failureEnvelope(s.sel.notEnabled(name), start, "")
 	}
 	args, err := d.decode(raw)
 	if err != nil {
@@ -524,12 +540,6 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		return failureEnvelope(err, start, c.sid)
 	}
 	return res
-}
-
-func (s *Server) sortedNames() []string {
-	n := s.Names()
-	sort.Strings(n)
-	return n
 }
 
 // surfaceGone turns a disconnect, a timeout, an internal failure or a

@@ -25,7 +25,7 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
 		d := s.defs[name]
-		b.WriteString("## " + name + "\n\n" + d.desc + "\n\n")
+		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
 		var rows []string
 		for pname, p := range d.schema().Properties {
 			if pname == "sessionId" {
@@ -98,3 +98,41 @@ element is gone (` + "`REF_NOT_FOUND`" + `) or shows another item (` + "`REF_STA
 element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button).
 
 `
+
+// docsCatalogLine is a tool's line from the catalog: title, where it is
+// enabled (profiles or group) and its MCP annotations.
+func docsCatalogLine(name string) string {
+	a := annotations(name)
+	if a == nil {
+		return "*(no catalog row)*"
+	}
+	e, _ := rowOf(name)
+	where := "group `" + groupOf(name) + "` (`--with " + groupOf(name) + "`)"
+	if groupOf(name) == "" {
+		var ps []string
+		for _, p := range Profiles {
+			if inProfile(name, p) {
+				ps = append(ps, p)
+			}
+		}
+		where = "profiles: " + strings.Join(ps, ", ")
+	}
+	var hints []string
+	if a.ReadOnlyHint {
+		hints = append(hints, "read-only")
+	} else {
+		if a.DestructiveHint != nil && *a.DestructiveHint {
+			hints = append(hints, "destructive")
+		}
+		if a.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		hints = append(hints, "open world")
+	}
+	if len(hints) == 0 {
+		hints = append(hints, "changes state")
+	}
+	return "*" + e.title + "* · " + where + " · " + strings.Join(hints, ", ")
+}

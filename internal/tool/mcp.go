@@ -26,11 +26,20 @@ func (s *Server) MCP() *mcp.Server {
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
 	})
-	for _, name := range s.order {
+	// tools/list: the enabled tools (--tool-profile, --with), sorted by
+	// name, each with its title and annotations from the catalog.
+	for _, name := range s.enabledNames() {
 		d := s.defs[name]
 		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}
 		if out := d.outputSchema(); out != nil {
 			t.OutputSchema = out
+		}
+		if a := annotations(d.name); a != nil {
+			// The title goes on the tool (MCP 2025-06-18), not again in
+			// the annotations: every character here is in the host's
+			// context (docs/adr/022).
+			t.Title, a.Title = a.Title, ""
+			t.Annotations = a
 		}
 		srv.AddTool(t, s.mcpHandler(d.name))
 	}
