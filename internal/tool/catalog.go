@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -312,7 +313,7 @@ type pluginsArgs struct {
 }
 
 type pluginsResult struct {
-	Profile  string        `json:"profile" jsonschema:"the core profile in use (all: every tool, no selection)"`
+	Profile  string        `json:"profile"`
 	Profiles []profileInfo `json:"profiles"`
 	Groups   []groupInfo   `json:"groups"`
 }
@@ -328,7 +329,7 @@ type groupInfo struct {
 	Summary string   `json:"summary"`
 	Flag    string   `json:"flag"`
 	Needs   string   `json:"needs,omitempty"`
-	Tools   []string `json:"tools" jsonschema:"the group's tools this server has"`
+	Tools   []string `json:"tools"`
 }
 
 func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error) {
@@ -359,4 +360,85 @@ func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error)
 		r.Groups = append(r.Groups, gi)
 	}
 	return r, nil
+}
+
+// sharedParams are parameter descriptions that many tools repeat word for
+// word. tools/list carries them once, in the server's instructions
+// (sharedParamsInstructions), and each tool's schema keeps the parameter
+// with its type and the replacement here ("" for none); docs/tools.md
+// keeps every word (docs/adr/022).
+var sharedParams = map[string]string{
+	"the session to act on; omit when exactly one is open":                "",
+	"a ref from electron_snapshot or electron_find of the active surface": "",
+	"a CSS selector in the active surface's document":                     "",
+	"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change": "",
+	"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change":    "",
+	"how long to wait until the element is actionable; default 5000, max 30000":                                                                            "ms until actionable; default 5000, max 30000",
+	"how long to wait for the element; default 5000, max 30000":                                                                                            "ms; default 5000, max 30000",
+}
+
+// sharedParamsInstructions says once what sharedParams leave out of each
+// tool's schema.
+const sharedParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find of the active surface) XOR selector (CSS in the active surface's document);
+allowChanged:true acts on a ref whose element now shows another role or name than you last saw (else REF_STALE; ref_changed reports it);
+sessionId only when several sessions are open; timeoutMs in milliseconds. docs/tools.md describes every parameter.`
+
+// hostInputSchema is an input schema as tools/list carries it: the
+// descriptions in sharedParams replaced, the rest as it is.
+func hostInputSchema(raw json.RawMessage) json.RawMessage {
+	var schema map[string]any
+	if json.Unmarshal(raw, &schema) != nil {
+		return raw
+	}
+	props, _ := schema["properties"].(map[string]any)
+	changed := false
+	for _, p := range props {
+		p, _ := p.(map[string]any)
+		d, ok := p["description"].(string)
+		if !ok {
+			continue
+		}
+		if short, shared := sharedParams[d]; shared {
+			changed = true
+			if short == "" {
+				delete(p, "description")
+			} else {
+				p["description"] = short
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(schema)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// hostOutputSchema is an output schema as tools/list carries it: the
+// envelope's ok and _meta, the same in every tool, without their prose and
+// inner fields (the server's instructions say what they are). What a
+// result field means stays.
+func hostOutputSchema(raw json.RawMessage) json.RawMessage {
+	var schema map[string]any
+	if json.Unmarshal(raw, &schema) != nil {
+		return raw
+	}
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		return raw
+	}
+	if _, ok := props["_meta"]; ok {
+		props["_meta"] = map[string]any{"type": "object"}
+	}
+	if _, ok := props["ok"]; ok {
+		props["ok"] = map[string]any{"type": "boolean"}
+	}
+	out, err := json.Marshal(schema)
+	if err != nil {
+		return raw
+	}
+	return out
 }
