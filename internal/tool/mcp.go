@@ -65,8 +65,12 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 			ctx = WithOwner(ctx, req.Session.ID())
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
+		content := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
+		if img := s.inlineImage(name, req.Params.Arguments, res); img != nil {
+			content = append(content, img)
+		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			Content:           content,
 			StructuredContent: json.RawMessage(res.JSON),
 			IsError:           res.IsError,
 		}, nil
