@@ -21,6 +21,7 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString("Generated from the registered tools by `go test ./internal/tool -run TestToolsDoc -update-docs`;\n")
 	b.WriteString("a test fails when this file and the code disagree. Every tool also takes `sessionId` (omit it\n")
 	b.WriteString("when exactly one session is open). Eval tools exist only with `--allow-eval`.\n\n")
+	b.WriteString(docsProfiles)
 	b.WriteString(docsElements)
 	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
@@ -136,3 +137,16 @@ func docsCatalogLine(name string) string {
 	}
 	return "*" + e.title + "* · " + where + " · " + strings.Join(hints, ", ")
 }
+
+// docsProfiles is the part of docs/tools.md on profiles, groups and what
+// tools/list leaves to this file.
+const docsProfiles = `## Profiles, groups and what tools/list carries
+
+Each tool's line below gives its title, the core profiles (` + "`--tool-profile essential|testing|debug|full`" + `,
+default full) or the capability group (` + "`--with NAME`" + `, also ` + "`--plugin NAME`" + `) that offers it, and its MCP
+annotations. A tool that exists but is not offered answers ` + "`TOOL_NOT_ENABLED`" + ` naming the flag that
+enables it; electron_plugins lists the profiles and groups (docs/adr/022). In tools/list, the
+descriptions of sessionId, ref, selector, allowChanged and the actionability timeoutMs are given
+once, in the server's instructions, not in each tool's schema; this file has all of them.
+
+`
