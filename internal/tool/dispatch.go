@@ -114,6 +114,9 @@ type Call struct {
 	Session  *session.Session // nil for tools that need none
 	progress func(msg string, done, total float64)
 	sid      string
+	// surface, when set, is the surface the call acts in instead of the
+	// active one: the surface that issued the ref it was given (routeRef).
+	surface string
 	group    sync.WaitGroup // what the handler started with Go
 }
 
@@ -466,10 +469,19 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, sess.ID)
 		}
 	}
+	if c.Session != nil {
+		if err := c.routeRef(raw); err != nil {
+			c.Session.Unlock()
+			return failureEnvelope(err, start, c.sid)
+		}
+	}
 	var dialogErr <-chan error
 	activeBefore := ""
 	if c.Session != nil {
 		activeBefore = c.Session.Surfaces.Active()
+		if c.surface != "" {
+			activeBefore = c.surface
+		}
 		var stopWatch func()
 		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
 		defer stopWatch()

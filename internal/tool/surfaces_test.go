@@ -194,24 +194,32 @@ func TestSurfaceProof(t *testing.T) {
 		t.Fatalf("same2 saw %d Z keydowns", n)
 	}
 
-	// A ref from one surface names nothing in another, and acts nowhere.
+	// A ref acts in the surface that issued it, never in the selected one
+	// (ADR-001 as amended by issue 15): same2's ref used while cross2 is
+	// selected clicks same2's button, says so, and leaves cross2 selected
+	// and unclicked.
 	e.use(s["same2"])
 	f := e.ok("electron_find", map[string]any{"role": "button", "name_exact": "Click same2"})
 	ref := f["matches"].([]any)[0].(map[string]any)["ref"]
+	same2Clicks := e.clicksOn("btn")
 	e.use(s["cross2"])
 	e.ok("electron_snapshot", nil)
 	before := e.clicksOn("btn")
-	e.fails("electron_click", map[string]any{"ref": ref}, "REF_NOT_FOUND")
+	if r := e.ok("electron_click", map[string]any{"ref": ref}); r["surface_id"] != s["same2"]["id"] {
+		t.Fatalf("a same2 ref clicked with surface_id %v", r["surface_id"])
+	}
 	if e.clicksOn("btn") != before {
-		t.Fatal("a foreign ref clicked in cross2")
+		t.Fatal("a same2 ref clicked in cross2")
+	}
+	if r := e.ok("electron_get_text", map[string]any{"ref": ref}); r["surface_id"] != s["same2"]["id"] || r["text"] != "Click same2" {
+		t.Fatalf("a same2 ref read from another surface: %v", r)
+	}
+	if l := e.ok("electron_surfaces_list", nil); l["active_surface_id"] != s["cross2"]["id"] {
+		t.Fatalf("the selected surface changed to %v", l["active_surface_id"])
 	}
 	e.use(s["same2"])
-	same2Clicks := e.clicksOn("btn")
-	e.use(s["cross2"])
-	e.fails("electron_get_text", map[string]any{"ref": ref}, "REF_NOT_FOUND")
-	e.use(s["same2"])
-	if e.clicksOn("btn") != same2Clicks {
-		t.Fatal("a foreign ref acted in its own surface while another was selected")
+	if e.clicksOn("btn") != same2Clicks+1 {
+		t.Fatalf("same2's button got %d clicks, want %d", e.clicksOn("btn"), same2Clicks+1)
 	}
 
 	// A surface keeps its id when its frame navigates.
@@ -240,7 +248,11 @@ func TestSurfaceProof(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	// A removed frame is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.
+	// A removed frame is SURFACE_CLOSED, and so is a ref it issued; an
+	// unknown id SURFACE_NOT_FOUND.
+	e.use(s["removable"])
+	gone := e.ok("electron_find", map[string]any{"role": "button"})["matches"].([]any)[0].(map[string]any)["ref"]
+	e.use(s["top"])
 	e.eval("removeFrame('removable'); true")
 	deadline = time.Now().Add(5 * time.Second)
 	for {
@@ -254,7 +266,54 @@ func TestSurfaceProof(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	e.fails("electron_switch_surface", map[string]any{"surfaceId": "s1-surface-9999"}, "SURFACE_NOT_FOUND")
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		m := e.call("electron_click", map[string]any{"ref": gone, "timeoutMs": 300})
+		if m["code"] == "SURFACE_CLOSED" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a ref of the removed frame: %v", m)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	e.ok("electron_detach", nil)
+}
+
+// TestRefsActWhereTheyPoint: refs taken in the top page, the in-process
+// frame two deep (same2), the nested cross-site OOPIF (cross2) and the
+// webview guest, all used while the top page stays selected: each click
+// lands in its own surface (counted there by the page), each answer names
+// that surface, and the selection never moves.
+func TestRefsActWhereTheyPoint(t *testing.T) {
+	e, s := surfaceEnv(t)
+	names := []string{"top", "same2", "cross2", "guest"}
+	refs, clicks := map[string]any{}, map[string]int{}
+	for _, n := range names {
+		e.use(s[n])
+		m := e.ok("electron_find", map[string]any{"role": "button", "name_exact": "Click " + n})["matches"].([]any)
+		refs[n] = m[0].(map[string]any)["ref"]
+		clicks[n] = e.clicksOn("btn")
+	}
+	e.use(s["top"])
+	for _, n := range names {
+		r := e.ok("electron_click", map[string]any{"ref": refs[n]})
+		if r["surface_id"] != s[n]["id"] {
+			t.Errorf("%s's ref clicked in %v", n, r["surface_id"])
+		}
+		if tx := e.ok("electron_get_text", map[string]any{"ref": refs[n]}); tx["text"] != "Click "+n {
+			t.Errorf("%s's ref reads %v", n, tx["text"])
+		}
+		if l := e.ok("electron_surfaces_list", nil); l["active_surface_id"] != s["top"]["id"] {
+			t.Fatalf("clicking %s's ref moved the selection to %v", n, l["active_surface_id"])
+		}
+	}
+	for _, n := range names {
+		e.use(s[n])
+		if got := e.clicksOn("btn"); got != clicks[n]+1 {
+			t.Errorf("%s's button: %d clicks, want %d", n, got, clicks[n]+1)
+		}
+	}
 }
 
 // frameSurfaces lists until a surface whose URL ends with each name exists
