@@ -117,7 +117,7 @@ type Call struct {
 	// surface, when set, is the surface the call acts in instead of the
 	// active one: the surface that issued the ref it was given (routeRef).
 	surface string
-	group    sync.WaitGroup // what the handler started with Go
+	group   sync.WaitGroup // what the handler started with Go
 }
 
 // Go runs f beside the handler, on the handler's context: the dispatcher
