@@ -48,9 +48,13 @@ type snapshotArgs struct {
 	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
 	Format          string `json:"format,omitempty" jsonschema:"'json' (default) or 'text'"`
 	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
+	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (any, error) {
+	if a.Surfaces != "" {
+		return snapshotAll(ctx, c, a) // snapshotall.go
+	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err

@@ -385,3 +385,62 @@ func TestSelectedFrameGoesWithItsWindow(t *testing.T) {
 	}
 	e.ok("electron_snapshot", nil)
 }
+
+// TestSnapshotAllSurfaces: one text snapshot of the window with every
+// frame inlined under its iframe line (the frame two deep under its parent
+// frame, the nested cross-site OOPIF under its cross-site parent), and the
+// webview guest under its host's webview line; a ref read from it clicks
+// in its own surface with the top page still selected.
+func TestSnapshotAllSurfaces(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	text := e.ok("electron_snapshot", map[string]any{"surfaces": "all", "format": "text"})["snapshot_text"].(string)
+	t.Logf("%s", text)
+	indentOf := func(needle string) int {
+		t.Helper()
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, needle) {
+				return len(l) - len(strings.TrimLeft(l, " "))
+			}
+		}
+		t.Fatalf("no line with %q in\n%s", needle, text)
+		return -1
+	}
+	top, same1, same2 := indentOf("Click top"), indentOf("Click same1"), indentOf("Click same2")
+	cross1, cross2 := indentOf("Click cross1"), indentOf("Click cross2")
+	if !(top < same1 && same1 < same2 && top < cross1 && cross1 < cross2) {
+		t.Fatalf("nesting: top %d same1 %d same2 %d cross1 %d cross2 %d", top, same1, same2, cross1, cross2)
+	}
+	for _, n := range []string{"same1", "same2", "cross1", "cross2"} {
+		if !strings.Contains(text, "# surface "+s[n]["id"].(string)+" frame ") {
+			t.Errorf("no header for %s", n)
+		}
+		if i, j := strings.Index(text, "# surface "+s[n]["id"].(string)+" "), strings.Index(text, "Click "+n); i < 0 || j < i {
+			t.Errorf("%s's button is not under its header", n)
+		}
+	}
+	// The ref on cross2's button line acts in cross2.
+	var ref string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "Click cross2") {
+			if i := strings.Index(l, "["); i >= 0 {
+				if j := strings.Index(l[i:], "]"); j > 0 {
+					ref = strings.TrimPrefix(l[i+1:i+j], "ref=")
+				}
+			}
+		}
+	}
+	if r := e.ok("electron_get_text", map[string]any{"ref": ref}); r["surface_id"] != s["cross2"]["id"] || r["text"] != "Click cross2" {
+		t.Fatalf("cross2's ref %q from the snapshot read %v", ref, r)
+	}
+	if strings.Contains(text, "\"\"[") || strings.Contains(text, "\"Click top\"\n  ") {
+		t.Fatalf("a child block was glued to or misplaced after its parent's line:\n%s", text)
+	}
+	// The webview guest under its host's webview line.
+	e.use(s["host"])
+	text = e.ok("electron_snapshot", map[string]any{"surfaces": "all"})["snapshot_text"].(string)
+	if !strings.Contains(text, "# surface "+s["guest"]["id"].(string)+" webview ") || !strings.Contains(text, "Click guest") {
+		t.Fatalf("no guest in the host's snapshot:\n%s", text)
+	}
+	e.fails("electron_snapshot", map[string]any{"surfaces": "all", "format": "json"}, "BAD_ARGUMENT")
+}
