@@ -72,7 +72,7 @@ var registry = map[Code]Entry{
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
 	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
-	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
+	RefNotFound:          {RefNotFound, 404, false, "The ref is not live (in the surface that issued it, or the active one for a ref this session never issued). Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
 	RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},

@@ -74,7 +74,11 @@ come first (document order), then those in shadow roots (outer roots first); a t
 element takes the first.
 
 **Refs** come from electron_snapshot, electron_find, electron_elements_list and the answers of
-waits; a ref names one element for as long as it lives. An element can come to show another item
+waits; a ref names one element for as long as it lives, and any tool given it acts in the surface
+that issued it (the active surface does not change; the answer's surface_id says where; a ref of a
+surface that closed is ` + "`SURFACE_CLOSED`" + `). ` + "`electron_snapshot {surfaces:'all'}`" + ` shows the active
+window's every surface in one text snapshot, each frame or webview guest under its iframe or
+webview line, so a frame needs no electron_switch_surface. An element can come to show another item
 while it lives (lists that recycle their rows as they scroll, like VS Code's list widget): every
 action (click, hover, type, check, select, drag, scroll, key, …) compares the ref's element with
 what you were last shown of it (role and name, by the last snapshot — ` + "`since:'last'`" + ` included —, find,
