@@ -23,25 +23,9 @@ func snapshotAll(ctx context.Context, c *Call, a *snapshotArgs) (*page.SnapshotR
 	if a.Format != "" && a.Format != "text" {
 		return nil, errs.BadArg("format", "surfaces:'all' answers in the text form; omit format or pass 'text'")
 	}
-	list, err := c.Session.Surfaces.List(ctx)
+	root, byID, children, err := windowTree(ctx, c)
 	if err != nil {
 		return nil, err
-	}
-	byID := map[string]surface.Descriptor{}
-	children := map[string][]string{}
-	for _, d := range list {
-		byID[d.ID] = d
-		if d.ParentID != "" {
-			children[d.ParentID] = append(children[d.ParentID], d.ID)
-		}
-	}
-	root := c.Session.Surfaces.Active()
-	for i := 0; i < len(list); i++ { // up to the window root
-		d, ok := byID[root]
-		if !ok || d.ParentID == "" || byID[d.ParentID].ID == "" {
-			break
-		}
-		root = d.ParentID
 	}
 	budget := a.BudgetTokens
 	var top *page.SnapshotResult
@@ -141,4 +125,96 @@ func endsID(l, marker string) bool {
 	i := strings.Index(l, marker)
 	rest := l[i+len(marker):]
 	return rest == "" || rest[0] == ' ' || rest[0] == '\n' || rest[0] == ']' || rest[0] == ')'
+}
+
+// windowTree is the surface tree of the active surface's window: its root
+// (the surface with no live parent above the active one), every surface by
+// id, and each surface's children in the registry's order.
+func windowTree(ctx context.Context, c *Call) (root string, byID map[string]surface.Descriptor, children map[string][]string, err error) {
+	list, err := c.Session.Surfaces.List(ctx)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	byID = map[string]surface.Descriptor{}
+	children = map[string][]string{}
+	for _, d := range list {
+		byID[d.ID] = d
+		if d.ParentID != "" {
+			children[d.ParentID] = append(children[d.ParentID], d.ID)
+		}
+	}
+	root = c.Session.Surfaces.Active()
+	for range list { // up to the window root
+		d, ok := byID[root]
+		if !ok || d.ParentID == "" || byID[d.ParentID].ID == "" {
+			break
+		}
+		root = d.ParentID
+	}
+	return root, byID, children, nil
+}
+
+// findAll is electron_find {surfaces:"all"}: the query in every surface of
+// the active window, parent before children; each match says its
+// surface_id and its ref acts there (routeRef). A surface that cannot be
+// read is skipped (its id is in skipped_surfaces).
+func findAll(ctx context.Context, c *Call, a *findArgs) (*findAllResult, error) {
+	if a.Surfaces != "all" {
+		return nil, errs.BadArg("surfaces", "'all' is the one value (omit it for the active surface)")
+	}
+	if a.Scroll {
+		return nil, errs.BadArg("scroll", "scrolling lists is for one surface; drop surfaces or scroll")
+	}
+	root, _, children, err := windowTree(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = 50
+	}
+	out := &findAllResult{FindResult: &page.FindResult{SurfaceID: root, Matches: []page.Match{}}}
+	var walk func(id string) error
+	walk = func(id string) error {
+		res, err := c.Session.Surfaces.ResolveID(ctx, id)
+		var r *page.FindResult
+		if err == nil {
+			f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}
+			r, err = c.Session.Pages.Find(ctx, f, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
+				Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit})
+		}
+		switch {
+		case err != nil && id == root:
+			return err
+		case err != nil:
+			out.Skipped = append(out.Skipped, id)
+		default:
+			out.Count += r.Count
+			out.RendererReloaded = out.RendererReloaded || r.RendererReloaded
+			for _, m := range r.Matches {
+				if len(out.Matches) == limit {
+					out.Truncated = true
+					break
+				}
+				m.SurfaceID = id
+				out.Matches = append(out.Matches, m)
+			}
+			out.Truncated = out.Truncated || r.Truncated
+		}
+		for _, ch := range children[id] {
+			if err := walk(ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type findAllResult struct {
+	*page.FindResult
+	Skipped []string `json:"skipped_surfaces,omitempty"`
 }

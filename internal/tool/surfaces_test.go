@@ -444,3 +444,34 @@ func TestSnapshotAllSurfaces(t *testing.T) {
 	}
 	e.fails("electron_snapshot", map[string]any{"surfaces": "all", "format": "json"}, "BAD_ARGUMENT")
 }
+
+// TestFindAllSurfaces: one find over the window returns the buttons of the
+// top page, the frame two deep and the nested OOPIF, each with its
+// surface_id, and a match's ref clicks in its own surface.
+func TestFindAllSurfaces(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	r := e.ok("electron_find", map[string]any{"surfaces": "all", "role": "button", "name_contains": "Click"})
+	bySurface := map[any]map[string]any{}
+	for _, m := range r["matches"].([]any) {
+		m := m.(map[string]any)
+		bySurface[m["surface_id"]] = m
+	}
+	for _, n := range []string{"top", "same2", "cross2"} {
+		m := bySurface[s[n]["id"]]
+		if m == nil || m["name"] != "Click "+n {
+			t.Fatalf("no match of %s in %v", n, r)
+		}
+	}
+	e.use(s["same2"])
+	before := e.clicksOn("btn")
+	e.use(s["top"])
+	if c := e.ok("electron_click", map[string]any{"ref": bySurface[s["same2"]["id"]]["ref"]}); c["surface_id"] != s["same2"]["id"] {
+		t.Fatalf("same2's match clicked in %v", c["surface_id"])
+	}
+	e.use(s["same2"])
+	if e.clicksOn("btn") != before+1 {
+		t.Fatal("same2's button was not clicked")
+	}
+	e.fails("electron_find", map[string]any{"surfaces": "all", "role": "button", "scroll": true}, "BAD_ARGUMENT")
+}
