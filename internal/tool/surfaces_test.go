@@ -436,6 +436,15 @@ func TestSnapshotAllSurfaces(t *testing.T) {
 	if strings.Contains(text, "\"\"[") || strings.Contains(text, "\"Click top\"\n  ") {
 		t.Fatalf("a child block was glued to or misplaced after its parent's line:\n%s", text)
 	}
+	// since:'last' across surfaces: a change in the nested OOPIF shows,
+	// under its surface's header, and nothing else does.
+	e.use(s["cross2"])
+	e.eval("document.getElementById('btn').textContent = 'Renamed cross2'; true")
+	e.use(s["top"])
+	diff := e.ok("electron_snapshot", map[string]any{"surfaces": "all", "since": "last"})["snapshot_text"].(string)
+	if i, j := strings.Index(diff, "# surface "+s["cross2"]["id"].(string)+" "), strings.Index(diff, "Renamed cross2"); i < 0 || j < i || strings.Contains(diff, "Click same2") {
+		t.Fatalf("since:'last' across surfaces:\n%s", diff)
+	}
 	// The webview guest under its host's webview line.
 	e.use(s["host"])
 	text = e.ok("electron_snapshot", map[string]any{"surfaces": "all"})["snapshot_text"].(string)
