@@ -52,6 +52,11 @@ Usage:
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
                                 without it electron_eval_* do not exist
+  --tool-profile P              the core tools offered: essential, testing, debug or
+                                full (default full; docs/adr/022, docs/tools.md)
+  --with G1,G2                  also offer capability groups (repeatable): network,
+                                storage, clock, a11y, visual, trace, ipc, native-ui,
+                                production, or all; --plugin G is the same
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -162,7 +167,22 @@ type mcpFlags struct {
 	version   bool
 	config    string
 	files     fileFlags
+	profile   string
+	with      listFlag  // --with and --plugin
 	settings  *settings // where each value came from (doctor prints it)
+}
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
 }
 
 // mcpFlagSet defines the MCP server's flags on a new flag set; the origin
@@ -173,6 +193,9 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	allowed, blocked = new(string), new(string)
 	fs.StringVar(&f.config, "config", "", "read settings from this JSON file (keys are flag names)")
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
+	fs.StringVar(&f.profile, "tool-profile", tool.DefaultProfile, "core tools: essential, testing, debug or full")
+	fs.Var(&f.with, "with", "capability groups to offer (comma-separated, repeatable, or all)")
+	fs.Var(&f.with, "plugin", "the same as --with (stagewright's name)")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	fs.StringVar(allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
@@ -230,6 +253,9 @@ func (f *mcpFlags) check(allowed, blocked string) error {
 		return errors.New("--operation-timeout-ms must be between 1000 and 3600000")
 	}
 	if _, err := parseLogLevel(f.logLevel); err != nil {
+		return err
+	}
+	if err := tool.ValidateSelection(f.profile, f.with); err != nil {
 		return err
 	}
 	return f.files.check()
@@ -309,7 +335,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
-		ShareSessions: f.share,
+		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -51,6 +51,7 @@ const (
 	TypeMismatch         Code = "TYPE_MISMATCH"
 	PathNotAllowed       Code = "PATH_NOT_ALLOWED"
 	FileExists           Code = "FILE_EXISTS"
+	ToolNotEnabled       Code = "TOOL_NOT_ENABLED"
 )
 
 // Entry is what the registry knows about a code.
@@ -71,7 +72,7 @@ var registry = map[Code]Entry{
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
 	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
-	RefNotFound:          {RefNotFound, 404, false, "The ref is not live in the active surface. Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
+	RefNotFound:          {RefNotFound, 404, false, "The ref is not live (in the surface that issued it, or the active one for a ref this session never issued). Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
 	RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
 	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
@@ -100,6 +101,7 @@ var registry = map[Code]Entry{
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
 	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
+	ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 

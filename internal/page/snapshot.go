@@ -289,6 +289,9 @@ type Match struct {
 	BBox    Rect   `json:"bbox"` // document coordinates
 	Context string `json:"context,omitempty"`
 	State   *State `json:"state,omitempty"`
+	// SurfaceID is the surface of the match when a find spans surfaces
+	// (electron_find {surfaces:"all"}).
+	SurfaceID string `json:"surface_id,omitempty"`
 }
 
 // FindResult lists the matches of a find.

@@ -60,10 +60,41 @@ type Store struct {
 	// number and a ref taken in one surface can never name an element of
 	// another (ADR-001 in docs/adr).
 	next int
+	// issued records which surface issued which refs, oldest first, so a
+	// ref given to any tool is routed to its own surface (SurfaceOfRef).
+	// Bounded: at most maxIssued ranges, the oldest forgotten first (their
+	// refs then resolve only in the active surface, as before).
+	issued []issuedRange
+}
+
+// issuedRange is the refs [lo, hi) a surface issued in one operation.
+type issuedRange struct {
+	surface string
+	lo, hi  int
+}
+
+// maxIssued bounds Store.issued.
+const maxIssued = 4096
+
+// SurfaceOfRef says which surface issued a ref, and whether that surface
+// still has state here (false once [Store.Drop] forgot it: it closed). ok
+// is false for a ref this store never issued or has forgotten.
+func (s *Store) SurfaceOfRef(ref int) (surfaceID string, live, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.issued) - 1; i >= 0; i-- {
+		r := s.issued[i]
+		if ref >= r.lo && ref < r.hi {
+			_, live = s.surfaces[r.surface]
+			return r.surface, live, true
+		}
+	}
+	return "", false, false
 }
 
 // surface is the Go side of one surface's refs.
 type surface struct {
+	id         string
 	mu         *sync.Mutex // the store's op lock, held for the whole of an operation
 	next       int         // the next ref to issue; never goes down
 	docKey     string      // the renderer registry's token of the current document
@@ -98,17 +129,19 @@ func (s *Store) Drop(surfaceID string) {
 type StoreStats struct {
 	Surfaces int // surfaces with state (live ones, and closed ones not yet dropped)
 	Refs     int // remembered refs (role and name) over all surfaces
+	Issued   int // ranges of refs with the surface that issued them (≤ maxIssued)
 }
 
 // Stats counts what the store keeps now.
 func (s *Store) Stats() StoreStats {
 	s.mu.Lock()
+	issued := len(s.issued)
 	all := make([]*surface, 0, len(s.surfaces))
 	for _, sf := range s.surfaces {
 		all = append(all, sf)
 	}
 	s.mu.Unlock()
-	st := StoreStats{Surfaces: len(all)}
+	st := StoreStats{Surfaces: len(all), Issued: issued}
 	for _, sf := range all {
 		if sf.mu.TryLock() { // one busy in an operation is not counted
 			st.Refs += len(sf.known)
@@ -129,7 +162,7 @@ func (s *Store) lock(f Frame) (*surface, error) {
 	s.mu.Lock()
 	sf := s.surfaces[f.SurfaceID]
 	if sf == nil {
-		sf = &surface{mu: &s.op, next: max(1, s.next), known: map[int]refInfo{}}
+		sf = &surface{id: f.SurfaceID, mu: &s.op, next: max(1, s.next), known: map[int]refInfo{}}
 		s.surfaces[f.SurfaceID] = sf
 	}
 	s.mu.Unlock()
@@ -282,9 +315,20 @@ func (s *Store) take(sf *surface, op string, ro *runtime.RemoteObject) (*reply, 
 	if err := json.Unmarshal(ro.Value, &r); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "decoding the walker's answer to "+op)
 	}
+	before := sf.next
 	sf.absorb(&r)
 	s.mu.Lock()
 	s.next = max(s.next, sf.next)
+	if sf.next > before && sf.id != "" {
+		if n := len(s.issued); n > 0 && s.issued[n-1].surface == sf.id && s.issued[n-1].hi == before {
+			s.issued[n-1].hi = sf.next // the same surface numbering on
+		} else {
+			if n >= maxIssued {
+				s.issued = append(s.issued[:0], s.issued[n-maxIssued+1:]...)
+			}
+			s.issued = append(s.issued, issuedRange{surface: sf.id, lo: before, hi: sf.next})
+		}
+	}
 	s.mu.Unlock()
 	return &r, nil
 }

@@ -60,6 +60,7 @@ var toolClasses = map[string]toolClass{
 	"electron_discover_running": classLifecycle,
 	"electron_status":           classLifecycle,
 	"electron_doctor":           classLifecycle,
+	"electron_plugins":          classLifecycle,
 	"electron_switch_surface":   classLifecycle,
 	"electron_switch_window":    classLifecycle,
 	"electron_relay_endpoint":   classLifecycle,

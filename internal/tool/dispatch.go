@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"regexp"
 	"runtime/debug"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +54,13 @@ type Config struct {
 	// Off, a session belongs to the MCP session that opened it (HTTP
 	// clients see only their own).
 	ShareSessions bool
+	// ToolProfile (--tool-profile: essential, testing, debug or full) and
+	// With (--with: capability group names, or "all") select the tools
+	// the server offers (docs/adr/022). An empty ToolProfile offers every
+	// tool, groups included (an embedder's and the tests' default); the
+	// command line passes DefaultProfile.
+	ToolProfile string
+	With        []string
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -67,6 +73,7 @@ type Server struct {
 	defs     map[string]*def
 	order    []string
 	owners   owners
+	sel      selection // the tools the operator enabled (catalog.go)
 	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
 	// the SDK, is cfg.Logger alone so that a failed notification is never
 	// logged back to the clients.
@@ -112,7 +119,10 @@ type Call struct {
 	Session  *session.Session // nil for tools that need none
 	progress func(msg string, done, total float64)
 	sid      string
-	group    sync.WaitGroup // what the handler started with Go
+	// surface, when set, is the surface the call acts in instead of the
+	// active one: the surface that issued the ref it was given (routeRef).
+	surface string
+	group   sync.WaitGroup // what the handler started with Go
 	// step and steps count the progress a call reports with Step.
 	step, steps float64
 }
@@ -182,7 +192,13 @@ func New(cfg Config) *Server {
 	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
 	s.cfg.Logger = s.log
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	sel, err := newSelection(cfg.ToolProfile, cfg.With)
+	if err != nil {
+		cfg.Logger.Error("tool selection refused; offering the essential profile", "err", err)
+		sel.profile = "essential"
+	}
+	s.sel = sel
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
@@ -439,7 +455,10 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	start := time.Now()
 	d, ok := s.defs[name]
 	if !ok {
-		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.sortedNames(), ", ")), start, "")
+		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
+	}
+	if !s.sel.enabled(name) {
+		return failureEnvelope(s.sel.notEnabled(name), start, "")
 	}
 	args, err := d.decode(raw)
 	if err != nil {
@@ -491,10 +510,19 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, sess.ID)
 		}
 	}
+	if c.Session != nil {
+		if err := c.routeRef(raw); err != nil {
+			hold.Release()
+			return failureEnvelope(err, start, c.sid)
+		}
+	}
 	var dialogErr <-chan error
 	activeBefore := ""
 	if c.Session != nil {
 		activeBefore = c.Session.Surfaces.Active()
+		if c.surface != "" {
+			activeBefore = c.surface
+		}
 		var stopWatch func()
 		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
 		defer stopWatch()
@@ -565,12 +593,6 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		return failureEnvelope(err, start, c.sid)
 	}
 	return res
-}
-
-func (s *Server) sortedNames() []string {
-	n := s.Names()
-	sort.Strings(n)
-	return n
 }
 
 // surfaceGone turns a disconnect, a timeout, an internal failure or a

@@ -21,11 +21,12 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString("Generated from the registered tools by `go test ./internal/tool -run TestToolsDoc -update-docs`;\n")
 	b.WriteString("a test fails when this file and the code disagree. Every tool also takes `sessionId` (omit it\n")
 	b.WriteString("when exactly one session is open). Eval tools exist only with `--allow-eval`.\n\n")
+	b.WriteString(docsProfiles)
 	b.WriteString(docsElements)
 	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
 		d := s.defs[name]
-		b.WriteString("## " + name + "\n\n" + d.desc + "\n\n")
+		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
 		var rows []string
 		for pname, p := range d.schema().Properties {
 			if pname == "sessionId" {
@@ -73,7 +74,11 @@ come first (document order), then those in shadow roots (outer roots first); a t
 element takes the first.
 
 **Refs** come from electron_snapshot, electron_find, electron_elements_list and the answers of
-waits; a ref names one element for as long as it lives. An element can come to show another item
+waits; a ref names one element for as long as it lives, and any tool given it acts in the surface
+that issued it (the active surface does not change; the answer's surface_id says where; a ref of a
+surface that closed is ` + "`SURFACE_CLOSED`" + `). ` + "`electron_snapshot {surfaces:'all'}`" + ` shows the active
+window's every surface in one text snapshot, each frame or webview guest under its iframe or
+webview line, so a frame needs no electron_switch_surface. An element can come to show another item
 while it lives (lists that recycle their rows as they scroll, like VS Code's list widget): every
 action (click, hover, type, check, select, drag, scroll, key, …) compares the ref's element with
 what you were last shown of it (role and name, by the last snapshot — ` + "`since:'last'`" + ` included —, find,
@@ -96,5 +101,56 @@ an element that is missing, hidden (display:none up the tree, zero size, outside
 moving, disabled, read-only or covered. They fail at once when waiting cannot help: the ref's
 element is gone (` + "`REF_NOT_FOUND`" + `) or shows another item (` + "`REF_STALE`" + `), the selector is malformed or the
 element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button).
+
+`
+
+// docsCatalogLine is a tool's line from the catalog: title, where it is
+// enabled (profiles or group) and its MCP annotations.
+func docsCatalogLine(name string) string {
+	a := annotations(name)
+	if a == nil {
+		return "*(no catalog row)*"
+	}
+	e, _ := rowOf(name)
+	where := "group `" + groupOf(name) + "` (`--with " + groupOf(name) + "`)"
+	if groupOf(name) == "" {
+		var ps []string
+		for _, p := range Profiles {
+			if inProfile(name, p) {
+				ps = append(ps, p)
+			}
+		}
+		where = "profiles: " + strings.Join(ps, ", ")
+	}
+	var hints []string
+	if a.ReadOnlyHint {
+		hints = append(hints, "read-only")
+	} else {
+		if a.DestructiveHint != nil && *a.DestructiveHint {
+			hints = append(hints, "destructive")
+		}
+		if a.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		hints = append(hints, "open world")
+	}
+	if len(hints) == 0 {
+		hints = append(hints, "changes state")
+	}
+	return "*" + e.title + "* · " + where + " · " + strings.Join(hints, ", ")
+}
+
+// docsProfiles is the part of docs/tools.md on profiles, groups and what
+// tools/list leaves to this file.
+const docsProfiles = `## Profiles, groups and what tools/list carries
+
+Each tool's line below gives its title, the core profiles (` + "`--tool-profile essential|testing|debug|full`" + `,
+default full) or the capability group (` + "`--with NAME`" + `, also ` + "`--plugin NAME`" + `) that offers it, and its MCP
+annotations. A tool that exists but is not offered answers ` + "`TOOL_NOT_ENABLED`" + ` naming the flag that
+enables it; electron_plugins lists the profiles and groups (docs/adr/022). In tools/list, the
+descriptions of sessionId, ref, selector, allowChanged and the actionability timeoutMs are given
+once, in the server's instructions, not in each tool's schema; this file has all of them.
 
 `

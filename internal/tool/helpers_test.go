@@ -105,8 +105,8 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 	if err := json.Unmarshal(b, &m); err != nil {
 		e.t.Fatalf("%s: structured content: %v", name, err)
 	}
-	if len(res.Content) != 1 {
-		e.t.Fatalf("%s: want one text block, got %d", name, len(res.Content))
+	if len(res.Content) != 1 && (name != "electron_screenshot" || len(res.Content) != 2) {
+		e.t.Fatalf("%s: want one text block (and a screenshot's image), got %d", name, len(res.Content))
 	}
 	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !json.Valid([]byte(tc.Text)) {
 		e.t.Fatalf("%s: content is not one JSON text block", name)

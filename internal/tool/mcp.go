@@ -16,12 +16,13 @@ const instructions = `understudy drives Electron apps and Chromium over the DevT
 Start with electron_launch (executablePath, or main for a dev launch) or electron_attach (port or cdpUrl).
 An app has windows (electron_windows_list) and renderer surfaces: pages, webview guests, iframes
 (electron_surfaces_list); every renderer tool acts on the active surface (electron_switch_surface).
-Every response is {ok, …, _meta}; failures carry code, hint and what to do next.`
+Every response is {ok, …, _meta}; failures carry code, hint and what to do next.
+` + sharedParamsInstructions
 
 // MCP returns an MCP server exposing every registered tool through Dispatch.
 func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructions, // with sharedParamsInstructions: counted in the manifest budget
 		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
@@ -33,13 +34,22 @@ func (s *Server) MCP() *mcp.Server {
 	return srv
 }
 
-// addTools registers every tool with srv; [addToolsOnFirstUse] says when.
+// addTools registers every enabled tool with srv (--tool-profile, --with),
+// sorted by name, each with its title and annotations from the catalog;
+// [addToolsOnFirstUse] says when.
 func (s *Server) addTools(srv *mcp.Server) {
-	for _, name := range s.order {
+	for _, name := range s.enabledNames() {
 		d := s.defs[name]
-		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: d.inputSchema()}
+		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: hostInputSchema(d.inputSchema())}
 		if out := d.outputSchema(); out != nil {
-			t.OutputSchema = out
+			t.OutputSchema = hostOutputSchema(out)
+		}
+		if a := annotations(d.name); a != nil {
+			// The title goes on the tool (MCP 2025-06-18), not again in
+			// the annotations: every character here is in the host's
+			// context (docs/adr/022).
+			t.Title, a.Title = a.Title, ""
+			t.Annotations = a
 		}
 		srv.AddTool(t, s.mcpHandler(d.name))
 	}
@@ -99,8 +109,12 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 			ctx = context.WithValue(ctx, callerKey{}, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
+		content := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
+		if img := s.inlineImage(name, req.Params.Arguments, res); img != nil {
+			content = append(content, img)
+		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			Content:           content,
 			StructuredContent: json.RawMessage(res.JSON),
 			IsError:           res.IsError,
 		}, nil

@@ -48,9 +48,13 @@ type snapshotArgs struct {
 	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
 	Format          string `json:"format,omitempty" jsonschema:"'json' (default) or 'text'"`
 	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
+	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (any, error) {
+	if a.Surfaces != "" {
+		return snapshotAll(ctx, c, a) // snapshotall.go
+	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -82,6 +86,7 @@ type findArgs struct {
 	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
 	Scroll       bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
+	Surfaces     string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
 }
 
 func (a *findArgs) validate() error {
@@ -101,6 +106,9 @@ func (a *findArgs) validate() error {
 }
 
 func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
+	if a.Surfaces != "" {
+		return findAll(ctx, c, a) // snapshotall.go
+	}
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err

@@ -47,6 +47,8 @@ type screenshotArgs struct {
 	WindowID    string    `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
 	WindowTitle string    `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
 	WindowIndex *int      `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
+	// InlineMaxSide is read by the MCP layer (inline.go), not the handler.
+	InlineMaxSide *int `json:"inlineMaxSide,omitempty" jsonschema:"also return the image inline (MCP image content), scaled so its longer side is at most this many pixels; default 1024, 0: the file only"`
 }
 
 func (a *screenshotArgs) element() bool { return a.Ref != 0 || a.Selector != "" }
@@ -72,6 +74,8 @@ func (a *screenshotArgs) validate() error {
 		return errs.BadArg("path", "pass path or dir, not both")
 	case a.WindowIndex != nil && *a.WindowIndex < 0:
 		return errs.BadArg("windowIndex", "must be 0 or more")
+	case a.InlineMaxSide != nil && (*a.InlineMaxSide < 0 || *a.InlineMaxSide > maxInlineSide):
+		return errs.BadArg("inlineMaxSide", "must be between 0 and %d", maxInlineSide)
 	}
 	switch a.Format {
 	case "", "png":

@@ -1,6 +1,9 @@
 package tool
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"image/jpeg"
 	"image/png"
 	"math"
@@ -8,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestScreenshot captures the fixture through the Electron-shaped proxy:
@@ -133,5 +139,65 @@ func TestScreenshot(t *testing.T) {
 		if d := details(e.fails("electron_screenshot", bad.args, bad.code)); d["field"] != bad.field {
 			t.Fatalf("%v: %v", bad.args, d)
 		}
+	}
+}
+
+// TestScreenshotInline: the answer carries the picture as MCP image
+// content scaled to inlineMaxSide (the file keeps every pixel), the same
+// picture as the file; inlineMaxSide 0 sends the file only; a budget out of
+// range is BAD_ARGUMENT naming it.
+func TestScreenshotInline(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	shot := func(args map[string]any) (*mcp.CallToolResult, map[string]any) {
+		t.Helper()
+		res, err := e.client.CallTool(ctx, &mcp.CallToolParams{Name: "electron_screenshot", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("screenshot %v: %v %v", args, err, res)
+		}
+		var m map[string]any
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &m)
+		return res, m
+	}
+	res, m := shot(map[string]any{"path": filepath.Join(dir, "a.png"), "inlineMaxSide": 200})
+	if len(res.Content) != 2 {
+		t.Fatalf("want text and image, got %d blocks", len(res.Content))
+	}
+	img, ok := res.Content[1].(*mcp.ImageContent)
+	if !ok || img.MIMEType != "image/png" {
+		t.Fatalf("second block: %#v", res.Content[1])
+	}
+	small, err := png.Decode(bytes.NewReader(img.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(m["path"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, fb := small.Bounds(), full.Bounds()
+	if max(sb.Dx(), sb.Dy()) != 200 || fb.Dx() <= 200 || math.Abs(float64(sb.Dx())/float64(sb.Dy())-float64(fb.Dx())/float64(fb.Dy())) > 0.05 {
+		t.Fatalf("inline %v, file %v", sb, fb)
+	}
+	// The same picture: the colour at the middle agrees.
+	fr, fg, fbl, _ := full.At(fb.Dx()/2, fb.Dy()/2).RGBA()
+	sr, sg, sbl, _ := small.At(sb.Dx()/2, sb.Dy()/2).RGBA()
+	if d := math.Abs(float64(fr)-float64(sr)) + math.Abs(float64(fg)-float64(sg)) + math.Abs(float64(fbl)-float64(sbl)); d > 3*0x3000 {
+		t.Errorf("inline and file differ at the centre: %v vs %v", full.At(fb.Dx()/2, fb.Dy()/2), small.At(sb.Dx()/2, sb.Dy()/2))
+	}
+	if res, _ := shot(map[string]any{"path": filepath.Join(dir, "b.png"), "inlineMaxSide": 0}); len(res.Content) != 1 {
+		t.Fatalf("inlineMaxSide 0 sent %d blocks", len(res.Content))
+	}
+	if f := e.fails("electron_screenshot", map[string]any{"inlineMaxSide": -1}, "BAD_ARGUMENT"); !strings.Contains(toJSON(f), "inlineMaxSide") {
+		t.Fatalf("bad budget: %v", f)
 	}
 }

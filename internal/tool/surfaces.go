@@ -52,6 +52,9 @@ func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (any, err
 // resolve resolves the active surface for a renderer operation and names
 // any automatic fallback in the result.
 func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
+	if c.surface != "" { // the ref's own surface (routeRef)
+		return c.Session.Surfaces.ResolveID(ctx, c.surface)
+	}
 	return c.Session.Surfaces.Resolve(ctx)
 }
 

@@ -194,24 +194,32 @@ func TestSurfaceProof(t *testing.T) {
 		t.Fatalf("same2 saw %d Z keydowns", n)
 	}
 
-	// A ref from one surface names nothing in another, and acts nowhere.
+	// A ref acts in the surface that issued it, never in the selected one
+	// (ADR-001 as amended by issue 15): same2's ref used while cross2 is
+	// selected clicks same2's button, says so, and leaves cross2 selected
+	// and unclicked.
 	e.use(s["same2"])
 	f := e.ok("electron_find", map[string]any{"role": "button", "name_exact": "Click same2"})
 	ref := f["matches"].([]any)[0].(map[string]any)["ref"]
+	same2Clicks := e.clicksOn("btn")
 	e.use(s["cross2"])
 	e.ok("electron_snapshot", nil)
 	before := e.clicksOn("btn")
-	e.fails("electron_click", map[string]any{"ref": ref}, "REF_NOT_FOUND")
+	if r := e.ok("electron_click", map[string]any{"ref": ref}); r["surface_id"] != s["same2"]["id"] {
+		t.Fatalf("a same2 ref clicked with surface_id %v", r["surface_id"])
+	}
 	if e.clicksOn("btn") != before {
-		t.Fatal("a foreign ref clicked in cross2")
+		t.Fatal("a same2 ref clicked in cross2")
+	}
+	if r := e.ok("electron_get_text", map[string]any{"ref": ref}); r["surface_id"] != s["same2"]["id"] || r["text"] != "Click same2" {
+		t.Fatalf("a same2 ref read from another surface: %v", r)
+	}
+	if l := e.ok("electron_surfaces_list", nil); l["active_surface_id"] != s["cross2"]["id"] {
+		t.Fatalf("the selected surface changed to %v", l["active_surface_id"])
 	}
 	e.use(s["same2"])
-	same2Clicks := e.clicksOn("btn")
-	e.use(s["cross2"])
-	e.fails("electron_get_text", map[string]any{"ref": ref}, "REF_NOT_FOUND")
-	e.use(s["same2"])
-	if e.clicksOn("btn") != same2Clicks {
-		t.Fatal("a foreign ref acted in its own surface while another was selected")
+	if e.clicksOn("btn") != same2Clicks+1 {
+		t.Fatalf("same2's button got %d clicks, want %d", e.clicksOn("btn"), same2Clicks+1)
 	}
 
 	// A surface keeps its id when its frame navigates.
@@ -240,7 +248,11 @@ func TestSurfaceProof(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	// A removed frame is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.
+	// A removed frame is SURFACE_CLOSED, and so is a ref it issued; an
+	// unknown id SURFACE_NOT_FOUND.
+	e.use(s["removable"])
+	gone := e.ok("electron_find", map[string]any{"role": "button"})["matches"].([]any)[0].(map[string]any)["ref"]
+	e.use(s["top"])
 	e.eval("removeFrame('removable'); true")
 	deadline = time.Now().Add(5 * time.Second)
 	for {
@@ -254,7 +266,54 @@ func TestSurfaceProof(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	e.fails("electron_switch_surface", map[string]any{"surfaceId": "s1-surface-9999"}, "SURFACE_NOT_FOUND")
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		m := e.call("electron_click", map[string]any{"ref": gone, "timeoutMs": 300})
+		if m["code"] == "SURFACE_CLOSED" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a ref of the removed frame: %v", m)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	e.ok("electron_detach", nil)
+}
+
+// TestRefsActWhereTheyPoint: refs taken in the top page, the in-process
+// frame two deep (same2), the nested cross-site OOPIF (cross2) and the
+// webview guest, all used while the top page stays selected: each click
+// lands in its own surface (counted there by the page), each answer names
+// that surface, and the selection never moves.
+func TestRefsActWhereTheyPoint(t *testing.T) {
+	e, s := surfaceEnv(t)
+	names := []string{"top", "same2", "cross2", "guest"}
+	refs, clicks := map[string]any{}, map[string]int{}
+	for _, n := range names {
+		e.use(s[n])
+		m := e.ok("electron_find", map[string]any{"role": "button", "name_exact": "Click " + n})["matches"].([]any)
+		refs[n] = m[0].(map[string]any)["ref"]
+		clicks[n] = e.clicksOn("btn")
+	}
+	e.use(s["top"])
+	for _, n := range names {
+		r := e.ok("electron_click", map[string]any{"ref": refs[n]})
+		if r["surface_id"] != s[n]["id"] {
+			t.Errorf("%s's ref clicked in %v", n, r["surface_id"])
+		}
+		if tx := e.ok("electron_get_text", map[string]any{"ref": refs[n]}); tx["text"] != "Click "+n {
+			t.Errorf("%s's ref reads %v", n, tx["text"])
+		}
+		if l := e.ok("electron_surfaces_list", nil); l["active_surface_id"] != s["top"]["id"] {
+			t.Fatalf("clicking %s's ref moved the selection to %v", n, l["active_surface_id"])
+		}
+	}
+	for _, n := range names {
+		e.use(s[n])
+		if got := e.clicksOn("btn"); got != clicks[n]+1 {
+			t.Errorf("%s's button: %d clicks, want %d", n, got, clicks[n]+1)
+		}
+	}
 }
 
 // frameSurfaces lists until a surface whose URL ends with each name exists
@@ -325,4 +384,103 @@ func TestSelectedFrameGoesWithItsWindow(t *testing.T) {
 		t.Fatalf("the surviving frame: %q", got)
 	}
 	e.ok("electron_snapshot", nil)
+}
+
+// TestSnapshotAllSurfaces: one text snapshot of the window with every
+// frame inlined under its iframe line (the frame two deep under its parent
+// frame, the nested cross-site OOPIF under its cross-site parent), and the
+// webview guest under its host's webview line; a ref read from it clicks
+// in its own surface with the top page still selected.
+func TestSnapshotAllSurfaces(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	text := e.ok("electron_snapshot", map[string]any{"surfaces": "all", "format": "text"})["snapshot_text"].(string)
+	t.Logf("%s", text)
+	indentOf := func(needle string) int {
+		t.Helper()
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, needle) {
+				return len(l) - len(strings.TrimLeft(l, " "))
+			}
+		}
+		t.Fatalf("no line with %q in\n%s", needle, text)
+		return -1
+	}
+	top, same1, same2 := indentOf("Click top"), indentOf("Click same1"), indentOf("Click same2")
+	cross1, cross2 := indentOf("Click cross1"), indentOf("Click cross2")
+	if !(top < same1 && same1 < same2 && top < cross1 && cross1 < cross2) {
+		t.Fatalf("nesting: top %d same1 %d same2 %d cross1 %d cross2 %d", top, same1, same2, cross1, cross2)
+	}
+	for _, n := range []string{"same1", "same2", "cross1", "cross2"} {
+		if !strings.Contains(text, "# surface "+s[n]["id"].(string)+" frame ") {
+			t.Errorf("no header for %s", n)
+		}
+		if i, j := strings.Index(text, "# surface "+s[n]["id"].(string)+" "), strings.Index(text, "Click "+n); i < 0 || j < i {
+			t.Errorf("%s's button is not under its header", n)
+		}
+	}
+	// The ref on cross2's button line acts in cross2.
+	var ref string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "Click cross2") {
+			if i := strings.Index(l, "["); i >= 0 {
+				if j := strings.Index(l[i:], "]"); j > 0 {
+					ref = strings.TrimPrefix(l[i+1:i+j], "ref=")
+				}
+			}
+		}
+	}
+	if r := e.ok("electron_get_text", map[string]any{"ref": ref}); r["surface_id"] != s["cross2"]["id"] || r["text"] != "Click cross2" {
+		t.Fatalf("cross2's ref %q from the snapshot read %v", ref, r)
+	}
+	if strings.Contains(text, "\"\"[") || strings.Contains(text, "\"Click top\"\n  ") {
+		t.Fatalf("a child block was glued to or misplaced after its parent's line:\n%s", text)
+	}
+	// since:'last' across surfaces: a change in the nested OOPIF shows,
+	// under its surface's header, and nothing else does.
+	e.use(s["cross2"])
+	e.eval("document.getElementById('btn').textContent = 'Renamed cross2'; true")
+	e.use(s["top"])
+	diff := e.ok("electron_snapshot", map[string]any{"surfaces": "all", "since": "last"})["snapshot_text"].(string)
+	if i, j := strings.Index(diff, "# surface "+s["cross2"]["id"].(string)+" "), strings.Index(diff, "Renamed cross2"); i < 0 || j < i || strings.Contains(diff, "Click same2") {
+		t.Fatalf("since:'last' across surfaces:\n%s", diff)
+	}
+	// The webview guest under its host's webview line.
+	e.use(s["host"])
+	text = e.ok("electron_snapshot", map[string]any{"surfaces": "all"})["snapshot_text"].(string)
+	if !strings.Contains(text, "# surface "+s["guest"]["id"].(string)+" webview ") || !strings.Contains(text, "Click guest") {
+		t.Fatalf("no guest in the host's snapshot:\n%s", text)
+	}
+	e.fails("electron_snapshot", map[string]any{"surfaces": "all", "format": "json"}, "BAD_ARGUMENT")
+}
+
+// TestFindAllSurfaces: one find over the window returns the buttons of the
+// top page, the frame two deep and the nested OOPIF, each with its
+// surface_id, and a match's ref clicks in its own surface.
+func TestFindAllSurfaces(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	r := e.ok("electron_find", map[string]any{"surfaces": "all", "role": "button", "name_contains": "Click"})
+	bySurface := map[any]map[string]any{}
+	for _, m := range r["matches"].([]any) {
+		m := m.(map[string]any)
+		bySurface[m["surface_id"]] = m
+	}
+	for _, n := range []string{"top", "same2", "cross2"} {
+		m := bySurface[s[n]["id"]]
+		if m == nil || m["name"] != "Click "+n {
+			t.Fatalf("no match of %s in %v", n, r)
+		}
+	}
+	e.use(s["same2"])
+	before := e.clicksOn("btn")
+	e.use(s["top"])
+	if c := e.ok("electron_click", map[string]any{"ref": bySurface[s["same2"]["id"]]["ref"]}); c["surface_id"] != s["same2"]["id"] {
+		t.Fatalf("same2's match clicked in %v", c["surface_id"])
+	}
+	e.use(s["same2"])
+	if e.clicksOn("btn") != before+1 {
+		t.Fatal("same2's button was not clicked")
+	}
+	e.fails("electron_find", map[string]any{"surfaces": "all", "role": "button", "scroll": true}, "BAD_ARGUMENT")
 }

@@ -117,8 +117,10 @@ func TestWaitsOnEverySurface(t *testing.T) {
 			if name == "actions" {
 				topRef = ref
 			} else if topRef != 0 {
-				// A ref of another surface names nothing here.
-				e.fails("electron_wait_for_selector", map[string]any{"ref": topRef, "timeoutMs": 0}, "REF_NOT_FOUND")
+				// A ref of another surface is waited for in its own surface.
+				if r := e.ok("electron_wait_for_selector", map[string]any{"ref": topRef, "timeoutMs": 0}); r["surface_id"] != ids["actions"] {
+					t.Fatalf("a ref of the top surface waited in %v", r["surface_id"])
+				}
 			}
 
 			// An expectation that becomes true after 1 s passes.

@@ -1,0 +1,444 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// The catalog (docs/adr/022): every tool's title, its MCP annotations and
+// the core profiles it belongs to, in ONE table (tools below), and the
+// capability groups, found by the tool name's prefix (groups below).
+// TestCatalog checks the table against the registry: every registered tool
+// has a row, and a tool that can change the app, its scroll position or
+// the browser is never read-only.
+
+// kind is what a tool does to the world, which decides its annotations.
+type kind int
+
+const (
+	// kRead changes nothing: reads, waits, assertions, listings.
+	kRead kind = iota + 1
+	// kSelect changes only what later calls act on or how they are
+	// answered (a selected window or surface, a dialog policy, a relay),
+	// or moves the pointer or a scroll position back to the same place on
+	// a repeat: not read-only, not destructive, idempotent.
+	kSelect
+	// kAdd adds something and takes nothing away (a session, a file, a
+	// scroll offset): not read-only, not destructive, not idempotent.
+	kAdd
+	// kSet drives the app to a stated value (a field's text, a checkbox):
+	// the app reacts as to a user, so destructive, but a repeat does
+	// nothing more.
+	kSet
+	// kAct drives the app as a user would (a click, a key): the app may do
+	// anything, destructive and not idempotent.
+	kAct
+	// kOpen reaches past the app: navigation to any URL, arbitrary code.
+	kOpen
+)
+
+// Core profiles. A row's profiles string holds the letters of the profiles
+// it belongs to; full holds every core tool.
+const (
+	profEssential = 'E'
+	profTesting   = 'T'
+	profDebug     = 'D'
+)
+
+// Profiles are the values of --tool-profile, smallest first.
+var Profiles = []string{"essential", "testing", "debug", "full"}
+
+// DefaultProfile is the profile the command line uses when none is named:
+// the complete core surface, as in stagewright (ADR-021), until a task
+// benchmark shows a smaller one serves agents as well.
+const DefaultProfile = "full"
+
+type entry struct {
+	name     string
+	title    string
+	kind     kind
+	profiles string // letters: E essential, T testing, D debug (full has all)
+}
+
+// tools is the table. One line per tool; a group's tools (see groups) need
+// no profile letters.
+var tools = []entry{
+	// lifecycle and targeting
+	{"electron_launch", "Launch an app", kAdd, "ETD"},
+	{"electron_attach", "Attach to a running app", kAdd, "ETD"},
+	{"electron_inject", "Open an app's main-process inspector", kOpen, "ETD"},
+	{"electron_detach", "Detach, leave the app running", kSelect, "TD"},
+	{"electron_stop", "Stop the app", kAct, "ETD"},
+	{"electron_force_kill", "Kill the app's processes", kAct, "TD"},
+	{"electron_discover_running", "Find DevTools endpoints on loopback", kRead, "D"},
+	{"electron_status", "Server and session status", kRead, "ETD"},
+	{"electron_info", "App versions and capabilities", kRead, "D"},
+	{"electron_doctor", "Preflight check", kRead, "D"},
+	{"electron_plugins", "Capability groups and profiles", kRead, "ETD"},
+	{"electron_windows_list", "List windows", kRead, "ETD"},
+	{"electron_switch_window", "Select a window", kSelect, "ETD"},
+	{"electron_navigate", "Navigate a window", kOpen, "ETD"},
+	{"electron_surfaces_list", "List surfaces", kRead, "ETD"},
+	{"electron_switch_surface", "Select a surface", kSelect, "ETD"},
+	{"electron_relay_endpoint", "Share the app through a CDP relay", kSelect, "D"},
+	// observe
+	{"electron_snapshot", "Snapshot the page", kRead, "ETD"},
+	{"electron_find", "Find elements by role and name", kRead, "ETD"},
+	{"electron_elements_list", "List elements matching a selector", kRead, "TD"},
+	{"electron_exists", "Whether an element exists", kRead, "TD"},
+	{"electron_get_text", "Read an element's text", kRead, "ETD"},
+	{"electron_get_value", "Read a form control's value", kRead, "ETD"},
+	{"electron_get_attribute", "Read an attribute", kRead, "TD"},
+	{"electron_get_state", "Read an element's states", kRead, "TD"},
+	{"electron_get_bbox", "Read an element's box", kRead, "D"},
+	{"electron_get_computed_style", "Read computed styles", kRead, "D"},
+	{"electron_focused_element", "The focused element", kRead, "TD"},
+	{"electron_console_logs", "Read console messages", kRead, "D"},
+	{"electron_dialog_handler", "Answer JavaScript dialogs", kSet, "TD"},
+	{"electron_screenshot", "Screenshot to a file", kAdd, "TD"},
+	// interact
+	{"electron_click", "Click", kAct, "ETD"},
+	{"electron_hover", "Hover", kSelect, "TD"},
+	{"electron_type", "Set a field's text", kSet, "ETD"},
+	{"electron_keyboard_type", "Type with key events", kAct, "TD"},
+	{"electron_type_into_editor", "Type into a code or rich-text editor", kSet, "TD"},
+	{"electron_key", "Press a key or chord", kAct, "ETD"},
+	{"electron_press_sequence", "Press keys in order", kAct, "TD"},
+	{"electron_clear_input", "Empty a field", kSet, "TD"},
+	{"electron_check", "Check a checkbox", kSet, "ETD"},
+	{"electron_uncheck", "Uncheck a checkbox", kSet, "ETD"},
+	{"electron_select_option", "Choose options of a select", kSet, "ETD"},
+	{"electron_set_files", "Set the files of a file input", kSet, "T"},
+	{"electron_drop_file", "Drop files onto an element", kAct, "T"},
+	{"electron_drag", "Drag and drop", kAct, "T"},
+	{"electron_scroll", "Scroll", kAdd, "ETD"},
+	{"electron_scroll_into_view", "Scroll an element into view", kSelect, "TD"},
+	// waits and assertions
+	{"electron_wait", "Sleep", kRead, "TD"},
+	{"electron_wait_for_selector", "Wait for an element", kRead, "ETD"},
+	{"electron_wait_for_state", "Wait for an element's state", kRead, "T"},
+	{"electron_wait_for_event", "Wait for a DOM event", kRead, "T"},
+	{"electron_expect_text", "Expect text", kRead, "ETD"},
+	{"electron_expect_value", "Expect a form value", kRead, "T"},
+	{"electron_expect_visible", "Expect visibility", kRead, "ETD"},
+	{"electron_expect_state", "Expect element states", kRead, "T"},
+	{"electron_expect_count", "Expect a count of elements", kRead, "T"},
+	{"electron_expect_url", "Expect the URL", kRead, "T"},
+	{"electron_assert_pattern", "Check text or value once", kRead, "T"},
+	// eval: present only with --allow-eval, then in every profile
+	{"electron_eval_main", "Run JavaScript in the main process", kOpen, "ETD"},
+	{"electron_eval_renderer", "Run JavaScript in the page", kOpen, "ETD"},
+}
+
+// group is a capability group: tools whose names start with prefix,
+// enabled only by --with NAME (or --with all).
+type group struct {
+	name    string
+	prefix  string
+	summary string
+	needs   string // what the group needs beyond --with, if anything
+}
+
+// groups is the second table: one line per capability group.
+var groups = []group{
+	{"network", "network_", "see, stub, record and replay requests", ""},
+	{"storage", "storage_", "cookies, localStorage, sessionStorage, IndexedDB", "--allow-eval=renderer for localStorage, sessionStorage and IndexedDB"},
+	{"clock", "clock_", "install and drive a fake clock", ""},
+	{"a11y", "a11y_", "accessibility audits", ""},
+	{"visual", "visual_", "visual baselines and comparisons", ""},
+	{"trace", "trace_", "record, view and replay session traces", ""},
+	{"ipc", "ipc_", "capture, invoke and stub Electron IPC", "--allow-eval=main (and an app launched with main or with an inspector)"},
+	{"native-ui", "native_", "application menus, notifications and tray", ""},
+	{"production", "production_", "validate a packaged app", ""},
+}
+
+// groupOf names the capability group a tool belongs to ("" for a core
+// tool).
+func groupOf(name string) string {
+	for _, g := range groups {
+		if strings.HasPrefix(name, g.prefix) {
+			return g.name
+		}
+	}
+	return ""
+}
+
+func rowOf(name string) (entry, bool) {
+	for _, e := range tools {
+		if e.name == name {
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
+// annotations are the MCP annotations of a tool's row (nil when the tool
+// has none, which TestCatalog forbids).
+func annotations(name string) *mcp.ToolAnnotations {
+	e, ok := rowOf(name)
+	if !ok {
+		return nil
+	}
+	f, t := false, true
+	a := &mcp.ToolAnnotations{Title: e.title, OpenWorldHint: &f}
+	switch e.kind {
+	case kRead:
+		// destructiveHint means nothing beside readOnlyHint (MCP): left out.
+		a.ReadOnlyHint, a.IdempotentHint = true, true
+	case kSelect:
+		a.IdempotentHint, a.DestructiveHint = true, &f
+	case kAdd:
+		a.DestructiveHint = &f
+	case kSet:
+		a.IdempotentHint, a.DestructiveHint = true, &t
+	case kAct:
+		a.DestructiveHint = &t
+	case kOpen:
+		a.DestructiveHint, a.OpenWorldHint = &t, &t
+	}
+	return a
+}
+
+// selection is the operator's choice of tools: a core profile and the
+// capability groups.
+type selection struct {
+	profile string          // "" enables every tool (an embedder's default)
+	groups  map[string]bool // enabled groups
+}
+
+// newSelection checks --tool-profile and --with.
+func newSelection(profile string, with []string) (selection, error) {
+	sel := selection{profile: profile, groups: map[string]bool{}}
+	if profile != "" && !slices.Contains(Profiles, profile) {
+		return sel, fmt.Errorf("unknown tool profile %q (one of %s)", profile, strings.Join(Profiles, ", "))
+	}
+	for _, w := range with {
+		w = strings.TrimSpace(w)
+		switch {
+		case w == "":
+		case w == "all":
+			for _, g := range groups {
+				sel.groups[g.name] = true
+			}
+		case slices.ContainsFunc(groups, func(g group) bool { return g.name == w }):
+			sel.groups[w] = true
+		default:
+			return sel, fmt.Errorf("unknown capability group %q (one of %s, or all)", w, strings.Join(GroupNames(), ", "))
+		}
+	}
+	return sel, nil
+}
+
+// GroupNames lists the capability groups (the values of --with).
+func GroupNames() []string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.name
+	}
+	return out
+}
+
+// ValidateSelection reports whether a profile and groups are known, for
+// the command line to refuse them before it starts.
+func ValidateSelection(profile string, with []string) error {
+	_, err := newSelection(profile, with)
+	return err
+}
+
+// inProfile reports whether a core tool belongs to a named profile.
+func inProfile(name, profile string) bool {
+	if profile == "" || profile == "full" {
+		return true
+	}
+	e, ok := rowOf(name)
+	if !ok {
+		return false // a core tool without a row is only in full
+	}
+	letter := map[string]rune{"essential": profEssential, "testing": profTesting, "debug": profDebug}[profile]
+	return strings.ContainsRune(e.profiles, letter)
+}
+
+// enabled reports whether the selection enables a registered tool.
+func (sel selection) enabled(name string) bool {
+	if sel.profile == "" {
+		return true
+	}
+	if g := groupOf(name); g != "" {
+		return sel.groups[g]
+	}
+	return inProfile(name, sel.profile)
+}
+
+// notEnabled is the TOOL_NOT_ENABLED failure of a registered tool the
+// selection leaves out, naming what enables it.
+func (sel selection) notEnabled(name string) error {
+	if g := groupOf(name); g != "" {
+		return errs.New(errs.ToolNotEnabled, "%s belongs to the capability group %s, which is off; the operator enables it with --with %s (or --with all)", name, g, g).With("group", g).With("flag", "--with "+g)
+	}
+	for _, p := range Profiles {
+		if inProfile(name, p) {
+			return errs.New(errs.ToolNotEnabled, "%s is not in --tool-profile %s; the operator enables it with --tool-profile %s", name, sel.profile, p).With("profile", p).With("flag", "--tool-profile "+p)
+		}
+	}
+	return errs.New(errs.ToolNotEnabled, "%s is not enabled", name)
+}
+
+// enabledNames lists the enabled tools, sorted by name (the order of
+// tools/list).
+func (s *Server) enabledNames() []string {
+	var out []string
+	for _, n := range s.order {
+		if s.sel.enabled(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func registerCatalog(s *Server) {
+	add(s, "electron_plugins", "The capability groups (enable one with --with NAME or --with all; --plugin NAME is the same), whether each is on, its tools and what it needs; and the core profiles (--tool-profile) with the one in use. A tool that exists but is off answers TOOL_NOT_ENABLED naming its flag.", false, gateNone, plugins)
+}
+
+type pluginsArgs struct {
+	Common
+}
+
+type pluginsResult struct {
+	Profile  string        `json:"profile"`
+	Profiles []profileInfo `json:"profiles"`
+	Groups   []groupInfo   `json:"groups"`
+}
+
+type profileInfo struct {
+	Name  string   `json:"name"`
+	Tools []string `json:"tools"`
+}
+
+type groupInfo struct {
+	Name    string   `json:"name"`
+	Enabled bool     `json:"enabled"`
+	Summary string   `json:"summary"`
+	Flag    string   `json:"flag"`
+	Needs   string   `json:"needs,omitempty"`
+	Tools   []string `json:"tools"`
+}
+
+func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error) {
+	s := c.Server
+	names := append([]string(nil), s.order...)
+	sort.Strings(names)
+	r := &pluginsResult{Profile: s.sel.profile, Profiles: []profileInfo{}, Groups: []groupInfo{}}
+	if r.Profile == "" {
+		r.Profile = "all"
+	}
+	for _, p := range Profiles {
+		pi := profileInfo{Name: p, Tools: []string{}}
+		for _, n := range names {
+			if groupOf(n) == "" && inProfile(n, p) {
+				pi.Tools = append(pi.Tools, n)
+			}
+		}
+		r.Profiles = append(r.Profiles, pi)
+	}
+	for _, g := range groups {
+		gi := groupInfo{Name: g.name, Summary: g.summary, Flag: "--with " + g.name, Needs: g.needs, Tools: []string{},
+			Enabled: s.sel.profile == "" || s.sel.groups[g.name]}
+		for _, n := range names {
+			if groupOf(n) == g.name {
+				gi.Tools = append(gi.Tools, n)
+			}
+		}
+		r.Groups = append(r.Groups, gi)
+	}
+	return r, nil
+}
+
+// sharedParams are parameter descriptions that many tools repeat word for
+// word. tools/list carries them once, in the server's instructions
+// (sharedParamsInstructions), and each tool's schema keeps the parameter
+// with its type and the replacement here ("" for none); docs/tools.md
+// keeps every word (docs/adr/022).
+var sharedParams = map[string]string{
+	"the session to act on; omit when exactly one is open":                "",
+	"a ref from electron_snapshot or electron_find of the active surface": "",
+	"a CSS selector in the active surface's document":                     "",
+	"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change": "",
+	"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change":    "",
+	"how long to wait until the element is actionable; default 5000, max 30000":                                                                            "ms until actionable; default 5000, max 30000",
+	"how long to wait for the element; default 5000, max 30000":                                                                                            "ms; default 5000, max 30000",
+}
+
+// sharedParamsInstructions says once what sharedParams leave out of each
+// tool's schema.
+const sharedParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find of the active surface) XOR selector (CSS in the active surface's document);
+allowChanged:true acts on a ref whose element now shows another role or name than you last saw (else REF_STALE; ref_changed reports it);
+sessionId only when several sessions are open; timeoutMs in milliseconds. docs/tools.md describes every parameter.`
+
+// hostInputSchema is an input schema as tools/list carries it: the
+// descriptions in sharedParams replaced, the rest as it is.
+func hostInputSchema(raw json.RawMessage) json.RawMessage {
+	var schema map[string]any
+	if json.Unmarshal(raw, &schema) != nil {
+		return raw
+	}
+	props, _ := schema["properties"].(map[string]any)
+	changed := false
+	for _, p := range props {
+		p, _ := p.(map[string]any)
+		d, ok := p["description"].(string)
+		if !ok {
+			continue
+		}
+		if short, shared := sharedParams[d]; shared {
+			changed = true
+			if short == "" {
+				delete(p, "description")
+			} else {
+				p["description"] = short
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(schema)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// hostOutputSchema is an output schema as tools/list carries it: the
+// envelope's ok and _meta, the same in every tool, without their prose and
+// inner fields (the server's instructions say what they are). What a
+// result field means stays.
+func hostOutputSchema(raw json.RawMessage) json.RawMessage {
+	var schema map[string]any
+	if json.Unmarshal(raw, &schema) != nil {
+		return raw
+	}
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		return raw
+	}
+	if _, ok := props["_meta"]; ok {
+		props["_meta"] = map[string]any{"type": "object"}
+	}
+	if _, ok := props["ok"]; ok {
+		props["ok"] = map[string]any{"type": "boolean"}
+	}
+	out, err := json.Marshal(schema)
+	if err != nil {
+		return raw
+	}
+	return out
+}

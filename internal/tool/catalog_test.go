@@ -1,0 +1,209 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// changers are the tools that can change the app, its scroll position, the
+// browser or what the server does next: none may be read-only. A new tool
+// that does any of that belongs here as well as in the catalog.
+var changers = []string{
+	"electron_launch", "electron_attach", "electron_inject", "electron_detach", "electron_stop", "electron_force_kill",
+	"electron_switch_window", "electron_navigate", "electron_switch_surface", "electron_relay_endpoint",
+	"electron_dialog_handler", "electron_screenshot",
+	"electron_click", "electron_hover", "electron_type", "electron_keyboard_type", "electron_type_into_editor",
+	"electron_key", "electron_press_sequence", "electron_clear_input", "electron_check", "electron_uncheck",
+	"electron_select_option", "electron_set_files", "electron_drop_file", "electron_drag", "electron_scroll",
+	"electron_scroll_into_view", "electron_eval_main", "electron_eval_renderer",
+}
+
+// TestCatalog checks the one table against the registry: every registered
+// tool has a row (title, annotations, profiles), no row names a core tool
+// that does not exist, and no tool that changes anything is read-only.
+func TestCatalog(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	for _, name := range s.Names() {
+		e, ok := rowOf(name)
+		if !ok {
+			t.Errorf("%s is registered but has no row in the catalog (internal/tool/catalog.go)", name)
+			continue
+		}
+		if e.title == "" || e.kind == 0 {
+			t.Errorf("%s: row without title or kind", name)
+		}
+		a := annotations(name)
+		if slices.Contains(changers, name) && a.ReadOnlyHint {
+			t.Errorf("%s changes the app, the browser or the session but is marked readOnlyHint", name)
+		}
+		if a.ReadOnlyHint && (a.DestructiveHint != nil || !a.IdempotentHint) {
+			t.Errorf("%s: read-only yet destructive or not idempotent", name)
+		}
+		if g := groupOf(name); g == "" && strings.Trim(e.profiles, "ETD") != "" {
+			t.Errorf("%s: unknown profile letters %q", name, e.profiles)
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range tools {
+		if seen[e.name] {
+			t.Errorf("%s has two rows", e.name)
+		}
+		seen[e.name] = true
+		if _, ok := s.defs[e.name]; !ok && groupOf(e.name) == "" {
+			t.Errorf("row %s names no registered core tool", e.name)
+		}
+	}
+	// Rows of kRead are the only read-only ones, and kRead tools are not in
+	// the list of changers: the table and the list agree both ways.
+	for _, e := range tools {
+		if e.kind == kRead && slices.Contains(changers, e.name) {
+			t.Errorf("%s is in changers but its row says kRead", e.name)
+		}
+		if e.kind != kRead && !slices.Contains(changers, e.name) && groupOf(e.name) == "" {
+			t.Errorf("%s changes something (kind %d) but is missing from changers", e.name, e.kind)
+		}
+	}
+}
+
+// listTools connects an MCP client to a server built from cfg and returns
+// what tools/list says.
+func listTools(t *testing.T, cfg Config) []*mcp.Tool {
+	t.Helper()
+	s := New(cfg)
+	t.Cleanup(s.Close)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Tools
+}
+
+// TestProfilesListExactlyTheirTools: each profile's tools/list is exactly
+// the catalog's rows with its letter (plus the eval tools when allowed),
+// sorted by name, every tool annotated and titled; a tool left out answers
+// TOOL_NOT_ENABLED naming the profile that has it.
+func TestProfilesListExactlyTheirTools(t *testing.T) {
+	letters := map[string]string{"essential": "E", "testing": "T", "debug": "D"}
+	for _, p := range Profiles {
+		t.Run(p, func(t *testing.T) {
+			got := listTools(t, Config{ToolProfile: p})
+			var names []string
+			for _, tl := range got {
+				names = append(names, tl.Name)
+				if tl.Title == "" || tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil {
+					t.Errorf("%s: no title or annotations in tools/list", tl.Name)
+				}
+			}
+			if !sort.StringsAreSorted(names) {
+				t.Errorf("tools/list is not sorted by name: %v", names)
+			}
+			var want []string
+			for _, e := range tools {
+				if groupOf(e.name) != "" || strings.HasPrefix(e.name, "electron_eval_") || e.name == "electron_inject" {
+					continue
+				}
+				if p == "full" || strings.Contains(e.profiles, letters[p]) {
+					want = append(want, e.name)
+				}
+			}
+			sort.Strings(want)
+			if !slices.Equal(names, want) {
+				t.Errorf("profile %s lists\n%v\nwant\n%v", p, names, want)
+			}
+		})
+	}
+	s := New(Config{ToolProfile: "essential"})
+	defer s.Close()
+	res := s.Dispatch(context.Background(), "electron_hover", json.RawMessage(`{"selector":"#x"}`), nil)
+	var env struct {
+		OK      bool   `json:"ok"`
+		Code    string `json:"code"`
+		Message string `json:"error"`
+		Hint    string `json:"hint"`
+	}
+	if err := json.Unmarshal(res.JSON, &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.OK || env.Code != string(errs.ToolNotEnabled) || !strings.Contains(env.Message, "--tool-profile testing") || env.Hint == "" {
+		t.Fatalf("hover outside essential: %s", res.JSON)
+	}
+}
+
+// TestGroupsListExactlyTheirTools: --with NAME adds exactly the group's
+// tools, --with all every group; a group's tool left off answers
+// TOOL_NOT_ENABLED naming --with NAME, and electron_plugins says which
+// groups are on.
+func TestGroupsListExactlyTheirTools(t *testing.T) {
+	if _, err := newSelection("full", []string{"nosuch"}); err == nil {
+		t.Fatal("an unknown group was accepted")
+	}
+	if _, err := newSelection("tiny", nil); err == nil {
+		t.Fatal("an unknown profile was accepted")
+	}
+	base := listTools(t, Config{ToolProfile: "essential"})
+	for _, g := range append(GroupNames(), "all") {
+		t.Run(g, func(t *testing.T) {
+			got := listTools(t, Config{ToolProfile: "essential", With: []string{g}})
+			extra := map[string]bool{}
+			for _, tl := range got {
+				extra[tl.Name] = true
+			}
+			for _, tl := range base {
+				delete(extra, tl.Name)
+			}
+			for name := range extra {
+				if gr := groupOf(name); gr == "" || (g != "all" && gr != g) {
+					t.Errorf("--with %s added %s (group %q)", g, name, gr)
+				}
+			}
+			s := New(Config{})
+			defer s.Close()
+			for _, name := range s.Names() {
+				if gr := groupOf(name); gr != "" && (g == "all" || gr == g) && !extra[name] {
+					t.Errorf("--with %s left out %s", g, name)
+				}
+			}
+		})
+	}
+	s := New(Config{ToolProfile: "full", With: []string{"clock"}})
+	defer s.Close()
+	res := s.Dispatch(context.Background(), "electron_plugins", nil, nil)
+	var out pluginsResult
+	if err := json.Unmarshal(res.JSON, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Profile != "full" || len(out.Groups) != len(groups) || len(out.Profiles) != len(Profiles) {
+		t.Fatalf("electron_plugins: %s", res.JSON)
+	}
+	for _, gi := range out.Groups {
+		if gi.Enabled != (gi.Name == "clock") || gi.Flag != "--with "+gi.Name {
+			t.Errorf("electron_plugins group %+v with --with clock", gi)
+		}
+	}
+	// A group tool, when one is registered, is refused by name.
+	sel, _ := newSelection("full", nil)
+	err := sel.notEnabled("network_stub")
+	if errs.CodeOf(err) != errs.ToolNotEnabled || !strings.Contains(err.Error(), "--with network") {
+		t.Fatalf("network_stub off: %v", err)
+	}
+}

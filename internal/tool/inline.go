@@ -1,0 +1,64 @@
+package tool
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	capt "github.com/understudy-dev/understudy/internal/capture"
+)
+
+// Screenshots inline: electron_screenshot's answer carries the picture as
+// MCP image content beside the file, scaled so a remote model can see it
+// within a budget the caller sets (inlineMaxSide).
+const (
+	defaultInlineSide = 1024
+	maxInlineSide     = 8192
+	// maxInlineSource bounds the file read back for the inline copy.
+	maxInlineSource = 64 << 20
+)
+
+// inlineImage is the image content of a successful electron_screenshot
+// call, read back from the file it wrote; nil for any other call, when the
+// caller asked for none, or when the file cannot be read (the answer then
+// stands as it is: the file is what the tool promised).
+func (s *Server) inlineImage(name string, raw json.RawMessage, res Result) *mcp.ImageContent {
+	if name != "electron_screenshot" || res.IsError {
+		return nil
+	}
+	var args struct {
+		InlineMaxSide *int `json:"inlineMaxSide"`
+	}
+	_ = json.Unmarshal(raw, &args)
+	side := defaultInlineSide
+	if args.InlineMaxSide != nil {
+		side = *args.InlineMaxSide
+	}
+	if side <= 0 {
+		return nil
+	}
+	var out struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(res.JSON, &out) != nil || out.Path == "" {
+		return nil
+	}
+	f, err := os.Open(out.Path)
+	if err != nil {
+		s.cfg.Logger.Warn("inline screenshot: read back", "err", err)
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxInlineSource))
+	if err != nil {
+		return nil
+	}
+	th, err := capt.Thumb(data, side)
+	if err != nil {
+		s.cfg.Logger.Warn("inline screenshot: scale", "err", err)
+		return nil
+	}
+	return &mcp.ImageContent{Data: th.Data, MIMEType: th.MIMEType}
+}

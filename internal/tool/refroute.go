@@ -1,0 +1,39 @@
+package tool
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// routeRef sends a call that names an element by ref to the surface that
+// issued the ref, without changing the active surface (issue 15, ADR-001
+// as amended): a ref from electron_snapshot {surfaces:"all"} or from a
+// surface the agent switched away from acts where it points. A ref of a
+// surface that has closed is SURFACE_CLOSED. A ref the session never
+// issued is left to the handler (REF_NOT_FOUND, with similar refs).
+func (c *Call) routeRef(raw json.RawMessage) error {
+	var a struct {
+		Ref json.RawMessage `json:"ref"`
+	}
+	if json.Unmarshal(raw, &a) != nil || len(a.Ref) == 0 {
+		return nil
+	}
+	ref, err := strconv.Atoi(strings.Trim(string(a.Ref), `" `))
+	if err != nil || ref <= 0 {
+		return nil
+	}
+	id, live, ok := c.Session.Pages.SurfaceOfRef(ref)
+	if !ok {
+		return nil
+	}
+	if !live {
+		return errs.New(errs.SurfaceClosed, "ref %d belongs to surface %s, which has closed", ref, id).With("surfaceId", id).With("ref", ref)
+	}
+	if id != c.Session.Surfaces.Active() {
+		c.surface = id
+	}
+	return nil
+}
