@@ -195,7 +195,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 	var result func() *jsonschema.Schema
 	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
 		result = sync.OnceValue(func() *jsonschema.Schema {
-			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{})
+			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
 			if err != nil {
 				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
 			}
