@@ -542,14 +542,14 @@ func (s *Store) ActChecked(ctx context.Context, f Frame, l Locator) (*CheckState
 
 // ViewportCenter returns the centre of the frame's viewport and its scroll
 // state, and makes the window the scroll target of [Store.ScrollSettled].
-func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll json.RawMessage, err error) {
+func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll *ScrollState, err error) {
 	raw, err := s.exec(ctx, f, "actViewport", nil)
 	if err != nil {
 		return 0, 0, nil, err
 	}
 	var v struct {
 		X, Y   float64
-		Scroll json.RawMessage
+		Scroll *ScrollState
 	}
 	if err := decode(raw, &v); err != nil {
 		return 0, 0, nil, errs.Wrap(errs.Internal, err, "decoding the viewport")
@@ -560,8 +560,16 @@ func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scro
 // ScrollSettled waits (up to budget) until the scroll positions of the
 // window and of the last scroll action's container hold still, and
 // returns them.
-func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (json.RawMessage, error) {
-	return s.settled(ctx, f, "actScrollSettled", budget)
+func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (*ScrollState, error) {
+	raw, err := s.settled(ctx, f, "actScrollSettled", budget)
+	if err != nil {
+		return nil, err
+	}
+	var st ScrollState
+	if err := decode(raw, &st); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a scroll state")
+	}
+	return &st, nil
 }
 
 // settled runs an operation that waits in the renderer (up to budget) for

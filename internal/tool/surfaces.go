@@ -69,14 +69,6 @@ func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
 	return c.Session.Surfaces.Resolve(ctx)
 }
 
-// withFallback adds the fallback note to a result map.
-func withFallback(res *surface.Resolution, out map[string]any) map[string]any {
-	if res.Fallback != nil {
-		out["surface_fallback"] = res.Fallback
-	}
-	return out
-}
-
 // modifierMask turns modifier names into CDP's bit mask with the same
 // names a key chord accepts (input.ParseModifiers).
 func modifierMask(mods []string) (int, error) {
