@@ -97,6 +97,8 @@ type def struct {
 	// first use; nil while the tool returns an untyped result (see
 	// untypedResults).
 	result func() *jsonschema.Schema
+	// out is the result type (Out).
+	out    reflect.Type
 	decode func(json.RawMessage) (any, error)
 	run    func(ctx context.Context, c *Call, args any) (any, error)
 }
@@ -203,7 +205,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 		})
 	}
 	d := &def{
-		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result,
+		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result, out: reflect.TypeFor[Out](),
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
 			if err := checkSelectorLengths(raw); err != nil {

@@ -53,7 +53,7 @@ type snapshotArgs struct {
 // snapshotResult is electron_snapshot's result.
 type snapshotResult struct {
 	*page.SnapshotResult
-	Fallback *surface.Fallback `json:"surface_fallback,omitempty" jsonschema:"the selected surface was gone: the call went to its window root"`
+	Fallback *surface.Fallback `json:"surface_fallback,omitempty"`
 }
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, error) {
@@ -191,10 +191,14 @@ func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) 
 	return &textResult{f.SurfaceID, t}, nil
 }
 
-// valueResult is electron_get_value's result.
+// valueResult is electron_get_value's result (page.Value's fields: a
+// struct embedding page.Value would hide its field value).
 type valueResult struct {
-	SurfaceID string `json:"surface_id"`
-	*page.Value
+	SurfaceID string   `json:"surface_id"`
+	Value     string   `json:"value"`
+	Label     string   `json:"label,omitempty" jsonschema:"a select's chosen labels"`
+	Values    []string `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
+	Checked   *bool    `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
 }
 
 func getValue(ctx context.Context, c *Call, a *elementArgs) (*valueResult, error) {
@@ -206,7 +210,7 @@ func getValue(ctx context.Context, c *Call, a *elementArgs) (*valueResult, error
 	if err != nil {
 		return nil, err
 	}
-	return &valueResult{f.SurfaceID, v}, nil
+	return &valueResult{SurfaceID: f.SurfaceID, Value: v.Value, Label: v.Label, Values: v.Values, Checked: v.Checked}, nil
 }
 
 type attributeArgs struct {

@@ -21,7 +21,7 @@ import (
 // result, an event's detail), any JSON.
 func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[page.Tri]():        {Types: []string{"boolean", "string"}, Enum: []any{true, false, "mixed"}},
+		reflect.TypeFor[page.Tri]():        {Types: []string{"boolean", "string"}, Description: `true, false or "mixed"`},
 		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 	}
 }
@@ -31,7 +31,7 @@ func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 // it had selected was gone.
 type onSurface struct {
 	SurfaceID string            `json:"surface_id"`
-	Fallback  *surface.Fallback `json:"surface_fallback,omitempty" jsonschema:"the selected surface was gone: the call went to its window root"`
+	Fallback  *surface.Fallback `json:"surface_fallback,omitempty"`
 }
 
 // surfaceOf is the onSurface part of a result acting on res.
@@ -43,7 +43,7 @@ func surfaceOf(res *surface.Resolution) onSurface {
 // the agent last saw (allowed by allowChanged, or made by the action
 // itself).
 type refNotes struct {
-	RefChanged []page.RefChange `json:"ref_changed,omitempty" jsonschema:"refs whose element now shows another role or name than you last saw"`
+	RefChanged []page.RefChange `json:"ref_changed,omitempty" jsonschema:"refs whose element changed role or name"`
 }
 
 // noteChanged sets the refs whose element changed, first sight to last,

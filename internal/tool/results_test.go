@@ -2,7 +2,10 @@ package tool
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -59,5 +62,119 @@ func TestOutputSchemaRejectsWrongResults(t *testing.T) {
 		if err := r.Validate(m); (err == nil) != c.good {
 			t.Errorf("%s: valid=%v, want %v (%v)", c.doc, err == nil, c.good, err)
 		}
+	}
+}
+
+// TestResultSchemasMatchTheirJSON: a result with every field set (every
+// pointer, slice and map filled, recursively) encodes to JSON that its
+// tool's outputSchema accepts. It catches what the browser tests may not
+// reach: a field the schema leaves out (an embedded struct hiding a field
+// of the same name), a JSON type the schema misstates, a field name two
+// embedded structs both claim.
+func TestResultSchemasMatchTheirJSON(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	t.Cleanup(s.Close)
+	for _, name := range s.order {
+		d := s.defs[name]
+		if d.result == nil {
+			continue
+		}
+		r, err := envelopeSchema(d.result()).Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		v := reflect.New(d.out).Elem()
+		fillValue(v, 0)
+		b, err := json.Marshal(v.Interface())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		m["ok"], m["_meta"] = true, map[string]any{"estimated_tokens": 1, "elapsed_ms": 1}
+		if err := r.Validate(m); err != nil {
+			t.Errorf("%s: a full result does not match its outputSchema: %v\n%s", name, err, b)
+		}
+		for _, f := range []string{"ok", "_meta"} {
+			if _, clash := r.Schema().Properties[f]; clash && d.result().Properties[f] != nil {
+				t.Errorf("%s: the result type has a field %s, which the envelope owns", name, f)
+			}
+		}
+	}
+}
+
+// TestResultSchemasAreTyped: every field of every result has a JSON type,
+// except values the page or the app chose (json.RawMessage, "any JSON
+// value"): no result carries an untyped Go value.
+func TestResultSchemasAreTyped(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	t.Cleanup(s.Close)
+	var walk func(name, path string, sch *jsonschema.Schema)
+	walk = func(name, path string, sch *jsonschema.Schema) {
+		if sch.Type == "" && len(sch.Types) == 0 && sch.Description != "any JSON value" && !strings.Contains(sch.Description, "JSON") {
+			t.Errorf("%s: %s has no type (an untyped Go value in the result type?)", name, path)
+		}
+		for p, ps := range sch.Properties {
+			walk(name, path+"."+p, ps)
+		}
+		if sch.Items != nil {
+			walk(name, path+"[]", sch.Items)
+		}
+		if sch.AdditionalProperties != nil && sch.AdditionalProperties.Not == nil {
+			walk(name, path+"{}", sch.AdditionalProperties)
+		}
+	}
+	for _, name := range s.order {
+		if d := s.defs[name]; d.result != nil {
+			walk(name, "result", d.result())
+		}
+	}
+}
+
+// fillValue sets every field of v: strings "x", numbers 1, booleans true,
+// one element in every slice and map, every pointer allocated.
+func fillValue(v reflect.Value, depth int) {
+	if depth > 8 {
+		return
+	}
+	if v.Type() == reflect.TypeFor[json.RawMessage]() {
+		v.SetBytes([]byte(`{"any":1}`))
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillValue(v.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !f.CanSet() {
+				if !v.Type().Field(i).Anonymous {
+					continue // an unexported field encodes to nothing
+				}
+				// An embedded unexported struct's fields are encoded.
+				f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+			}
+			fillValue(f, depth+1)
+		}
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1.5)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fillValue(v.Index(0), depth+1)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		e := reflect.New(v.Type().Elem()).Elem()
+		fillValue(e, depth+1)
+		m.SetMapIndex(reflect.ValueOf("k").Convert(v.Type().Key()), e)
+		v.Set(m)
 	}
 }

@@ -482,7 +482,7 @@ func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectR
 type expectResult[T any] struct {
 	onSurface
 	Passed bool `json:"passed"`
-	Actual T    `json:"actual" jsonschema:"the value that met the expectation"`
+	Actual T    `json:"actual"`
 	waitDone
 }
 
@@ -549,7 +549,7 @@ func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args 
 // waitDone is what every wait's success carries after its own fields.
 type waitDone struct {
 	ElapsedMS   int64 `json:"elapsed_ms"`
-	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced during the wait (it went on in the new one)"`
+	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced meanwhile"`
 }
 
 func waitDoneOf(w *page.WaitResult) waitDone {
