@@ -87,7 +87,7 @@ type dropResult struct {
 	onSurface
 	Dropped          bool `json:"dropped"`
 	DefaultPrevented bool `json:"default_prevented" jsonschema:"the page's drop handler handled the files itself"`
-	Files            int  `json:"files" jsonschema:"how many files were dropped"`
+	Count            int  `json:"count" jsonschema:"how many files were dropped"`
 }
 
 func dropFile(ctx context.Context, c *Call, a *filesArgs) (*dropResult, error) {
@@ -135,5 +135,5 @@ func dropFile(ctx context.Context, c *Call, a *filesArgs) (*dropResult, error) {
 		e.Hint = "The page takes no drops there. Target its drop zone (the element whose dragover handler calls preventDefault), or use electron_set_files for a file input."
 		return nil, e.With("surface_id", res.SurfaceID)
 	}
-	return &dropResult{onSurface: surfaceOf(res), Dropped: d.Dropped, DefaultPrevented: d.DefaultPrevented, Files: d.Files}, nil
+	return &dropResult{onSurface: surfaceOf(res), Dropped: d.Dropped, DefaultPrevented: d.DefaultPrevented, Count: d.Files}, nil
 }

@@ -178,3 +178,43 @@ func fillValue(v reflect.Value, depth int) {
 		v.Set(m)
 	}
 }
+
+// typeExceptions are the result fields that have more than one JSON type
+// across tools, and why (docs/tools.md, "Parameter and field meanings").
+// The list may only shrink.
+var typeExceptions = map[string]string{
+	"actual":    "the value an expectation checked: its type is the checked value's",
+	"dropped":   "electron_drag/electron_drop_file: the drop happened; electron_console_logs: entries let go (documented in its description)",
+	"endpoints": "electron_discover_running: the endpoints found; electron_info: the session's endpoint URLs",
+	"pressed":   "electron_key: the chord; electron_press_sequence: the chords in order",
+	"verified":  "pointer actions: the event reached the element; text tools: how the text was verified (as match)",
+}
+
+// TestResultFieldsHaveOneType: a result field name has one JSON type in
+// every tool that returns it, except typeExceptions.
+func TestResultFieldsHaveOneType(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	t.Cleanup(s.Close)
+	seen := map[string]map[string][]string{} // field → type → tools
+	for _, name := range s.order {
+		d := s.defs[name]
+		if d.result == nil {
+			continue
+		}
+		for f, p := range d.result().Properties {
+			typ := schemaType(p)
+			if seen[f] == nil {
+				seen[f] = map[string][]string{}
+			}
+			seen[f][typ] = append(seen[f][typ], name)
+		}
+	}
+	for f, types := range seen {
+		switch _, ok := typeExceptions[f]; {
+		case len(types) > 1 && !ok:
+			t.Errorf("result field %s has %d types across tools: %v; give it one type (or one name per meaning)", f, len(types), types)
+		case len(types) == 1 && ok:
+			t.Errorf("result field %s has one type now: remove it from typeExceptions", f)
+		}
+	}
+}

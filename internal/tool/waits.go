@@ -149,8 +149,8 @@ func (a *waitSelectorArgs) validate() error {
 // selectorWaitResult is electron_wait_for_selector's result.
 type selectorWaitResult struct {
 	onSurface
-	State   string           `json:"state"`
-	Actual  *page.Presence   `json:"actual"`
+	WaitedFor string         `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
+	Actual    *page.Presence `json:"actual"`
 	Element *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
 	waitDone
 }
@@ -172,7 +172,7 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 	if err != nil {
 		return nil, err
 	}
-	return &selectorWaitResult{onSurface: waitSurface(res, w), State: state, Actual: actual, Element: w.Element, waitDone: waitDoneOf(w)}, nil
+	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, waitDone: waitDoneOf(w)}, nil
 }
 
 type waitStateArgs struct {
