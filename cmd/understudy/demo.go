@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -28,10 +30,21 @@ type step struct {
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	browserPath := fs.String("browser", "", "Chromium binary (default: found on this machine)")
+	browserPath := fs.String("browser", "", "Chromium binary (default: $UNDERSTUDY_CHROMIUM, then the usual places)")
 	verbose := fs.Bool("json", false, "also print each response envelope")
-	if err := fs.Parse(args); err != nil {
+	fs.String("config", "", "read settings from this JSON file (keys are flag names)")
+	if _, err := parseLayered(fs, args, "UNDERSTUDY_DEMO_", os.Getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "understudy demo — launch Chromium on the embedded demo app and walk a tour of the tools.\n\n  understudy demo [--browser PATH] [--json]\n\nFlags:")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintln(stderr, "understudy demo:", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "understudy demo: unexpected argument %q (see --help)\n", fs.Arg(0))
 		return 2
 	}
 	path := *browserPath

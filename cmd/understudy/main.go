@@ -15,6 +15,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -38,7 +41,8 @@ Usage:
   understudy relay --launch /path/to/app [--port N] [--token T]
                                serve a CDP endpoint that Playwright, Puppeteer and
                                chromedp can connect to, in front of an app
-  understudy --version
+  understudy --version         version, commit, Go version
+  understudy COMMAND --help    help of a command, on stdout
 
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
@@ -56,8 +60,11 @@ MCP flags:
                                 client sees and drives only the sessions it opened
   --token T                     with --http: require Authorization: Bearer T
   --share-sessions              with --http: every client sees and drives every session
-  --log-level debug|info|warn   diagnostics on stderr (default warn); stdout carries
-                                only MCP messages
+  --log-level debug|info|warn|error
+                                diagnostics on stderr (default warn); stdout carries
+                                only MCP messages; MCP clients also get them as log
+                                notifications at the level they set (logging/setLevel)
+  --log-file FILE               append diagnostics to FILE instead of stderr
   --file-root DIR               also read and write files under DIR (repeatable); files
                                 are allowed only under the MCP client's roots, the
                                 working directory, --app-root, the artifacts folder
@@ -65,6 +72,15 @@ MCP flags:
   --artifacts-dir DIR           where screenshots go without a folder, and relative
                                 output paths (default: <user cache>/understudy/artifacts)
   --allow-any-file              read and write files anywhere (as stagewright does)
+  --config FILE                 read settings from a JSON file whose keys are these
+                                flags' names: {"app-root": "/apps", "file-root": ["/a"]}
+  --version                     print version, commit and Go version
+
+Every flag can also be set in the environment: UNDERSTUDY_ + its name in capitals
+with _ for - (UNDERSTUDY_APP_ROOT, UNDERSTUDY_ALLOW_EVAL=main, UNDERSTUDY_CONFIG).
+Precedence: command line, then environment, then config file. understudy doctor
+prints every setting and where it came from. Other variables: UNDERSTUDY_CHROMIUM
+(the browser doctor and electron_launch {} use), ELECTRON_PATH (dev launches).
 
 Add it to an MCP host:
   Claude Code:  claude mcp add understudy -- understudy
@@ -94,7 +110,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "relay":
 		return runRelay(args, stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "understudy", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	case "help":
 		fmt.Fprint(stdout, usage)
@@ -137,79 +153,151 @@ type mcpFlags struct {
 	token     string
 	share     bool
 	logLevel  string
+	logFile   string
 	version   bool
+	config    string
 	files     fileFlags
+	settings  *settings // where each value came from (doctor prints it)
 }
 
-func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
-	fs := flag.NewFlagSet("understudy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	f := &mcpFlags{}
+// mcpFlagSet defines the MCP server's flags on a new flag set; the origin
+// lists are parsed from allowed and blocked after parsing.
+func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
+	fs = flag.NewFlagSet("understudy", flag.ContinueOnError)
+	f = &mcpFlags{}
+	allowed, blocked = new(string), new(string)
+	fs.StringVar(&f.config, "config", "", "read settings from this JSON file (keys are flag names)")
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
-	var allowed, blocked string
-	fs.StringVar(&allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
-	fs.StringVar(&blocked, "blocked-origins", "", "origins electron_navigate refuses, separated by ; or , (wins over --allowed-origins)")
+	fs.StringVar(allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
+	fs.StringVar(blocked, "blocked-origins", "", "origins electron_navigate refuses, separated by ; or , (wins over --allowed-origins)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback address")
 	fs.StringVar(&f.token, "token", "", "with --http: require Authorization: Bearer <token>")
 	fs.BoolVar(&f.share, "share-sessions", false, "with --http: every client sees every session")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
+	fs.StringVar(&f.logFile, "log-file", "", "append diagnostics to this file instead of stderr")
 	fs.BoolVar(&f.version, "version", false, "print the version")
 	f.files.register(fs)
-	if err := fs.Parse(args); err != nil {
+	return fs, f, allowed, blocked
+}
+
+// parseMCPFlags reads the MCP server's settings from the command line, the
+// environment (UNDERSTUDY_*) and the config file, in that order of
+// precedence. --help prints the usage on stdout (exit 0); a bad value is
+// named on stderr (exit 2).
+func parseMCPFlags(args []string, stdout, stderr io.Writer, getenv func(string) string) (*mcpFlags, int, bool) {
+	fs, f, allowed, blocked := mcpFlagSet()
+	st, err := parseLayered(fs, args, "UNDERSTUDY_", getenv)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
 			return nil, 0, false
 		}
+		fmt.Fprintln(stderr, "understudy:", err)
 		return nil, 2, false
 	}
+	f.settings = st
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "understudy: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "understudy: unexpected argument %q (see --help)\n", fs.Arg(0))
 		return nil, 2, false
 	}
-	if f.http == "" && (f.token != "" || f.share) {
-		fmt.Fprintln(stderr, "understudy: --token and --share-sessions go with --http")
-		return nil, 2, false
-	}
-	var err error
-	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
-		fmt.Fprintln(stderr, "understudy: --allowed-origins:", err)
-		return nil, 2, false
-	}
-	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
-		fmt.Fprintln(stderr, "understudy: --blocked-origins:", err)
-		return nil, 2, false
-	}
-	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
-		fmt.Fprintln(stderr, "understudy: --operation-timeout-ms must be between 1000 and 3600000")
-		return nil, 2, false
-	}
-	if err := f.files.check(); err != nil {
+	if err := f.check(*allowed, *blocked); err != nil {
 		fmt.Fprintln(stderr, "understudy:", err)
 		return nil, 2, false
 	}
 	return f, 0, true
 }
 
-func newLogger(level string, stderr io.Writer) *slog.Logger {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
+// check validates the parsed values and derives the origin lists.
+func (f *mcpFlags) check(allowed, blocked string) error {
+	if f.http == "" && (f.token != "" || f.share) {
+		return errors.New("--token and --share-sessions go with --http")
+	}
+	var err error
+	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
+		return fmt.Errorf("--allowed-origins: %w", err)
+	}
+	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
+		return fmt.Errorf("--blocked-origins: %w", err)
+	}
+	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
+		return errors.New("--operation-timeout-ms must be between 1000 and 3600000")
+	}
+	if _, err := parseLogLevel(f.logLevel); err != nil {
+		return err
+	}
+	return f.files.check()
+}
+
+// parseLogLevel accepts debug, info, warn (or warning) and error.
+func parseLogLevel(level string) (slog.Level, error) {
+	switch strings.ToLower(level) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("--log-level takes debug, info, warn or error, not %q", level)
+}
+
+// newLogger writes diagnostics at level and above to w (stderr or
+// --log-file); level has been checked by parseLogLevel.
+func newLogger(level string, w io.Writer) *slog.Logger {
+	l, err := parseLogLevel(level)
+	if err != nil {
 		l = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// versionLine is what --version prints: the version, the commit it was
+// built from and the Go that built it.
+func versionLine() string {
+	commit, modified := "unknown", ""
+	goVersion := runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				commit = kv.Value
+				if len(commit) > 12 {
+					commit = commit[:12]
+				}
+			case "vcs.modified":
+				if kv.Value == "true" {
+					modified = "+dirty"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", version, commit, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, code, ok := parseMCPFlags(args, stderr)
+	f, code, ok := parseMCPFlags(args, stdout, stderr, os.Getenv)
 	if !ok {
 		return code
 	}
 	if f.version {
-		fmt.Fprintln(stdout, "understudy", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
-	logger := newLogger(f.logLevel, stderr)
+	logOut := stderr
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(stderr, "understudy: --log-file:", err)
+			return 2
+		}
+		defer lf.Close()
+		logOut = lf
+	}
+	logger := newLogger(f.logLevel, logOut)
 	srv := tool.New(tool.Config{
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
@@ -294,18 +382,62 @@ func loopbackOrigin(o string) bool {
 	return false
 }
 
+const doctorUsage = `understudy doctor — check this machine and print the server's settings.
+
+  understudy doctor [--json] [--browser PATH] [--config FILE]
+
+Checks the browser (the one electron_launch {} would use), the display, the eval policy and
+the file roots, then prints every MCP server setting with where it came from (flag, env,
+file or default) as understudy mcp would read it from the environment and --config.
+Exit 0 when healthy, 1 when a check failed, 2 on bad flags.
+
+Flags:
+  --json           print one JSON object
+  --browser PATH   the Chromium to check (default: $UNDERSTUDY_CHROMIUM, then the usual places)
+  --config FILE    the config file to read (default: $UNDERSTUDY_CONFIG)
+`
+
 func runDoctor(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	browserPath := fs.String("browser", "", "the Chromium to check (default: found on this machine)")
-	if err := fs.Parse(args); err != nil {
+	config := fs.String("config", "", "the config file to read")
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, doctorUsage)
+			return 0
+		}
+		if err == nil {
+			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+		fmt.Fprintf(stderr, "understudy doctor: %v (see --help)\n", err)
 		return 2
+	}
+	// The settings the MCP server would run with here.
+	var cfgArgs []string
+	if *config != "" {
+		cfgArgs = []string{"--config", *config}
+	}
+	mfs, mf, allowed, blocked := mcpFlagSet()
+	st, err := parseLayered(mfs, cfgArgs, "UNDERSTUDY_", os.Getenv)
+	if err == nil {
+		err = mf.check(*allowed, *blocked)
 	}
 	srv := tool.New(tool.Config{Version: version, BrowserPath: *browserPath})
 	rep := srv.Doctor(context.Background())
+	settingsCheck := tool.Check{Name: "settings", OK: err == nil, Detail: "flags, UNDERSTUDY_* variables and the config file agree"}
+	if err != nil {
+		settingsCheck.Detail = err.Error()
+		settingsCheck.Fix = "correct the named variable or config key (understudy --help lists them)"
+		rep.OK = false
+	}
+	rep.Checks = append(rep.Checks, settingsCheck)
 	if *asJSON {
-		b, _ := json.MarshalIndent(rep, "", "  ")
+		b, _ := json.MarshalIndent(struct {
+			tool.DoctorReport
+			Settings *settings `json:"settings,omitempty"`
+		}{rep, st}, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 	} else {
 		for _, c := range rep.Checks {
@@ -316,6 +448,20 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %-12s %s\n", mark, c.Name, c.Detail)
 			if c.Fix != "" {
 				fmt.Fprintf(stdout, "     %-12s fix: %s\n", "", c.Fix)
+			}
+		}
+		if st != nil {
+			fmt.Fprintln(stdout, "\nsettings (value, from):")
+			if st.ConfigFile != "" {
+				fmt.Fprintf(stdout, "  config file %s\n", st.ConfigFile)
+			}
+			names := make([]string, 0, len(st.Value))
+			for n := range st.Value {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				fmt.Fprintf(stdout, "  --%-22s %-28q %s\n", n, st.Value[n], st.Source[n])
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/signal"
 	"strconv"
 	"syscall"
@@ -36,18 +37,22 @@ Flags:
 
 func runRelay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, relayUsage); fs.PrintDefaults() }
+	fs.String("config", "", "read settings from this JSON file (keys are flag names)")
 	attach := fs.String("attach", "", "the app's DevTools endpoint (http://127.0.0.1:PORT or ws://…), loopback only")
 	launch := fs.String("launch", "", "start this executable (an Electron app or Chromium) and relay it")
 	port := fs.Int("port", 0, "port to listen on (default: a free one)")
 	addr := fs.String("addr", "", "full listen address (default 127.0.0.1:PORT); a non-loopback address needs --token")
 	token := fs.String("token", "", "require this token (?token= or Authorization: Bearer)")
 	allowClose := fs.Bool("allow-browser-close", false, "let clients close the browser and targets they did not create")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, relayUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fmt.Fprintln(stdout, "\nEvery flag can be set as UNDERSTUDY_RELAY_<NAME> (UNDERSTUDY_RELAY_TOKEN) or in --config; the command line wins.")
 			return 0
 		}
+		fmt.Fprintln(stderr, "understudy relay:", err)
 		return 2
 	}
 	if (*attach == "") == (*launch == "") {

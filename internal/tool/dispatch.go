@@ -67,6 +67,11 @@ type Server struct {
 	defs     map[string]*def
 	order    []string
 	owners   owners
+	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
+	// the SDK, is cfg.Logger alone so that a failed notification is never
+	// logged back to the clients.
+	log, sdkLog *slog.Logger
+	mcps        mcpServers
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -110,6 +115,8 @@ type Call struct {
 	progress func(msg string, done, total float64)
 	sid      string
 	group    sync.WaitGroup // what the handler started with Go
+	// step and steps count the progress a call reports with Step.
+	step, steps float64
 }
 
 // Go runs f beside the handler, on the handler's context: the dispatcher
@@ -131,6 +138,19 @@ func (c *Call) Progress(msg string, done, total float64) {
 	if c.progress != nil {
 		c.progress(msg, done, total)
 	}
+}
+
+// Steps says how many progress steps the call will report with Step.
+func (c *Call) Steps(total int) { c.step, c.steps = 0, float64(total) }
+
+// Step reports the next of the call's progress steps ("3 of 5"); the last
+// step a call reports is its total.
+func (c *Call) Step(msg string) {
+	c.step++
+	if c.step > c.steps {
+		c.steps = c.step
+	}
+	c.Progress(msg, c.step, c.steps)
 }
 
 // SetSessionID names the session in the response's _meta (launch and attach
@@ -160,6 +180,9 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
+	s.sdkLog = cfg.Logger
+	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
+	s.cfg.Logger = s.log
 	s.life, s.cancel = context.WithCancel(context.Background())
 	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
 		group(s)
@@ -401,7 +424,20 @@ func (s *Server) Close() {
 
 // Dispatch runs one tool call and returns its envelope. It never panics and
 // never returns a protocol error: every failure is an envelope with a code.
+// Each call is logged at debug level (name, outcome, time; never its
+// arguments or result), an internal failure at warn.
 func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) Result {
+	start := time.Now()
+	res := s.dispatch(ctx, name, raw, progress)
+	level := slog.LevelDebug
+	if res.Code == errs.Internal {
+		level = slog.LevelWarn
+	}
+	s.log.Log(ctx, level, "tool call", "tool", name, "ok", !res.IsError, "code", string(res.Code), "elapsed_ms", time.Since(start).Milliseconds())
+	return res
+}
+
+func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) Result {
 	start := time.Now()
 	d, ok := s.defs[name]
 	if !ok {

@@ -73,10 +73,12 @@ func TestLaunchReportsProgress(t *testing.T) {
 	defer ss.Close()
 	var mu sync.Mutex
 	var msgs []string
+	var steps [][2]float64
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			msgs = append(msgs, r.Params.Message)
+			steps = append(steps, [2]float64{r.Params.Progress, r.Params.Total})
 			mu.Unlock()
 		},
 	})
@@ -85,25 +87,42 @@ func TestLaunchReportsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	p := &mcp.CallToolParams{Name: "electron_launch", Arguments: map[string]any{"executablePath": chrome,
+	// No executablePath: the browser doctor finds is launched and named.
+	_ = chrome
+	p := &mcp.CallToolParams{Name: "electron_launch", Arguments: map[string]any{
 		"args": []string{"--host-resolver-rules=" + fixture.HostResolverRules(), app.URL("a.test", "/second.html")}}}
 	p.SetProgressToken("launch-1")
 	res, err := cs.CallTool(t.Context(), p)
 	if err != nil || res.IsError {
 		t.Fatalf("launch: %v %v", err, res)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	if sc, _ := res.StructuredContent.(map[string]any); sc["executable_path"] != FindChromium() {
+		t.Fatalf("executable_path %v, want %s", sc["executable_path"], FindChromium())
+	}
+	// Every stage is reported, in order, and the last one is the total.
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		mu.Lock()
-		n := len(msgs)
+		n := len(steps)
+		last := [2]float64{}
+		if n > 0 {
+			last = steps[n-1]
+		}
 		mu.Unlock()
-		if n >= 3 {
+		if n >= 5 && last[0] == last[1] {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("progress notifications: %v", msgs)
+			t.Fatalf("progress notifications: %v %v", msgs, steps)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, st := range steps {
+		if st[0] != float64(i+1) || st[1] != 5 {
+			t.Fatalf("step %d is %v of %v, want %d of 5: %v", i, st[0], st[1], i+1, msgs)
+		}
 	}
 }
 

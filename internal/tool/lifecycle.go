@@ -16,7 +16,7 @@ import (
 )
 
 func registerLifecycle(s *Server) {
-	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.", false, gateNone, launch)
+	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile; omitted: the browser understudy doctor finds, named in executable_path), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.", false, gateNone, launch)
 	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
 	add(s, "electron_detach", "Disconnect from the app and leave it running. An app understudy launched still ends when the server exits (ends_with_server:true): what we launch we end; use electron_stop to end it now. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.", true, gateNone, detach)
 	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.", true, gateNone, stop)
@@ -43,8 +43,6 @@ type launchArgs struct {
 
 func (a *launchArgs) validate() error {
 	switch {
-	case a.ExecutablePath == "" && a.Main == "":
-		return errs.BadArg("executablePath", "pass executablePath (an app or browser binary) or main (a dev launch's main script)")
 	case a.ExecutablePath != "" && a.Main != "":
 		return errs.BadArg("main", "pass executablePath or main, not both")
 	case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
@@ -71,6 +69,9 @@ type launchResult struct {
 	// ReplacedDeadSession names the session whose app had ended and which
 	// this launch replaced (its leftovers were cleaned up first).
 	ReplacedDeadSession string `json:"replaced_dead_session,omitempty"`
+	// ExecutablePath is the binary launched when the call named none: the
+	// browser understudy doctor finds.
+	ExecutablePath string `json:"executable_path,omitempty" jsonschema:"set when no executablePath was given: the browser doctor found and launched"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
@@ -78,6 +79,16 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
 		return nil, err
+	}
+	found := ""
+	if a.ExecutablePath == "" && a.Main == "" {
+		if found = s.cfg.BrowserPath; found == "" {
+			found = FindChromium()
+		}
+		if found == "" {
+			return nil, errs.BadArg("executablePath", "no Chromium found on this machine (understudy doctor says where it looked): pass executablePath (an app or browser binary) or main (a dev launch's main script), or set $UNDERSTUDY_CHROMIUM")
+		}
+		a.ExecutablePath = found
 	}
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
@@ -92,11 +103,13 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 			return nil, errs.BadArg("electronPath", "no Electron binary: pass electronPath, set $ELECTRON_PATH, or install electron under cwd (node_modules/.bin/electron)")
 		}
 	}
-	step := 0.0
-	opts.Progress = func(stage string) {
-		step++
-		c.Progress("launch: "+stage, step, 5)
+	// spawned, DevTools endpoint, (inspector endpoint,) connected, waiting
+	// for a renderer, renderer ready.
+	c.Steps(5)
+	if mode == session.DevLaunch {
+		c.Steps(6)
 	}
+	opts.Progress = func(stage string) { c.Step("launch: " + stage) }
 	proc, err := browser.Launch(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -115,6 +128,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		return nil, err
 	}
 	res.ReplacedDeadSession = replaced
+	res.ExecutablePath = found
 	return res, nil
 }
 
@@ -149,6 +163,7 @@ func publish(c *Call, sess *session.Session, exclusive bool) error {
 		return err
 	}
 	c.SetSessionID(sess.ID)
+	c.Server.log.Info("session opened", "session", sess.ID, "mode", string(sess.Mode), "pid", sess.PID)
 	return nil
 }
 
@@ -195,15 +210,20 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
-	c.Progress("connected to "+ep.HTTPURL, 3, 5)
+	c.Step("connected to " + ep.HTTPURL)
 	return sess, nil
 }
 
 // readyResult waits for renderer_ready (a page target whose main frame has a
 // default context and whose document is not loading) and builds the result.
 func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeout time.Duration) (*launchResult, error) {
+	c.Step("waiting for a renderer")
 	ready, note := waitRendererReady(ctx, sess, readyTimeout)
-	c.Progress("renderer ready", 5, 5)
+	if ready {
+		c.Step("renderer ready")
+	} else {
+		c.Step("no renderer ready: " + note)
+	}
 	if err := selectFirstWindow(ctx, sess); err != nil {
 		return nil, err
 	}
@@ -315,6 +335,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	if host == "" && a.Port != 0 {
 		host = "127.0.0.1"
 	}
+	c.Steps(2) // connected, windows listed
 	ep, v, err := browser.Resolve(ctx, host, a.Port, a.CdpURL)
 	if err != nil {
 		return nil, err
@@ -339,6 +360,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		if err != nil {
 			return nil, err
 		}
+		c.Step("attached: " + itoa(len(wins)) + " windows")
 		return wins, publish(c, sess, !a.AllowMultiple)
 	}()
 	if err != nil {

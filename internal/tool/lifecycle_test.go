@@ -162,7 +162,6 @@ func TestBadInput(t *testing.T) {
 		field string
 	}{
 		{"electron_launch", map[string]any{"executablePath": "/nope/not/here"}, "FILE_NOT_FOUND", ""},
-		{"electron_launch", map[string]any{}, "BAD_ARGUMENT", "executablePath"},
 		{"electron_launch", map[string]any{"executablePath": 42}, "BAD_ARGUMENT", "executablePath"},
 		{"electron_launch", map[string]any{"executablePath": e.chrome, "args": "--x"}, "BAD_ARGUMENT", "args"},
 		{"electron_launch", map[string]any{"executablePath": e.chrome, "args": []string{"--remote-debugging-port=9222"}}, "BAD_ARGUMENT", "args"},

@@ -21,7 +21,7 @@ Every response is {ok, …, _meta}; failures carry code, hint and what to do nex
 func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.cfg.Logger,
+		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
@@ -34,6 +34,7 @@ func (s *Server) MCP() *mcp.Server {
 		}
 		srv.AddTool(t, s.mcpHandler(d.name))
 	}
+	s.mcps.add(srv)
 	return srv
 }
 
@@ -53,6 +54,7 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 		}
 		if req.Session != nil {
 			ctx = WithOwner(ctx, req.Session.ID())
+			ctx = context.WithValue(ctx, callerKey{}, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		return &mcp.CallToolResult{

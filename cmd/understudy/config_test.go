@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func noEnv(string) string { return "" }
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "understudy.json")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestConfigPrecedence: the command line wins over the environment, which
+// wins over the config file, which wins over the default; settings say
+// where each value came from.
+func TestConfigPrecedence(t *testing.T) {
+	rootA, rootB := t.TempDir(), t.TempDir()
+	cfg := writeConfig(t, `{"$schema": "https://example.invalid/s.json", "operation-timeout-ms": 5000, "log-level": "info",
+		"allow-eval": "main", "file-root": [`+quote(rootA)+`, `+quote(rootB)+`], "share-sessions": true, "http": "127.0.0.1:0"}`)
+	env := envOf(map[string]string{"UNDERSTUDY_CONFIG": cfg, "UNDERSTUDY_LOG_LEVEL": "debug", "UNDERSTUDY_OPERATION_TIMEOUT_MS": "7000"})
+	f, code, ok := parseMCPFlags([]string{"--operation-timeout-ms", "9000"}, io.Discard, io.Discard, env)
+	if !ok {
+		t.Fatalf("refused (exit %d)", code)
+	}
+	if f.opTimeout != 9000 || f.settings.Source["operation-timeout-ms"] != fromFlag {
+		t.Errorf("flag should win: %d from %s", f.opTimeout, f.settings.Source["operation-timeout-ms"])
+	}
+	if f.logLevel != "debug" || f.settings.Source["log-level"] != fromEnv {
+		t.Errorf("env should win over the file: %s from %s", f.logLevel, f.settings.Source["log-level"])
+	}
+	if !f.eval.main || f.eval.renderer || f.settings.Source["allow-eval"] != fromFile {
+		t.Errorf("allow-eval from the file: %+v", f.eval)
+	}
+	if !slices.Equal(f.files.roots, []string{rootA, rootB}) || !f.share {
+		t.Errorf("file values: roots %v share %v", f.files.roots, f.share)
+	}
+	if f.settings.Source["token"] != fromDefault || f.settings.ConfigFile != cfg || f.settings.Source["config"] != fromEnv {
+		t.Errorf("settings %+v", f.settings)
+	}
+}
+
+// TestConfigRefusesWhatItDoesNotKnow: unknown keys, bad values and bad
+// variables are errors that name the key or the variable; nothing is
+// accepted silently.
+func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"unknown key", []string{"--config", writeConfig(t, `{"app-rot": "/x"}`)}, nil, `unknown key "app-rot"`},
+		{"bad value type", []string{"--config", writeConfig(t, `{"operation-timeout-ms": {"a": 1}}`)}, nil, `key "operation-timeout-ms"`},
+		{"bad number", []string{"--config", writeConfig(t, `{"operation-timeout-ms": "soon"}`)}, nil, `operation-timeout-ms`},
+		{"not an object", []string{"--config", writeConfig(t, `[1,2]`)}, nil, "not a JSON object"},
+		{"two values", []string{"--config", writeConfig(t, `{} {}`)}, nil, "more than one JSON value"},
+		{"missing file", []string{"--config", "/nonexistent/understudy.json"}, nil, "config file"},
+		{"bad env", nil, map[string]string{"UNDERSTUDY_SHARE_SESSIONS": "maybe"}, "$UNDERSTUDY_SHARE_SESSIONS"},
+		{"bad eval env", nil, map[string]string{"UNDERSTUDY_ALLOW_EVAL": "everything"}, "$UNDERSTUDY_ALLOW_EVAL"},
+		{"bad log level", []string{"--log-level", "verbose"}, nil, `--log-level takes debug, info, warn or error, not "verbose"`},
+		{"bad log level env", nil, map[string]string{"UNDERSTUDY_LOG_LEVEL": "loud"}, "--log-level"},
+		{"unknown flag", []string{"--no-such-flag"}, nil, "no-such-flag"},
+		{"stray argument", []string{"extra"}, nil, `unexpected argument "extra"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			_, code, ok := parseMCPFlags(c.args, io.Discard, &stderr, envOf(c.env))
+			if ok || code != 2 {
+				t.Fatalf("accepted (ok=%v code=%d)", ok, code)
+			}
+			if !strings.Contains(stderr.String(), c.want) {
+				t.Fatalf("stderr %q does not name %q", stderr.String(), c.want)
+			}
+		})
+	}
+}
+
+// TestHelpGoesToStdout: every command's --help prints on stdout and exits 0
+// with nothing on stderr.
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Errorf("%v: exit %d (stderr %q)", args, code, stderr.String())
+		}
+		if stdout.Len() < 100 || stderr.Len() != 0 {
+			t.Errorf("%v: stdout %d bytes, stderr %q", args, stdout.Len(), stderr.String())
+		}
+	}
+	var stdout bytes.Buffer
+	if code := run([]string{"--version"}, strings.NewReader(""), &stdout, io.Discard); code != 0 || !strings.HasPrefix(stdout.String(), "understudy ") || !strings.Contains(stdout.String(), "go1.") {
+		t.Errorf("--version: exit %d, %q", code, stdout.String())
+	}
+}
+
+// TestDoctorPrintsSettings: doctor --json reports every MCP setting with its
+// source, and fails on a bad variable.
+func TestDoctorPrintsSettings(t *testing.T) {
+	cfg := writeConfig(t, `{"operation-timeout-ms": 4000}`)
+	t.Setenv("UNDERSTUDY_LOG_LEVEL", "info")
+	t.Setenv("UNDERSTUDY_TOKEN", "s3cret-token")
+	t.Setenv("UNDERSTUDY_HTTP", "127.0.0.1:0")
+	var stdout bytes.Buffer
+	run([]string{"doctor", "--json", "--config", cfg}, strings.NewReader(""), &stdout, io.Discard)
+	var rep struct {
+		Settings settings `json:"settings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, stdout.String())
+	}
+	s := rep.Settings
+	if s.Value["operation-timeout-ms"] != "4000" || s.Source["operation-timeout-ms"] != fromFile ||
+		s.Value["log-level"] != "info" || s.Source["log-level"] != fromEnv || s.Source["app-root"] != fromDefault {
+		t.Fatalf("settings %+v", s)
+	}
+	if strings.Contains(stdout.String(), "s3cret-token") || s.Value["token"] != "[set]" {
+		t.Fatalf("doctor printed the token: %s", stdout.String())
+	}
+	t.Setenv("UNDERSTUDY_LOG_LEVEL", "verbose")
+	stdout.Reset()
+	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, io.Discard); code != 1 || !strings.Contains(stdout.String(), "--log-level") {
+		t.Fatalf("doctor with a bad variable: exit %d\n%s", code, stdout.String())
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
