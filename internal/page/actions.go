@@ -62,6 +62,10 @@ func PointerChecks() Checks {
 	return Checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Point: true, Hit: true}
 }
 
+// Offset is a point within an element, in CSS pixels from its border
+// box's top-left corner.
+type Offset struct{ X, Y float64 }
+
 // Action is one interaction on an element: the checks it needs, what to
 // arm, and the renderer action to run once they pass (in the same call).
 type Action struct {
@@ -78,6 +82,10 @@ type Action struct {
 	// arguments.
 	Name string
 	Args map[string]any
+	// Pos, when set, is the point of a pointer action within the element
+	// (CSS pixels from its border box's top-left corner) instead of the
+	// centre of its first box.
+	Pos *Offset
 	// To is a second element (a drag's target): it must exist and be
 	// visible, and its centre comes back in Acted.ToX/ToY.
 	To *Locator
@@ -269,6 +277,9 @@ func (s *Store) actOnce(ctx context.Context, f Frame, l Locator, a *Action, budg
 		args[k] = v
 	}
 	args["checks"] = a.Checks
+	if a.Pos != nil {
+		args["pos"] = map[string]float64{"x": a.Pos.X, "y": a.Pos.Y}
+	}
 	if a.Force {
 		args["force"] = true
 	}

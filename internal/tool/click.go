@@ -80,7 +80,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 	}
 	// The receipt is the pointerdown: a page that cancels it (canvas
 	// apps, sortable lists) suppresses mousedown, yet the click goes on.
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Args: a.args()}, a.timeout())
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Pos: a.pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Args: a.args()}, a.timeout())
+	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Pos: a.pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}

@@ -207,12 +207,12 @@ func (p *pointArgs) check(element bool) error {
 // atPoint says whether the action goes to a point of the viewport.
 func (p *pointArgs) atPoint() bool { return p.X != nil && p.Y != nil }
 
-// args are the renderer arguments of an action within an element.
-func (p *pointArgs) args() map[string]any {
+// pos is the point of an action within an element, if one is given.
+func (p *pointArgs) pos() *page.Offset {
 	if p.Position == nil {
 		return nil
 	}
-	return map[string]any{"pos": map[string]float64{"x": p.Position.X, "y": p.Position.Y}}
+	return &page.Offset{X: p.Position.X, Y: p.Position.Y}
 }
 
 // validatePointed validates an element action that may go to a point

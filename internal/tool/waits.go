@@ -149,9 +149,9 @@ func (a *waitSelectorArgs) validate() error {
 // selectorWaitResult is electron_wait_for_selector's result.
 type selectorWaitResult struct {
 	onSurface
-	WaitedFor string         `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
-	Actual    *page.Presence `json:"actual"`
-	Element *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
+	WaitedFor string           `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
+	Actual    *page.Presence   `json:"actual"`
+	Element   *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
 	waitDone
 }
 
