@@ -10,6 +10,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
+// electron_click and electron_hover.
+
 type clickArgs struct {
 	actArgs
 	pointArgs

@@ -12,6 +12,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
+// electron_drag.
+
 type dragArgs struct {
 	actArgs
 	TargetRef      int    `json:"targetRef,omitempty" jsonschema:"the element to drop onto: a ref"`

@@ -13,6 +13,9 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
+// electron_type_into_editor: text into code and rich-text editors and
+// terminals, read back and compared.
+
 type editorArgs struct {
 	actArgs
 	Text    *string `json:"text" jsonschema:"the text to type; \\n starts a new line"`

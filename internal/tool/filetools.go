@@ -11,6 +11,9 @@ import (
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
+// electron_set_files and electron_drop_file, and the checks of the files
+// they read.
+
 type filesArgs struct {
 	actArgs
 	Paths []string `json:"paths" jsonschema:"absolute paths of existing files"`

@@ -9,6 +9,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
+// electron_check, electron_uncheck and electron_select_option.
+
 type checkArgs struct {
 	actArgs
 	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks of the click"`

@@ -9,6 +9,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
+// electron_key and electron_press_sequence.
+
 type keyArgs struct {
 	optElementArgs
 	Key string `json:"key" jsonschema:"a key or chord: Enter, a, Control+Shift+P, Meta+K, Shift+Tab"`

@@ -10,6 +10,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
+// electron_scroll and electron_scroll_into_view.
+
 type scrollArgs struct {
 	optElementArgs
 	Dx float64 `json:"dx,omitempty" jsonschema:"wheel delta to the right in CSS pixels (negative: left)"`

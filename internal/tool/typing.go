@@ -11,6 +11,8 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
+// electron_type, electron_clear_input and electron_keyboard_type.
+
 type typeArgs struct {
 	actArgs
 	Text *string `json:"text" jsonschema:"the text the field will hold (replaces what it holds)"`
