@@ -426,7 +426,7 @@ type stopResult struct {
 	Action         string `json:"action" jsonschema:"closed, detached (an attached app left running) or cleaned_up (the app had ended)"`
 	AppLeftRunning bool   `json:"app_left_running"`
 	Owned          bool   `json:"owned" jsonschema:"the app was launched by this server"`
-	Escalated      bool   `json:"escalated,omitempty" jsonschema:"Browser.close was not enough: a signal ended it"`
+	Escalated      *bool  `json:"escalated,omitempty" jsonschema:"closed: Browser.close was not enough, a signal ended it"`
 	Method         string `json:"method,omitempty" jsonschema:"what ended the app"`
 	Note           string `json:"note,omitempty"`
 	endedApp
@@ -456,7 +456,7 @@ func stop(ctx context.Context, c *Call, a *stopArgs) (*stopResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stopResult{Stopped: true, Action: "closed", AppLeftRunning: false, Escalated: res.Escalated, Method: res.Method, Owned: c.Session.Owned()}, nil
+	return &stopResult{Stopped: true, Action: "closed", AppLeftRunning: false, Escalated: &res.Escalated, Method: res.Method, Owned: c.Session.Owned()}, nil
 }
 
 // killResult is electron_force_kill's result.
