@@ -2,6 +2,7 @@
 #   make demo   install Chromium if missing, build, run the demo tour
 #   make test   install what the tests need, then vet, cross-builds, staticcheck and go test -race
 #   make bench  run the benchmarks (Go benches; peer benches under bench/)
+#   make release  static binaries for linux/darwin/windows × amd64/arm64, SBOMs, checksums, npm packages in dist/
 
 GO          ?= go
 CHROMIUM    ?= /usr/lib/chromium/chromium
@@ -12,7 +13,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test chromium tools vet crossbuild lint unit fmt bench clean
+.PHONY: all build demo test chromium tools vet crossbuild lint unit fmt bench clean release release-check
 
 all: build
 
@@ -43,10 +44,13 @@ vet:
 	$(GO) vet ./...
 
 # Process control lives behind internal/browser's per-OS files; this keeps
-# every package building for the other systems we ship.
+# every package, and its tests (vet type-checks them), building for the
+# other systems we ship.
 crossbuild:
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 lint: tools
 	$(STATICCHECK) ./...
@@ -54,7 +58,22 @@ lint: tools
 unit:
 	$(GO) test -race -count=1 -p 1 -timeout 25m ./...
 
-test: chromium tools vet crossbuild lint unit
+# The release, built as a user gets it: every platform, SBOMs, checksums
+# and npm packages (version from server.json unless RELEASE_VERSION is set);
+# nothing is published.
+RELEASE_VERSION ?=
+release:
+	CGO_ENABLED=0 $(GO) run ./tools/release -out dist $(if $(RELEASE_VERSION),-version $(RELEASE_VERSION))
+
+# CI's check of the release: unpack the linux/amd64 archive and run the demo
+# with that binary.
+release-check: chromium release
+	rm -rf dist/check && mkdir -p dist/check
+	tar -xzf dist/understudy_*_linux_amd64.tar.gz -C dist/check
+	dist/check/understudy_*_linux_amd64/understudy --version
+	dist/check/understudy_*_linux_amd64/understudy demo --browser "$(CHROMIUM)"
+
+test: chromium tools vet crossbuild lint release-check unit
 
 bench: chromium build
 	$(GO) test -run '^$$' -bench . -skip 'RelayPeers|ClickWithOtherSessions' -benchtime 20x ./...
@@ -63,4 +82,4 @@ bench: chromium build
 	@if [ -x bench/run.sh ]; then bench/run.sh; fi
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -30,6 +30,10 @@ type settings struct {
 	Value      map[string]string `json:"value"`  // flag name → its value as text (secrets hidden)
 }
 
+// notSettings are flags that ask for an action rather than set something:
+// no variable or config key sets them.
+var notSettings = map[string]bool{"config": true, "version": true}
+
 // secretFlags are never printed with their value.
 var secretFlags = map[string]bool{"token": true}
 
@@ -80,7 +84,7 @@ func parseLayered(fs *flag.FlagSet, args []string, envPrefix string, getenv func
 	}
 	var problem error
 	fs.VisitAll(func(f *flag.Flag) {
-		if problem != nil || st.Source[f.Name] == fromFlag || f.Name == "config" {
+		if problem != nil || st.Source[f.Name] == fromFlag || notSettings[f.Name] {
 			return
 		}
 		if v := getenv(envName(envPrefix, f.Name)); v != "" {
@@ -158,7 +162,7 @@ func readConfigFile(fs *flag.FlagSet, path string) (map[string]json.RawMessage, 
 		if k == "$schema" {
 			continue
 		}
-		if k == "config" || fs.Lookup(k) == nil {
+		if notSettings[k] || fs.Lookup(k) == nil {
 			return nil, fmt.Errorf("config file %s: unknown key %q (keys are the flags' names without --, see --help)", path, k)
 		}
 	}
@@ -214,4 +218,52 @@ func jsonType(v any) string {
 		return "an array"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// repeatable is a flag.Value that takes the flag several times.
+type repeatable interface{ repeatable() }
+
+func (rootList) repeatable() {}
+
+// configSchema is the JSON schema of a config file for fs's flags
+// (docs/config.schema.json is the MCP server's).
+func configSchema(fs *flag.FlagSet, title string) map[string]any {
+	props := map[string]any{"$schema": map[string]any{"type": "string"}}
+	fs.VisitAll(func(f *flag.Flag) {
+		if notSettings[f.Name] {
+			return
+		}
+		p := map[string]any{"description": f.Usage}
+		switch v := f.Value.(type) {
+		case repeatable:
+			p["oneOf"] = []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}
+		case *evalFlag:
+			p["oneOf"] = []any{map[string]any{"type": "boolean"}, map[string]any{"enum": []string{"main", "renderer", "both", "all", "true", "false"}}}
+		case interface{ IsBoolFlag() bool }:
+			if v.IsBoolFlag() {
+				p["type"] = "boolean"
+			}
+		case flag.Getter:
+			switch v.Get().(type) {
+			case int, int64, uint, uint64:
+				p["type"] = "integer"
+			case float64:
+				p["type"] = "number"
+			default:
+				p["type"] = "string"
+			}
+		}
+		if p["type"] == nil && p["oneOf"] == nil {
+			p["type"] = "string"
+		}
+		props[f.Name] = p
+	})
+	return map[string]any{
+		"$schema":              "https://json-schema.org/draft/2020-12/schema",
+		"title":                title,
+		"description":          "Keys are the flags' names without --; the command line and UNDERSTUDY_* variables win over the file.",
+		"type":                 "object",
+		"additionalProperties": false,
+		"properties":           props,
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -76,6 +77,7 @@ func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
 		{"bad log level", []string{"--log-level", "verbose"}, nil, `--log-level takes debug, info, warn or error, not "verbose"`},
 		{"bad log level env", nil, map[string]string{"UNDERSTUDY_LOG_LEVEL": "loud"}, "--log-level"},
 		{"unknown flag", []string{"--no-such-flag"}, nil, "no-such-flag"},
+		{"version is not a setting", []string{"--config", writeConfig(t, `{"version": true}`)}, nil, `unknown key "version"`},
 		{"stray argument", []string{"extra"}, nil, `unexpected argument "extra"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,4 +144,44 @@ func TestDoctorPrintsSettings(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+var updateSchema = flag.Bool("update-schema", false, "rewrite docs/config.schema.json")
+
+// TestConfigSchemaMatchesFlags: docs/config.schema.json is the schema of
+// the MCP server's flags as they are (go test -run TestConfigSchema
+// -update-schema rewrites it), and a config file using every key validates.
+func TestConfigSchemaMatchesFlags(t *testing.T) {
+	fs, _, _, _ := mcpFlagSet()
+	want, err := json.MarshalIndent(configSchema(fs, "understudy configuration file"), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	path := filepath.Join("..", "..", "docs", "config.schema.json")
+	if *updateSchema {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("docs/config.schema.json is not the flags' schema; run go test ./cmd/understudy -run TestConfigSchema -update-schema")
+	}
+	var props struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(got, &props); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		if _, ok := props.Properties[f.Name]; !ok && !notSettings[f.Name] {
+			t.Errorf("flag --%s has no key in the schema", f.Name)
+		}
+	})
+	if n < 10 {
+		t.Fatalf("only %d flags", n)
+	}
 }

@@ -27,8 +27,13 @@ import (
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version and commit are set at build time with -ldflags
+// "-X main.version=… -X main.commit=…" (make release); without them the
+// commit comes from the binary's build information.
+var (
+	version = "0.1.0-dev"
+	commit  = ""
+)
 
 const usage = `understudy — drive Electron apps and Chromium from AI agents (MCP) and scripts (CDP).
 
@@ -258,16 +263,15 @@ func newLogger(level string, w io.Writer) *slog.Logger {
 // versionLine is what --version prints: the version, the commit it was
 // built from and the Go that built it.
 func versionLine() string {
-	commit, modified := "unknown", ""
+	rev, modified := "unknown", ""
 	goVersion := runtime.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if commit != "" {
+		rev = commit
+	} else if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, kv := range bi.Settings {
 			switch kv.Key {
 			case "vcs.revision":
-				commit = kv.Value
-				if len(commit) > 12 {
-					commit = commit[:12]
-				}
+				rev = kv.Value
 			case "vcs.modified":
 				if kv.Value == "true" {
 					modified = "+dirty"
@@ -275,7 +279,10 @@ func versionLine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", version, commit, modified, goVersion, runtime.GOOS, runtime.GOARCH)
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", version, rev, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

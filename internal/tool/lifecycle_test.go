@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,8 +72,8 @@ func TestDetachedLaunchEndsWithServer(t *testing.T) {
 	if d["app_left_running"] != true || d["ends_with_server"] != true {
 		t.Fatalf("detach: %v", d)
 	}
-	if err := syscall.Kill(pid, 0); err != nil {
-		t.Fatalf("the detached app is not running: %v", err)
+	if !browser.PIDAlive(pid) {
+		t.Fatalf("the detached app is not running")
 	}
 	e.srv.Close()
 	noOrphans(t, pid)
@@ -84,7 +83,7 @@ func TestCrashIsNoticed(t *testing.T) {
 	e := newEnv(t, Config{})
 	r := e.launch("/index.html")
 	pid := num(r["pid"])
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := browser.KillPID(pid); err != nil {
 		t.Fatal(err)
 	}
 	noOrphans(t, pid)

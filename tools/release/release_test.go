@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needNPM finds npm; CI (CI=true) fails without it, a local run skips.
+func needNPM(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a release and installs it with npm")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm is not installed")
+		}
+		t.Skip("npm is not installed")
+	}
+}
+
+// TestNPMPackageStartsTheServer: the release's npm packages for this
+// platform, packed with npm pack and installed from the tarballs, start the
+// server through npx: --version names the release's version, and an MCP
+// initialize written on stdin is answered on stdout.
+func TestNPMPackageStartsTheServer(t *testing.T) {
+	needNPM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	host := runtime.GOOS + "/" + runtime.GOARCH
+	dist := t.TempDir()
+	if err := run(ctx, "0.9.1-test", dist, host, false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := os.ReadFile(filepath.Join(dist, "SHA256SUMS"))
+	if err != nil || !regexp.MustCompile(`(?m)^[0-9a-f]{64}  understudy_0\.9\.1-test_`).Match(sums) {
+		t.Fatalf("SHA256SUMS: %v %q", err, sums)
+	}
+	packs := t.TempDir()
+	var tarballs []string
+	ents, err := os.ReadDir(filepath.Join(dist, "npm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		out, err := exec.CommandContext(ctx, "npm", "pack", "--silent", "--pack-destination", packs, filepath.Join(dist, "npm", e.Name())).Output()
+		if err != nil {
+			t.Fatalf("npm pack %s: %v", e.Name(), err)
+		}
+		tarballs = append(tarballs, filepath.Join(packs, strings.TrimSpace(string(out))))
+	}
+	if len(tarballs) != 2 {
+		t.Fatalf("want the launcher and one platform package, got %v", tarballs)
+	}
+	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"npx-check","version":"1.0.0","private":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	install := exec.CommandContext(ctx, "npm", append([]string{"install", "--offline", "--no-audit", "--no-fund"}, tarballs...)...)
+	install.Dir = proj
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm install: %v\n%s", err, out)
+	}
+	npx := func(args ...string) *exec.Cmd {
+		c := exec.CommandContext(ctx, "npx", append([]string{"--no-install", "understudy"}, args...)...)
+		c.Dir = proj
+		return c
+	}
+	out, err := npx("--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "understudy 0.9.1-test ") {
+		t.Fatalf("npx understudy --version: %v %q", err, out)
+	}
+	srv := npx()
+	stdin, _ := srv.StdinPipe()
+	stdout, _ := srv.StdoutPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+	_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"npx-check","version":"0"}}}`+"\n")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no reply to initialize: %v", err)
+	}
+	var reply struct {
+		ID     int `json:"id"`
+		Result struct {
+			ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &reply); err != nil || reply.ID != 1 || reply.Result.ServerInfo.Name != "understudy" || reply.Result.ServerInfo.Version != "0.9.1-test" {
+		t.Fatalf("initialize reply %q (%v)", line, err)
+	}
+	_ = stdin.Close() // stdin closed: the server exits
+	done := make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not exit when stdin closed")
+	}
+}
+
+// TestServerJSON: server.json has the shape the MCP registry requires, and
+// the npm package it names is the one the release writes (same name,
+// version and mcpName).
+func TestServerJSON(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "server.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Schema      string `json:"$schema"`
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		Version     string `json:"version"`
+		Packages    []struct {
+			RegistryType string `json:"registryType"`
+			Identifier   string `json:"identifier"`
+			Version      string `json:"version"`
+			Transport    struct {
+				Type string `json:"type"`
+			} `json:"transport"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case !strings.HasPrefix(s.Schema, "https://static.modelcontextprotocol.io/schemas/"):
+		t.Errorf("$schema %q", s.Schema)
+	case strings.Count(s.Name, "/") != 1 || s.Name != mcpName:
+		t.Errorf("name %q", s.Name)
+	case len(s.Description) == 0 || len(s.Description) > 100:
+		t.Errorf("description must be 1–100 characters, is %d", len(s.Description))
+	case !semver.MatchString(s.Version):
+		t.Errorf("version %q", s.Version)
+	case len(s.Packages) != 1 || s.Packages[0].RegistryType != "npm" || s.Packages[0].Identifier != npmScope+"/understudy" ||
+		s.Packages[0].Version != s.Version || s.Packages[0].Transport.Type != "stdio":
+		t.Errorf("packages %+v", s.Packages)
+	}
+}
