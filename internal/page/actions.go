@@ -62,6 +62,10 @@ func PointerChecks() Checks {
 	return Checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Point: true, Hit: true}
 }
 
+// Offset is a point within an element, in CSS pixels from its border
+// box's top-left corner.
+type Offset struct{ X, Y float64 }
+
 // Action is one interaction on an element: the checks it needs, what to
 // arm, and the renderer action to run once they pass (in the same call).
 type Action struct {
@@ -78,6 +82,10 @@ type Action struct {
 	// arguments.
 	Name string
 	Args map[string]any
+	// Pos, when set, is the point of a pointer action within the element
+	// (CSS pixels from its border box's top-left corner) instead of the
+	// centre of its first box.
+	Pos *Offset
 	// To is a second element (a drag's target): it must exist and be
 	// visible, and its centre comes back in Acted.ToX/ToY.
 	To *Locator
@@ -269,6 +277,9 @@ func (s *Store) actOnce(ctx context.Context, f Frame, l Locator, a *Action, budg
 		args[k] = v
 	}
 	args["checks"] = a.Checks
+	if a.Pos != nil {
+		args["pos"] = map[string]float64{"x": a.Pos.X, "y": a.Pos.Y}
+	}
 	if a.Force {
 		args["force"] = true
 	}
@@ -542,14 +553,14 @@ func (s *Store) ActChecked(ctx context.Context, f Frame, l Locator) (*CheckState
 
 // ViewportCenter returns the centre of the frame's viewport and its scroll
 // state, and makes the window the scroll target of [Store.ScrollSettled].
-func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll json.RawMessage, err error) {
+func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scroll *ScrollState, err error) {
 	raw, err := s.exec(ctx, f, "actViewport", nil)
 	if err != nil {
 		return 0, 0, nil, err
 	}
 	var v struct {
 		X, Y   float64
-		Scroll json.RawMessage
+		Scroll *ScrollState
 	}
 	if err := decode(raw, &v); err != nil {
 		return 0, 0, nil, errs.Wrap(errs.Internal, err, "decoding the viewport")
@@ -560,8 +571,16 @@ func (s *Store) ViewportCenter(ctx context.Context, f Frame) (x, y float64, scro
 // ScrollSettled waits (up to budget) until the scroll positions of the
 // window and of the last scroll action's container hold still, and
 // returns them.
-func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (json.RawMessage, error) {
-	return s.settled(ctx, f, "actScrollSettled", budget)
+func (s *Store) ScrollSettled(ctx context.Context, f Frame, budget time.Duration) (*ScrollState, error) {
+	raw, err := s.settled(ctx, f, "actScrollSettled", budget)
+	if err != nil {
+		return nil, err
+	}
+	var st ScrollState
+	if err := decode(raw, &st); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a scroll state")
+	}
+	return &st, nil
 }
 
 // settled runs an operation that waits in the renderer (up to budget) for

@@ -380,6 +380,66 @@ type WaitResult struct {
 	Navigations int
 }
 
+// Presence is the last value of a selector wait: whether the element was
+// attached and visible.
+type Presence struct {
+	Attached bool `json:"attached"`
+	Visible  bool `json:"visible"`
+}
+
+// Event summarises the event a CondEvent wait saw.
+type Event struct {
+	Type      string       `json:"type"`
+	IsTrusted bool         `json:"is_trusted"`
+	TimeStamp float64      `json:"time_stamp" jsonschema:"ms since the document started"`
+	Target    *EventTarget `json:"target,omitempty"`
+	Key       *string      `json:"key,omitempty"`
+	Code      *string      `json:"code,omitempty"`
+	Button    *int         `json:"button,omitempty"`
+	ClientX   *float64     `json:"client_x,omitempty"`
+	ClientY   *float64     `json:"client_y,omitempty"`
+	Data      *string      `json:"data,omitempty"`
+	Value     *string      `json:"value,omitempty" jsonschema:"the field's value after an input or change event (a password masked)"`
+	// Detail is a CustomEvent's detail as JSON text, or a UI event's
+	// number (a click count).
+	Detail json.RawMessage `json:"detail,omitempty" jsonschema:"a custom event's detail as JSON text, or a number"`
+}
+
+// EventTarget is the element (or #document, #window) an event went to.
+type EventTarget struct {
+	Ref      int    `json:"ref,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Tag      string `json:"tag"`
+	Selector string `json:"selector,omitempty"`
+}
+
+// EventSeen decodes the event a met CondEvent wait saw; nil when none.
+func (w *WaitResult) EventSeen() (*Event, error) {
+	if len(w.Event) == 0 || string(w.Event) == "null" {
+		return nil, nil
+	}
+	var e Event
+	if err := json.Unmarshal(w.Event, &e); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding a wait's event")
+	}
+	return &e, nil
+}
+
+// ActualAs decodes the last value a wait saw as T (Presence for a
+// selector, ElementState for a state, string for a text, value or URL,
+// bool for a visibility, int for a count).
+func ActualAs[T any](w *WaitResult) (T, error) {
+	var v T
+	if len(w.Actual) == 0 {
+		return v, nil
+	}
+	if err := json.Unmarshal(w.Actual, &v); err != nil {
+		return v, errs.Wrap(errs.Internal, err, "decoding a wait's value")
+	}
+	return v, nil
+}
+
 // wireWait is wait.js's answer.
 type wireWait struct {
 	Met     bool            `json:"met"`

@@ -264,6 +264,10 @@ func TestWaitEvent(t *testing.T) {
 	if err := json.Unmarshal(r.Event, &ev); err != nil || !r.Met || ev.Type != "click" || ev.Target.Role != "button" || ev.Target.Ref == 0 || ev.Button == nil {
 		t.Fatalf("click: %+v %s %v", r, r.Event, err)
 	}
+	// The typed summary (what electron_wait_for_event returns) says the same.
+	if e, err := r.EventSeen(); err != nil || e == nil || e.Type != "click" || e.Target == nil || e.Target.Role != "button" || e.Target.Ref != ev.Target.Ref || e.Button == nil || *e.Button != *ev.Button {
+		t.Fatalf("typed click summary: %+v %v", e, err)
+	}
 	// On the window, a custom event with a detail; the wait is cut into
 	// calls of 100 ms and the listener stays armed between them.
 	tb.eval(t, `window.__ready = setInterval(() => document.dispatchEvent(new CustomEvent('app-ready', {detail: {n: 7}})), 350)`, nil)
@@ -277,10 +281,16 @@ func TestWaitEvent(t *testing.T) {
 	if ev.Type != "app-ready" || ev.Detail != `{"n":7}` {
 		t.Fatalf("custom event summary: %s", r.Event)
 	}
+	if e, err := r.EventSeen(); err != nil || e == nil || string(e.Detail) != `"{\"n\":7}"` || e.Target == nil || e.Target.Tag != "#document" {
+		t.Fatalf("typed custom event summary: %+v %v", e, err)
+	}
 	// Nothing fires.
 	r = mustWait(t, s, tb, Condition{Kind: CondEvent, Event: "never-fires"}, 150*time.Millisecond)
 	if r.Met || len(r.Event) > 0 && string(r.Event) != "null" {
 		t.Fatalf("no event: %+v", r)
+	}
+	if e, err := r.EventSeen(); e != nil || err != nil {
+		t.Fatalf("no event, typed: %+v %v", e, err)
 	}
 	_, err = s.Wait(ctxT(t), tb.frameFunc("w"), Condition{Kind: CondEvent, Locator: Locator{Selector: "#none"}, Event: "click"}, 100*time.Millisecond)
 	wantCode(t, err, errs.SelectorNoMatch)

@@ -4,33 +4,68 @@ package tool
 // electron_info report. A flag is true only when a test in this repository
 // proves it against a real browser; the test named beside each true flag is
 // that proof. Anything not built yet is false, never a guess.
-func (s *Server) capabilities() map[string]any {
-	return map[string]any{
-		"transport":                "cdp",
-		"launch":                   true,                    // TestLaunchWindowsNavigateStop
-		"devLaunch":                true,                    // TestDevLaunchStandIn (Electron stand-in, not real Electron)
-		"attach":                   true,                    // TestAttachToRunningChromium
-		"windows":                  true,                    // TestLaunchWindowsNavigateStop
-		"navigate":                 true,                    // TestLaunchWindowsNavigateStop
-		"supportsSurfaceTargeting": true,                    // TestSurfaceProof (Chromium + Electron-shaped proxy), internal/surface TestSurfacesOnChromium
-		"snapshot":                 true,                    // TestObserveTools, TestSurfaceProof
-		"find":                     true,                    // TestObserveTools, TestSurfaceProof
-		"elementReads":             true,                    // TestObserveTools
-		"click":                    true,                    // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
-		"keys":                     true,                    // TestSurfaceProof
-		"interaction":              true,                    // TestInteractTopPage, TestInteractSurfaces (top page, same-site frame two deep, nested OOPIF, webview guest)
-		"clickAtPoint":             true,                    // TestClickAtPoint, TestClickAtPointInFrames (Chart.js canvas; in-process frame two deep, nested OOPIF)
-		"dragReorder":              true,                    // TestDragSortableJS (SortableJS HTML drag, fallback and draggable modes; order checked)
-		"waits":                    true,                    // TestWaitsOnEverySurface
-		"expectations":             true,                    // TestWaitsOnEverySurface
-		"inject":                   s.cfg.AllowEvalMain,     // TestInjectIntoRunningNode (a Node process; Electron's fuses are not exercised here)
-		"rendererEval":             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
-		"mainEval":                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
-		"screenshots":              true,                    // TestScreenshot (window, element in the nested OOPIF, full page, clip, jpeg)
-		"console":                  true,                    // TestConsoleLogs
-		"dialogs":                  true,                    // TestDialogHandler
-		"network":                  false,
-		"relay":                    true, // TestRelayEndpoint; internal/relay TestPlaywright, TestPuppeteer, TestChromedp
-		"evalAllowed":              map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},
+type capabilities struct {
+	Transport                string     `json:"transport"`
+	Launch                   bool       `json:"launch"`
+	DevLaunch                bool       `json:"devLaunch"`
+	Attach                   bool       `json:"attach"`
+	Windows                  bool       `json:"windows"`
+	Navigate                 bool       `json:"navigate"`
+	SupportsSurfaceTargeting bool       `json:"supportsSurfaceTargeting"`
+	Snapshot                 bool       `json:"snapshot"`
+	Find                     bool       `json:"find"`
+	ElementReads             bool       `json:"elementReads"`
+	Click                    bool       `json:"click"`
+	Keys                     bool       `json:"keys"`
+	Interaction              bool       `json:"interaction"`
+	ClickAtPoint             bool       `json:"clickAtPoint"`
+	DragReorder              bool       `json:"dragReorder"`
+	Waits                    bool       `json:"waits"`
+	Expectations             bool       `json:"expectations"`
+	Inject                   bool       `json:"inject"`
+	RendererEval             bool       `json:"rendererEval"`
+	MainEval                 bool       `json:"mainEval"`
+	Screenshots              bool       `json:"screenshots"`
+	Console                  bool       `json:"console"`
+	Dialogs                  bool       `json:"dialogs"`
+	Network                  bool       `json:"network"`
+	Relay                    bool       `json:"relay"`
+	EvalAllowed              evalPolicy `json:"evalAllowed"`
+}
+
+// evalPolicy says which eval tools the operator allows.
+type evalPolicy struct {
+	Main     bool `json:"main"`
+	Renderer bool `json:"renderer"`
+}
+
+func (s *Server) capabilities() capabilities {
+	return capabilities{
+		Transport:                "cdp",
+		Launch:                   true,                    // TestLaunchWindowsNavigateStop
+		DevLaunch:                true,                    // TestDevLaunchStandIn (Electron stand-in, not real Electron)
+		Attach:                   true,                    // TestAttachToRunningChromium
+		Windows:                  true,                    // TestLaunchWindowsNavigateStop
+		Navigate:                 true,                    // TestLaunchWindowsNavigateStop
+		SupportsSurfaceTargeting: true,                    // TestSurfaceProof (Chromium + Electron-shaped proxy), internal/surface TestSurfacesOnChromium
+		Snapshot:                 true,                    // TestObserveTools, TestSurfaceProof
+		Find:                     true,                    // TestObserveTools, TestSurfaceProof
+		ElementReads:             true,                    // TestObserveTools
+		Click:                    true,                    // TestSurfaceProof (in-process frame, nested OOPIF, webview guest, overlay)
+		Keys:                     true,                    // TestSurfaceProof
+		Interaction:              true,                    // TestInteractTopPage, TestInteractSurfaces (top page, same-site frame two deep, nested OOPIF, webview guest)
+		ClickAtPoint:             true,                    // TestClickAtPoint, TestClickAtPointInFrames (Chart.js canvas; in-process frame two deep, nested OOPIF)
+		DragReorder:              true,                    // TestDragSortableJS (SortableJS HTML drag, fallback and draggable modes; order checked)
+		Waits:                    true,                    // TestWaitsOnEverySurface
+		Expectations:             true,                    // TestWaitsOnEverySurface
+		Inject:                   s.cfg.AllowEvalMain,     // TestInjectIntoRunningNode (a Node process; Electron's fuses are not exercised here)
+		RendererEval:             s.cfg.AllowEvalRenderer, // TestSurfaceProof; absent unless the operator allows it
+		MainEval:                 s.cfg.AllowEvalMain,     // TestDevLaunchStandIn (real Node inspector of the stand-in); TRANSPORT_UNSUPPORTED without an inspector
+		Screenshots:              true,                    // TestScreenshot (window, element in the nested OOPIF, full page, clip, jpeg)
+		Console:                  true,                    // TestConsoleLogs
+		Dialogs:                  true,                    // TestDialogHandler
+		Network:                  false,
+		Relay:                    true, // TestRelayEndpoint; internal/relay TestPlaywright, TestPuppeteer, TestChromedp
+		EvalAllowed:              evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer},
 	}
 }

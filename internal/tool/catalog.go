@@ -418,25 +418,34 @@ func hostInputSchema(raw json.RawMessage) json.RawMessage {
 }
 
 // hostOutputSchema is an output schema as tools/list carries it: the
-// envelope's ok and _meta, the same in every tool, without their prose and
-// inner fields (the server's instructions say what they are). What a
-// result field means stays.
+// envelope's top level only — each result field with its JSON type, the
+// required ones, no prose and no nested structure (an object field is
+// "object", a list "array"). The full schema of every field, nested types
+// included, is what the server validates against in its tests
+// (schemas/out/) and what docs/tools.md prints under each tool; publishing
+// it whole would triple tools/list (ADR-019).
 func hostOutputSchema(raw json.RawMessage) json.RawMessage {
-	var schema map[string]any
-	if json.Unmarshal(raw, &schema) != nil {
+	var schema struct {
+		Properties map[string]struct {
+			Type any `json:"type,omitempty"`
+		} `json:"properties"`
+		Required []string `json:"required,omitempty"`
+	}
+	if json.Unmarshal(raw, &schema) != nil || schema.Properties == nil {
 		return raw
 	}
-	props, _ := schema["properties"].(map[string]any)
-	if props == nil {
-		return raw
+	type field struct {
+		Type any `json:"type,omitempty"`
 	}
-	if _, ok := props["_meta"]; ok {
-		props["_meta"] = map[string]any{"type": "object"}
+	top := struct {
+		Type       string           `json:"type"`
+		Properties map[string]field `json:"properties"`
+		Required   []string         `json:"required,omitempty"`
+	}{Type: "object", Properties: map[string]field{}, Required: schema.Required}
+	for name, p := range schema.Properties {
+		top.Properties[name] = field{Type: p.Type}
 	}
-	if _, ok := props["ok"]; ok {
-		props["ok"] = map[string]any{"type": "boolean"}
-	}
-	out, err := json.Marshal(schema)
+	out, err := json.Marshal(top)
 	if err != nil {
 		return raw
 	}

@@ -277,7 +277,14 @@ func (a *consoleArgs) validate() error {
 	return nil
 }
 
-func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (any, error) {
+// consoleResult is electron_console_logs's result.
+type consoleResult struct {
+	Entries   []consoleEntry `json:"entries"`
+	NextSince int64          `json:"next_since" jsonschema:"pass as since to get only newer entries"`
+	Dropped   int64          `json:"dropped" jsonschema:"entries dropped because the log was full"`
+}
+
+func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (*consoleResult, error) {
 	l := consoleOf(c.Session)
 	re := regexp.MustCompile(a.Match) // validated
 	typ := a.Type
@@ -307,7 +314,7 @@ func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (any, error) {
 	if picked == nil {
 		picked = []consoleEntry{}
 	}
-	return map[string]any{"entries": picked, "next_since": next, "dropped": l.dropped}, nil
+	return &consoleResult{Entries: picked, NextSince: next, Dropped: l.dropped}, nil
 }
 
 // Capture starts with the session: every renderer target (window roots,

@@ -230,7 +230,16 @@ func (a *dialogArgs) validate() error {
 	return nil
 }
 
-func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
+// dialogResult is electron_dialog_handler's result.
+type dialogResult struct {
+	Policy      *dialogPolicy `json:"policy" jsonschema:"the answer armed for later dialogs; null when none"`
+	AnsweredNow []dialogEvent `json:"answered_now" jsonschema:"the open dialogs this call answered"`
+	Events      []dialogEvent `json:"events"`
+	NextSince   int64         `json:"next_since" jsonschema:"pass as since to get only newer events"`
+	Open        int           `json:"open" jsonschema:"dialogs still waiting for an answer"`
+}
+
+func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogResult, error) {
 	l := dialogsOf(c.Session)
 	answered := []dialogEvent{}
 	if a.Action == "accept" || a.Action == "dismiss" {
@@ -293,11 +302,12 @@ func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (any, error) {
 	if a.Clear && len(picked) > 0 {
 		l.events = slices.DeleteFunc(l.events, func(e *dialogEvent) bool { return slices.Contains(picked, e) && !e.Open })
 	}
-	var policy any
+	var policy *dialogPolicy
 	if l.policy != nil {
-		policy = *l.policy
+		p := *l.policy
+		policy = &p
 	}
-	return map[string]any{"policy": policy, "answered_now": answered, "events": events, "next_since": next, "open": open}, nil
+	return &dialogResult{Policy: policy, AnsweredNow: answered, Events: events, NextSince: next, Open: open}, nil
 }
 
 // An open dialog stops its page: every CDP call that needs the page's

@@ -109,6 +109,8 @@ type def struct {
 	// first use; nil while the tool returns an untyped result (see
 	// untypedResults).
 	result func() *jsonschema.Schema
+	// out is the result type (Out).
+	out    reflect.Type
 	decode func(json.RawMessage) (any, error)
 	run    func(ctx context.Context, c *Call, args any) (any, error)
 }
@@ -234,7 +236,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 	var result func() *jsonschema.Schema
 	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
 		result = sync.OnceValue(func() *jsonschema.Schema {
-			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{})
+			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
 			if err != nil {
 				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
 			}
@@ -242,7 +244,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 		})
 	}
 	d := &def{
-		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result,
+		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result, out: reflect.TypeFor[Out](),
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
 			if err := checkSelectorLengths(raw); err != nil {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/tools.md from the registered tools")
@@ -42,6 +44,7 @@ func TestToolsDoc(t *testing.T) {
 			sort.Strings(rows)
 			b.WriteString("| parameter | type | meaning |\n|---|---|---|\n" + strings.Join(rows, "\n") + "\n\n")
 		}
+		b.WriteString(resultLine(d.result()) + "\n\n")
 	}
 	b.WriteString(fieldMeanings)
 	path := filepath.Join("..", "..", "docs", "tools.md")
@@ -57,6 +60,51 @@ func TestToolsDoc(t *testing.T) {
 	if string(have) != b.String() {
 		t.Fatal("docs/tools.md is out of date: go test ./internal/tool -run TestToolsDoc -update-docs")
 	}
+}
+
+// resultLine lists a tool's result fields (besides ok and _meta), in the
+// result type's order: the ones always present, then the optional ones.
+func resultLine(r *jsonschema.Schema) string {
+	required := map[string]bool{}
+	for _, n := range r.Required {
+		required[n] = true
+	}
+	var always, optional []string
+	for _, n := range r.PropertyOrder {
+		f := "`" + n + "` " + schemaType(r.Properties[n])
+		if required[n] {
+			always = append(always, f)
+		} else {
+			optional = append(optional, f)
+		}
+	}
+	line := "Result: " + strings.Join(always, ", ")
+	if len(always) == 0 {
+		line = "Result: no fields of its own"
+	}
+	if len(optional) > 0 {
+		line += "; optional " + strings.Join(optional, ", ")
+	}
+	return line + "."
+}
+
+// schemaType names a field's JSON type tersely: null is left out (a
+// field that may be null says so in its tool's description), an array
+// names its items' type, a value of any type is "any".
+func schemaType(s *jsonschema.Schema) string {
+	var types []string
+	for _, t := range append([]string{s.Type}, s.Types...) {
+		if t != "" && t != "null" {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
+		return "any"
+	}
+	if len(types) == 1 && types[0] == "array" && s.Items != nil {
+		return "array of " + schemaType(s.Items)
+	}
+	return strings.Join(types, " or ")
 }
 
 // docsElements is the part of docs/tools.md on naming elements: selectors,

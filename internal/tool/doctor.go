@@ -13,8 +13,9 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 )
 
-func doctor(ctx context.Context, c *Call, _ *noArgs) (any, error) {
-	return c.Server.Doctor(ctx), nil
+func doctor(ctx context.Context, c *Call, _ *noArgs) (*DoctorReport, error) {
+	r := c.Server.Doctor(ctx)
+	return &r, nil
 }
 
 // Check is one preflight finding.

@@ -39,7 +39,29 @@ func (a *evalArgs) validate() error {
 	return nil
 }
 
-func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (any, error) {
+// evalOut is the value an eval returned, or how large it was when it was
+// too large to return.
+type evalOut struct {
+	Result          json.RawMessage `json:"result" jsonschema:"what the code returned, as JSON (null when too large)"`
+	ResultTruncated bool            `json:"result_truncated,omitempty" jsonschema:"the value was over 1 MiB and is left out"`
+	ResultBytes     int             `json:"result_bytes,omitempty"`
+}
+
+// evalOutOf is v, or its size when it is too large.
+func evalOutOf(v json.RawMessage) evalOut {
+	if len(v) > maxEvalResult {
+		return evalOut{Result: json.RawMessage("null"), ResultTruncated: true, ResultBytes: len(v)}
+	}
+	return evalOut{Result: v}
+}
+
+// evalRendererResult is electron_eval_renderer's result.
+type evalRendererResult struct {
+	onSurface
+	evalOut
+}
+
+func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResult, error) {
 	res, err := resolve(ctx, c)
 	if err != nil {
 		return nil, err
@@ -52,16 +74,16 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"surface_id": res.SurfaceID, "result": v}
-	if len(v) > maxEvalResult {
-		out["result"] = nil
-		out["result_truncated"] = true
-		out["result_bytes"] = len(v)
-	}
-	return withFallback(res, out), nil
+	return &evalRendererResult{surfaceOf(res), evalOutOf(v)}, nil
 }
 
-func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
+// evalMainResult is electron_eval_main's result.
+type evalMainResult struct {
+	evalOut
+	Inspector string `json:"inspector" jsonschema:"the main process's inspector the code ran in"`
+}
+
+func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error) {
 	url := c.Session.InspectorURL
 	if url == "" {
 		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
@@ -74,11 +96,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"result": res, "inspector": url}
-	if len(res) > maxEvalResult {
-		out["result"], out["result_truncated"], out["result_bytes"] = nil, true, len(res)
-	}
-	return out, nil
+	return &evalMainResult{evalOutOf(res), url}, nil
 }
 
 type injectArgs struct {
@@ -97,7 +115,14 @@ func (a *injectArgs) validate() error {
 	return nil
 }
 
-func inject(ctx context.Context, c *Call, a *injectArgs) (any, error) {
+// injectResult is electron_inject's result.
+type injectResult struct {
+	InspectorURL string `json:"inspector_url"`
+	PID          int    `json:"pid"`
+	EvalMain     bool   `json:"eval_main" jsonschema:"electron_eval_main is allowed, so it can use the inspector now"`
+}
+
+func inject(ctx context.Context, c *Call, a *injectArgs) (*injectResult, error) {
 	ws, err := mainproc.Inject(ctx, a.PID, ms(a.TimeoutMs, 5*time.Second))
 	if err != nil {
 		return nil, err
@@ -106,5 +131,5 @@ func inject(ctx context.Context, c *Call, a *injectArgs) (any, error) {
 	if c.Session.PID == 0 {
 		c.Session.PID = a.PID
 	}
-	return map[string]any{"inspector_url": ws, "pid": a.PID, "eval_main": c.Server.cfg.AllowEvalMain}, nil
+	return &injectResult{InspectorURL: ws, PID: a.PID, EvalMain: c.Server.cfg.AllowEvalMain}, nil
 }

@@ -26,6 +26,7 @@ type env struct {
 	// results holds each tool's published outputSchema, resolved: every
 	// successful call's structured content is validated against it.
 	results map[string]*jsonschema.Resolved
+	full    map[string]*jsonschema.Resolved // see fullResultSchema
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
@@ -122,8 +123,34 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 		if err := r.Validate(m); err != nil {
 			e.t.Fatalf("%s: the result does not match the tool's outputSchema: %v\n%s", name, err, b)
 		}
+		// And the full schema of the result type, nested fields included
+		// (tools/list carries only its top level, ADR-019).
+		if err := e.fullResultSchema(name).Validate(m); err != nil {
+			e.t.Fatalf("%s: the result does not match its result type's schema (schemas/out): %v\n%s", name, err, b)
+		}
 	}
 	return m
+}
+
+// fullResultSchema resolves the tool's whole result schema, once.
+func (e *env) fullResultSchema(name string) *jsonschema.Resolved {
+	e.t.Helper()
+	if r, ok := e.full[name]; ok {
+		return r
+	}
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(e.srv.defs[name].outputSchema(), &sch); err != nil {
+		e.t.Fatalf("%s: result schema: %v", name, err)
+	}
+	r, err := sch.Resolve(nil)
+	if err != nil {
+		e.t.Fatalf("%s: result schema does not resolve: %v", name, err)
+	}
+	if e.full == nil {
+		e.full = map[string]*jsonschema.Resolved{}
+	}
+	e.full[name] = r
+	return r
 }
 
 // ok calls and fails the test unless the call succeeded.

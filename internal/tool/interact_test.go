@@ -335,7 +335,7 @@ func TestInteractTopPage(t *testing.T) {
 		e.fails("electron_set_files", map[string]any{"selector": "#text", "paths": []string{a}}, "BAD_ARGUMENT")
 
 		r = e.ok("electron_drop_file", map[string]any{"selector": "#dropzone", "paths": []string{a, b}})
-		if r["default_prevented"] != true || num(r["files"]) != 2 {
+		if r["default_prevented"] != true || num(r["count"]) != 2 {
 			t.Fatalf("drop: %v", r)
 		}
 		if d := e.recorded("x.type === 'drop'"); len(d) != 1 || d[0]["value"] != "a.txt,b.json" {

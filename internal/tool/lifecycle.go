@@ -55,17 +55,17 @@ func (a *launchArgs) validate() error {
 
 // launchResult is what launch and attach return.
 type launchResult struct {
-	SessionID     string         `json:"session_id"`
-	Transport     string         `json:"transport"`
-	LaunchMode    string         `json:"launch_mode"`
-	PID           int            `json:"pid,omitempty"`
-	Endpoint      string         `json:"endpoint"`
-	InspectorURL  string         `json:"inspector_url,omitempty"`
-	Browser       string         `json:"browser,omitempty"`
-	Windows       []windowEntry  `json:"windows"`
-	RendererReady bool           `json:"renderer_ready"`
-	ReadyNote     string         `json:"ready_note,omitempty"`
-	Capabilities  map[string]any `json:"capabilities"`
+	SessionID     string        `json:"session_id"`
+	Transport     string        `json:"transport"`
+	LaunchMode    string        `json:"launch_mode"`
+	PID           int           `json:"pid,omitempty"`
+	Endpoint      string        `json:"endpoint"`
+	InspectorURL  string        `json:"inspector_url,omitempty"`
+	Browser       string        `json:"browser,omitempty"`
+	Windows       []windowEntry `json:"windows"`
+	RendererReady bool          `json:"renderer_ready"`
+	ReadyNote     string        `json:"ready_note,omitempty"`
+	Capabilities  capabilities  `json:"capabilities"`
 	// ReplacedDeadSession names the session whose app had ended and which
 	// this launch replaced (its leftovers were cleaned up first).
 	ReplacedDeadSession string `json:"replaced_dead_session,omitempty"`
@@ -74,7 +74,7 @@ type launchResult struct {
 	ExecutablePath string `json:"executable_path,omitempty" jsonschema:"set when no executablePath was given: the browser doctor found and launched"`
 }
 
-func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
+func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
 	s := c.Server
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
@@ -323,7 +323,7 @@ func (a *attachArgs) validate() error {
 	return nil
 }
 
-func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
+func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) {
 	s := c.Server
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
@@ -376,19 +376,33 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (any, error) {
 
 type noArgs struct{ Common }
 
-func detach(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// endedApp says that a session's app had ended before the call.
+type endedApp struct {
+	WasDead  bool   `json:"was_dead,omitempty" jsonschema:"the app had already ended"`
+	EndedWhy string `json:"ended_why,omitempty"`
+}
+
+// detachResult is electron_detach's result.
+type detachResult struct {
+	Detached       bool `json:"detached"`
+	AppLeftRunning bool `json:"app_left_running,omitempty"`
+	EndsWithServer bool `json:"ends_with_server,omitempty" jsonschema:"the app was launched by this server, which ends it when it exits"`
+	endedApp
+}
+
+func detach(ctx context.Context, c *Call, _ *noArgs) (*detachResult, error) {
 	alive, why := c.Session.Alive()
 	c.Session.Detach()
 	c.Server.dropSession(c.Session.ID)
 	if !alive {
 		// Nothing is known to be left running: say what ended it instead.
-		return map[string]any{"detached": true, "was_dead": true, "ended_why": why}, nil
+		return &detachResult{Detached: true, endedApp: endedApp{WasDead: true, EndedWhy: why}}, nil
 	}
-	out := map[string]any{"detached": true, "app_left_running": true}
+	out := &detachResult{Detached: true, AppLeftRunning: true}
 	if c.Session.Proc != nil {
 		// What we launched we end: it runs on until the server exits.
 		c.Server.sessions.KeepUntilClose(c.Session.Proc)
-		out["ends_with_server"] = true
+		out.EndsWithServer = true
 	}
 	return out, nil
 }
@@ -406,7 +420,19 @@ func (a *stopArgs) validate() error {
 	return nil
 }
 
-func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
+// stopResult is electron_stop's result.
+type stopResult struct {
+	Stopped        bool   `json:"stopped"`
+	Action         string `json:"action" jsonschema:"closed, detached (an attached app left running) or cleaned_up (the app had ended)"`
+	AppLeftRunning bool   `json:"app_left_running"`
+	Owned          bool   `json:"owned" jsonschema:"the app was launched by this server"`
+	Escalated      *bool  `json:"escalated,omitempty" jsonschema:"closed: Browser.close was not enough, a signal ended it"`
+	Method         string `json:"method,omitempty" jsonschema:"what ended the app"`
+	Note           string `json:"note,omitempty"`
+	endedApp
+}
+
+func stop(ctx context.Context, c *Call, a *stopArgs) (*stopResult, error) {
 	if alive, why := c.Session.Alive(); !alive {
 		// The app ended before this call: nothing is sent to it, only
 		// what is left of the session goes.
@@ -415,30 +441,35 @@ func stop(ctx context.Context, c *Call, a *stopArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"stopped": true, "action": "cleaned_up", "was_dead": true, "ended_why": why, "owned": c.Session.Owned(),
-			"note": "the app had already ended (" + why + "), so no Browser.close was sent; the session's leftovers were cleaned up"}, nil
+		return &stopResult{Stopped: true, Action: "cleaned_up", endedApp: endedApp{WasDead: true, EndedWhy: why}, Owned: c.Session.Owned(),
+			Note: "the app had already ended (" + why + "), so no Browser.close was sent; the session's leftovers were cleaned up"}, nil
 	}
 	if !c.Session.Owned() && !a.CloseApp {
 		// The user's app: closing it would lose their work.
 		c.Session.Detach()
 		c.Server.dropSession(c.Session.ID)
-		return map[string]any{"stopped": true, "action": "detached", "app_left_running": true, "owned": false,
-			"note": "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
+		return &stopResult{Stopped: true, Action: "detached", AppLeftRunning: true, Owned: false,
+			Note: "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
 	}
 	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
 	c.Server.dropSession(c.Session.ID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"stopped": true, "action": "closed", "app_left_running": false, "escalated": res.Escalated, "method": res.Method, "owned": c.Session.Owned()}, nil
+	return &stopResult{Stopped: true, Action: "closed", AppLeftRunning: false, Escalated: &res.Escalated, Method: res.Method, Owned: c.Session.Owned()}, nil
 }
 
-func forceKill(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// killResult is electron_force_kill's result.
+type killResult struct {
+	Killed bool `json:"killed"`
+}
+
+func forceKill(ctx context.Context, c *Call, _ *noArgs) (*killResult, error) {
 	if err := c.Session.ForceKill(); err != nil {
 		return nil, err
 	}
 	c.Server.dropSession(c.Session.ID)
-	return map[string]any{"killed": true}, nil
+	return &killResult{Killed: true}, nil
 }
 
 type discoverArgs struct {
@@ -465,7 +496,22 @@ func (a *discoverArgs) validate() error {
 	return nil
 }
 
-func discover(ctx context.Context, c *Call, a *discoverArgs) (any, error) {
+// discovered is one DevTools endpoint electron_discover_running found.
+type discovered struct {
+	Port     int    `json:"port"`
+	CdpURL   string `json:"cdpUrl"`
+	Browser  string `json:"browser"`
+	Electron bool   `json:"electron"`
+	Targets  int    `json:"targets"`
+}
+
+// discoverResult is electron_discover_running's result.
+type discoverResult struct {
+	Endpoints []discovered `json:"endpoints"`
+	Probed    int          `json:"probed" jsonschema:"how many ports were probed"`
+}
+
+func discover(ctx context.Context, c *Call, a *discoverArgs) (*discoverResult, error) {
 	host := a.Host
 	if host == "" {
 		host = "127.0.0.1"
@@ -478,59 +524,101 @@ func discover(ctx context.Context, c *Call, a *discoverArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	type entry struct {
-		Port     int    `json:"port"`
-		CdpURL   string `json:"cdpUrl"`
-		Browser  string `json:"browser"`
-		Electron bool   `json:"electron"`
-		Targets  int    `json:"targets"`
-	}
-	out := []entry{}
+	out := []discovered{}
 	for _, f := range found {
-		out = append(out, entry{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
+		out = append(out, discovered{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
 			Electron: strings.Contains(f.Version.UserAgent, "Electron/"), Targets: f.Targets})
 	}
-	return map[string]any{"endpoints": out, "probed": len(ports)}, nil
+	return &discoverResult{Endpoints: out, Probed: len(ports)}, nil
 }
 
-func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// sessionStatus is one session in electron_status.
+type sessionStatus struct {
+	SessionID       string `json:"session_id"`
+	Mode            string `json:"mode"`
+	PID             int    `json:"pid,omitempty"`
+	Endpoint        string `json:"endpoint"`
+	Alive           bool   `json:"alive"`
+	EndedWhy        string `json:"ended_why,omitempty"`
+	ActiveWindowID  string `json:"active_window_id,omitempty"`
+	ActiveSurfaceID string `json:"active_surface_id,omitempty"`
+	LastError       string `json:"last_error,omitempty"`
+	UptimeMS        int64  `json:"uptime_ms"`
+	Note            string `json:"note,omitempty"`
+}
+
+// serverStatus describes the server in electron_status.
+type serverStatus struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	UptimeMS int64  `json:"uptime_ms"`
+	PID      int    `json:"pid"`
+}
+
+// statusResult is electron_status's result.
+type statusResult struct {
+	Server    serverStatus    `json:"server"`
+	Sessions  []sessionStatus `json:"sessions"`
+	Eval      evalPolicy      `json:"eval" jsonschema:"the eval tools the operator allows"`
+	Tools     int             `json:"tools" jsonschema:"how many tools the server has"`
+	Transport string          `json:"transport"`
+}
+
+func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 	s := c.Server
-	type sess struct {
-		SessionID       string `json:"session_id"`
-		Mode            string `json:"mode"`
-		PID             int    `json:"pid,omitempty"`
-		Endpoint        string `json:"endpoint"`
-		Alive           bool   `json:"alive"`
-		EndedWhy        string `json:"ended_why,omitempty"`
-		ActiveWindowID  string `json:"active_window_id,omitempty"`
-		ActiveSurfaceID string `json:"active_surface_id,omitempty"`
-		LastError       string `json:"last_error,omitempty"`
-		UptimeMS        int64  `json:"uptime_ms"`
-		Note            string `json:"note,omitempty"`
-	}
-	list := []sess{}
+	list := []sessionStatus{}
 	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
 		note := ""
 		if !alive {
 			note = "the app has ended; electron_launch replaces this session, electron_stop cleans it up"
 		}
-		list = append(list, sess{Note: note,
+		list = append(list, sessionStatus{Note: note,
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
 		})
 	}
-	return map[string]any{
-		"server":    map[string]any{"name": "understudy", "version": s.cfg.Version, "uptime_ms": time.Since(s.started).Milliseconds(), "pid": os.Getpid()},
-		"sessions":  list,
-		"eval":      map[string]bool{"main": s.cfg.AllowEvalMain, "renderer": s.cfg.AllowEvalRenderer},
-		"tools":     len(s.order),
-		"transport": "cdp",
+	return &statusResult{
+		Server:    serverStatus{Name: "understudy", Version: s.cfg.Version, UptimeMS: time.Since(s.started).Milliseconds(), PID: os.Getpid()},
+		Sessions:  list,
+		Eval:      evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer},
+		Tools:     len(s.order),
+		Transport: "cdp",
 	}, nil
 }
 
-func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// versions are the app's versions in electron_info.
+type versions struct {
+	Product   string `json:"product"`
+	Protocol  string `json:"protocol"`
+	V8        string `json:"v8"`
+	Chrome    string `json:"chrome"`
+	Electron  string `json:"electron"`
+	UserAgent string `json:"user_agent"`
+	Revision  string `json:"revision"`
+}
+
+// endpoints are a session's endpoints in electron_info.
+type endpoints struct {
+	CdpHTTP      string `json:"cdp_http"`
+	CdpBrowserWS string `json:"cdp_browser_ws"`
+	Inspector    string `json:"inspector" jsonschema:"the main process's inspector; empty when none is known"`
+}
+
+// infoResult is electron_info's result.
+type infoResult struct {
+	Transport    string       `json:"transport"`
+	Runtime      string       `json:"runtime" jsonschema:"electron or chromium"`
+	Versions     versions     `json:"versions"`
+	Endpoints    endpoints    `json:"endpoints"`
+	LaunchMode   string       `json:"launch_mode"`
+	Owned        bool         `json:"owned" jsonschema:"the app was launched by this server"`
+	Capabilities capabilities `json:"capabilities"`
+	VerifiedOn   []string     `json:"verified_on"`
+}
+
+func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 	sess := c.Session
 	v, err := sess.BrowserVersion(ctx)
 	if err != nil {
@@ -542,20 +630,16 @@ func info(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	if electron != "" {
 		runtime = "electron"
 	}
-	return map[string]any{
-		"transport": "cdp",
-		"runtime":   runtime,
-		"versions": map[string]string{
-			"product": v.Product, "protocol": v.Protocol, "v8": v.V8, "chrome": chrome,
-			"electron": electron, "user_agent": v.UserAgent, "revision": v.Revision,
-		},
-		"endpoints": map[string]string{
-			"cdp_http": sess.Endpoint.HTTPURL, "cdp_browser_ws": sess.Endpoint.BrowserWSURL, "inspector": sess.InspectorURL,
-		},
-		"launch_mode":  string(sess.Mode),
-		"owned":        sess.Owned(),
-		"capabilities": c.Server.capabilities(),
-		"verified_on":  verifiedOnList(),
+	return &infoResult{
+		Transport: "cdp",
+		Runtime:   runtime,
+		Versions: versions{Product: v.Product, Protocol: v.Protocol, V8: v.V8, Chrome: chrome,
+			Electron: electron, UserAgent: v.UserAgent, Revision: v.Revision},
+		Endpoints:    endpoints{CdpHTTP: sess.Endpoint.HTTPURL, CdpBrowserWS: sess.Endpoint.BrowserWSURL, Inspector: sess.InspectorURL},
+		LaunchMode:   string(sess.Mode),
+		Owned:        sess.Owned(),
+		Capabilities: c.Server.capabilities(),
+		VerifiedOn:   verifiedOnList(),
 	}, nil
 }
 

@@ -40,4 +40,15 @@ const fieldMeanings = "## Parameter and field meanings\n\n" +
 	"| `tag` | string | its lower-case tag name; `\"\"` when nothing is at the point (it lies outside the enclosing document) |\n" +
 	"| `selector` | string | a CSS selector for it (`tag#id.class`) |\n" +
 	"| `enclosing` | boolean | `true` when the cover lies in a document that holds the surface's frame (an overlay in the top page over an iframe); absent otherwise |\n\n" +
-	"The error message names the cover in words as well.\n\n"
+	"The error message names the cover in words as well.\n\n" +
+	"### Result fields\n\n" +
+	"Every tool publishes an MCP `outputSchema` describing its success envelope (`ok`, the fields listed\n" +
+	"under \"Result\" for each tool above, `_meta`); a failure is the failure envelope with `isError`\n" +
+	"(ADR-019). A result field name has one JSON type in every tool that returns it\n" +
+	"(`TestResultFieldsHaveOneType`), except these, whose meaning is shared but whose shape follows the tool:\n\n" +
+	"| field | types |\n|---|---|\n" +
+	"| `actual` | the value an expectation checked: a string (text, value, URL), a boolean (visibility), an integer (count), an object (state flags; `{attached, visible}` for a selector wait) |\n" +
+	"| `dropped` | a boolean in `electron_drag` and `electron_drop_file` (the drop happened); an integer in `electron_console_logs` (entries let go) |\n" +
+	"| `endpoints` | a list of DevTools endpoints found (`electron_discover_running`); an object of the session's endpoint URLs (`electron_info`) |\n" +
+	"| `pressed` | a string, the chord (`electron_key`); a list of chords (`electron_press_sequence`) |\n" +
+	"| `verified` | a boolean in pointer actions (the event reached the element); a string in the text tools, as `match` (`exact`, `partial`, `ignoring white space`, `delivered`) |\n\n"

@@ -51,9 +51,19 @@ type snapshotArgs struct {
 	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
 
-func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (any, error) {
+// snapshotResult is electron_snapshot's result.
+type snapshotResult struct {
+	*page.SnapshotResult
+	Fallback *surface.Fallback `json:"surface_fallback,omitempty"`
+}
+
+func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, error) {
 	if a.Surfaces != "" {
-		return snapshotAll(ctx, c, a) // snapshotall.go
+		r, err := snapshotAll(ctx, c, a) // snapshotall.go
+		if err != nil {
+			return nil, err
+		}
+		return &snapshotResult{SnapshotResult: r}, nil
 	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
@@ -66,13 +76,7 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.Fallback != nil {
-		return struct {
-			*page.SnapshotResult
-			Fallback *surface.Fallback `json:"surface_fallback"`
-		}{out, res.Fallback}, nil
-	}
-	return out, nil
+	return &snapshotResult{out, res.Fallback}, nil
 }
 
 type findArgs struct {
@@ -105,7 +109,16 @@ func (a *findArgs) validate() error {
 	return nil
 }
 
-func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
+// findResult is electron_find's result.
+type findResult struct {
+	*page.FindResult
+	ScrolledPages *int `json:"scrolled_pages,omitempty" jsonschema:"with scroll: how many pages the virtualized lists were scrolled"`
+	// Skipped names, with surfaces:'all', the surfaces that could not be
+	// searched (no document yet, or gone during the call).
+	Skipped []string `json:"skipped_surfaces,omitempty"`
+}
+
+func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if a.Surfaces != "" {
 		return findAll(ctx, c, a) // snapshotall.go
 	}
@@ -116,8 +129,11 @@ func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
 	q := page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
 		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit}
 	r, err := c.Session.Pages.Find(ctx, f, q)
-	if err != nil || !a.Scroll || r.Count > 0 {
-		return r, err
+	if err != nil {
+		return nil, err
+	}
+	if !a.Scroll || r.Count > 0 {
+		return &findResult{FindResult: r}, nil
 	}
 	limit := seekDefault
 	if a.TimeoutMs > 0 {
@@ -130,10 +146,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (any, error) {
 	if r, err = c.Session.Pages.Find(ctx, f, q); err != nil {
 		return nil, err
 	}
-	return struct {
-		*page.FindResult
-		ScrolledPages int `json:"scrolled_pages"`
-	}{r, sk.Steps}, nil
+	return &findResult{FindResult: r, ScrolledPages: &sk.Steps}, nil
 }
 
 // elementArgs name one element of the active surface.
@@ -147,21 +160,32 @@ func (a *elementArgs) validate() error { return a.locator().Check() }
 
 func (a *elementArgs) locator() page.Locator { return page.Locator{Ref: a.Ref, Selector: a.Selector} }
 
-// read runs one element read and adds surface_id.
-func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error), key string) (any, error) {
+// read runs one element read; the surface's id goes with it.
+func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error)) (string, T, error) {
+	var zero T
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
-		return nil, err
+		return "", zero, err
 	}
 	v, err := op(ctx, f, a.locator())
 	if err != nil {
-		return nil, err
+		return "", zero, err
 	}
-	return map[string]any{"surface_id": f.SurfaceID, key: v}, nil
+	return f.SurfaceID, v, nil
 }
 
-func exists(ctx context.Context, c *Call, a *elementArgs) (any, error) {
-	return read(ctx, c, a, c.Session.Pages.Exists, "exists")
+// existsResult is electron_exists's result.
+type existsResult struct {
+	SurfaceID string `json:"surface_id"`
+	Exists    bool   `json:"exists"`
+}
+
+func exists(ctx context.Context, c *Call, a *elementArgs) (*existsResult, error) {
+	id, v, err := read(ctx, c, a, c.Session.Pages.Exists)
+	if err != nil {
+		return nil, err
+	}
+	return &existsResult{id, v}, nil
 }
 
 // textResult is electron_get_text's result.
@@ -182,7 +206,17 @@ func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) 
 	return &textResult{f.SurfaceID, t}, nil
 }
 
-func getValue(ctx context.Context, c *Call, a *elementArgs) (any, error) {
+// valueResult is electron_get_value's result (page.Value's fields: a
+// struct embedding page.Value would hide its field value).
+type valueResult struct {
+	SurfaceID string   `json:"surface_id"`
+	Value     string   `json:"value"`
+	Label     string   `json:"label,omitempty" jsonschema:"a select's chosen labels"`
+	Values    []string `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
+	Checked   *bool    `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
+}
+
+func getValue(ctx context.Context, c *Call, a *elementArgs) (*valueResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -191,10 +225,7 @@ func getValue(ctx context.Context, c *Call, a *elementArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		SurfaceID string `json:"surface_id"`
-		*page.Value
-	}{f.SurfaceID, v}, nil
+	return &valueResult{SurfaceID: f.SurfaceID, Value: v.Value, Label: v.Label, Values: v.Values, Checked: v.Checked}, nil
 }
 
 type attributeArgs struct {
@@ -209,7 +240,14 @@ func (a *attributeArgs) validate() error {
 	return a.elementArgs.validate()
 }
 
-func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (any, error) {
+// attributeResult is electron_get_attribute's result.
+type attributeResult struct {
+	SurfaceID string  `json:"surface_id"`
+	Name      string  `json:"name"`
+	Value     *string `json:"value" jsonschema:"null when the element has no such attribute"`
+}
+
+func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*attributeResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -218,15 +256,35 @@ func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"surface_id": f.SurfaceID, "name": a.Name, "value": v}, nil
+	return &attributeResult{f.SurfaceID, a.Name, v}, nil
 }
 
-func getState(ctx context.Context, c *Call, a *elementArgs) (any, error) {
-	return read(ctx, c, a, c.Session.Pages.GetState, "state")
+// stateResult is electron_get_state's result.
+type stateResult struct {
+	SurfaceID string             `json:"surface_id"`
+	State     *page.ElementState `json:"state"`
 }
 
-func getBBox(ctx context.Context, c *Call, a *elementArgs) (any, error) {
-	return read(ctx, c, a, c.Session.Pages.GetBBox, "bbox")
+func getState(ctx context.Context, c *Call, a *elementArgs) (*stateResult, error) {
+	id, v, err := read(ctx, c, a, c.Session.Pages.GetState)
+	if err != nil {
+		return nil, err
+	}
+	return &stateResult{id, v}, nil
+}
+
+// bboxResult is electron_get_bbox's result.
+type bboxResult struct {
+	SurfaceID string       `json:"surface_id"`
+	BBox      *page.BBoxes `json:"bbox"`
+}
+
+func getBBox(ctx context.Context, c *Call, a *elementArgs) (*bboxResult, error) {
+	id, v, err := read(ctx, c, a, c.Session.Pages.GetBBox)
+	if err != nil {
+		return nil, err
+	}
+	return &bboxResult{id, v}, nil
 }
 
 type styleArgs struct {
@@ -241,7 +299,13 @@ func (a *styleArgs) validate() error {
 	return a.elementArgs.validate()
 }
 
-func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (any, error) {
+// styleResult is electron_get_computed_style's result.
+type styleResult struct {
+	SurfaceID string            `json:"surface_id"`
+	Style     map[string]string `json:"style" jsonschema:"each property asked for, by name"`
+}
+
+func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*styleResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -250,7 +314,7 @@ func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"surface_id": f.SurfaceID, "style": v}, nil
+	return &styleResult{f.SurfaceID, v}, nil
 }
 
 type listArgs struct {
@@ -269,7 +333,7 @@ func (a *listArgs) validate() error {
 	return nil
 }
 
-func elementsList(ctx context.Context, c *Call, a *listArgs) (any, error) {
+func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsListResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -277,7 +341,13 @@ func elementsList(ctx context.Context, c *Call, a *listArgs) (any, error) {
 	return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
 }
 
-func focusedElement(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// focusedResult is electron_focused_element's result.
+type focusedResult struct {
+	SurfaceID string         `json:"surface_id"`
+	Element   *page.ListItem `json:"element" jsonschema:"null when only the document's body has the focus"`
+}
+
+func focusedElement(ctx context.Context, c *Call, _ *noArgs) (*focusedResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -286,5 +356,5 @@ func focusedElement(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"surface_id": f.SurfaceID, "element": el}, nil
+	return &focusedResult{f.SurfaceID, el}, nil
 }

@@ -16,7 +16,14 @@ type relayArgs struct {
 	Token string `json:"token,omitempty" jsonschema:"require this token from clients (?token= or Authorization: Bearer)"`
 }
 
-func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (any, error) {
+// relayResult is electron_relay_endpoint's result.
+type relayResult struct {
+	WSURL   string `json:"ws_url"`
+	HTTPURL string `json:"http_url"`
+	Note    string `json:"note"`
+}
+
+func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (*relayResult, error) {
 	r, err := session.Attach(c.Session, func(life context.Context) (*relay.Relay, func() error, error) {
 		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger})
 		if err != nil {
@@ -31,6 +38,6 @@ func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ws_url": r.WSURL(), "http_url": r.HTTPURL(),
-		"note": "each client gets its own sessions and sockets; Browser.close from a client closes only that client's connection"}, nil
+	return &relayResult{WSURL: r.WSURL(), HTTPURL: r.HTTPURL(),
+		Note: "each client gets its own sessions and sockets; Browser.close from a client closes only that client's connection"}, nil
 }

@@ -152,7 +152,28 @@ type shotTarget struct {
 	clip      *clipRect
 }
 
-func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
+// shotCut says what a full-page screenshot past maxClipSide left out.
+type shotCut struct {
+	Truncated  bool    `json:"truncated,omitempty" jsonschema:"a full page larger than max_side on a side was cut"`
+	FullWidth  float64 `json:"full_width,omitempty"`
+	FullHeight float64 `json:"full_height,omitempty"`
+	MaxSide    int     `json:"max_side,omitempty"`
+}
+
+// screenshotResult is electron_screenshot's result.
+type screenshotResult struct {
+	Path      string    `json:"path"`
+	Format    string    `json:"format"`
+	Width     int       `json:"width" jsonschema:"in image pixels"`
+	Height    int       `json:"height" jsonschema:"in image pixels"`
+	Bytes     int       `json:"bytes"`
+	WindowID  string    `json:"window_id"`
+	SurfaceID string    `json:"surface_id,omitempty" jsonschema:"for an element: the surface it is in"`
+	Clip      *clipRect `json:"clip,omitempty" jsonschema:"the part of the window captured, in its viewport's CSS pixels"`
+	shotCut
+}
+
+func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotResult, error) {
 	format := "png"
 	if a.Format == "jpeg" || a.Format == "jpg" {
 		format = "jpeg"
@@ -176,7 +197,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 	if a.Clip != nil {
 		clip = a.Clip
 	}
-	var cut map[string]any // a full page past maxClipSide: what was left out
+	var cut shotCut // a full page past maxClipSide: what was left out
 	if a.FullPage {
 		w, h, err := t.shooter.ContentSize(ctx)
 		if err != nil {
@@ -184,8 +205,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 		}
 		clip = &clipRect{Width: math.Min(w, maxClipSide), Height: math.Min(h, maxClipSide)}
 		if clip.Width < w || clip.Height < h {
-			cut = map[string]any{"truncated": true, "full_width": math.Ceil(w),
-				"full_height": math.Ceil(h), "max_side": maxClipSide}
+			cut = shotCut{Truncated: true, FullWidth: math.Ceil(w), FullHeight: math.Ceil(h), MaxSide: maxClipSide}
 		}
 	}
 	if clip != nil {
@@ -210,17 +230,8 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (any, error) {
 		return nil, err
 	}
 	c.Server.files.Wrote(path)
-	res := map[string]any{"path": path, "format": format, "width": cfg.Width, "height": cfg.Height, "bytes": len(data), "window_id": t.windowID}
-	if t.surfaceID != "" {
-		res["surface_id"] = t.surfaceID
-	}
-	for k, v := range cut {
-		res[k] = v
-	}
-	if clip != nil {
-		res["clip"] = clip
-	}
-	return res, nil
+	return &screenshotResult{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), WindowID: t.windowID,
+		SurfaceID: t.surfaceID, Clip: clip, shotCut: cut}, nil
 }
 
 // shotWindow finds the window to capture (and the element's box), and

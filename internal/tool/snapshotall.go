@@ -158,7 +158,7 @@ func windowTree(ctx context.Context, c *Call) (root string, byID map[string]surf
 // the active window, parent before children; each match says its
 // surface_id and its ref acts there (routeRef). A surface that cannot be
 // read is skipped (its id is in skipped_surfaces).
-func findAll(ctx context.Context, c *Call, a *findArgs) (*findAllResult, error) {
+func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if a.Surfaces != "all" {
 		return nil, errs.BadArg("surfaces", "'all' is the one value (omit it for the active surface)")
 	}
@@ -173,7 +173,7 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findAllResult, error) 
 	if limit == 0 {
 		limit = 50
 	}
-	out := &findAllResult{FindResult: &page.FindResult{SurfaceID: root, Matches: []page.Match{}}}
+	out := &findResult{FindResult: &page.FindResult{SurfaceID: root, Matches: []page.Match{}}}
 	var walk func(id string) error
 	walk = func(id string) error {
 		res, err := c.Session.Surfaces.ResolveID(ctx, id)
@@ -212,9 +212,4 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findAllResult, error) 
 		return nil, err
 	}
 	return out, nil
-}
-
-type findAllResult struct {
-	*page.FindResult
-	Skipped []string `json:"skipped_surfaces,omitempty"`
 }

@@ -18,7 +18,14 @@ func registerSurfaces(s *Server) {
 	add(s, "electron_eval_renderer", "Evaluate JavaScript in the active surface's main world: an expression, a function body (use return), or a function that receives arg. Promises are awaited; the JSON-serialisable result is returned.", true, gateEvalRenderer, evalRenderer)
 }
 
-func surfacesList(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// surfacesResult is electron_surfaces_list's result.
+type surfacesResult struct {
+	Surfaces        []surface.Descriptor `json:"surfaces"`
+	ActiveSurfaceID string               `json:"active_surface_id"`
+	Count           int                  `json:"count"`
+}
+
+func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surfacesResult, error) {
 	list, err := c.Session.Surfaces.List(ctx)
 	if err != nil {
 		return nil, err
@@ -26,7 +33,7 @@ func surfacesList(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 	if list == nil {
 		list = []surface.Descriptor{}
 	}
-	return map[string]any{"surfaces": list, "active_surface_id": c.Session.Surfaces.Active(), "count": len(list)}, nil
+	return &surfacesResult{Surfaces: list, ActiveSurfaceID: c.Session.Surfaces.Active(), Count: len(list)}, nil
 }
 
 type switchSurfaceArgs struct {
@@ -41,12 +48,19 @@ func (a *switchSurfaceArgs) validate() error {
 	return nil
 }
 
-func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (any, error) {
+// switchSurfaceResult is electron_switch_surface's result.
+type switchSurfaceResult struct {
+	Surface         surface.Descriptor `json:"surface"`
+	ActiveSurfaceID string             `json:"active_surface_id"`
+	ActiveWindowID  string             `json:"active_window_id"`
+}
+
+func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*switchSurfaceResult, error) {
 	d, err := c.Session.Surfaces.Select(a.SurfaceID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"surface": d, "active_surface_id": d.ID, "active_window_id": c.Session.Surfaces.ActiveWindow()}, nil
+	return &switchSurfaceResult{Surface: d, ActiveSurfaceID: d.ID, ActiveWindowID: c.Session.Surfaces.ActiveWindow()}, nil
 }
 
 // resolve resolves the active surface for a renderer operation and names
@@ -56,14 +70,6 @@ func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
 		return c.Session.Surfaces.ResolveID(ctx, c.surface)
 	}
 	return c.Session.Surfaces.Resolve(ctx)
-}
-
-// withFallback adds the fallback note to a result map.
-func withFallback(res *surface.Resolution, out map[string]any) map[string]any {
-	if res.Fallback != nil {
-		out["surface_fallback"] = res.Fallback
-	}
-	return out
 }
 
 // modifierMask turns modifier names into CDP's bit mask with the same

@@ -100,7 +100,15 @@ func (a *waitMsArgs) validate() error {
 	return nil
 }
 
-func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
+// sleepResult is electron_wait's result.
+type sleepResult struct {
+	WaitedMS    int64 `json:"waited_ms"`
+	Capped      bool  `json:"capped,omitempty" jsonschema:"ms was more than 60000: slept 60000"`
+	Clamped     bool  `json:"clamped,omitempty" jsonschema:"the same as capped (stagewright's name)"`
+	RequestedMS *int  `json:"requested_ms,omitempty"`
+}
+
+func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error) {
 	capped := int64(*a.Ms) > maxSleep.Milliseconds() // before multiplying: 1e13 ms overflows a Duration
 	d := maxSleep
 	if !capped {
@@ -110,10 +118,10 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (any, error) {
 	if !page.Pause(ctx, d) {
 		return nil, errs.FromContext(ctx, errs.OperationTimeout, "sleeping")
 	}
-	out := map[string]any{"waited_ms": time.Since(start).Milliseconds()}
+	out := &sleepResult{WaitedMS: time.Since(start).Milliseconds()}
 	if capped {
-		out["capped"], out["clamped"] = true, true // clamped: stagewright's name
-		out["requested_ms"] = *a.Ms
+		out.Capped, out.Clamped = true, true // clamped: stagewright's name
+		out.RequestedMS = a.Ms
 	}
 	return out, nil
 }
@@ -138,7 +146,16 @@ func (a *waitSelectorArgs) validate() error {
 	return a.elementArgs.validate()
 }
 
-func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (any, error) {
+// selectorWaitResult is electron_wait_for_selector's result.
+type selectorWaitResult struct {
+	onSurface
+	WaitedFor string           `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
+	Actual    *page.Presence   `json:"actual"`
+	Element   *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
+	waitDone
+}
+
+func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*selectorWaitResult, error) {
 	state := a.State
 	if state == "" {
 		state = page.StateVisible
@@ -151,11 +168,11 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (any, er
 		return nil, waitTimeout(w, a.timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
 			With("state", state).With("last_state", w.Actual)
 	}
-	out := map[string]any{"surface_id": w.SurfaceID, "state": state, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}
-	if w.Element != nil {
-		out["element"] = w.Element
+	actual, err := page.ActualAs[*page.Presence](w)
+	if err != nil {
+		return nil, err
 	}
-	return waitSuccess(res, w, out), nil
+	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, waitDone: waitDoneOf(w)}, nil
 }
 
 type waitStateArgs struct {
@@ -178,7 +195,15 @@ func (a *waitStateArgs) condition() page.Condition {
 	return page.Condition{Kind: page.CondState, Locator: a.locator(), Want: a.State}
 }
 
-func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (any, error) {
+// stateWaitResult is electron_wait_for_state's result.
+type stateWaitResult struct {
+	onSurface
+	State   *page.ElementState `json:"state" jsonschema:"every state flag of the element as last read"`
+	Element *page.ElementRef   `json:"element,omitempty"`
+	waitDone
+}
+
+func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitResult, error) {
 	w, res, err := waitFor(ctx, c, a.condition(), a.timeout())
 	if err != nil {
 		return nil, err
@@ -191,11 +216,11 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (any, error) {
 		}
 		return nil, e
 	}
-	out := map[string]any{"surface_id": w.SurfaceID, "state": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}
-	if w.Element != nil {
-		out["element"] = w.Element
+	st, err := page.ActualAs[*page.ElementState](w)
+	if err != nil {
+		return nil, err
 	}
-	return waitSuccess(res, w, out), nil
+	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, waitDone: waitDoneOf(w)}, nil
 }
 
 type waitEventArgs struct {
@@ -214,7 +239,14 @@ func (a *waitEventArgs) validate() error {
 	return optionalLocator(&a.elementArgs)
 }
 
-func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (any, error) {
+// eventWaitResult is electron_wait_for_event's result.
+type eventWaitResult struct {
+	onSurface
+	Event *page.Event `json:"event"`
+	waitDone
+}
+
+func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitResult, error) {
 	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.timeout())
 	if err != nil {
 		return nil, err
@@ -223,7 +255,11 @@ func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (any, error) {
 		return nil, waitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
 			With("event_name", a.EventName).With("last_state", nil)
 	}
-	return waitSuccess(res, w, map[string]any{"surface_id": w.SurfaceID, "event": w.Event, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+	ev, err := w.EventSeen()
+	if err != nil {
+		return nil, err
+	}
+	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, waitDone: waitDoneOf(w)}, nil
 }
 
 // ---- expectations ----
@@ -287,14 +323,14 @@ func (a *expectTextArgs) validate() error {
 	return err
 }
 
-func expectText(ctx context.Context, c *Call, a *expectTextArgs) (any, error) {
+func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*expectResult[string], error) {
 	m, _ := a.match("regex", a.Regex)
-	return runExpectation(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
-func expectValue(ctx context.Context, c *Call, a *expectTextArgs) (any, error) {
+func expectValue(ctx context.Context, c *Call, a *expectTextArgs) (*expectResult[string], error) {
 	m, _ := a.match("regex", a.Regex)
-	return runExpectation(ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
 }
 
 type expectVisibleArgs struct {
@@ -310,13 +346,13 @@ func (a *expectVisibleArgs) validate() error {
 	return a.elementArgs.validate()
 }
 
-func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (any, error) {
+func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*expectResult[bool], error) {
 	want := a.Visible == nil || *a.Visible
-	return runExpectation(ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
+	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
 }
 
-func expectState(ctx context.Context, c *Call, a *waitStateArgs) (any, error) {
-	return runExpectation(ctx, c, a.condition(), a.timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
+func expectState(ctx context.Context, c *Call, a *waitStateArgs) (*expectResult[*page.ElementState], error) {
+	return runExpectation[*page.ElementState](ctx, c, a.condition(), a.timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
 }
 
 type expectCountArgs struct {
@@ -343,7 +379,7 @@ func (a *expectCountArgs) validate() error {
 	return a.condition().Check()
 }
 
-func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (any, error) {
+func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (*expectResult[int], error) {
 	exp := map[string]any{}
 	for k, v := range map[string]*int{"equals": a.Equals, "min": a.Min, "max": a.Max} {
 		if v != nil {
@@ -360,7 +396,7 @@ func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (any, error) 
 			subject += fmt.Sprintf(" with a name containing %q", a.NameContains)
 		}
 	}
-	return runExpectation(ctx, c, a.condition(), a.timeout(), exp, subject)
+	return runExpectation[int](ctx, c, a.condition(), a.timeout(), exp, subject)
 }
 
 type expectURLArgs struct {
@@ -395,7 +431,7 @@ func (a *expectURLArgs) validate() error {
 	return err
 }
 
-func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (any, error) {
+func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*expectResult[string], error) {
 	m, _ := a.match()
 	exp := map[string]any{}
 	if a.Contains != nil {
@@ -406,7 +442,7 @@ func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (any, error) {
 			exp["flags"] = a.Flags
 		}
 	}
-	return runExpectation(ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
 }
 
 type assertPatternArgs struct {
@@ -436,14 +472,23 @@ func (a *assertPatternArgs) validate() error {
 	return err
 }
 
-func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (any, error) {
+func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectResult[string], error) {
 	m, _ := a.match(a.regex())
-	return runExpectation(ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
+}
+
+// expectResult is an expectation's result; T is the type of what it
+// checks.
+type expectResult[T any] struct {
+	onSurface
+	Passed bool `json:"passed"`
+	Actual T    `json:"actual"`
+	waitDone
 }
 
 // runExpectation runs an expectation: {surface_id, passed:true, actual,
 // elapsed_ms}, or EXPECTATION_FAILED with expected and actual.
-func runExpectation(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (any, error) {
+func runExpectation[T any](ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (*expectResult[T], error) {
 	w, res, err := waitFor(ctx, c, cond, timeout)
 	if err != nil {
 		return nil, err
@@ -474,7 +519,11 @@ func runExpectation(ctx context.Context, c *Call, cond page.Condition, timeout t
 		}
 		return nil, e
 	}
-	return waitSuccess(res, w, map[string]any{"surface_id": w.SurfaceID, "passed": true, "actual": w.Actual, "elapsed_ms": w.Elapsed.Milliseconds()}), nil
+	actual, err := page.ActualAs[T](w)
+	if err != nil {
+		return nil, err
+	}
+	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, waitDone: waitDoneOf(w)}, nil
 }
 
 // waitTimeout is the WAIT_TIMEOUT of a wait that did not see its
@@ -497,13 +546,22 @@ func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args 
 	return e
 }
 
-// waitSuccess adds what every wait's success may carry.
-func waitSuccess(res *surface.Resolution, w *page.WaitResult, out map[string]any) map[string]any {
-	if w.Navigations > 0 {
-		out["navigations"] = w.Navigations
-	}
+// waitDone is what every wait's success carries after its own fields.
+type waitDone struct {
+	ElapsedMS   int64 `json:"elapsed_ms"`
+	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced meanwhile"`
+}
+
+func waitDoneOf(w *page.WaitResult) waitDone {
+	return waitDone{ElapsedMS: w.Elapsed.Milliseconds(), Navigations: w.Navigations}
+}
+
+// waitSurface is the surface a wait ended on, with the fallback the last
+// resolution made.
+func waitSurface(res *surface.Resolution, w *page.WaitResult) onSurface {
+	out := onSurface{SurfaceID: w.SurfaceID}
 	if res != nil {
-		out = withFallback(res, out)
+		out.Fallback = res.Fallback
 	}
 	return out
 }

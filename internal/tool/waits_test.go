@@ -110,7 +110,7 @@ func TestWaitsOnEverySurface(t *testing.T) {
 			// wait_for_selector: #late appears after 300 ms.
 			r := e.ok("electron_wait_for_selector", map[string]any{"selector": "#late"})
 			el, _ := r["element"].(map[string]any)
-			if r["surface_id"] != sid || r["state"] != "visible" || el == nil || num(el["ref"]) == 0 || el["role"] != "button" || num(r["elapsed_ms"]) < 100 {
+			if r["surface_id"] != sid || r["waited_for"] != "visible" || el == nil || num(el["ref"]) == 0 || el["role"] != "button" || num(r["elapsed_ms"]) < 100 {
 				t.Fatalf("wait_for_selector: %v", r)
 			}
 			ref := num(el["ref"])

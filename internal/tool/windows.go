@@ -87,12 +87,19 @@ func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]wind
 	return out, active, nil
 }
 
-func windowsList(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+// windowsResult is electron_windows_list's result.
+type windowsResult struct {
+	Windows        []windowEntry `json:"windows"`
+	ActiveWindowID string        `json:"active_window_id"`
+	Count          int           `json:"count"`
+}
+
+func windowsList(ctx context.Context, c *Call, _ *noArgs) (*windowsResult, error) {
 	wins, active, err := listWindows(ctx, c.Session, true)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"windows": wins, "active_window_id": active, "count": len(wins)}, nil
+	return &windowsResult{Windows: wins, ActiveWindowID: active, Count: len(wins)}, nil
 }
 
 type switchWindowArgs struct {
@@ -112,7 +119,14 @@ func (a *switchWindowArgs) validate() error {
 	return nil
 }
 
-func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (any, error) {
+// switchWindowResult is electron_switch_window's result.
+type switchWindowResult struct {
+	Window          *windowEntry `json:"window"`
+	ActiveWindowID  string       `json:"active_window_id"`
+	ActiveSurfaceID string       `json:"active_surface_id"`
+}
+
+func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (*switchWindowResult, error) {
 	wins, _, err := listWindows(ctx, c.Session, false)
 	if err != nil {
 		return nil, err
@@ -125,7 +139,7 @@ func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (any, error
 		return nil, err
 	}
 	pick.Active = true
-	return map[string]any{"window": pick, "active_window_id": pick.ID, "active_surface_id": c.Session.Surfaces.Active()}, nil
+	return &switchWindowResult{Window: pick, ActiveWindowID: pick.ID, ActiveSurfaceID: c.Session.Surfaces.Active()}, nil
 }
 
 // pickWindow chooses a window by id, else by a title substring
@@ -182,7 +196,16 @@ func (a *navigateArgs) validate() error {
 	return nil
 }
 
-func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
+// navigateResult is electron_navigate's result.
+type navigateResult struct {
+	WindowID     string `json:"window_id"`
+	WaitedFor    string `json:"waited_for" jsonschema:"load, domcontentloaded or none"`
+	SameDocument bool   `json:"same_document" jsonschema:"the URL changed within the document (a fragment or history change)"`
+	URL          string `json:"url,omitempty"`
+	Title        string `json:"title,omitempty"`
+}
+
+func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {
 		return nil, err
 	}
@@ -220,12 +243,12 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (any, error) {
 		return nil, err
 	}
 	loc, locErr := win.Location(ctx)
-	out := map[string]any{"window_id": winID, "waited_for": a.WaitUntil, "same_document": went.SameDocument}
+	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument}
 	if locErr == nil {
-		out["url"], out["title"] = loc.URL, loc.Title
+		out.URL, out.Title = loc.URL, loc.Title
 	}
-	if out["waited_for"] == "" {
-		out["waited_for"] = "load"
+	if out.WaitedFor == "" {
+		out.WaitedFor = "load"
 	}
 	return out, nil
 }

@@ -1,0 +1,219 @@
+package tool
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// electron_drag.
+
+type dragArgs struct {
+	actArgs
+	TargetRef      int    `json:"targetRef,omitempty" jsonschema:"the element to drop onto: a ref"`
+	TargetSelector string `json:"targetSelector,omitempty" jsonschema:"the element to drop onto: a CSS selector"`
+	Steps          int    `json:"steps,omitempty" jsonschema:"moves from source to target; default: enough that no move skips more than a quarter of the smaller element (at least 10), max 100"`
+	Expect         string `json:"expect,omitempty" jsonschema:"auto (default), reorder or drop: reorder checks that the source ends where the target item was; drop never checks an order; auto checks it for two children of one list (or when the page moved the parent's children)"`
+}
+
+func (a *dragArgs) target() page.Locator {
+	return page.Locator{Ref: a.TargetRef, Selector: a.TargetSelector, AllowChanged: a.AllowChanged}
+}
+
+func (a *dragArgs) validate() error {
+	switch {
+	case a.TargetRef < 0:
+		return errs.BadArg("targetRef", "must be a positive integer, not %d", a.TargetRef)
+	case a.TargetRef > 0 && a.TargetSelector != "":
+		return errs.BadArg("targetRef", "pass targetRef or targetSelector, not both")
+	case a.TargetRef == 0 && strings.TrimSpace(a.TargetSelector) == "":
+		return errs.BadArg("targetSelector", "name the element to drop onto: pass targetRef or targetSelector")
+	case a.Steps < 0 || a.Steps > maxDragSteps:
+		return errs.BadArg("steps", "must be between 1 and %d", maxDragSteps)
+	}
+	switch a.Expect {
+	case "", "auto", "reorder", "drop":
+	default:
+		return errs.BadArg("expect", "must be auto, reorder or drop, not %q", a.Expect)
+	}
+	return a.actArgs.validate()
+}
+
+// dragSettle bounds the wait, after the drop, for a list's order to settle
+// (a framework may re-render it a frame or two later).
+const dragSettle = time.Second
+
+// drag plays a drag with real input (input.PlayDrag: the page's own
+// dragstart decides between an HTML drag and a pointer drag) while the page
+// watches it (dragWatch), then checks the effect: for a drag within a
+// list, the source must end where the target item was.
+// dragResult is electron_drag's result.
+type dragResult struct {
+	onSurface
+	Mode     string `json:"mode" jsonschema:"html5 (the browser's drag and drop) or pointer (mouse events)"`
+	From     xy     `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
+	To       xy     `json:"to" jsonschema:"where it ended"`
+	Steps    int    `json:"steps"`
+	WindowID string `json:"window_id"`
+	Trusted  *bool  `json:"trusted,omitempty" jsonschema:"html5: the page saw a trusted dragstart"`
+	Note     string `json:"note,omitempty"`
+	// A drag within a list.
+	Reordered *bool    `json:"reordered,omitempty" jsonschema:"the list's order changed so the item is where the target was"`
+	Index     *int     `json:"index,omitempty" jsonschema:"the dragged item's index now"`
+	Order     []string `json:"order,omitempty" jsonschema:"the list's items as the page shows them now"`
+	// A drag that moved the source elsewhere.
+	SourceMoved bool            `json:"source_moved,omitempty"`
+	Source      *page.DragPlace `json:"source,omitempty"`
+	// An HTML drag that dropped.
+	Dropped       bool  `json:"dropped,omitempty"`
+	DropPrevented *bool `json:"drop_prevented,omitempty" jsonschema:"the page's drop handler handled the drop itself"`
+	refNotes
+}
+
+func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
+	res, f, err := inputFrame(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	src, dst := a.locator(), a.target()
+	expect := a.Expect
+	if expect == "" {
+		expect = "auto"
+	}
+	act := page.DragWatchAction(page.PointerChecks(), &dst, expect)
+	act.Arm, act.Early = "pointerdown", true
+	p, err := pointAt(ctx, c, res, f, src, act, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	from := input.Point{X: p.x, Y: p.y}
+	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
+	steps := a.Steps
+	if steps == 0 {
+		steps = input.DragSteps(from, to, dragSpan(p.acted, from, to))
+	}
+	out, err := input.PlayDrag(ctx, res.InputRoot, input.DragPlan{From: from, To: to, Steps: steps, Started: func() (input.DragStart, error) {
+		r, err := c.Session.Pages.DragReport(ctx, f, true)
+		switch {
+		case err != nil:
+			return input.NoDragStart, err
+		case r.StartSeen && !r.Started:
+			return input.DragStartCancelled, nil
+		case r.Started:
+			return input.DragStarted, nil
+		}
+		return input.NoDragStart, nil
+	}})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "press that starts the drag"); err != nil {
+		return nil, err
+	}
+	r, err := c.Session.Pages.DragSettled(ctx, f, dragSettle)
+	if err != nil {
+		return nil, err
+	}
+	ok := &dragResult{onSurface: surfaceOf(res), Mode: out.Mode, From: xy{from.X, from.Y}, To: xy{to.X, to.Y}, Steps: steps, WindowID: res.InputRootID}
+	ok.noteChanged(p.acted.Changed)
+	if out.Mode == input.ModeHTML5 {
+		ok.Trusted = &r.Trusted
+	}
+	if !r.Watching {
+		// The drag navigated the document: nothing is left to ask.
+		if out.Mode == input.ModePointer || out.Handed {
+			ok.Note = "the document was replaced during the drag"
+			return ok, nil
+		}
+		e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the document was replaced before the drag started")
+		return nil, e.With("surface_id", res.SurfaceID)
+	}
+	if o := r.Order; o != nil {
+		ok.Index, ok.Order = &o.Index, o.Order
+		if o.Reorder {
+			return checkOrder(res, out, o, ok)
+		}
+		ok.Reordered = &o.Moved
+	}
+	if r.SourceMoved && r.Source != nil {
+		// The page moved the source (into another list, say): the drag did
+		// something, whatever its drop events said. It must have gone
+		// beside the target (into its parent) or into it.
+		if !r.Source.BesideTarget && !r.Source.InsideTarget {
+			e := errs.New(errs.DragMisplaced, "the %s drag moved the item to %s (index %d), neither beside the target (in its parent) nor into it", out.Mode, r.Source.Parent, r.Source.Index)
+			return nil, e.With("source", r.Source).With("mode", out.Mode).With("surface_id", res.SurfaceID)
+		}
+		ok.SourceMoved, ok.Source = true, r.Source
+		return ok, nil
+	}
+	if out.Mode == input.ModeHTML5 {
+		if why := html5Refusal(out, r); why != "" {
+			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
+			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
+			return nil, e.With("surface_id", res.SurfaceID)
+		}
+		ok.Dropped, ok.DropPrevented = true, &r.DropPrevented
+	}
+	return ok, nil
+}
+
+// dragSpan is the smaller extent of the source and the target along the
+// drag's main axis (0 when a box is unknown).
+func dragSpan(acted *page.Acted, from, to input.Point) float64 {
+	if acted.Box == nil || acted.ToBox == nil {
+		return 0
+	}
+	dx, dy := to.X-from.X, to.Y-from.Y
+	if dx*dx > dy*dy {
+		return min(acted.Box.Width, acted.ToBox.Width)
+	}
+	return min(acted.Box.Height, acted.ToBox.Height)
+}
+
+// html5Refusal says why an HTML drag that is not a reorder did not drop,
+// or "" when it did.
+func html5Refusal(out input.DragOutcome, r *page.DragReport) string {
+	switch {
+	case out.Refused:
+		return "the page cancelled dragstart on the source"
+	case !out.Handed:
+		return "no drag started from the source (dragstart did not fire)"
+	case !r.Accepted:
+		return "the target did not accept the drop (its dragover was not cancelled)"
+	case !r.Dropped:
+		return "the browser did not drop on the target"
+	}
+	return ""
+}
+
+// checkOrder answers a drag within a list from the order it left: ok when
+// the source is where the target item was, else DRAG_NO_EFFECT (the order
+// did not change; TYPE_NO_EFFECT when the page cancelled dragstart) or
+// DRAG_MISPLACED, with the order.
+func checkOrder(res *surface.Resolution, out input.DragOutcome, o *page.DragOrder, ok *dragResult) (*dragResult, error) {
+	if o.InPlace {
+		reordered := true
+		ok.Reordered = &reordered
+		return ok, nil
+	}
+	var e *errs.Error
+	switch {
+	case !o.Moved && out.Refused:
+		e = errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the page cancelled dragstart on the source; the list kept its order")
+		e.Hint = "The page refused to drag this item (its dragstart handler cancelled it). Check whether it can be dragged (a handle, a disabled item)."
+	case !o.Moved:
+		e = errs.New(errs.DragNoEffect, "the %s drag ended but the list kept its order: %s is still at index %d, not at %d (where %s was)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	case o.Index < 0:
+		e = errs.New(errs.DragMisplaced, "the %s drag reordered the list but %s left it (or cannot be told apart from another item)", out.Mode, strconv.Quote(o.Item))
+	default:
+		e = errs.New(errs.DragMisplaced, "the %s drag moved %s to index %d, not to %d where the target was (%s is there now)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
+	}
+	return nil, e.With("order", o.Order).With("before", o.Before).With("index", o.Index).With("target_index", o.Target).
+		With("from_index", o.From).With("mode", out.Mode).With("surface_id", res.SurfaceID)
+}

@@ -1,0 +1,310 @@
+package tool
+
+import (
+	"context"
+	"reflect"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// electron_type_into_editor: text into code and rich-text editors and
+// terminals, read back and compared.
+
+type editorArgs struct {
+	actArgs
+	Text    *string `json:"text" jsonschema:"the text to type; \\n starts a new line"`
+	Replace bool    `json:"replace,omitempty" jsonschema:"select everything first, so the text replaces the editor's content"`
+}
+
+func (a *editorArgs) validate() error {
+	if err := checkText("text", a.Text); err != nil {
+		return err
+	}
+	return a.actArgs.validate()
+}
+
+// editorChords are the chords that select everything and go to the end
+// of a document in an editor, on this machine's platform.
+func editorChords() (selectAll, end input.Chord) {
+	if runtime.GOOS == "darwin" {
+		selectAll, _ = input.ParseChord("Meta+a")
+		end, _ = input.ParseChord("Meta+ArrowDown")
+		return
+	}
+	selectAll, _ = input.ParseChord("Control+a")
+	end, _ = input.ParseChord("Control+End")
+	return
+}
+
+// collapseSpace reduces every run of white space to one space.
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// inputResult is what the text tools answer: electron_type and
+// electron_clear_input on a field (its value read back), and
+// electron_type_into_editor (and those two on an editor or terminal).
+type inputResult struct {
+	onSurface
+	Value    *string `json:"value,omitempty" jsonschema:"what the field or editor holds now"`
+	Changed  *bool   `json:"changed,omitempty"`
+	Altered  bool    `json:"altered,omitempty" jsonschema:"the page changed the text as it was set (a mask, a maxlength)"`
+	WaitedMS *int64  `json:"waited_ms,omitempty"`
+	// The editor path (electron_type_into_editor; electron_type and
+	// electron_clear_input on an editor or terminal).
+	Editor       string  `json:"editor,omitempty" jsonschema:"monaco, codemirror, quill, prosemirror, xterm, or plain"`
+	Path         string  `json:"path,omitempty" jsonschema:"how the text went in: paste, insertText or key (Backspace)"`
+	Typed        *int    `json:"typed,omitempty" jsonschema:"characters sent"`
+	Replaced     *bool   `json:"replaced,omitempty"`
+	Text         *string `json:"text,omitempty" jsonschema:"the editor's text read back (clipped at 2000 characters)"`
+	Mode         string  `json:"mode,omitempty" jsonschema:"the editor's input mode (Monaco: editcontext or textarea)"`
+	Match        string  `json:"match,omitempty" jsonschema:"exact, partial or ignoring white space"`
+	Verified     string  `json:"verified,omitempty" jsonschema:"as match; delivered for a terminal"`
+	CheckedLines int     `json:"checked_lines,omitempty" jsonschema:"partial: the drawn lines compared"`
+	Echoed       *bool   `json:"echoed,omitempty" jsonschema:"a terminal's screen changed"`
+	WindowID     string  `json:"window_id,omitempty"`
+	Note         string  `json:"note,omitempty"`
+	refNotes
+}
+
+func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (*inputResult, error) {
+	res, f, err := inputFrame(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	loc := a.locator()
+	start := time.Now()
+	kind, _, err := c.Session.Pages.EditorKind(ctx, f, loc, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	return insertIntoEditor(ctx, c, res, f, loc, kind, *a.Text, a.Replace, max(0, a.timeout()-time.Since(start)))
+}
+
+// maxObserved bounds the editor text an answer carries.
+const maxObserved = 2000
+
+// insertIntoEditor puts text into the editor loc names, of the given kind
+// ("" for a plain field or editing host, else a page.Editor* kind):
+// replacing everything (replace) or at the end of the document. A terminal
+// gets the text as a paste on its input element, with no click and no key;
+// the others are clicked into like a user, given Control/Meta+A or
+// Control/Meta+End, and get the text as a paste (insertText where a paste
+// is not handled and insertText is exact: plain fields and editing hosts,
+// CodeMirror, Quill, ProseMirror). The result is read back and compared.
+func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (*inputResult, error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if kind == page.EditorXterm {
+		return insertIntoTerminal(ctx, c, res, f, loc, text, replace)
+	}
+	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := clickAt(ctx, res, p, input.ClickOptions{}); err != nil {
+		return nil, err
+	}
+	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+		return nil, err
+	}
+	st, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if (kind == "" && st.FocusKind == "") || (kind != "" && !st.Focused) {
+		e := errs.New(errs.TypeNoEffect, "clicking the element gave the focus to nothing that takes text, so nothing was typed")
+		e.Hint = "Target the editor itself (its editable area, or the element a click on which puts the caret in it); electron_focused_element shows what has the focus."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
+	}
+	selectAll, end := editorChords()
+	move := end
+	if replace {
+		move = selectAll
+	}
+	if err := input.PressChord(ctx, res.InputRoot, move); err != nil {
+		return nil, err
+	}
+	before, err := settledEditor(ctx, c, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	path := ""
+	switch {
+	case text == "" && replace:
+		path = "key"
+		if err := input.PressChord(ctx, res.InputRoot, input.Chord{Key: "Backspace"}); err != nil {
+			return nil, err
+		}
+	case text == "":
+	case kind != "":
+		pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+		if err != nil {
+			return nil, err
+		}
+		if pasted.Handled {
+			path = "paste"
+			break
+		}
+		if kind == page.EditorMonaco {
+			// Monaco runs text that arrives as typing through its typing
+			// rules (indenting, closing brackets): never exact.
+			e := errs.New(errs.TypeNoEffect, "the Monaco editor did not take the paste (on %s), so nothing was inserted", pasted.Target)
+			e.Hint = "The editor ignored a paste event. Check that it is editable (not read-only) and has the focus (electron_focused_element)."
+			return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
+		}
+		fallthrough
+	default:
+		// One insertion, as an input method's commit: plain fields and
+		// editing hosts take it as it is.
+		path = "insertText"
+		if err := input.InsertText(ctx, res.InputRoot, text); err != nil {
+			return nil, err
+		}
+	}
+	// An editor draws a change at a later frame, and a busy page draws
+	// late: a difference is taken as final only once the drawing has
+	// held still.
+	var after *page.EditorState
+	var v page.Verdict
+	for settle := time.Now().Add(editorSettle); ; {
+		if after, err = settledEditor(ctx, c, f, loc); err != nil {
+			return nil, err
+		}
+		if v = page.VerifyInsertion(&before.Text, &after.Text, text, replace); v.Verified != "" || !time.Now().Before(settle) {
+			break
+		}
+		if !page.Pause(ctx, 50*time.Millisecond) {
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the editor to settle")
+		}
+	}
+	editor := kind
+	if editor == "" {
+		editor = "plain"
+	}
+	typed, observed := len([]rune(text)), clipObserved(v.Observed)
+	out := &inputResult{onSurface: surfaceOf(res), Editor: editor, Path: path, Typed: &typed, Replaced: &replace,
+		Text: &observed, WindowID: res.InputRootID, Mode: before.Mode}
+	switch {
+	case v.Verified == "exact":
+		out.Match, out.Verified = "exact", "exact"
+	case v.Verified == "partial":
+		out.Match, out.Verified, out.CheckedLines = "partial", "partial", v.CheckedLines
+		out.Note = "the editor draws only the lines in view: the " + itoa(v.CheckedLines) + " drawn lines that end the text equal it; the lines out of view were not read"
+	case after.Text.Drawn && collapseSpace(v.Observed) == collapseSpace(expectedWhole(&before.Text, text, replace)):
+		// An element not known as an editor, read from what it draws: its
+		// spacing may be its own.
+		out.Match, out.Verified = "ignoring white space", "ignoring white space"
+	case text != "" && reflect.DeepEqual(before.Text, after.Text):
+		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, pathName(path))
+		e.Hint = "The editor took nothing (it may be read-only, or busy). Nothing was inserted, so the same call is safe once it takes text; check electron_get_state or electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+	default:
+		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+	}
+	return out, nil
+}
+
+// editorSettle is how long a difference between an editor's drawn text
+// and the expected one may last before it counts.
+const editorSettle = 1500 * time.Millisecond
+
+// settledEditor reads an editor until two reads (each after two animation
+// frames) agree, for at most editorSettle.
+func settledEditor(ctx context.Context, c *Call, f page.Frame, loc page.Locator) (*page.EditorState, error) {
+	prev, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(editorSettle); time.Now().Before(deadline); {
+		next, err := c.Session.Pages.EditorState(ctx, f, loc)
+		if err != nil {
+			return nil, err
+		}
+		if reflect.DeepEqual(prev.Text, next.Text) {
+			return next, nil
+		}
+		prev = next
+	}
+	return prev, nil
+}
+
+// expectedWhole is what a fully read element should hold after the
+// insertion.
+func expectedWhole(before *page.EditorText, text string, replace bool) string {
+	if replace || before.Whole == nil {
+		return text
+	}
+	return *before.Whole + text
+}
+
+func pathName(path string) string {
+	switch path {
+	case "paste":
+		return "paste"
+	case "insertText":
+		return "text insertion"
+	case "key":
+		return "Backspace"
+	}
+	return "caret move"
+}
+
+func clipObserved(s string) string {
+	r := []rune(s)
+	if len(r) > maxObserved {
+		return string(r[:maxObserved]) + "…"
+	}
+	return s
+}
+
+// insertIntoTerminal sends text to a terminal (xterm.js) as a paste on its
+// input element: the terminal hands it to the application as one piece
+// (line breaks become carriage returns, as Enter sends; bracketed when the
+// application asked for it). No click (it could reach the application as
+// mouse input) and no key goes out.
+func insertIntoTerminal(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, text string, replace bool) (*inputResult, error) {
+	if replace {
+		return nil, errs.BadArg("replace", "a terminal has no text to replace: what it is sent goes to the application; send the text without replace")
+	}
+	if text == "" {
+		return nil, errs.BadArg("text", "a terminal cannot be cleared or sent nothing; pass the text to send")
+	}
+	focused, err := c.Session.Pages.EditorFocus(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if !focused {
+		e := errs.New(errs.TypeNoEffect, "the terminal's input element did not take the focus, so nothing was sent")
+		e.Hint = "The terminal may be disabled or covered; check electron_focused_element."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	before, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	pasted, err := c.Session.Pages.EditorPaste(ctx, f, loc, text)
+	if err != nil {
+		return nil, err
+	}
+	if !pasted.Handled {
+		e := errs.New(errs.TypeNoEffect, "the terminal did not take the paste (on %s), so nothing was sent", pasted.Target)
+		e.Hint = "The terminal ignored a paste event (its input may be disabled). Check electron_focused_element; nothing was sent, so sending again is safe once it takes input."
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", page.EditorXterm)
+	}
+	after, err := c.Session.Pages.EditorState(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	echoed := before.Screen != nil && after.Screen != nil && *before.Screen != *after.Screen
+	typed := len([]rune(text))
+	return &inputResult{onSurface: surfaceOf(res), Editor: page.EditorXterm, Path: "paste", Typed: &typed,
+		Verified: "delivered", Echoed: &echoed, Changed: &echoed, WindowID: res.InputRootID,
+		Note: "the terminal's paste handler took the text and handed it to the application (line breaks as carriage returns); what the application received is not readable from the page, and changed/echoed say whether the screen changed within two frames"}, nil
+}

@@ -1,0 +1,151 @@
+package tool
+
+import (
+	"context"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/page"
+)
+
+// electron_check, electron_uncheck and electron_select_option.
+
+type checkArgs struct {
+	actArgs
+	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks of the click"`
+}
+
+// checkResult is electron_check's and electron_uncheck's result.
+type checkResult struct {
+	onSurface
+	Checked      *bool         `json:"checked,omitempty" jsonschema:"the state now (absent when a dialog stopped the page)"`
+	Changed      *bool         `json:"changed,omitempty"`
+	X            *float64      `json:"x,omitempty" jsonschema:"where the click went, CSS pixels of the window's viewport"`
+	Y            *float64      `json:"y,omitempty"`
+	WindowID     string        `json:"window_id,omitempty"`
+	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"the click opened a JavaScript dialog: the page waits for its answer"`
+	refNotes
+}
+
+func checkBox(ctx context.Context, c *Call, a *checkArgs) (*checkResult, error) {
+	return setChecked(ctx, c, a, true)
+}
+
+func uncheckBox(ctx context.Context, c *Call, a *checkArgs) (*checkResult, error) {
+	return setChecked(ctx, c, a, false)
+}
+
+func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkResult, error) {
+	res, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	loc := a.locator()
+	start := time.Now()
+	acted, st, err := c.Session.Pages.Checked(ctx, f, loc, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if st.Checked == want && !st.Mixed {
+		changed := false
+		out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed}
+		out.noteChanged(acted.Changed)
+		return out, nil
+	}
+	if !want && st.Radio {
+		return nil, errs.BadArg("selector", "a radio button cannot be unchecked by clicking it; check another radio of its group")
+	}
+	if res.InputRoot == nil {
+		return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	}
+	if err := bringToFront(ctx, c, res); err != nil {
+		return nil, err
+	}
+	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, max(0, a.timeout()-time.Since(start)))
+	if err != nil {
+		return nil, err
+	}
+	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, input.ClickOptions{}) })
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		return &checkResult{onSurface: surfaceOf(res), DialogOpened: dialog}, nil
+	}
+	rc, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	if err != nil {
+		return nil, err
+	}
+	after, err := c.Session.Pages.ActChecked(ctx, f, loc)
+	if err != nil {
+		return nil, err
+	}
+	if after.Checked != want {
+		e := errs.New(errs.TypeNoEffect, "the click did not leave the element %s: the page undid or ignored it", map[bool]string{true: "checked", false: "unchecked"}[want])
+		e.Hint = "The element's checked state did not change as asked. Check electron_get_state, whether a label or another control drives it, or whether the page resets it."
+		return nil, e.With("checked", after.Checked).With("surface_id", res.SurfaceID)
+	}
+	changed := true
+	out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed, X: &p.x, Y: &p.y, WindowID: res.InputRootID}
+	out.noteChanged(acted.Changed, p.acted.Changed, receiptChange(rc))
+	return out, nil
+}
+
+type selectArgs struct {
+	actArgs
+	Values []string `json:"values" jsonschema:"option values or visible labels to choose; several for a multiple select, [] deselects all"`
+}
+
+func (a *selectArgs) validate() error {
+	if a.Values == nil {
+		return errs.BadArg("values", "is required: the values or labels of the options to choose")
+	}
+	return a.actArgs.validate()
+}
+
+// selectResult is electron_select_option's result.
+type selectResult struct {
+	onSurface
+	Values   []string `json:"values" jsonschema:"the values chosen now"`
+	Labels   []string `json:"labels" jsonschema:"their visible labels"`
+	Changed  bool     `json:"changed"`
+	WaitedMS int64    `json:"waited_ms"`
+	refNotes
+}
+
+func selectOption(ctx context.Context, c *Call, a *selectArgs) (*selectResult, error) {
+	res, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	acted, out, err := c.Session.Pages.Select(ctx, f, a.locator(), a.Values, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if !sameSet(out.Values, out.Wanted) {
+		e := errs.New(errs.TypeNoEffect, "the select holds %v, not %v: the page reset the choice", out.Values, out.Wanted)
+		return nil, e.With("values", out.Values).With("wanted", out.Wanted).With("surface_id", res.SurfaceID)
+	}
+	r := &selectResult{onSurface: surfaceOf(res), Values: out.Values, Labels: out.Labels,
+		Changed: !sameSet(out.Before, out.Values), WaitedMS: waitedMS(acted)}
+	r.noteChanged(acted.Changed)
+	return r, nil
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, s := range a {
+		seen[s]++
+	}
+	for _, s := range b {
+		if seen[s] == 0 {
+			return false
+		}
+		seen[s]--
+	}
+	return true
+}

@@ -1,0 +1,314 @@
+package tool
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/nav"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// Pointer geometry: where an element or a point of a surface lies in its
+// window's viewport, waiting for what covers it, and whether the event
+// reached it.
+
+// pointed is an actionable element's point in the input root's viewport.
+type pointed struct {
+	x, y  float64
+	acted *page.Acted
+}
+
+// pointAt waits until the element passes the action's checks in its own
+// document and returns its point in the input root's viewport. With
+// act.Early (for actions whose first event is a lone move, which waits for
+// a frame: hover, drag; in a window root's own document only), when the element is not stable yet only because
+// it was looked at once, the mouse moves to it while a frame passes and the
+// second look completes the check, so the action pays one frame, not one
+// for stability and one for the move. Clicks do not need it: their move is
+// pipelined with the press (input.Click) and costs no frame. What lies over
+// the element's frame in enclosing documents is left to the browser's
+// hit-testing: the receipt (verifyReceived) tells afterwards.
+func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
+	deadline := time.Now().Add(timeout)
+	// In a frame, no move goes out before the enclosing documents are
+	// hit-tested (below): a move there would hover a cover.
+	act.Early = act.Early && act.Checks.Stable && !act.Force && res.IsInputRoot()
+	acted, err := c.Session.Pages.Act(ctx, f, loc, act, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if acted.Early {
+		if !acted.There {
+			ox, oy, err := res.Offset(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if err := input.Move(ctx, res.InputRoot, acted.X+ox, acted.Y+oy, 0); err != nil {
+				return nil, err
+			}
+		}
+		act.Early = false
+		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
+			return nil, err
+		}
+	}
+	if res.IsInputRoot() || act.Force {
+		ox, oy, err := res.Offset(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &pointed{acted.X + ox, acted.Y + oy, acted}, nil
+	}
+	// In a frame, what covers the frame in an enclosing document is waited
+	// for too, before any event is sent: a click there would land on it.
+	act.Early = false
+	var covered time.Time // when a cover was first seen
+	for {
+		x, y, cover, err := res.Reach(ctx, acted.X, acted.Y)
+		if err != nil {
+			return nil, err
+		}
+		if cover == nil {
+			if !covered.IsZero() {
+				acted.Waited += time.Since(covered)
+			}
+			return &pointed{x, y, acted}, nil
+		}
+		if covered.IsZero() {
+			covered = time.Now()
+		}
+		if !time.Now().Before(deadline) {
+			e := errs.New(errs.ElementNotVisible, "the element does not receive the pointer: %s covers its frame at %s in an enclosing document (waited %s)", cover.String(), point(x, y), timeout.Round(time.Millisecond))
+			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over it. Close it or wait for it to go, or act on it first; force:true clicks anyway and the browser gives the click to what is on top."
+			return nil, e.With("covering", cover).With("x", x).With("y", y).With("surface_id", res.SurfaceID)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the cover over the frame to go")
+		case <-time.After(min(coverPoll, time.Until(deadline))):
+		}
+		seen := acted.Changed // reported once, by the call that found it
+		if acted, err = c.Session.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
+			return nil, err
+		}
+		acted.Changed = append(seen, acted.Changed...)
+	}
+}
+
+// coverPoll is how often a frame covered in an enclosing document is
+// looked at again.
+const coverPoll = 50 * time.Millisecond
+
+// coverAt describes what the window's top document has at a point.
+func (c *Call) coverAt(ctx context.Context, res *surface.Resolution, x, y float64) string {
+	what, err := nav.On(res.InputRoot).DescribeAt(ctx, x, y)
+	if err != nil {
+		return "unknown"
+	}
+	return "at the window's top level: " + what
+}
+
+// verifyReceived checks the receipt armed by pointAt: the event must have
+// reached the element. what names the action for the message.
+func verifyReceived(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (bool, error) {
+	r, err := verifyReceipt(ctx, c, res, f, x, y, what)
+	if err != nil {
+		return false, err
+	}
+	return r.Got, nil
+}
+
+// verifyReceipt is verifyReceived returning the receipt (Got false when
+// the document was replaced and nothing was left to ask).
+func verifyReceipt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, what string) (*page.Receipt, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Armed {
+		// The document was replaced (the press navigated): nothing is
+		// left to ask.
+		return r, nil
+	}
+	if r.Got {
+		return r, nil
+	}
+	var e *errs.Error
+	if r.Seen && r.What != nil {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s instead of the element (it moved or something covered it at that moment)", what, point(x, y), r.What.String())
+		e.With("covering", r.What)
+	} else {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element: something in an enclosing frame covers it (%s)", what, point(x, y), c.coverAt(ctx, res, x, y))
+	}
+	e.Hint = "The browser's hit-testing gave the event to another element. Close or wait for what covers the element (an overlay, dialog or banner), or act on that first."
+	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
+}
+
+// xy is a point in CSS pixels.
+type xy struct {
+	X float64 `json:"x" jsonschema:"CSS pixels from the left edge"`
+	Y float64 `json:"y" jsonschema:"CSS pixels from the top edge"`
+}
+
+// pointArgs put a pointer action at a point: of the active surface's
+// viewport (x, y, without an element), or of the element (position).
+type pointArgs struct {
+	X        *float64 `json:"x,omitempty" jsonschema:"instead of an element: a point of the active surface's viewport, CSS pixels from its left edge (with y); for a frame surface, of that frame's own viewport"`
+	Y        *float64 `json:"y,omitempty" jsonschema:"instead of an element: CSS pixels from the top edge of the active surface's viewport (with x)"`
+	Position *xy      `json:"position,omitempty" jsonschema:"with ref or selector: the point to use, in CSS pixels from the top-left corner of the element's border box (default: the centre of its first box)"`
+}
+
+// checkCoord checks one coordinate of a point.
+func checkCoord(field string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return errs.BadArg(field, "must be a finite number, not %v", v)
+	case v < 0:
+		return errs.BadArg(field, "must be 0 or more (CSS pixels from the top-left corner), not %v", v)
+	}
+	return nil
+}
+
+// check validates the point against whether an element is named.
+func (p *pointArgs) check(element bool) error {
+	switch {
+	case p.X != nil || p.Y != nil:
+		switch {
+		case element:
+			return errs.BadArg("x", "x/y are a point of the viewport: pass them without ref or selector (position places the action within an element)")
+		case p.X == nil:
+			return errs.BadArg("x", "pass x with y")
+		case p.Y == nil:
+			return errs.BadArg("y", "pass y with x")
+		case p.Position != nil:
+			return errs.BadArg("position", "position counts from an element's corner: pass it with ref or selector, not with x/y")
+		}
+		if err := checkCoord("x", *p.X); err != nil {
+			return err
+		}
+		return checkCoord("y", *p.Y)
+	case p.Position != nil:
+		if !element {
+			return errs.BadArg("position", "position counts from an element's corner: pass ref or selector with it (x/y name a point of the viewport)")
+		}
+		if err := checkCoord("position", p.Position.X); err != nil {
+			return err
+		}
+		return checkCoord("position", p.Position.Y)
+	}
+	return nil
+}
+
+// atPoint says whether the action goes to a point of the viewport.
+func (p *pointArgs) atPoint() bool { return p.X != nil && p.Y != nil }
+
+// pos is the point of an action within an element, if one is given.
+func (p *pointArgs) pos() *page.Offset {
+	if p.Position == nil {
+		return nil
+	}
+	return &page.Offset{X: p.Position.X, Y: p.Position.Y}
+}
+
+// validatePointed validates an element action that may go to a point
+// instead.
+func validatePointed(a *actArgs, p *pointArgs) error {
+	if err := p.check(a.Ref != 0 || strings.TrimSpace(a.Selector) != ""); err != nil {
+		return err
+	}
+	if p.atPoint() {
+		_, err := page.CheckTimeout("timeoutMs", a.TimeoutMs)
+		return err
+	}
+	return a.validate()
+}
+
+// clickAt clicks at the point: when the mouse already rests there on the
+// element, the presses go without a move first.
+func clickAt(ctx context.Context, res *surface.Resolution, p *pointed, opts input.ClickOptions) error {
+	if p.acted.There {
+		return input.ClickInPlace(ctx, res.InputRoot, p.x, p.y, opts)
+	}
+	return input.Click(ctx, res.InputRoot, p.x, p.y, opts)
+}
+
+// spot is a point of the surface's viewport made ready for a pointer
+// action: the element there (armed), and the point in the input root's
+// viewport.
+type spot struct {
+	x, y   float64 // in the input root's viewport
+	at     *page.AtPoint
+	waited time.Duration
+}
+
+// spotAt looks at the point (x, y) of the surface's viewport (arming arm
+// against the element there) and turns it into the input root's viewport.
+// In a frame, what covers the frame there in an enclosing document is
+// waited for (up to timeout; force skips the wait and the browser gives
+// the event to what is on top), as for an element's point, and is an
+// ELEMENT_NOT_VISIBLE naming the cover if it stays.
+func spotAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, x, y float64, arm string, force bool, timeout time.Duration) (*spot, error) {
+	start := time.Now()
+	deadline := start.Add(timeout)
+	for {
+		at, err := c.Session.Pages.ActAt(ctx, f, x, y, arm)
+		if err != nil {
+			return nil, err
+		}
+		if res.IsInputRoot() || force {
+			ox, oy, err := res.Offset(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &spot{x + ox, y + oy, at, time.Since(start)}, nil
+		}
+		wx, wy, cover, err := res.Reach(ctx, x, y)
+		if err != nil {
+			return nil, err
+		}
+		if cover == nil {
+			return &spot{wx, wy, at, time.Since(start)}, nil
+		}
+		if !time.Now().Before(deadline) {
+			_, _ = c.Session.Pages.ActReceived(ctx, f) // disarm
+			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover.String(), timeout.Round(time.Millisecond))
+			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over the point. Close it or wait for it to go, or act on it first; force:true sends the event anyway and the browser gives it to what is on top."
+			return nil, e.With("covering", cover).With("x", wx).With("y", wy).With("surface_id", res.SurfaceID)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the cover over the frame to go")
+		case <-time.After(min(coverPoll, time.Until(deadline))):
+		}
+	}
+}
+
+// verifySpot checks the receipt armed by spotAt: the event must have
+// reached the element that was at the point. what names the action.
+func verifySpot(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, sp *spot, what string) (bool, error) {
+	r, err := c.Session.Pages.ActReceived(ctx, f)
+	if err != nil {
+		return false, err
+	}
+	if !r.Armed {
+		return false, nil // the document was replaced: nothing is left to ask
+	}
+	if r.Got {
+		return true, nil
+	}
+	t := sp.at.Target
+	var e *errs.Error
+	if r.Seen && r.What != nil {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s, not to %s that was there when the point was checked (something moved or appeared there)", what, point(sp.x, sp.y), r.What.String(), t.Tag+" "+t.Selector)
+		e.With("covering", r.What)
+	} else {
+		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach surface %s: something in an enclosing frame covers it (%s)", what, point(sp.x, sp.y), res.SurfaceID, c.coverAt(ctx, res, sp.x, sp.y))
+	}
+	e.Hint = "The browser's hit-testing gave the event to another element. Look at the point again (electron_screenshot, electron_snapshot) and wait for what covers it to go, or act on that first."
+	return false, e.With("x", sp.x).With("y", sp.y).With("surface_id", res.SurfaceID)
+}

@@ -1,0 +1,65 @@
+package tool
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// Every tool's handler returns a result type: a struct whose JSON fields
+// are the tool's result fields (add derives the tool's outputSchema from
+// it). The pieces several results share are here; each tool's own result
+// type sits beside its handler.
+
+// resultTypeSchemas describes the result types whose JSON is not what
+// their Go kind says: a page.Tri is true, false or "mixed"; a
+// json.RawMessage carries a value the page or the app chose (an eval's
+// result, an event's detail), any JSON.
+func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[page.Tri]():        {Types: []string{"boolean", "string"}, Description: `true, false or "mixed"`},
+		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
+	}
+}
+
+// onSurface starts the result of a tool that acts on the active surface:
+// the surface it acted on, and the automatic fallback when the surface
+// it had selected was gone.
+type onSurface struct {
+	SurfaceID string            `json:"surface_id"`
+	Fallback  *surface.Fallback `json:"surface_fallback,omitempty"`
+}
+
+// surfaceOf is the onSurface part of a result acting on res.
+func surfaceOf(res *surface.Resolution) onSurface {
+	return onSurface{SurfaceID: res.SurfaceID, Fallback: res.Fallback}
+}
+
+// refNotes lists the refs whose element showed another role or name than
+// the agent last saw (allowed by allowChanged, or made by the action
+// itself).
+type refNotes struct {
+	RefChanged []page.RefChange `json:"ref_changed,omitempty" jsonschema:"refs whose element changed role or name"`
+}
+
+// noteChanged sets the refs whose element changed, first sight to last,
+// from the lists the steps of an action found.
+func (n *refNotes) noteChanged(lists ...[]page.RefChange) {
+	byRef := map[int]int{}
+	var all []page.RefChange
+	for _, l := range lists {
+		for _, ch := range l {
+			if i, ok := byRef[ch.Ref]; ok {
+				all[i].Now = ch.Now
+				continue
+			}
+			byRef[ch.Ref] = len(all)
+			all = append(all, ch)
+		}
+	}
+	n.RefChanged = append(n.RefChanged, all...)
+}

@@ -1,0 +1,182 @@
+package tool
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// electron_type, electron_clear_input and electron_keyboard_type.
+
+type typeArgs struct {
+	actArgs
+	Text *string `json:"text" jsonschema:"the text the field will hold (replaces what it holds)"`
+}
+
+func checkText(field string, t *string) error {
+	if t == nil {
+		return errs.BadArg(field, "is required")
+	}
+	if len(*t) > maxTypeChars {
+		return errs.BadArg(field, "at most %d bytes, not %d", maxTypeChars, len(*t))
+	}
+	return nil
+}
+
+func (a *typeArgs) validate() error {
+	if err := checkText("text", a.Text); err != nil {
+		return err
+	}
+	return a.actArgs.validate()
+}
+
+// sameText compares what a field holds with what was meant, forgiving an
+// editing host's trailing newline and non-breaking spaces.
+func sameText(got, want string) bool {
+	norm := func(s string) string {
+		s = strings.ReplaceAll(s, "\u00a0", " ")
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		return strings.TrimRight(s, "\n")
+	}
+	return norm(got) == norm(want)
+}
+
+func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, error) {
+	res, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	acted, out, err := c.Session.Pages.Fill(ctx, f, a.locator(), text, a.timeout())
+	if err != nil {
+		return nil, err
+	}
+	if out.Editor != "" {
+		// A code editor, rich-text editor or terminal: its text goes in
+		// as a paste, verified as electron_type_into_editor verifies it.
+		if res.InputRoot == nil {
+			return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+		}
+		if err := bringToFront(ctx, c, res); err != nil {
+			return nil, err
+		}
+		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), out.Editor, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
+		if err != nil {
+			return nil, err
+		}
+		if r.Verified == "exact" || r.Verified == "partial" {
+			changed := true
+			r.Value, r.Changed = r.Text, &changed
+		}
+		return r, nil
+	}
+	exact := sameText(out.After, text)
+	if !exact && out.After == out.Before {
+		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
+		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
+	}
+	changed, waited := out.Before != out.After, waitedMS(acted)
+	r := &inputResult{onSurface: surfaceOf(res), Value: &out.After, Changed: &changed, WaitedMS: &waited}
+	r.noteChanged(acted.Changed)
+	if !exact {
+		// It changed, but not into the text: a mask, a maxlength, a
+		// sanitiser. Say so rather than claim the text.
+		r.Altered = true
+		r.Note = "the page changed the text as it was set; value is what the field holds"
+	}
+	return r, nil
+}
+
+func clipQuote(s string) string {
+	const n = 80
+	r := []rune(s)
+	if len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func typeText(ctx context.Context, c *Call, a *typeArgs) (*inputResult, error) {
+	return fill(ctx, c, &a.actArgs, *a.Text)
+}
+
+func clearInput(ctx context.Context, c *Call, a *actArgs) (*inputResult, error) {
+	return fill(ctx, c, a, "")
+}
+
+type keyboardTypeArgs struct {
+	optElementArgs
+	Text *string `json:"text" jsonschema:"the text to type; \\n presses Enter, \\t Tab"`
+}
+
+func (a *keyboardTypeArgs) validate() error {
+	if err := checkText("text", a.Text); err != nil {
+		return err
+	}
+	return a.optElementArgs.validate()
+}
+
+// focusFor focuses the element named by a (waiting until it is visible and
+// enabled), or gives the surface's frame the focus when none is named (nil
+// result then).
+func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *optElementArgs) (*page.Acted, error) {
+	if !a.has() {
+		return nil, res.FocusFrame(ctx)
+	}
+	return c.Session.Pages.Focus(ctx, f, a.locator(), a.timeout())
+}
+
+// keyboardTypeResult is electron_keyboard_type's result.
+type keyboardTypeResult struct {
+	onSurface
+	Typed        int           `json:"typed" jsonschema:"characters typed"`
+	WindowID     string        `json:"window_id"`
+	Value        *string       `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text"`
+	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
+	refNotes
+}
+
+func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardTypeResult, error) {
+	res, f, err := inputFrame(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out := &keyboardTypeResult{onSurface: surfaceOf(res), Typed: len([]rune(*a.Text)), WindowID: res.InputRootID}
+	before := &page.TextState{}
+	if a.has() {
+		focused, st, err := c.Session.Pages.FocusText(ctx, f, a.locator(), a.timeout())
+		if err != nil {
+			return nil, err
+		}
+		before = st
+		out.noteChanged(focused.Changed)
+	} else if err := res.FocusFrame(ctx); err != nil {
+		return nil, err
+	}
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		out.DialogOpened = dialog
+		return out, nil
+	}
+	if a.has() {
+		after, err := c.Session.Pages.ActText(ctx, f, a.locator())
+		if err != nil {
+			return nil, err
+		}
+		if after.Editable {
+			out.Value = &after.Text
+			if *a.Text != "" && after.Text == before.Text {
+				e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing: the page rejected or reset the keys", clipQuote(after.Text))
+				return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
+			}
+		}
+	}
+	return out, nil
+}
