@@ -43,6 +43,7 @@ Usage:
 MCP flags:
   --allow-eval[=main|renderer]  expose eval tools (both kinds when no value is given);
                                 without it electron_eval_* do not exist
+  --allow-secrets               let calls ask reveal:true to see cookie values
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -139,6 +140,8 @@ type mcpFlags struct {
 	logLevel  string
 	version   bool
 	files     fileFlags
+
+	allowSecrets bool
 }
 
 func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
@@ -147,6 +150,7 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	f := &mcpFlags{}
 	fs.Var(&f.eval, "allow-eval", "expose eval tools: main, renderer, or both")
+	fs.BoolVar(&f.allowSecrets, "allow-secrets", false, "let calls ask reveal:true for secret values")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	var allowed, blocked string
@@ -214,7 +218,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
-		ShareSessions: f.share,
+		ShareSessions: f.share, AllowSecrets: f.allowSecrets,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

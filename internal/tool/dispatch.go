@@ -39,6 +39,8 @@ type Config struct {
 	// by default: the tools are then absent, not merely refused.
 	AllowEvalMain     bool
 	AllowEvalRenderer bool
+	// AllowSecrets (--allow-secrets) lets a call ask reveal:true for secret values.
+	AllowSecrets bool
 	// AppRoot, when set, confines launch paths to this folder.
 	AppRoot string
 	// AllowedOrigins and BlockedOrigins (normalized origins, see
@@ -159,7 +161,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerStorage} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
