@@ -1,9 +1,11 @@
 package tool
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -199,4 +201,62 @@ func TestStorageStateRoundTrip(t *testing.T) {
 		t.Fatalf("after the import the page reads %v", got)
 	}
 	e.fails("storage_state_import", map[string]any{"path": "/etc/passwd"}, "PATH_NOT_ALLOWED")
+}
+
+// TestStorageStatePlaywright: the agent's exported file loads into
+// Playwright's browser.newContext({storageState}) through the relay, and a
+// state Playwright's context.storageState() saved imports into the agent's
+// app.
+func TestStorageStatePlaywright(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node against a real browser")
+	}
+	compat, err := filepath.Abs("../relay/compat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := exec.LookPath("node")
+	_, statErr := os.Stat(filepath.Join(compat, "node_modules", "playwright-core", "package.json"))
+	if err != nil || statErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("node and internal/relay/compat/node_modules are needed (npm ci there): %v %v", err, statErr)
+		}
+		t.Skipf("node or playwright-core missing (npm ci in internal/relay/compat): %v %v", err, statErr)
+	}
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	top := e.app.URL("a.test", "/index.html")
+	e.ok("storage_set_cookie", map[string]any{"name": "sid", "value": "agent", "url": top})
+	e.ok("storage_local_set", map[string]any{"key": "flag", "value": "from-agent"})
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "agent.json"), filepath.Join(dir, "playwright.json")
+	e.ok("storage_state_export", map[string]any{"path": in})
+	ws := e.ok("electron_relay_endpoint", nil)["ws_url"].(string)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "storagestate.mjs")
+	cmd.Dir = compat
+	cmd.Env = append(os.Environ(), "RELAY_WS="+ws, "TOP_URL="+top, "STATE_IN="+in, "STATE_OUT="+out)
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("storagestate.mjs: %v\n%s", err, got)
+	}
+	var seen struct{ Cookie, Flag string }
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &seen); err != nil || seen.Cookie != "sid=agent" || seen.Flag != "from-agent" {
+		t.Fatalf("Playwright's new context with the agent's state sees %+v (%v)\n%s", seen, err, got)
+	}
+	// Playwright's file into the agent's app, after the app forgot both.
+	e.ok("storage_clear_cookies", nil)
+	e.ok("storage_local_clear", nil)
+	r := e.ok("storage_state_import", map[string]any{"path": out})
+	if num(r["cookies"]) < 2 {
+		t.Fatalf("import of Playwright's state: %v", r)
+	}
+	v := e.ok("electron_eval_renderer", map[string]any{"code": "document.cookie + '|' + localStorage.getItem('flag') + '|' + localStorage.getItem('fromPlaywright')"})
+	if v["result"] != "sid=agent; pw=cookie-from-playwright|from-agent|yes" {
+		pw, _ := os.ReadFile(out)
+		t.Fatalf("after importing Playwright's state the page reads %v (import: %v)\n%s", v["result"], r, pw)
+	}
 }
