@@ -58,6 +58,7 @@ const (
 	LastWindow           Code = "LAST_WINDOW"
 	HistoryEmpty         Code = "HISTORY_EMPTY"
 	EmulationRejected    Code = "EMULATION_REJECTED"
+	ClockNotInstalled    Code = "CLOCK_NOT_INSTALLED"
 )
 
 // Entry is what the registry knows about a code.
@@ -114,6 +115,7 @@ var registry = map[Code]Entry{
 	LastWindow:           {LastWindow, 409, false, "That is the last window of an app you attached to: closing it may end the user's app. Pass force:true if you mean it, or use electron_stop (which detaches and leaves the app running)."},
 	HistoryEmpty:         {HistoryEmpty, 409, false, "The window has no history entry in that direction (details.index, details.entries). Check electron_get_url, or navigate with electron_navigate."},
 	EmulationRejected:    {EmulationRejected, 400, false, "The browser rejected an emulation value (the message names the field and the browser's reason): an unknown timezone ID (IANA, like Europe/Berlin), locale (BCP 47, like de-DE) or a value out of range. Fix that field and call again; the window keeps the emulation it had before this call (details.observed is what the page reported)."},
+	ClockNotInstalled:    {ClockNotInstalled, 409, false, "The fake clock is not installed in this session. Call clock_install first (optionally with a start time); then the other clock_* tools move it."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 
