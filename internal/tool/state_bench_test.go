@@ -47,3 +47,22 @@ func BenchmarkClockAdvance1000Timers(b *testing.B) {
 	}
 	b.ReportMetric(medianMS(ds), "ms-median")
 }
+
+// BenchmarkIndexedDBPage100: storage_idb_get of a page of 100 records
+// (objects with a Date and a typed array) (issue 14 target: ≤ 20 ms).
+func BenchmarkIndexedDBPage100(b *testing.B) {
+	s, _ := launchBench(b, Config{AllowEvalRenderer: true}, "/second.html")
+	dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": idbSeed}, nil)
+	args := map[string]any{"database": "shop", "store": "items", "limit": 100}
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		m := dispatchOK(b, s, "storage_idb_get", args, nil)
+		ds = append(ds, time.Since(t0))
+		if num(m["count"]) != 100 {
+			b.Fatalf("page: %v", m["count"])
+		}
+	}
+	b.ReportMetric(medianMS(ds), "ms-median")
+}

@@ -24,6 +24,11 @@ func registerStorage(s *Server) {
 		add(s, name+"keys", fmt.Sprintf("List the %s keys of an origin (default: the active surface's), no values.", area), true, gateNone, webKeys(scope))
 		add(s, name+"clear", fmt.Sprintf("Clear all of %s of an origin (default: the active surface's).", area), true, gateNone, webClear(scope))
 	}
+	add(s, "storage_idb_schema", "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.", true, gateNone, idbSchema)
+	add(s, "storage_idb_get", "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).", true, gateNone, idbGet)
+	add(s, "storage_idb_count", "Count the records of an IndexedDB object store.", true, gateNone, idbCount)
+	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
+	add(s, "storage_idb_clear", "Delete every record of an IndexedDB object store.", true, gateNone, idbClear)
 	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
 	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage of origins the app has open. The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
 }
@@ -303,38 +308,42 @@ type webArgs struct {
 	Origin string `json:"origin,omitempty" jsonschema:"the origin (or any URL of it); default: the active surface's"`
 }
 
-// area opens the Web Storage of the named origin, else the active
-// surface's (through the active surface's own target first).
-func (a *webArgs) area(ctx context.Context, c *Call, scope storage.Scope) (*storage.Area, string, error) {
+// origin finds the named origin, else the active surface's (with the
+// active surface's own target first among its hosts).
+func (a *webArgs) origin(ctx context.Context, c *Call) (*storage.Origin, error) {
 	origins, err := storage.Origins(ctx, c.Session.Pool)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	var o *storage.Origin
 	if a.Origin != "" {
 		want, err := storage.NormalizeOrigin("origin", a.Origin)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		if o, err = storage.Find(origins, "origin", want); err != nil {
-			return nil, "", err
-		}
-	} else {
-		res, err := c.Session.Surfaces.Resolve(ctx)
-		if err != nil {
-			return nil, "", err
-		}
-		for i := range origins {
-			for j, h := range origins[i].Hosts {
-				if h.FrameID == res.FrameID {
-					o = &origins[i]
-					o.Hosts[0], o.Hosts[j] = o.Hosts[j], o.Hosts[0]
-				}
+		return storage.Find(origins, "origin", want)
+	}
+	res, err := c.Session.Surfaces.Resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range origins {
+		for j, h := range origins[i].Hosts {
+			if h.FrameID == res.FrameID {
+				o := &origins[i]
+				o.Hosts[0], o.Hosts[j] = o.Hosts[j], o.Hosts[0]
+				return o, nil
 			}
 		}
-		if o == nil {
-			return nil, "", errs.BadArg("origin", "the active surface shows no http(s) document; pass origin")
-		}
+	}
+	return nil, errs.BadArg("origin", "the active surface shows no http(s) document; pass origin")
+}
+
+// area opens the Web Storage of the named origin, else the active
+// surface's.
+func (a *webArgs) area(ctx context.Context, c *Call, scope storage.Scope) (*storage.Area, string, error) {
+	o, err := a.origin(ctx, c)
+	if err != nil {
+		return nil, "", err
 	}
 	area, err := storage.Open(ctx, c.Session.Pool, o, scope)
 	return area, o.Origin, err
@@ -661,4 +670,186 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stat
 		out.Origins = append(out.Origins, so.Origin)
 	}
 	return out, nil
+}
+
+type idbSchemaArgs struct {
+	webArgs
+	Database string `json:"database,omitempty" jsonschema:"a database name; omit to list the names"`
+}
+
+type idbSchemaResult struct {
+	Origin    string            `json:"origin"`
+	Databases []string          `json:"databases,omitempty"`
+	Database  *storage.Database `json:"database,omitempty"`
+}
+
+func idbOpen(ctx context.Context, c *Call, a *webArgs) (*storage.DB, string, error) {
+	o, err := a.origin(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := storage.OpenIDB(ctx, c.Session.Pool, o)
+	return db, o.Origin, err
+}
+
+func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*idbSchemaResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	out := &idbSchemaResult{Origin: origin}
+	if a.Database == "" {
+		out.Databases, err = db.Names(ctx)
+		return out, err
+	}
+	out.Database, err = db.Schema(ctx, a.Database)
+	return out, err
+}
+
+type idbStoreArgs struct {
+	webArgs
+	Database string `json:"database" jsonschema:"the database name"`
+	Store    string `json:"store" jsonschema:"the object store name"`
+}
+
+func (a *idbStoreArgs) validate() error {
+	if a.Database == "" {
+		return errs.BadArg("database", "is required")
+	}
+	if a.Store == "" {
+		return errs.BadArg("store", "is required")
+	}
+	return nil
+}
+
+type idbGetArgs struct {
+	idbStoreArgs
+	Index string            `json:"index,omitempty" jsonschema:"read through this index (keys are the index's)"`
+	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"the keys to read"`
+	Skip  int               `json:"skip,omitempty" jsonschema:"records to skip (paging)"`
+	Limit int               `json:"limit,omitempty" jsonschema:"records to return, default 100, max 1000"`
+}
+
+func (a *idbGetArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if a.Skip < 0 {
+		return errs.BadArg("skip", "must be 0 or more")
+	}
+	if a.Limit < 0 || a.Limit > 1000 {
+		return errs.BadArg("limit", "must be between 1 and 1000")
+	}
+	_, err := a.Range.Wire("range")
+	return err
+}
+
+type idbGetResult struct {
+	Origin  string           `json:"origin"`
+	Count   int              `json:"count"`
+	Records []storage.Record `json:"records"`
+	HasMore bool             `json:"hasMore"`
+}
+
+func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+type idbCountResult struct {
+	Origin string `json:"origin"`
+	Count  int    `json:"count"`
+}
+
+func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*idbCountResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	n, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	return &idbCountResult{Origin: origin, Count: n}, nil
+}
+
+type idbDeleteArgs struct {
+	idbStoreArgs
+	Key   any               `json:"key,omitempty" jsonschema:"the key (number or string) of the record to delete"`
+	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"delete every record in this key range instead"`
+}
+
+func (a *idbDeleteArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if (a.Key == nil) == (a.Range == nil) {
+		return errs.BadArg("key", "pass exactly one of key or range")
+	}
+	if a.Key != nil {
+		a.Range = &storage.KeyRange{Lower: a.Key, Upper: a.Key}
+		if _, err := a.Range.Wire("key"); err != nil {
+			return errs.BadArg("key", "must be a number or a string")
+		}
+	}
+	_, err := a.Range.Wire("range")
+	return err
+}
+
+type idbChangeResult struct {
+	Origin string `json:"origin"`
+	Before int    `json:"before" jsonschema:"records in the store before"`
+	After  int    `json:"after" jsonschema:"records in the store now"`
+}
+
+func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*idbChangeResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	before, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Delete(ctx, a.Database, a.Store, a.Range); err != nil {
+		return nil, err
+	}
+	after, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
+}
+
+func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*idbChangeResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	before, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Clear(ctx, a.Database, a.Store); err != nil {
+		return nil, err
+	}
+	after, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if after != 0 {
+		return nil, errs.New(errs.Internal, "the store still holds %d records", after)
+	}
+	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
 }

@@ -260,3 +260,73 @@ func TestStorageStatePlaywright(t *testing.T) {
 		t.Fatalf("after importing Playwright's state the page reads %v (import: %v)\n%s", v["result"], r, pw)
 	}
 }
+
+const idbSeed = `new Promise((res, rej) => {
+  const r = indexedDB.open('shop', 1);
+  r.onupgradeneeded = () => { const s = r.result.createObjectStore('items', {keyPath: 'id'}); s.createIndex('byName', 'name'); };
+  r.onsuccess = () => { const db = r.result; const tx = db.transaction('items', 'readwrite');
+    for (let i = 1; i <= 150; i++) tx.objectStore('items').put({id: i, name: 'item ' + String(i).padStart(3, '0'), when: new Date(0), bytes: new Uint8Array(4)});
+    tx.oncomplete = () => { db.close(); res(true); }; };
+  r.onerror = () => rej(r.error);
+})`
+
+const idbCountJS = `new Promise(res => { const r = indexedDB.open('shop'); r.onsuccess = () => { const q = r.result.transaction('items').objectStore('items').count(); q.onsuccess = () => { r.result.close(); res(q.result); }; }; })`
+
+// TestStorageIndexedDB: schema, paged reads by key range and index, count,
+// delete and clear of IndexedDB in the top page, an origin open only in a
+// nested cross-site OOPIF, and the webview guest; deletes are checked with
+// the page's own IndexedDB API.
+func TestStorageIndexedDB(t *testing.T) {
+	e, s := surfaceEnv(t)
+	for _, name := range []string{"top", "cross2", "guest"} {
+		e.use(s[name])
+		if got := e.eval(idbSeed); got != true {
+			t.Fatalf("%s: seed: %v", name, got)
+		}
+		origin := originOf(t, s[name])
+		e.use(s["second"]) // read by origin while another window is active
+		r := e.ok("storage_idb_schema", map[string]any{"origin": origin})
+		if b, _ := json.Marshal(r["databases"]); !strings.Contains(string(b), `"shop"`) {
+			t.Fatalf("%s: names: %v", name, r)
+		}
+		r = e.ok("storage_idb_schema", map[string]any{"origin": origin, "database": "shop"})
+		st := r["database"].(map[string]any)["stores"].([]any)[0].(map[string]any)
+		if st["name"] != "items" || st["keyPath"] != "id" || st["indexes"].([]any)[0].(map[string]any)["name"] != "byName" {
+			t.Fatalf("%s: schema: %v", name, r)
+		}
+		r = e.ok("storage_idb_get", map[string]any{"origin": origin, "database": "shop", "store": "items", "range": map[string]any{"lower": 10, "upper": 20}, "skip": 2, "limit": 5})
+		recs := r["records"].([]any)
+		first := recs[0].(map[string]any)
+		v := first["value"].(map[string]any)
+		if len(recs) != 5 || r["hasMore"] != true || num(first["key"]) != 12 || v["name"] != "item 012" || v["when"] != "1970-01-01T00:00:00.000Z" || v["bytes"].(map[string]any)["byteLength"] != 4.0 {
+			t.Fatalf("%s: get: %v", name, r)
+		}
+		r = e.ok("storage_idb_get", map[string]any{"origin": origin, "database": "shop", "store": "items", "index": "byName", "range": map[string]any{"lower": "item 149"}})
+		if r["count"] != 2.0 || r["records"].([]any)[0].(map[string]any)["key"] != "item 149" || num(r["records"].([]any)[0].(map[string]any)["primaryKey"]) != 149 {
+			t.Fatalf("%s: by index: %v", name, r)
+		}
+		if r := e.ok("storage_idb_count", map[string]any{"origin": origin, "database": "shop", "store": "items"}); num(r["count"]) != 150 {
+			t.Fatalf("%s: count: %v", name, r)
+		}
+		r = e.ok("storage_idb_delete", map[string]any{"origin": origin, "database": "shop", "store": "items", "key": 7})
+		if num(r["before"]) != 150 || num(r["after"]) != 149 {
+			t.Fatalf("%s: delete: %v", name, r)
+		}
+		e.use(s[name])
+		if got := e.eval(idbCountJS); num(got) != 149 {
+			t.Fatalf("%s: the page counts %v after the delete", name, got)
+		}
+		e.ok("storage_idb_clear", map[string]any{"database": "shop", "store": "items"})
+		if got := e.eval(idbCountJS); num(got) != 0 {
+			t.Fatalf("%s: the page counts %v after the clear", name, got)
+		}
+		m := e.fails("storage_idb_get", map[string]any{"database": "nope", "store": "items"}, "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "database" {
+			t.Fatalf("%s: unknown database: %v", name, m)
+		}
+		m = e.fails("storage_idb_count", map[string]any{"database": "shop", "store": "nope"}, "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "store" {
+			t.Fatalf("%s: unknown store: %v", name, m)
+		}
+	}
+}
