@@ -57,6 +57,7 @@ MCP flags:
   --with G1,G2                  also offer capability groups (repeatable): network,
                                 storage, clock, a11y, visual, trace, ipc, native-ui,
                                 production, or all; --plugin G is the same
+  --allow-secrets               let calls ask reveal:true to see cookie values
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -170,6 +171,8 @@ type mcpFlags struct {
 	profile   string
 	with      listFlag  // --with and --plugin
 	settings  *settings // where each value came from (doctor prints it)
+
+	allowSecrets bool
 }
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -196,6 +199,7 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.StringVar(&f.profile, "tool-profile", tool.DefaultProfile, "core tools: essential, testing, debug or full")
 	fs.Var(&f.with, "with", "capability groups to offer (comma-separated, repeatable, or all)")
 	fs.Var(&f.with, "plugin", "the same as --with (stagewright's name)")
+	fs.BoolVar(&f.allowSecrets, "allow-secrets", false, "let calls ask reveal:true for secret values")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	fs.StringVar(allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
@@ -336,6 +340,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
+		AllowSecrets: f.allowSecrets,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

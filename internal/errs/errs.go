@@ -52,6 +52,14 @@ const (
 	PathNotAllowed       Code = "PATH_NOT_ALLOWED"
 	FileExists           Code = "FILE_EXISTS"
 	ToolNotEnabled       Code = "TOOL_NOT_ENABLED"
+	OriginNotOpen        Code = "ORIGIN_NOT_OPEN"
+	SecretsNotAllowed    Code = "SECRETS_NOT_ALLOWED"
+	StorageStateInvalid  Code = "STORAGE_STATE_INVALID"
+	WindowOpenRefused    Code = "WINDOW_OPEN_REFUSED"
+	LastWindow           Code = "LAST_WINDOW"
+	HistoryEmpty         Code = "HISTORY_EMPTY"
+	EmulationRejected    Code = "EMULATION_REJECTED"
+	ClockNotInstalled    Code = "CLOCK_NOT_INSTALLED"
 )
 
 // Entry is what the registry knows about a code.
@@ -102,6 +110,14 @@ var registry = map[Code]Entry{
 	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
 	ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
+	OriginNotOpen:        {OriginNotOpen, 404, false, "No document of the app has that origin open, so its Web Storage cannot be reached (the DevTools DOMStorage domain works through a live document of the origin). details.open_origins lists the origins that are open (storage_snapshot shows them too); open a page of the origin first (electron_navigate, electron_window_open) or pass one of those."},
+	SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "Secret values (cookie values, credentials) are shown only when the operator started the server with --allow-secrets. Call again without reveal (the value stays [redacted]), or ask the operator for the flag."},
+	StorageStateInvalid:  {StorageStateInvalid, 400, false, "The storageState file does not have Playwright's shape ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}); details.path is the JSON path of the first problem. Nothing was written. Fix the file (or export one with storage_state_export) and import again."},
+	WindowOpenRefused:    {WindowOpenRefused, 409, false, "The app decides which windows it opens (Electron apps create their BrowserWindows in the main process). Use the app's own UI (a menu, a button) to open the window, or electron_eval_main with new BrowserWindow(...) when the operator allows main-process eval."},
+	LastWindow:           {LastWindow, 409, false, "That is the last window of an app you attached to: closing it may end the user's app. Pass force:true if you mean it, or use electron_stop (which detaches and leaves the app running)."},
+	HistoryEmpty:         {HistoryEmpty, 409, false, "The window has no history entry in that direction (details.index, details.entries). Check electron_get_url, or navigate with electron_navigate."},
+	EmulationRejected:    {EmulationRejected, 400, false, "The browser rejected an emulation value (the message names the field and the browser's reason): an unknown timezone ID (IANA, like Europe/Berlin), locale (BCP 47, like de-DE) or a value out of range. Fix that field and call again; the window keeps the emulation it had before this call (details.observed is what the page reported)."},
+	ClockNotInstalled:    {ClockNotInstalled, 409, false, "The fake clock is not installed in this session. Call clock_install first (optionally with a start time); then the other clock_* tools move it."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 

@@ -114,3 +114,18 @@ func (w Window) DescribeAt(ctx context.Context, x, y float64) (string, error) {
 
 // num is a float as a JavaScript number literal.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// Loaded reports the main document's URL and whether it finished loading
+// (document.readyState is "complete").
+func (w Window) Loaded(ctx context.Context) (string, bool, error) {
+	var v []any
+	if err := w.eval(ctx, "[location.href, document.readyState === 'complete']", false, &v); err != nil {
+		return "", false, err
+	}
+	if len(v) != 2 {
+		return "", false, errors.New("nav: unexpected readiness answer")
+	}
+	u, _ := v[0].(string)
+	done, _ := v[1].(bool)
+	return u, done, nil
+}

@@ -17,6 +17,7 @@ import (
 // browser or what the server does next: none may be read-only. A new tool
 // that does any of that belongs here as well as in the catalog.
 var changers = []string{
+	"emulation_set", "emulation_reset", "electron_window_open", "electron_window_close", "electron_go_back", "electron_go_forward", "electron_reload",
 	"electron_launch", "electron_attach", "electron_inject", "electron_detach", "electron_stop", "electron_force_kill",
 	"electron_switch_window", "electron_navigate", "electron_switch_surface", "electron_relay_endpoint",
 	"electron_dialog_handler", "electron_screenshot",

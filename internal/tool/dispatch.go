@@ -38,6 +38,8 @@ type Config struct {
 	// by default: the tools are then absent, not merely refused.
 	AllowEvalMain     bool
 	AllowEvalRenderer bool
+	// AllowSecrets (--allow-secrets) lets a call ask reveal:true for secret values.
+	AllowSecrets bool
 	// AppRoot, when set, confines launch paths to this folder.
 	AppRoot string
 	// AllowedOrigins and BlockedOrigins (normalized origins, see
@@ -200,7 +202,7 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerStorage, registerWindowOps, registerEmulation, registerClock} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)

@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/storage"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -21,8 +22,9 @@ import (
 // result, an event's detail), any JSON.
 func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[page.Tri]():        {Types: []string{"boolean", "string"}, Description: `true, false or "mixed"`},
-		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
+		reflect.TypeFor[page.Tri]():          {Types: []string{"boolean", "string"}, Description: `true, false or "mixed"`},
+		reflect.TypeFor[json.RawMessage]():   {Description: "any JSON value"},
+		reflect.TypeFor[storage.JSONValue](): {Description: "any JSON value"},
 	}
 }
 

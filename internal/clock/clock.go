@@ -1,0 +1,315 @@
+package clock
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/target"
+)
+
+//go:embed clock.js
+var source string
+
+// Modes of the clock.
+const (
+	Fixed   = "fixed"   // time moves only when advanced
+	Running = "running" // time moves with the wall clock
+)
+
+// Status is the clock as the tools report it.
+type Status struct {
+	Installed bool    `json:"installed"`
+	Mode      string  `json:"mode,omitempty"`
+	Time      float64 `json:"time,omitempty" jsonschema:"the clock's time, epoch ms"`
+	Documents int     `json:"documents" jsonschema:"documents that run on the clock"`
+	Pending   int     `json:"pending" jsonschema:"timers waiting on the clock"`
+}
+
+// Clock is the session's fake clock.
+type Clock struct {
+	pool *target.Pool
+
+	mu        sync.Mutex
+	installed bool
+	now       float64
+	mode      string
+	scripts   map[string]string // target id → identifier of its new-document script
+	advances  int               // numbers each advance (a jump's token in the documents)
+}
+
+// New returns an uninstalled clock over the session's pool.
+func New(pool *target.Pool) *Clock { return &Clock{pool: pool, scripts: map[string]string{}} }
+
+func (c *Clock) expr() string {
+	return "(" + source + ")(" + strconv.FormatFloat(c.now, 'f', -1, 64) + "," + strconv.Quote(c.mode) + ")"
+}
+
+// targets returns the sockets of every renderer target, installing the
+// clock in those that have none yet (and re-arming every target's
+// new-document script at the current time). Gone targets are forgotten.
+func (c *Clock) targets(ctx context.Context, rearm bool) ([]*cdp.Conn, error) {
+	ts, err := c.pool.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := map[string]bool{}
+	var conns []*cdp.Conn
+	for _, t := range ts {
+		live[t.ID] = true
+		conn, err := c.pool.Conn(ctx, t.ID)
+		if err != nil {
+			continue // going away
+		}
+		old, had := c.scripts[t.ID]
+		if !had || rearm {
+			if had {
+				_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": old}, nil)
+			}
+			var out struct {
+				Identifier string `json:"identifier"`
+			}
+			if err := conn.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": c.expr()}, &out); err != nil {
+				return nil, err
+			}
+			c.scripts[t.ID] = out.Identifier
+		}
+		if !had {
+			if _, err := eval(ctx, conn, c.expr()); err != nil {
+				return nil, err
+			}
+		}
+		conns = append(conns, conn)
+	}
+	for id := range c.scripts {
+		if !live[id] {
+			delete(c.scripts, id) // ADR-008: keyed by a target, pruned with it
+		}
+	}
+	return conns, nil
+}
+
+func eval(ctx context.Context, conn *cdp.Conn, expr string) (json.RawMessage, error) {
+	var out struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	}
+	if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &out); err != nil {
+		return nil, err
+	}
+	if out.ExceptionDetails != nil {
+		return nil, fmt.Errorf("clock: %s", out.ExceptionDetails.Text)
+	}
+	return out.Result.Value, nil
+}
+
+// each runs expr in every target (in parallel) and returns the answers.
+func each(ctx context.Context, conns []*cdp.Conn, expr string) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(conns))
+	errsOut := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, conn := range conns {
+		wg.Go(func() { out[i], errsOut[i] = eval(ctx, conn, expr) })
+	}
+	wg.Wait()
+	return out, errors.Join(errsOut...)
+}
+
+// Install installs the clock at time (epoch ms) in every document, fixed
+// until advanced. Installing again moves the clock to time.
+func (c *Clock) Install(ctx context.Context, time float64) (Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now, c.mode = time, Fixed
+	conns, err := c.targets(ctx, true)
+	if err != nil {
+		return Status{}, err
+	}
+	if _, err := each(ctx, conns, fmt.Sprintf("__usClockTarget.setNow(%v), __usClockTarget.setMode(%q)", time, Fixed)); err != nil {
+		return Status{}, err
+	}
+	c.installed = true
+	return c.statusLocked(ctx, conns)
+}
+
+func (c *Clock) need() error {
+	if !c.installed {
+		return errs.New(errs.ClockNotInstalled, "the clock is not installed")
+	}
+	return nil
+}
+
+// SetTime moves the clock to time (backwards too) and sets the mode; no
+// timer fires.
+func (c *Clock) SetTime(ctx context.Context, time float64, mode string) (Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.need(); err != nil {
+		return Status{}, err
+	}
+	c.now, c.mode = time, mode
+	conns, err := c.targets(ctx, true)
+	if err != nil {
+		return Status{}, err
+	}
+	if _, err := each(ctx, conns, fmt.Sprintf("__usClockTarget.setNow(%v), __usClockTarget.setMode(%q)", time, mode)); err != nil {
+		return Status{}, err
+	}
+	return c.statusLocked(ctx, conns)
+}
+
+// Advance moves the clock ms forward, firing every timer due on the way in
+// due order across all documents; with jump, a repeating timer fires at
+// most once. It returns how many timers fired.
+func (c *Clock) Advance(ctx context.Context, ms float64, jump bool) (int, Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.need(); err != nil {
+		return 0, Status{}, err
+	}
+	conns, err := c.targets(ctx, false)
+	if err != nil {
+		return 0, Status{}, err
+	}
+	if c.mode == Running { // the documents moved the time themselves
+		if st, err := c.statusLocked(ctx, conns); err == nil {
+			c.now = st.Time
+		}
+	}
+	end := c.now + ms
+	fired := 0
+	c.advances++
+	for {
+		token := "null"
+		if jump {
+			token = strconv.Itoa(c.advances)
+		}
+		nexts, err := each(ctx, conns, "__usClockTarget.next("+token+")")
+		if err != nil {
+			return fired, Status{}, err
+		}
+		first, second := -1, math.Inf(1)
+		dues := make([]float64, len(nexts))
+		for i, raw := range nexts {
+			dues[i] = math.Inf(1)
+			var v *float64
+			if json.Unmarshal(raw, &v) == nil && v != nil {
+				dues[i] = *v
+			}
+		}
+		for i, d := range dues {
+			if d <= end && (first < 0 || d < dues[first]) {
+				first = i
+			}
+		}
+		if first < 0 {
+			break
+		}
+		for i, d := range dues {
+			if i != first && d < second {
+				second = d
+			}
+		}
+		limit := math.Min(end, second)
+		raw, err := eval(ctx, conns[first], fmt.Sprintf("__usClockTarget.runUntil(%v, %v, %d)", limit, jump, c.advances))
+		if err != nil {
+			return fired, Status{}, err
+		}
+		n, _ := strconv.Atoi(string(raw))
+		fired += n
+		if jump && limit == end {
+			// A jump fires each timer at most once: the target that ran up
+			// to the end has nothing more to fire in it.
+			conns = append(conns[:first:first], conns[first+1:]...)
+			if len(conns) == 0 {
+				break
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return fired, Status{}, errs.FromContext(ctx, errs.OperationTimeout, "advancing the clock")
+		}
+	}
+	c.now = end
+	all, err := c.targets(ctx, true)
+	if err != nil {
+		return fired, Status{}, err
+	}
+	if _, err := each(ctx, all, fmt.Sprintf("__usClockTarget.setNow(%v)", end)); err != nil {
+		return fired, Status{}, err
+	}
+	st, err := c.statusLocked(ctx, all)
+	return fired, st, err
+}
+
+// SetMode switches between Fixed and Running without moving the time.
+func (c *Clock) SetMode(ctx context.Context, mode string) (Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.need(); err != nil {
+		return Status{}, err
+	}
+	c.mode = mode
+	conns, err := c.targets(ctx, true)
+	if err != nil {
+		return Status{}, err
+	}
+	if _, err := each(ctx, conns, fmt.Sprintf("__usClockTarget.setMode(%q)", mode)); err != nil {
+		return Status{}, err
+	}
+	return c.statusLocked(ctx, conns)
+}
+
+// Now is the clock's time (epoch ms) as the server last set it.
+func (c *Clock) Now() (float64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now, c.installed
+}
+
+// Status reports the clock.
+func (c *Clock) Status(ctx context.Context) (Status, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.installed {
+		return Status{}, nil
+	}
+	conns, err := c.targets(ctx, false)
+	if err != nil {
+		return Status{}, err
+	}
+	return c.statusLocked(ctx, conns)
+}
+
+func (c *Clock) statusLocked(ctx context.Context, conns []*cdp.Conn) (Status, error) {
+	st := Status{Installed: true, Mode: c.mode, Time: c.now}
+	outs, err := each(ctx, conns, "__usClockTarget.status()")
+	if err != nil {
+		return st, err
+	}
+	for _, raw := range outs {
+		var s struct {
+			Now       float64 `json:"now"`
+			Documents int     `json:"documents"`
+			Pending   int     `json:"pending"`
+		}
+		if json.Unmarshal(raw, &s) == nil {
+			st.Documents += s.Documents
+			st.Pending += s.Pending
+			if c.mode == Running {
+				st.Time = s.Now
+			}
+		}
+	}
+	return st, nil
+}

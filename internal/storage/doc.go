@@ -1,0 +1,9 @@
+// Package storage is the state an app keeps in its browser profile, as
+// typed Go values over the DevTools protocol: cookies (Storage and Network
+// domains, never page JavaScript), Web Storage of any origin a document of
+// the app has open (the DOMStorage domain on the target whose frame holds
+// the origin, so an origin that lives only in a cross-site OOPIF or a
+// webview guest is reached through that target's own socket), and
+// Playwright's storageState shape with its validation. internal/tool calls
+// it and never names a protocol method itself.
+package storage

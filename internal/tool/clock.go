@@ -1,0 +1,201 @@
+package tool
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/clock"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+)
+
+func registerClock(s *Server) {
+	add(s, "clock_install", "Install one fake clock in every document of the session (pages, frames, cross-site OOPIFs, webview guests, and later documents of those windows): Date, performance.now, setTimeout/setInterval, requestAnimationFrame, requestIdleCallback. Starts fixed at time (epoch ms or ISO-8601; default now). Timers set before the install stay real.", true, gateNone, clockInstall)
+	add(s, "clock_set_time", "Freeze the clock at time (epoch ms or ISO-8601): Date.now() returns it and no timer fires until clock_advance.", true, gateNone, clockSetTime)
+	add(s, "clock_set_system_time", "Set the clock to time and let it run with the wall clock (timers fire as real time passes).", true, gateNone, clockSetSystemTime)
+	add(s, "clock_advance", "Jump the clock ms forward, firing every timer due on the way in due order across all documents (a repeating timer fires at most once), then hold.", true, gateNone, clockAdvance)
+	add(s, "clock_run_for", "Tick the clock ms forward, firing every timer as it comes due, repeating timers each time (across all documents, in order).", true, gateNone, clockRunFor)
+	add(s, "clock_pause", "Run the clock forward to time (firing the timers due up to it), then hold it there.", true, gateNone, clockPause)
+	add(s, "clock_resume", "Let the clock run with the wall clock again from where it is.", true, gateNone, clockResume)
+	add(s, "clock_status", "Whether the clock is installed, its mode (fixed or running), its time, and how many documents and pending timers it governs.", true, gateNone, clockStatus)
+}
+
+func clockOf(sess *session.Session) (*clock.Clock, error) {
+	return session.Attach(sess, func(context.Context) (*clock.Clock, func() error, error) {
+		return clock.New(sess.Pool), nil, nil
+	})
+}
+
+// parseTime reads epoch ms or an ISO-8601 time.
+func parseTime(field, v string) (float64, error) {
+	if v == "" {
+		return 0, errs.BadArg(field, "is required (epoch ms or ISO-8601)")
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		if f < 0 || f > 8.64e15 {
+			return 0, errs.BadArg(field, "epoch ms out of range")
+		}
+		return f, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return float64(t.UnixMilli()), nil
+		}
+	}
+	return 0, errs.BadArg(field, "%q is neither epoch ms nor ISO-8601 (2026-01-02T15:04:05Z)", v)
+}
+
+type clockTimeArgs struct {
+	Common
+	Time string `json:"time" jsonschema:"epoch ms or ISO-8601"`
+}
+
+func (a *clockTimeArgs) validate() error { _, err := parseTime("time", a.Time); return err }
+
+type clockInstallArgs struct {
+	Common
+	Time string `json:"time,omitempty" jsonschema:"start time, epoch ms or ISO-8601; default now"`
+}
+
+func (a *clockInstallArgs) validate() error {
+	if a.Time == "" {
+		return nil
+	}
+	_, err := parseTime("time", a.Time)
+	return err
+}
+
+type clockMsArgs struct {
+	Common
+	Ms float64 `json:"ms" jsonschema:"milliseconds, 0 or more"`
+}
+
+func (a *clockMsArgs) validate() error {
+	if a.Ms < 0 || a.Ms > 366*24*3600*1000 {
+		return errs.BadArg("ms", "must be between 0 and a year")
+	}
+	return nil
+}
+
+type clockResult struct {
+	clock.Status
+	Fired      int      `json:"fired,omitempty" jsonschema:"timers fired by this call"`
+	AdvancedMs *float64 `json:"advancedMs,omitempty"`
+	RanForMs   *float64 `json:"ranForMs,omitempty"`
+	PausedAt   *float64 `json:"pausedAt,omitempty"`
+	Fixed      *float64 `json:"fixed,omitempty"`
+	SystemTime *float64 `json:"systemTime,omitempty"`
+	Resumed    bool     `json:"resumed,omitempty"`
+}
+
+func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	t := float64(time.Now().UnixMilli())
+	if a.Time != "" {
+		t, _ = parseTime("time", a.Time)
+	}
+	st, err := k.Install(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st}, nil
+}
+
+func clockSetTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := parseTime("time", a.Time)
+	st, err := k.SetTime(ctx, t, clock.Fixed)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, Fixed: &t}, nil
+}
+
+func clockSetSystemTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := parseTime("time", a.Time)
+	st, err := k.SetTime(ctx, t, clock.Running)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, SystemTime: &t}, nil
+}
+
+func clockAdvance(ctx context.Context, c *Call, a *clockMsArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	n, st, err := k.Advance(ctx, a.Ms, true)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, Fired: n, AdvancedMs: &a.Ms}, nil
+}
+
+func clockRunFor(ctx context.Context, c *Call, a *clockMsArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	n, st, err := k.Advance(ctx, a.Ms, false)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, Fired: n, RanForMs: &a.Ms}, nil
+}
+
+func clockPause(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := parseTime("time", a.Time)
+	now, ok := k.Now()
+	if ok && t < now {
+		return nil, errs.BadArg("time", "is before the clock's time %s; use clock_set_time to go back", time.UnixMilli(int64(now)).UTC().Format(time.RFC3339Nano))
+	}
+	if _, err := k.SetMode(ctx, clock.Fixed); err != nil {
+		return nil, err
+	}
+	now, _ = k.Now()
+	n, st, err := k.Advance(ctx, max(0, t-now), false)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, Fired: n, PausedAt: &t}, nil
+}
+
+func clockResume(ctx context.Context, c *Call, _ *noArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	st, err := k.SetMode(ctx, clock.Running)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st, Resumed: true}, nil
+}
+
+func clockStatus(ctx context.Context, c *Call, _ *noArgs) (*clockResult, error) {
+	k, err := clockOf(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	st, err := k.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &clockResult{Status: st}, nil
+}

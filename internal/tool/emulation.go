@@ -1,0 +1,102 @@
+package tool
+
+import (
+	"context"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/emulation"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+)
+
+func registerEmulation(s *Server) {
+	add(s, "emulation_set", "Emulate, in the active window: viewport {width, height, deviceScaleFactor, mobile}, device (a built-in name: "+strings.Join(emulation.Devices(), ", ")+"), colorScheme, reducedMotion, forcedColors, media, timezone (IANA), locale (BCP 47), geolocation {latitude, longitude, accuracy}, cpuThrottle (slowdown factor), userAgent. Only the fields given change; the result says what the page now reports.", true, gateNone, emulationSet)
+	add(s, "emulation_reset", "Clear every emulation of the active window: it shows itself as it is again.", true, gateNone, emulationReset)
+}
+
+type emulationSetArgs struct {
+	Common
+	Viewport      *emulation.Viewport    `json:"viewport,omitempty" jsonschema:"the emulated screen: width and height in CSS pixels, deviceScaleFactor (0 = the screen's), mobile"`
+	Device        string                 `json:"device,omitempty" jsonschema:"a built-in device name (sets viewport and user agent)"`
+	ColorScheme   string                 `json:"colorScheme,omitempty" jsonschema:"light, dark or no-preference"`
+	ReducedMotion string                 `json:"reducedMotion,omitempty" jsonschema:"reduce or no-preference"`
+	ForcedColors  string                 `json:"forcedColors,omitempty" jsonschema:"active or none"`
+	Media         string                 `json:"media,omitempty" jsonschema:"screen or print"`
+	Timezone      string                 `json:"timezone,omitempty" jsonschema:"an IANA timezone ID like Europe/Berlin"`
+	Locale        string                 `json:"locale,omitempty" jsonschema:"a BCP 47 locale like de-DE"`
+	Geolocation   *emulation.Geolocation `json:"geolocation,omitempty" jsonschema:"latitude, longitude and accuracy (meters)"`
+	CPUThrottle   float64                `json:"cpuThrottle,omitempty" jsonschema:"CPU slowdown factor, 1 = none"`
+	UserAgent     string                 `json:"userAgent,omitempty" jsonschema:"the user agent string"`
+}
+
+func (a *emulationSetArgs) change() emulation.State {
+	return emulation.State{Viewport: a.Viewport, Device: a.Device, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion,
+		ForcedColors: a.ForcedColors, Media: a.Media, Timezone: a.Timezone, Locale: a.Locale, Geolocation: a.Geolocation,
+		CPUThrottle: a.CPUThrottle, UserAgent: a.UserAgent}
+}
+
+func (a *emulationSetArgs) validate() error {
+	c := a.change()
+	if c == (emulation.State{}) {
+		return errs.BadArg("viewport", "pass at least one field to emulate (or call emulation_reset)")
+	}
+	return c.Validate()
+}
+
+type emulationResult struct {
+	WindowID string              `json:"window_id"`
+	Emulated emulation.State     `json:"emulated" jsonschema:"every emulation the window has now"`
+	Observed *emulation.Observed `json:"observed" jsonschema:"what the window's document reports now"`
+}
+
+// emulationBook is the session's record of what each window was given.
+func emulationBook(sess *session.Session) (*emulation.Book, error) {
+	return session.Attach(sess, func(context.Context) (*emulation.Book, func() error, error) {
+		return emulation.NewBook(), nil, nil
+	})
+}
+
+func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulationResult, error) {
+	return applyEmulation(ctx, c, func(prev emulation.State) emulation.State { return emulation.Merge(prev, a.change()) })
+}
+
+func emulationReset(ctx context.Context, c *Call, _ *noArgs) (*emulationResult, error) {
+	return applyEmulation(ctx, c, func(emulation.State) emulation.State { return emulation.State{} })
+}
+
+func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emulation.State) (*emulationResult, error) {
+	book, err := emulationBook(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	book.Prune(func(w string) bool { _, ok := c.Session.Pool.Known(w); return ok })
+	id := c.Session.Surfaces.ActiveWindow()
+	if id == "" {
+		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
+	}
+	conn, err := c.Session.Pool.Conn(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	prev := book.Get(id)
+	s := next(prev)
+	if err := emulation.Apply(ctx, conn, prev, s); err != nil {
+		return nil, err
+	}
+	obs, err := emulation.Observe(ctx, conn)
+	if err != nil {
+		book.Put(id, s)
+		return nil, err
+	}
+	if field, ok := emulation.Verify(s, obs); !ok {
+		// The browser took a value the page does not show (Chromium takes
+		// some unknown timezone IDs): put the window back as it was.
+		if rerr := emulation.Apply(ctx, conn, s, prev); rerr != nil {
+			book.Put(id, s)
+		}
+		return nil, errs.New(errs.EmulationRejected, "%s: the browser took the value but the page does not report it; the window is as it was", field).
+			With("field", field).With("observed", obs)
+	}
+	book.Put(id, s)
+	return &emulationResult{WindowID: id, Emulated: s, Observed: obs}, nil
+}

@@ -1,0 +1,855 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/storage"
+)
+
+func registerStorage(s *Server) {
+	add(s, "storage_cookies", "The app's cookies (through the protocol, no page JavaScript), optionally only those the browser would send to url, of a domain, or of a name. Values are [redacted] unless reveal:true and the server runs with --allow-secrets.", true, gateNone, storageCookies)
+	add(s, "storage_set_cookie", "Add or overwrite one cookie (all attributes; partitionKey for a partitioned cookie). Pass url or domain. expires is epoch seconds; omit it for a session cookie. The cookie is read back before ok.", true, gateNone, storageSetCookie)
+	add(s, "storage_clear_cookies", "Delete cookies: all of them, or those matching url, domain and/or name. Returns how many went.", true, gateNone, storageClearCookies)
+	add(s, "storage_snapshot", "Every cookie plus the localStorage (and sessionStorage) of every origin a document of the app has open: top pages, frames, cross-site OOPIFs and webview guests. Cookie values are [redacted] unless reveal:true and --allow-secrets; Web Storage values are app state and shown as they are.", true, gateNone, storageSnapshot)
+	for _, scope := range []storage.Scope{storage.Local, storage.Session} {
+		name := "storage_" + string(scope) + "_"
+		area := map[storage.Scope]string{storage.Local: "localStorage", storage.Session: "sessionStorage"}[scope]
+		add(s, name+"get", fmt.Sprintf("Read %s values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.", area), true, gateNone, webGet(scope))
+		add(s, name+"set", fmt.Sprintf("Set one %s key of an origin (default: the active surface's) to a string value; read back before ok.", area), true, gateNone, webSet(scope))
+		add(s, name+"remove", fmt.Sprintf("Remove one %s key of an origin (default: the active surface's); absent is fine.", area), true, gateNone, webRemove(scope))
+		add(s, name+"keys", fmt.Sprintf("List the %s keys of an origin (default: the active surface's), no values.", area), true, gateNone, webKeys(scope))
+		add(s, name+"clear", fmt.Sprintf("Clear all of %s of an origin (default: the active surface's).", area), true, gateNone, webClear(scope))
+	}
+	add(s, "storage_idb_schema", "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.", true, gateNone, idbSchema)
+	add(s, "storage_idb_get", "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).", true, gateNone, idbGet)
+	add(s, "storage_idb_count", "Count the records of an IndexedDB object store.", true, gateNone, idbCount)
+	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
+	add(s, "storage_idb_clear", "Delete every record of an IndexedDB object store.", true, gateNone, idbClear)
+	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
+	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage of origins the app has open. The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
+}
+
+// anyConn is a renderer socket of the session for profile-wide calls
+// (cookies live in the browser context, not in one document).
+func anyConn(ctx context.Context, c *Call) (storage.Conn, error) {
+	return storage.AnyConn(ctx, c.Session.Pool, c.Session.Surfaces.ActiveWindow())
+}
+
+// revealArgs is the opt-in to see secret values.
+type revealArgs struct {
+	Reveal bool `json:"reveal,omitempty" jsonschema:"show cookie values; needs the server's --allow-secrets"`
+}
+
+// reveals says whether values may be shown; asking without the operator's
+// flag is SECRETS_NOT_ALLOWED (never a silent redaction the agent did not
+// ask for).
+func (c *Call) reveals(r revealArgs) (bool, error) {
+	if !r.Reveal {
+		return false, nil
+	}
+	if !c.Server.cfg.AllowSecrets {
+		return false, errs.New(errs.SecretsNotAllowed, "reveal: the server was not started with --allow-secrets").With("field", "reveal")
+	}
+	return true, nil
+}
+
+func redactCookies(cs []storage.Cookie, reveal bool) []storage.Cookie {
+	if reveal {
+		return cs
+	}
+	for i := range cs {
+		cs[i].Value = storage.Redacted
+	}
+	return cs
+}
+
+type cookiesArgs struct {
+	Common
+	revealArgs
+	URL    string `json:"url,omitempty" jsonschema:"only cookies the browser would send to this URL"`
+	Domain string `json:"domain,omitempty" jsonschema:"only cookies of this domain (and its subdomains)"`
+	Name   string `json:"name,omitempty" jsonschema:"only cookies of this name"`
+}
+
+func (a *cookiesArgs) validate() error {
+	if a.URL != "" {
+		if _, err := storage.NormalizeOrigin("url", a.URL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *cookiesArgs) filter() storage.Filter {
+	return storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name}
+}
+
+type cookiesResult struct {
+	Count    int              `json:"count"`
+	Cookies  []storage.Cookie `json:"cookies"`
+	Redacted bool             `json:"redacted" jsonschema:"true when cookie values are shown as [redacted]"`
+}
+
+func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*cookiesResult, error) {
+	reveal, err := c.reveals(a.revealArgs)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := storage.Cookies(ctx, conn, a.filter())
+	if err != nil {
+		return nil, err
+	}
+	return &cookiesResult{Count: len(cs), Cookies: redactCookies(cs, reveal), Redacted: !reveal}, nil
+}
+
+type setCookieArgs struct {
+	Common
+	Name         string  `json:"name" jsonschema:"the cookie name"`
+	Value        string  `json:"value" jsonschema:"the cookie value"`
+	URL          string  `json:"url,omitempty" jsonschema:"the URL the cookie is for (sets domain, path and secure from it); this or domain"`
+	Domain       string  `json:"domain,omitempty" jsonschema:"the cookie domain (.example.com for every subdomain); this or url"`
+	Path         string  `json:"path,omitempty" jsonschema:"default / (with domain) or the URL's path"`
+	Expires      float64 `json:"expires,omitempty" jsonschema:"epoch seconds; omit for a session cookie"`
+	HTTPOnly     bool    `json:"httpOnly,omitempty"`
+	Secure       bool    `json:"secure,omitempty"`
+	SameSite     string  `json:"sameSite,omitempty" jsonschema:"Strict, Lax or None (None needs secure)"`
+	Priority     string  `json:"priority,omitempty" jsonschema:"Low, Medium or High"`
+	PartitionKey string  `json:"partitionKey,omitempty" jsonschema:"the top-level site of a partitioned (CHIPS) cookie, like https://example.com; needs secure"`
+}
+
+func (a *setCookieArgs) param() storage.CookieParam {
+	p := storage.CookieParam{Name: a.Name, Value: a.Value, URL: a.URL, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
+		HTTPOnly: a.HTTPOnly, Secure: a.Secure, SameSite: a.SameSite, Priority: a.Priority}
+	if a.PartitionKey != "" {
+		p.PartitionKey = &storage.PartitionKey{TopLevelSite: a.PartitionKey}
+	}
+	return p
+}
+
+func (a *setCookieArgs) validate() error {
+	if a.Name == "" {
+		return errs.BadArg("name", "is required")
+	}
+	p := a.param()
+	if err := storage.ValidateCookie("", &p); err != nil {
+		if e := errs.As(err); e != nil && e.Details["field"] == "partitionKey.topLevelSite" {
+			return errs.BadArg("partitionKey", "must be a site like https://example.com")
+		}
+		return err
+	}
+	return nil
+}
+
+type setCookieResult struct {
+	Set    bool           `json:"set"`
+	Cookie storage.Cookie `json:"cookie" jsonschema:"the cookie as the browser now keeps it (value redacted)"`
+}
+
+func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*setCookieResult, error) {
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	p := a.param()
+	_ = storage.ValidateCookie("", &p) // fills the default path
+	if err := storage.SetCookies(ctx, conn, []storage.CookieParam{p}); err != nil {
+		return nil, err
+	}
+	// The browser can drop a cookie without an error (a domain the URL
+	// cannot set, an expiry in the past): read it back.
+	all, err := storage.Cookies(ctx, conn, storage.Filter{Name: a.Name})
+	if err != nil {
+		return nil, err
+	}
+	for _, got := range all {
+		if got.Value == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
+			(p.Path == "" || got.Path == p.Path) && (p.PartitionKey == nil) == (got.PartitionKey == nil) {
+			got.Value = storage.Redacted
+			return &setCookieResult{Set: true, Cookie: got}, nil
+		}
+	}
+	return nil, errs.New(errs.BadArgument, "the browser accepted the cookie %q but does not keep it (an expiry in the past, or a domain the URL may not set)", a.Name).
+		With("field", "expires").With("found_by_name", len(all))
+}
+
+type clearCookiesArgs struct {
+	Common
+	URL    string `json:"url,omitempty" jsonschema:"only cookies the browser would send to this URL"`
+	Domain string `json:"domain,omitempty" jsonschema:"only cookies of this domain (and its subdomains)"`
+	Name   string `json:"name,omitempty" jsonschema:"only cookies of this name"`
+}
+
+func (a *clearCookiesArgs) validate() error {
+	if a.URL != "" {
+		if _, err := storage.NormalizeOrigin("url", a.URL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type clearCookiesResult struct {
+	Cleared   int `json:"cleared" jsonschema:"how many cookies were deleted"`
+	Remaining int `json:"remaining" jsonschema:"how many cookies match the filter now (0 when the clear worked)"`
+}
+
+func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*clearCookiesResult, error) {
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	f := storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name}
+	n, err := storage.DeleteCookies(ctx, conn, f)
+	if err != nil {
+		return nil, err
+	}
+	left, err := storage.Cookies(ctx, conn, f)
+	if err != nil {
+		return nil, err
+	}
+	if len(left) > 0 {
+		return nil, errs.New(errs.Internal, "%d cookies still match after the delete", len(left)).With("remaining", len(left))
+	}
+	return &clearCookiesResult{Cleared: n}, nil
+}
+
+// originStorage is one origin in a snapshot.
+type originStorage struct {
+	Origin         string         `json:"origin"`
+	LocalStorage   []storage.Item `json:"localStorage"`
+	SessionStorage []storage.Item `json:"sessionStorage,omitempty"`
+	SurfaceIDs     []string       `json:"surface_ids,omitempty" jsonschema:"the surfaces that show a document of the origin"`
+}
+
+type storageSnapshotArgs struct {
+	Common
+	revealArgs
+	Origin         string `json:"origin,omitempty" jsonschema:"only this origin's Web Storage (cookies stay all)"`
+	SessionStorage bool   `json:"sessionStorage,omitempty" jsonschema:"also read each origin's sessionStorage"`
+}
+
+type storageSnapshotResult struct {
+	Cookies  []storage.Cookie `json:"cookies"`
+	Origins  []originStorage  `json:"origins"`
+	Redacted bool             `json:"redacted"`
+}
+
+func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storageSnapshotResult, error) {
+	reveal, err := c.reveals(a.revealArgs)
+	if err != nil {
+		return nil, err
+	}
+	var only string
+	if a.Origin != "" {
+		if only, err = storage.NormalizeOrigin("origin", a.Origin); err != nil {
+			return nil, err
+		}
+	}
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := storage.Cookies(ctx, conn, storage.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	origins, err := storage.Origins(ctx, c.Session.Pool)
+	if err != nil {
+		return nil, err
+	}
+	if only != "" {
+		o, err := storage.Find(origins, "origin", only)
+		if err != nil {
+			return nil, err
+		}
+		origins = []storage.Origin{*o}
+	}
+	out := &storageSnapshotResult{Cookies: redactCookies(cs, reveal), Origins: make([]originStorage, 0, len(origins)), Redacted: !reveal}
+	for i := range origins {
+		o := &origins[i]
+		entry := originStorage{Origin: o.Origin}
+		for _, h := range o.Hosts {
+			if id, ok := c.Session.Surfaces.SurfaceOf(h.FrameID); ok {
+				entry.SurfaceIDs = append(entry.SurfaceIDs, id)
+			}
+		}
+		if entry.LocalStorage, err = readArea(ctx, c, o, storage.Local); err != nil {
+			return nil, err
+		}
+		if a.SessionStorage {
+			if entry.SessionStorage, err = readArea(ctx, c, o, storage.Session); err != nil {
+				return nil, err
+			}
+		}
+		out.Origins = append(out.Origins, entry)
+	}
+	return out, nil
+}
+
+func readArea(ctx context.Context, c *Call, o *storage.Origin, scope storage.Scope) ([]storage.Item, error) {
+	area, err := storage.Open(ctx, c.Session.Pool, o, scope)
+	if err != nil {
+		return nil, err
+	}
+	return area.Items(ctx)
+}
+
+// webArgs names the origin of a Web Storage call.
+type webArgs struct {
+	Common
+	Origin string `json:"origin,omitempty" jsonschema:"the origin (or any URL of it); default: the active surface's"`
+}
+
+// origin finds the named origin, else the active surface's (with the
+// active surface's own target first among its hosts).
+func (a *webArgs) origin(ctx context.Context, c *Call) (*storage.Origin, error) {
+	origins, err := storage.Origins(ctx, c.Session.Pool)
+	if err != nil {
+		return nil, err
+	}
+	if a.Origin != "" {
+		want, err := storage.NormalizeOrigin("origin", a.Origin)
+		if err != nil {
+			return nil, err
+		}
+		return storage.Find(origins, "origin", want)
+	}
+	res, err := c.Session.Surfaces.Resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range origins {
+		for j, h := range origins[i].Hosts {
+			if h.FrameID == res.FrameID {
+				o := &origins[i]
+				o.Hosts[0], o.Hosts[j] = o.Hosts[j], o.Hosts[0]
+				return o, nil
+			}
+		}
+	}
+	return nil, errs.BadArg("origin", "the active surface shows no http(s) document; pass origin")
+}
+
+// area opens the Web Storage of the named origin, else the active
+// surface's.
+func (a *webArgs) area(ctx context.Context, c *Call, scope storage.Scope) (*storage.Area, string, error) {
+	o, err := a.origin(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	area, err := storage.Open(ctx, c.Session.Pool, o, scope)
+	return area, o.Origin, err
+}
+
+type webGetArgs struct {
+	webArgs
+	Key  string   `json:"key,omitempty" jsonschema:"one key to read"`
+	Keys []string `json:"keys,omitempty" jsonschema:"several keys to read in one call"`
+}
+
+func (a *webGetArgs) validate() error {
+	if (a.Key == "") == (len(a.Keys) == 0) {
+		return errs.BadArg("key", "pass exactly one of key or keys")
+	}
+	return nil
+}
+
+type webGetResult struct {
+	Scope  string             `json:"scope"`
+	Origin string             `json:"origin"`
+	Key    string             `json:"key,omitempty"`
+	Value  *string            `json:"value,omitempty" jsonschema:"the value; absent (with found false) when the key is not set"`
+	Found  *bool              `json:"found,omitempty"`
+	Items  map[string]*string `json:"items,omitempty" jsonschema:"keys → values (null when not set), for keys"`
+}
+
+func lookup(items []storage.Item) map[string]string {
+	m := make(map[string]string, len(items))
+	for _, it := range items {
+		m[it.Name] = it.Value
+	}
+	return m
+}
+
+func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*webGetResult, error) {
+	return func(ctx context.Context, c *Call, a *webGetArgs) (*webGetResult, error) {
+		area, origin, err := a.area(ctx, c, scope)
+		if err != nil {
+			return nil, err
+		}
+		items, err := area.Items(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m := lookup(items)
+		out := &webGetResult{Scope: string(scope), Origin: origin}
+		if a.Key != "" {
+			v, ok := m[a.Key]
+			out.Key, out.Found = a.Key, &ok
+			if ok {
+				out.Value = &v
+			}
+			return out, nil
+		}
+		out.Items = map[string]*string{}
+		for _, k := range a.Keys {
+			if v, ok := m[k]; ok {
+				out.Items[k] = &v
+			} else {
+				out.Items[k] = nil
+			}
+		}
+		return out, nil
+	}
+}
+
+type webSetArgs struct {
+	webArgs
+	Key   string `json:"key" jsonschema:"the key"`
+	Value string `json:"value" jsonschema:"the string value"`
+}
+
+func (a *webSetArgs) validate() error {
+	if a.Key == "" {
+		return errs.BadArg("key", "is required")
+	}
+	return nil
+}
+
+type webChangeResult struct {
+	Scope   string `json:"scope"`
+	Origin  string `json:"origin"`
+	Set     bool   `json:"set,omitempty"`
+	Removed bool   `json:"removed,omitempty"`
+	Cleared bool   `json:"cleared,omitempty"`
+	Count   int    `json:"count" jsonschema:"how many keys the area holds now"`
+}
+
+func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*webChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webSetArgs) (*webChangeResult, error) {
+		area, origin, err := a.area(ctx, c, scope)
+		if err != nil {
+			return nil, err
+		}
+		if err := area.Set(ctx, a.Key, a.Value); err != nil {
+			return nil, err
+		}
+		items, err := area.Items(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := lookup(items)[a.Key]; !ok || v != a.Value {
+			return nil, errs.New(errs.Internal, "%s of %s: %q did not keep the value (quota?)", scope, origin, a.Key)
+		}
+		return &webChangeResult{Scope: string(scope), Origin: origin, Set: true, Count: len(items)}, nil
+	}
+}
+
+type webKeyArgs struct {
+	webArgs
+	Key string `json:"key" jsonschema:"the key"`
+}
+
+func (a *webKeyArgs) validate() error {
+	if a.Key == "" {
+		return errs.BadArg("key", "is required")
+	}
+	return nil
+}
+
+func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*webChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webKeyArgs) (*webChangeResult, error) {
+		area, origin, err := a.area(ctx, c, scope)
+		if err != nil {
+			return nil, err
+		}
+		if err := area.Remove(ctx, a.Key); err != nil {
+			return nil, err
+		}
+		items, err := area.Items(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := lookup(items)[a.Key]; ok {
+			return nil, errs.New(errs.Internal, "%s of %s: %q is still set", scope, origin, a.Key)
+		}
+		return &webChangeResult{Scope: string(scope), Origin: origin, Removed: true, Count: len(items)}, nil
+	}
+}
+
+type webKeysResult struct {
+	Scope  string   `json:"scope"`
+	Origin string   `json:"origin"`
+	Count  int      `json:"count"`
+	Keys   []string `json:"keys"`
+}
+
+func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webKeysResult, error) {
+	return func(ctx context.Context, c *Call, a *webArgs) (*webKeysResult, error) {
+		area, origin, err := a.area(ctx, c, scope)
+		if err != nil {
+			return nil, err
+		}
+		items, err := area.Items(ctx)
+		if err != nil {
+			return nil, err
+		}
+		keys := make([]string, len(items))
+		for i, it := range items {
+			keys[i] = it.Name
+		}
+		return &webKeysResult{Scope: string(scope), Origin: origin, Count: len(keys), Keys: keys}, nil
+	}
+}
+
+func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webArgs) (*webChangeResult, error) {
+		area, origin, err := a.area(ctx, c, scope)
+		if err != nil {
+			return nil, err
+		}
+		if err := area.Clear(ctx); err != nil {
+			return nil, err
+		}
+		items, err := area.Items(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) > 0 {
+			return nil, errs.New(errs.Internal, "%s of %s still holds %d keys", scope, origin, len(items))
+		}
+		return &webChangeResult{Scope: string(scope), Origin: origin, Cleared: true}, nil
+	}
+}
+
+type stateExportArgs struct {
+	Common
+	Path      string `json:"path" jsonschema:"the file to write (absolute, or relative to the artifacts folder); under the allowed roots"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a file this server did not write"`
+}
+
+func (a *stateExportArgs) validate() error {
+	if a.Path == "" {
+		return errs.BadArg("path", "is required")
+	}
+	return nil
+}
+
+type stateExportResult struct {
+	Path    string   `json:"path"`
+	Cookies int      `json:"cookie_count"`
+	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage the file holds"`
+	Bytes   int      `json:"bytes"`
+}
+
+func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stateExportResult, error) {
+	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := storage.Cookies(ctx, conn, storage.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	origins, err := storage.Origins(ctx, c.Session.Pool)
+	if err != nil {
+		return nil, err
+	}
+	st := storage.State{Cookies: make([]storage.StateCookie, 0, len(cs)), Origins: []storage.StateOrigin{}}
+	for _, ck := range cs {
+		st.Cookies = append(st.Cookies, storage.StateCookieOf(ck))
+	}
+	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}}
+	for i := range origins {
+		items, err := readArea(ctx, c, &origins[i], storage.Local)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			continue // Playwright lists only origins that hold something
+		}
+		st.Origins = append(st.Origins, storage.StateOrigin{Origin: origins[i].Origin, LocalStorage: items})
+		out.Origins = append(out.Origins, origins[i].Origin)
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	// The file holds session cookies: readable by its owner only.
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return nil, errs.New(errs.BadArgument, "path: %v", err).With("field", "path")
+	}
+	c.Server.files.Wrote(path)
+	out.Bytes = len(data)
+	return out, nil
+}
+
+type stateImportArgs struct {
+	Common
+	Path string `json:"path" jsonschema:"the storageState JSON file to read (absolute, under the allowed roots)"`
+}
+
+func (a *stateImportArgs) validate() error {
+	if a.Path == "" {
+		return errs.BadArg("path", "is required")
+	}
+	return nil
+}
+
+type stateImportResult struct {
+	Cookies int      `json:"cookie_count" jsonschema:"cookies set"`
+	Origins []string `json:"origin_names" jsonschema:"origins whose localStorage was written"`
+	Keys    int      `json:"key_count" jsonschema:"localStorage keys written"`
+}
+
+// maxStateFile bounds what an import reads.
+const maxStateFile = 32 << 20
+
+func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stateImportResult, error) {
+	path, err := c.Server.files.CheckRead(ctx, "path", a.Path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(path); err == nil && st.Size() > maxStateFile {
+		return nil, errs.BadArg("path", "the file is %d bytes; a storageState over %d bytes is refused", st.Size(), maxStateFile)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, errs.BadArg("path", "%v", err)
+	}
+	st, err := storage.ParseState(data)
+	if err != nil {
+		return nil, err
+	}
+	// Every origin must be reachable before anything is written.
+	origins, err := storage.Origins(ctx, c.Session.Pool)
+	if err != nil {
+		return nil, err
+	}
+	areas := make([]*storage.Area, len(st.Origins))
+	for i, so := range st.Origins {
+		o, err := storage.Find(origins, fmt.Sprintf("$.origins[%d].origin", i), so.Origin)
+		if err != nil {
+			return nil, err
+		}
+		if areas[i], err = storage.Open(ctx, c.Session.Pool, o, storage.Local); err != nil {
+			return nil, err
+		}
+	}
+	conn, err := anyConn(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	params := make([]storage.CookieParam, len(st.Cookies))
+	for i, ck := range st.Cookies {
+		params[i] = ck.Param()
+	}
+	if err := storage.SetCookies(ctx, conn, params); err != nil {
+		return nil, err
+	}
+	out := &stateImportResult{Cookies: len(params), Origins: []string{}}
+	for i, so := range st.Origins {
+		for _, it := range so.LocalStorage {
+			if err := areas[i].Set(ctx, it.Name, it.Value); err != nil {
+				return nil, err
+			}
+			out.Keys++
+		}
+		out.Origins = append(out.Origins, so.Origin)
+	}
+	return out, nil
+}
+
+type idbSchemaArgs struct {
+	webArgs
+	Database string `json:"database,omitempty" jsonschema:"a database name; omit to list the names"`
+}
+
+type idbSchemaResult struct {
+	Origin    string            `json:"origin"`
+	Databases []string          `json:"databases,omitempty"`
+	Database  *storage.Database `json:"database,omitempty"`
+}
+
+func idbOpen(ctx context.Context, c *Call, a *webArgs) (*storage.DB, string, error) {
+	o, err := a.origin(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := storage.OpenIDB(ctx, c.Session.Pool, o)
+	return db, o.Origin, err
+}
+
+func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*idbSchemaResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	out := &idbSchemaResult{Origin: origin}
+	if a.Database == "" {
+		out.Databases, err = db.Names(ctx)
+		return out, err
+	}
+	out.Database, err = db.Schema(ctx, a.Database)
+	return out, err
+}
+
+type idbStoreArgs struct {
+	webArgs
+	Database string `json:"database" jsonschema:"the database name"`
+	Store    string `json:"store" jsonschema:"the object store name"`
+}
+
+func (a *idbStoreArgs) validate() error {
+	if a.Database == "" {
+		return errs.BadArg("database", "is required")
+	}
+	if a.Store == "" {
+		return errs.BadArg("store", "is required")
+	}
+	return nil
+}
+
+type idbGetArgs struct {
+	idbStoreArgs
+	Index string            `json:"index,omitempty" jsonschema:"read through this index (keys are the index's)"`
+	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"the keys to read"`
+	Skip  int               `json:"skip,omitempty" jsonschema:"records to skip (paging)"`
+	Limit int               `json:"limit,omitempty" jsonschema:"records to return, default 100, max 1000"`
+}
+
+func (a *idbGetArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if a.Skip < 0 {
+		return errs.BadArg("skip", "must be 0 or more")
+	}
+	if a.Limit < 0 || a.Limit > 1000 {
+		return errs.BadArg("limit", "must be between 1 and 1000")
+	}
+	_, err := a.Range.Wire("range")
+	return err
+}
+
+type idbGetResult struct {
+	Origin  string           `json:"origin"`
+	Count   int              `json:"count"`
+	Records []storage.Record `json:"records"`
+	HasMore bool             `json:"hasMore"`
+}
+
+func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+type idbCountResult struct {
+	Origin string `json:"origin"`
+	Count  int    `json:"count"`
+}
+
+func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*idbCountResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	n, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	return &idbCountResult{Origin: origin, Count: n}, nil
+}
+
+type idbDeleteArgs struct {
+	idbStoreArgs
+	Key   any               `json:"key,omitempty" jsonschema:"the key (number or string) of the record to delete"`
+	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"delete every record in this key range instead"`
+}
+
+func (a *idbDeleteArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if (a.Key == nil) == (a.Range == nil) {
+		return errs.BadArg("key", "pass exactly one of key or range")
+	}
+	if a.Key != nil {
+		a.Range = &storage.KeyRange{Lower: a.Key, Upper: a.Key}
+		if _, err := a.Range.Wire("key"); err != nil {
+			return errs.BadArg("key", "must be a number or a string")
+		}
+	}
+	_, err := a.Range.Wire("range")
+	return err
+}
+
+type idbChangeResult struct {
+	Origin string `json:"origin"`
+	Before int    `json:"count_before" jsonschema:"records in the store before"`
+	After  int    `json:"count_after" jsonschema:"records in the store now"`
+}
+
+func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*idbChangeResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	before, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Delete(ctx, a.Database, a.Store, a.Range); err != nil {
+		return nil, err
+	}
+	after, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
+}
+
+func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*idbChangeResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	before, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Clear(ctx, a.Database, a.Store); err != nil {
+		return nil, err
+	}
+	after, err := db.Count(ctx, a.Database, a.Store)
+	if err != nil {
+		return nil, err
+	}
+	if after != 0 {
+		return nil, errs.New(errs.Internal, "the store still holds %d records", after)
+	}
+	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
+}
