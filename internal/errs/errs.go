@@ -51,6 +51,10 @@ const (
 	TypeMismatch         Code = "TYPE_MISMATCH"
 	PathNotAllowed       Code = "PATH_NOT_ALLOWED"
 	FileExists           Code = "FILE_EXISTS"
+	AlreadyCapturing     Code = "ALREADY_CAPTURING"
+	NotCapturing         Code = "NOT_CAPTURING"
+	HARInvalid           Code = "HAR_INVALID"
+	SecretsNotAllowed    Code = "SECRETS_NOT_ALLOWED"
 )
 
 // Entry is what the registry knows about a code.
@@ -100,6 +104,10 @@ var registry = map[Code]Entry{
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
 	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
+	AlreadyCapturing:     {AlreadyCapturing, 409, false, "A network capture is already running in this session. Read it with network_captured, or end it with network_capture_stop and start again with the new filters."},
+	NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
+	HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
+	SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "reveal:true shows secret headers and body fields, which the operator has not allowed. Leave reveal out (secrets stay [redacted]), or ask the operator to start the server with --allow-secrets."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 
