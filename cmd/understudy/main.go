@@ -65,6 +65,11 @@ MCP flags:
   --artifacts-dir DIR           where screenshots go without a folder, and relative
                                 output paths (default: <user cache>/understudy/artifacts)
   --allow-any-file              read and write files anywhere (as stagewright does)
+  --allow-secrets               network tools may show Authorization, cookies and secret
+                                body fields when a call passes reveal:true (default:
+                                always [redacted]; docs/network.md)
+  --redact-header NAME          one more header network outputs redact (repeatable)
+  --redact-body-key KEY         one more body field key network outputs redact (repeatable)
 
 Add it to an MCP host:
   Claude Code:  claude mcp add understudy -- understudy
@@ -139,6 +144,9 @@ type mcpFlags struct {
 	logLevel  string
 	version   bool
 	files     fileFlags
+	secrets   bool
+	redactH   listFlag
+	redactK   listFlag
 }
 
 func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
@@ -157,6 +165,9 @@ func parseMCPFlags(args []string, stderr io.Writer) (*mcpFlags, int, bool) {
 	fs.BoolVar(&f.share, "share-sessions", false, "with --http: every client sees every session")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&f.version, "version", false, "print the version")
+	fs.BoolVar(&f.secrets, "allow-secrets", false, "network tools may show secret headers and body fields when a call passes reveal:true")
+	fs.Var(&f.redactH, "redact-header", "one more header network outputs redact (repeatable)")
+	fs.Var(&f.redactK, "redact-body-key", "one more body field key network outputs redact (repeatable)")
 	f.files.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -214,7 +225,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
-		ShareSessions: f.share,
+		ShareSessions: f.share, AllowSecrets: f.secrets, RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -32,7 +32,7 @@ func (n *Network) readBodies(j bodyJob) {
 		return
 	}
 	n.mu.Lock()
-	mode, max := n.opts.Bodies, n.opts.MaxBodyBytes
+	mode, max, types := n.opts.Bodies, n.opts.MaxBodyBytes, n.opts.BodyTypes
 	n.mu.Unlock()
 	if r.RequestBodyTruncated && r.RequestBody == "" && mode == "full" {
 		var pd struct {
@@ -40,7 +40,9 @@ func (n *Network) readBodies(j bodyJob) {
 		}
 		if conn.Call(ctx, "Network.getRequestPostData", map[string]any{"requestId": j.key.id}, &pd) == nil {
 			r.RequestBodyTruncated = false
+			n.mu.Lock()
 			n.takeRequestBody(r, pd.PostData, false)
+			n.mu.Unlock()
 		}
 	}
 	if r.Status == 204 || r.Status == 304 || r.Method == "HEAD" || (r.Status >= 100 && r.Status < 200) {
@@ -50,7 +52,7 @@ func (n *Network) readBodies(j bodyJob) {
 		r.ResponseBodyBytes = r.TransferBytes
 		return
 	}
-	if !n.bodyType(r.MimeType) {
+	if !bodyType(types, r.MimeType) {
 		return
 	}
 	var body struct {
@@ -90,10 +92,7 @@ func (n *Network) readBodies(j bodyJob) {
 }
 
 // bodyType reports whether bodies of this content type are kept.
-func (n *Network) bodyType(ct string) bool {
-	n.mu.Lock()
-	types := n.opts.BodyTypes
-	n.mu.Unlock()
+func bodyType(types []string, ct string) bool {
 	if len(types) == 0 {
 		return true
 	}

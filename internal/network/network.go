@@ -563,12 +563,13 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 	n.pending[k] = r
 }
 
+// takeRequestBody keeps a request body as the capture asks. n.mu is held.
 func (n *Network) takeRequestBody(r *Record, data string, more bool) {
 	r.RequestBodyBytes = int64(len(data))
 	if more && data == "" {
 		r.RequestBodyTruncated = true // read later by the body worker
 	}
-	if n.opts.Bodies == "size" || !n.bodyType(headerValue(r.RequestHeaders, "content-type")) {
+	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, headerValue(r.RequestHeaders, "content-type")) {
 		return
 	}
 	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, headerValue(r.RequestHeaders, "content-type"))

@@ -55,6 +55,12 @@ type Config struct {
 	// Off, a session belongs to the MCP session that opened it (HTTP
 	// clients see only their own).
 	ShareSessions bool
+	// AllowSecrets (--allow-secrets) lets network tools show secret
+	// headers and body fields when a call asks with reveal:true.
+	AllowSecrets bool
+	// RedactHeaders and RedactBodyKeys add to the headers and body field
+	// keys network outputs redact (--redact-header, --redact-body-key).
+	RedactHeaders, RedactBodyKeys []string
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -159,7 +165,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
