@@ -23,7 +23,7 @@ func (c Conditions) Zero() bool { return c == Conditions{} }
 // or webview target id) or, with windowID "", of every window without
 // conditions of its own, including windows that appear later; zero
 // conditions clear them. It returns how many targets have them.
-func (n *Network) SetConditions(ctx context.Context, windowID string, c Conditions) (int, error) {
+func (n *Network) SetConditions(ctx context.Context, windowID string, c Conditions) (int, []Failure, error) {
 	n.mu.Lock()
 	if c.Zero() {
 		delete(n.cond, windowID)

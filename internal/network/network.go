@@ -3,6 +3,8 @@ package network
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,20 +183,37 @@ func (n *Network) forget(targetID string) {
 	}
 }
 
+// Failure is a target that did not take the desired state.
+type Failure struct {
+	TargetID string `json:"target_id"`
+	URL      string `json:"url,omitempty"`
+	Error    string `json:"error"`
+}
+
+// browserUI reports whether a target is Chromium's own UI (new tab page,
+// DevTools), which is not the app's and is left alone.
+func browserUI(url string) bool {
+	return strings.HasPrefix(url, "chrome://") || strings.HasPrefix(url, "devtools://") || strings.HasPrefix(url, "chrome-untrusted://")
+}
+
 // Sync applies the desired state to every renderer target now, and
-// returns how many targets have it and the first failure.
-func (n *Network) Sync(ctx context.Context) (int, error) {
+// returns how many targets have it and the ones that failed (a target
+// that went away meanwhile is neither).
+func (n *Network) Sync(ctx context.Context) (int, []Failure, error) {
 	infos, err := n.cfg.Pool.List(ctx)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	var (
 		mu    sync.Mutex
 		ok    int
-		first error
+		fails []Failure
 		wg    sync.WaitGroup
 	)
 	for _, info := range infos {
+		if browserUI(info.URL) {
+			continue
+		}
 		wg.Go(func() {
 			err := n.apply(info.ID)
 			mu.Lock()
@@ -204,13 +223,13 @@ func (n *Network) Sync(ctx context.Context) (int, error) {
 				ok++
 			case errs.CodeOf(err) == errs.SurfaceClosed || errs.CodeOf(err) == errs.SurfaceNotFound:
 				// gone while we listed it
-			case first == nil:
-				first = err
+			default:
+				fails = append(fails, Failure{TargetID: info.ID, URL: info.URL, Error: err.Error()})
 			}
 		})
 	}
 	wg.Wait()
-	return ok, first
+	return ok, fails, nil
 }
 
 // apply brings one target to the desired state.
@@ -226,6 +245,9 @@ func (n *Network) apply(targetID string) error {
 		n.targets[targetID] = st
 	}
 	n.mu.Unlock()
+	if info, ok := n.cfg.Pool.Known(targetID); ok && browserUI(info.URL) {
+		return nil
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	ctx, cancel := context.WithTimeout(n.life, enableTimeout)
@@ -270,7 +292,8 @@ func (n *Network) apply(targetID string) error {
 			p["maxResourceBufferSize"] = 0
 		}
 		if err := conn.Call(ctx, "Network.enable", p, nil); err != nil {
-			return err
+			info, _ := n.cfg.Pool.Known(targetID)
+			return fmt.Errorf("target %s (%s %s): %w", targetID, info.Type, info.URL, err)
 		}
 		st.network, st.buf = true, buf
 	}
@@ -305,7 +328,7 @@ func (n *Network) apply(targetID string) error {
 
 // StartCapture arms capture with opts and enables the Network domain on
 // every target. It fails with ALREADY_CAPTURING when a capture runs.
-func (n *Network) StartCapture(ctx context.Context, opts CaptureOptions) (int, error) {
+func (n *Network) StartCapture(ctx context.Context, opts CaptureOptions) (int, []Failure, error) {
 	if opts.BodyBudget <= 0 {
 		opts.BodyBudget = DefaultBodyBudget
 	}
@@ -315,7 +338,7 @@ func (n *Network) StartCapture(ctx context.Context, opts CaptureOptions) (int, e
 	n.mu.Lock()
 	if n.capturing.Load() {
 		n.mu.Unlock()
-		return 0, errs.New(errs.AlreadyCapturing, "a network capture is already running")
+		return 0, nil, errs.New(errs.AlreadyCapturing, "a network capture is already running")
 	}
 	n.opts = opts
 	n.capturing.Store(true)
@@ -347,7 +370,7 @@ func (n *Network) StopCapture(ctx context.Context) (Page, error) {
 		n.jobs = nil
 	}
 	n.mu.Unlock()
-	_, err := n.Sync(ctx)
+	_, _, err := n.Sync(ctx)
 	return p, err
 }
 

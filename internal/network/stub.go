@@ -74,14 +74,14 @@ func AbortNames() []string {
 // AddStub installs a stub (after the others: the first match wins) and
 // enables interception on every target, returning the stub's id and how
 // many targets intercept.
-func (n *Network) AddStub(ctx context.Context, s *Stub) (string, int, error) {
+func (n *Network) AddStub(ctx context.Context, s *Stub) (string, int, []Failure, error) {
 	n.mu.Lock()
 	n.stubSeq++
 	s.ID = "stub-" + strconv.Itoa(n.stubSeq)
 	n.stubs = append(n.stubs, s)
 	n.mu.Unlock()
-	k, err := n.Sync(ctx)
-	return s.ID, k, err
+	k, fails, err := n.Sync(ctx)
+	return s.ID, k, fails, err
 }
 
 // RemoveStubs removes the stub with this id, the stubs whose URL list
@@ -108,7 +108,7 @@ func (n *Network) RemoveStubs(ctx context.Context, id, url string) ([]string, er
 	}
 	n.stubs = keep
 	n.mu.Unlock()
-	_, err := n.Sync(ctx)
+	_, _, err := n.Sync(ctx)
 	return gone, err
 }
 

@@ -115,6 +115,17 @@ type CaptureStartResult struct {
 	Methods   []string `json:"methods,omitempty"`
 	// Targets is how many targets (windows, guests, frames) record now.
 	Targets int `json:"targets"`
+	// FailedTargets did not answer in time (a page stopped by a dialog,
+	// say); a later change of the target retries.
+	FailedTargets []network.Failure `json:"failed_targets,omitempty"`
+}
+
+// noTargets turns a sync where every target failed into an error.
+func noTargets(err error, ok int, fails []network.Failure) error {
+	if err == nil && ok == 0 && len(fails) > 0 {
+		return errs.New(errs.CDPTimeout, "no target took it: %s: %s", fails[0].TargetID, fails[0].Error)
+	}
+	return err
 }
 
 func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*CaptureStartResult, error) {
@@ -124,16 +135,17 @@ func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*Ca
 	}
 	m, _ := a.compile()
 	bodies, _ := a.bodies()
-	k, err := n.StartCapture(ctx, network.CaptureOptions{Match: m, Bodies: bodies, MaxBodyBytes: a.MaxBodyBytes, BodyTypes: a.BodyContentTypes, BodyBudget: a.BodyBudgetBytes})
+	k, fails, err := n.StartCapture(ctx, network.CaptureOptions{Match: m, Bodies: bodies, MaxBodyBytes: a.MaxBodyBytes, BodyTypes: a.BodyContentTypes, BodyBudget: a.BodyBudgetBytes})
 	if err != nil && errs.CodeOf(err) == errs.AlreadyCapturing {
 		return nil, err
 	}
+	err = noTargets(err, k, fails)
 	if err != nil {
 		// Capture is on where it could be enabled; say what failed.
 		_, _ = n.StopCapture(context.WithoutCancel(ctx))
 		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling network capture")
 	}
-	return &CaptureStartResult{Capturing: true, URLs: a.URLs, Methods: a.Methods, Targets: k}, nil
+	return &CaptureStartResult{Capturing: true, URLs: a.URLs, Methods: a.Methods, Targets: k, FailedTargets: fails}, nil
 }
 
 type capturedArgs struct {
@@ -303,7 +315,8 @@ type StubResult struct {
 	Action  string `json:"action"`
 	Abort   string `json:"abort,omitempty"`
 	// Targets is how many targets intercept now.
-	Targets int `json:"targets"`
+	Targets       int               `json:"targets"`
+	FailedTargets []network.Failure `json:"failed_targets,omitempty"`
 }
 
 func readBounded(path string, limit int64, field string) ([]byte, error) {
@@ -346,8 +359,8 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error)
 	if err != nil {
 		return nil, err
 	}
-	id, k, err := n.AddStub(ctx, s)
-	if err != nil {
+	id, k, fails, err := n.AddStub(ctx, s)
+	if err = noTargets(err, k, fails); err != nil {
 		_, _ = n.RemoveStubs(context.WithoutCancel(ctx), id, "")
 		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling interception")
 	}
@@ -358,7 +371,7 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error)
 	case s.Continue != nil:
 		action = "continue"
 	}
-	return &StubResult{Stubbed: true, ID: id, Action: action, Abort: s.Abort, Targets: k}, nil
+	return &StubResult{Stubbed: true, ID: id, Action: action, Abort: s.Abort, Targets: k, FailedTargets: fails}, nil
 }
 
 type unstubArgs struct {
@@ -483,10 +496,11 @@ func (a *replayHARArgs) validate() error {
 
 // ReplayHARResult is network_replay_har's answer.
 type ReplayHARResult struct {
-	ID       string `json:"id"`
-	Entries  int    `json:"entries"`
-	NotFound string `json:"notFound"`
-	Targets  int    `json:"targets"`
+	ID            string            `json:"id"`
+	Entries       int               `json:"entries"`
+	NotFound      string            `json:"notFound"`
+	Targets       int               `json:"targets"`
+	FailedTargets []network.Failure `json:"failed_targets,omitempty"`
 }
 
 func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHARResult, error) {
@@ -511,12 +525,12 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHA
 	if err != nil {
 		return nil, err
 	}
-	id, k, err := n.AddStub(ctx, &network.Stub{Match: m, HAR: arch, NotFound: nf})
-	if err != nil {
+	id, k, fails, err := n.AddStub(ctx, &network.Stub{Match: m, HAR: arch, NotFound: nf})
+	if err = noTargets(err, k, fails); err != nil {
 		_, _ = n.RemoveStubs(context.WithoutCancel(ctx), id, "")
 		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling interception")
 	}
-	return &ReplayHARResult{ID: id, Entries: arch.Count, NotFound: nf, Targets: k}, nil
+	return &ReplayHARResult{ID: id, Entries: arch.Count, NotFound: nf, Targets: k, FailedTargets: fails}, nil
 }
 
 type conditionsArgs struct {
@@ -543,10 +557,11 @@ func (a *conditionsArgs) validate() error {
 
 // ConditionsResult is network_conditions's answer.
 type ConditionsResult struct {
-	WindowID   string             `json:"windowId,omitempty"`
-	Conditions network.Conditions `json:"conditions"`
-	Cleared    bool               `json:"cleared"`
-	Targets    int                `json:"targets"`
+	WindowID      string             `json:"windowId,omitempty"`
+	Conditions    network.Conditions `json:"conditions"`
+	Cleared       bool               `json:"cleared"`
+	Targets       int                `json:"targets"`
+	FailedTargets []network.Failure  `json:"failed_targets,omitempty"`
 }
 
 func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*ConditionsResult, error) {
@@ -560,9 +575,9 @@ func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*Condit
 		return nil, err
 	}
 	cond := network.Conditions{Offline: a.Offline, LatencyMs: a.LatencyMs, DownloadKbps: a.DownloadKbps, UploadKbps: a.UploadKbps, CacheDisabled: a.CacheDisabled}
-	k, err := n.SetConditions(ctx, a.WindowID, cond)
-	if err != nil {
+	k, fails, err := n.SetConditions(ctx, a.WindowID, cond)
+	if err = noTargets(err, k, fails); err != nil {
 		return nil, errs.Wrap(errs.CodeOf(err), err, fmt.Sprintf("setting network conditions on %d targets", k))
 	}
-	return &ConditionsResult{WindowID: a.WindowID, Conditions: cond, Cleared: cond.Zero(), Targets: k}, nil
+	return &ConditionsResult{WindowID: a.WindowID, Conditions: cond, Cleared: cond.Zero(), Targets: k, FailedTargets: fails}, nil
 }
