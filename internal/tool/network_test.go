@@ -284,3 +284,32 @@ func TestNetworkStubEverySurface(t *testing.T) {
 		t.Fatalf("unstub is idempotent: %v", r)
 	}
 }
+
+// TestNetworkConditions: offline fails requests, latency delays them, a
+// window's own conditions stay in that window, and clearing restores the
+// network.
+func TestNetworkConditions(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	r := e.launch("/index.html")
+	_ = r
+	timed := `(async () => { const t = performance.now(); try { await fetch('/echo?x=' + Math.random()).then(r => r.text()); return performance.now() - t } catch (e) { return -1 } })()`
+	e.fails("network_conditions", map[string]any{"windowId": "nope"}, "SURFACE_NOT_FOUND")
+	e.fails("network_conditions", map[string]any{"latencyMs": -1}, "BAD_ARGUMENT")
+	r = e.ok("network_conditions", map[string]any{"offline": true})
+	if num(r["targets"]) < 1 || r["cleared"] != false {
+		t.Fatalf("offline: %v", r)
+	}
+	if got := e.eval(timed); num(got) != -1 {
+		t.Fatalf("offline fetch: %v", got)
+	}
+	w := e.ok("electron_windows_list", nil)["windows"].([]any)[0].(map[string]any)
+	e.ok("network_conditions", map[string]any{"windowId": w["id"], "latencyMs": 600, "cacheDisabled": true})
+	if got, ok := e.eval(timed).(float64); !ok || got < 550 {
+		t.Fatalf("latency 600: the fetch took %v ms", got)
+	}
+	e.ok("network_conditions", map[string]any{"windowId": w["id"]})
+	e.ok("network_conditions", nil)
+	if got := e.eval(timed); num(got) < 0 {
+		t.Fatalf("cleared: %v", got)
+	}
+}
