@@ -60,7 +60,7 @@ func medianF(xs []float64) float64 {
 }
 
 // fetches2000 makes 2,000 fetches (50 at a time) and returns the page's ms.
-const fetches2000 = `(async () => { const t = performance.now(); for (let i = 0; i < 2000; i += 50) { await Promise.all(Array.from({length: 50}, (_, j) => fetch('/echo?x=' + (i + j)).then(r => r.text()))); } return performance.now() - t })()`
+const fetches2000 = `(async () => { const N = NFETCH; const t = performance.now(); for (let i = 0; i < N; i += 50) { await Promise.all(Array.from({length: 50}, (_, j) => fetch('/echo?x=' + (i + j)).then(r => r.text()))); } return performance.now() - t })()`
 
 // BenchmarkNetworkCapture2000Fetches: a page making 2,000 fetches with
 // capture off, on (no bodies) and on (64 KiB bodies), interleaved in one
@@ -69,7 +69,11 @@ const fetches2000 = `(async () => { const t = performance.now(); for (let i = 0;
 func BenchmarkNetworkCapture2000Fetches(b *testing.B) {
 	s := launchNetBench(b)
 	run := func() float64 {
-		r := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": fetches2000, "timeoutMs": 60000}, nil)
+		n := os.Getenv("NET_BENCH_FETCHES") // default 2000
+		if n == "" {
+			n = "2000"
+		}
+		r := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": strings.Replace(fetches2000, "NFETCH", n, 1), "timeoutMs": 60000}, nil)
 		v, _ := r["result"].(float64)
 		return v
 	}
