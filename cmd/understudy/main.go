@@ -57,7 +57,10 @@ MCP flags:
   --with G1,G2                  also offer capability groups (repeatable): network,
                                 storage, clock, a11y, visual, trace, ipc, native-ui,
                                 production, or all; --plugin G is the same
-  --allow-secrets               let calls ask reveal:true to see cookie values
+  --allow-secrets               let calls ask reveal:true to see cookie values, secret
+                                headers and body fields (default: always [redacted])
+  --redact-header NAME          one more header network outputs redact (repeatable)
+  --redact-body-key KEY         one more body field key network outputs redact (repeatable)
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -173,19 +176,8 @@ type mcpFlags struct {
 	settings  *settings // where each value came from (doctor prints it)
 
 	allowSecrets bool
-}
-
-// listFlag is a repeatable flag whose values may also be comma-separated.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*l = append(*l, p)
-		}
-	}
-	return nil
+	redactH      listFlag
+	redactK      listFlag
 }
 
 // mcpFlagSet defines the MCP server's flags on a new flag set; the origin
@@ -210,6 +202,8 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&f.logFile, "log-file", "", "append diagnostics to this file instead of stderr")
 	fs.BoolVar(&f.version, "version", false, "print the version")
+	fs.Var(&f.redactH, "redact-header", "one more header network outputs redact (repeatable)")
+	fs.Var(&f.redactK, "redact-body-key", "one more body field key network outputs redact (repeatable)")
 	f.files.register(fs)
 	return fs, f, allowed, blocked
 }
@@ -340,7 +334,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
-		AllowSecrets: f.allowSecrets,
+		AllowSecrets:  f.allowSecrets,
+		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

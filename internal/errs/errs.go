@@ -60,6 +60,9 @@ const (
 	HistoryEmpty         Code = "HISTORY_EMPTY"
 	EmulationRejected    Code = "EMULATION_REJECTED"
 	ClockNotInstalled    Code = "CLOCK_NOT_INSTALLED"
+	AlreadyCapturing     Code = "ALREADY_CAPTURING"
+	NotCapturing         Code = "NOT_CAPTURING"
+	HARInvalid           Code = "HAR_INVALID"
 )
 
 // Entry is what the registry knows about a code.
@@ -118,6 +121,9 @@ var registry = map[Code]Entry{
 	HistoryEmpty:         {HistoryEmpty, 409, false, "The window has no history entry in that direction (details.index, details.entries). Check electron_get_url, or navigate with electron_navigate."},
 	EmulationRejected:    {EmulationRejected, 400, false, "The browser rejected an emulation value (the message names the field and the browser's reason): an unknown timezone ID (IANA, like Europe/Berlin), locale (BCP 47, like de-DE) or a value out of range. Fix that field and call again; the window keeps the emulation it had before this call (details.observed is what the page reported)."},
 	ClockNotInstalled:    {ClockNotInstalled, 409, false, "The fake clock is not installed in this session. Call clock_install first (optionally with a start time); then the other clock_* tools move it."},
+	AlreadyCapturing:     {AlreadyCapturing, 409, false, "A network capture is already running in this session. Read it with network_captured, or end it with network_capture_stop and start again with the new filters."},
+	NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
+	HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
@@ -57,6 +58,7 @@ type Session struct {
 
 	gate     gate // admission of tool calls (gate.go)
 	attachMu sync.Mutex
+	seq      atomic.Int64 // NextSeq
 
 	life      context.Context // ends when the session closes
 	cancel    context.CancelFunc
@@ -113,6 +115,11 @@ func (s *Session) watch(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// NextSeq returns the session's next sequence number. Console entries and
+// network records take theirs from it, so a since cursor from one read
+// means the same moment in the other.
+func (s *Session) NextSeq() int64 { return s.seq.Add(1) }
 
 // Context is the session's lifetime: it ends when the session closes.
 func (s *Session) Context() context.Context { return s.life }

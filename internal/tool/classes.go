@@ -154,6 +154,14 @@ var toolClasses = map[string]toolClass{
 	"electron_go_back":          classAction,
 	"electron_go_forward":       classAction,
 	"electron_reload":           classAction,
+	"network_capture_start":     classAction,
+	"network_captured":          classRead,
+	"network_capture_stop":      classAction,
+	"network_stub":              classAction,
+	"network_unstub":            classAction,
+	"network_export_har":        classAction,
+	"network_replay_har":        classAction,
+	"network_conditions":        classAction,
 }
 
 // classOf is the tool's class; a tool missing from the table is treated as

@@ -79,6 +79,9 @@ type rawConsoleEvent struct {
 // count; what the inbox or the ring lets go is counted in dropped.
 type consoleLog struct {
 	surfaces *surface.Registry
+	// next gives seq numbers (the session's, shared with network records);
+	// nil counts in seq.
+	next func() int64
 	// spawn runs the worker in the session's group (session.Go), so closing
 	// the session ends and joins it.
 	spawn func(func(ctx context.Context)) bool
@@ -101,7 +104,9 @@ type consoleLog struct {
 // consoleOf returns the session's console buffer, installing it (a listener
 // on every socket of the session's pool) on first use; openSession calls it.
 func consoleOf(sess *session.Session) *consoleLog {
-	return listenerOf(sess, func() *consoleLog { return &consoleLog{surfaces: sess.Surfaces, spawn: sess.Go} })
+	return listenerOf(sess, func() *consoleLog {
+		return &consoleLog{surfaces: sess.Surfaces, spawn: sess.Go, next: sess.NextSeq}
+	})
 }
 
 // clipText bounds a text to maxConsoleText bytes on a rune boundary.
@@ -231,13 +236,11 @@ func (l *consoleLog) add(e consoleEntry) {
 			last.SurfaceID == e.SurfaceID && last.URL == e.URL && last.Line == e.Line && last.Source == e.Source {
 			last.Count = max(last.Count, 1) + 1
 			last.At = e.At
-			l.seq++ // still the newest: a reader polling with since sees the new count
-			last.Seq = l.seq
+			last.Seq = l.nextSeq() // still the newest: a reader polling with since sees the new count
 			return
 		}
 	}
-	l.seq++
-	e.Seq = l.seq
+	e.Seq = l.nextSeq()
 	if len(l.ring) < maxConsoleEntries {
 		l.ring = append(l.ring, e)
 		return
@@ -245,6 +248,15 @@ func (l *consoleLog) add(e consoleEntry) {
 	l.ring[l.head] = e
 	l.head = (l.head + 1) % len(l.ring)
 	l.dropped++
+}
+
+// nextSeq returns the next seq. l.mu is held.
+func (l *consoleLog) nextSeq() int64 {
+	if l.next != nil {
+		return l.next()
+	}
+	l.seq++
+	return l.seq
 }
 
 // entries returns the ring's entries, oldest first. l.mu is held.

@@ -63,6 +63,9 @@ type Config struct {
 	// command line passes DefaultProfile.
 	ToolProfile string
 	With        []string
+	// RedactHeaders and RedactBodyKeys add to the headers and body field
+	// keys network outputs redact (--redact-header, --redact-body-key).
+	RedactHeaders, RedactBodyKeys []string
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -202,7 +205,7 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerStorage, registerWindowOps, registerEmulation, registerClock} {
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerStorage, registerWindowOps, registerEmulation, registerClock} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)

@@ -27,7 +27,8 @@ const rootsInputID = "understudy/roots"
 // roots before they run.
 func usesFiles(tool string) bool {
 	switch tool {
-	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate":
+	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate",
+		"network_stub", "network_export_har", "network_replay_har":
 		return true
 	}
 	return false

@@ -187,6 +187,7 @@ var typeExceptions = map[string]string{
 	"cleared":   "stagewright's names: storage_clear_cookies counts the cookies, storage_*_clear says the scope was cleared",
 	"items":     "stagewright's names: storage_*_get {keys} returns the values by key; electron_elements_list the elements",
 	"dropped":   "electron_drag/electron_drop_file: the drop happened; electron_console_logs: entries let go (documented in its description)",
+	"events":    "stagewright's names: network_captured returns the events, network_capture_stop how many it dropped",
 	"endpoints": "electron_discover_running: the endpoints found; electron_info: the session's endpoint URLs",
 	"pressed":   "electron_key: the chord; electron_press_sequence: the chords in order",
 	"verified":  "pointer actions: the event reached the element; text tools: how the text was verified (as match)",

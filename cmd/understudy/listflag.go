@@ -1,0 +1,20 @@
+package main
+
+import "strings"
+
+// listFlag is a repeatable string flag; a value may also hold several
+// entries separated by commas.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+func (listFlag) repeatable() {}

@@ -1,0 +1,12 @@
+// Package network sees, stubs, records and replays the requests of every
+// renderer target of a session: window roots, webview guests and
+// out-of-process frames, including the ones that appear later.
+//
+// It owns the Network and Fetch domains of the pool's sockets: a [Network]
+// enables them on each target as the desired state asks (capture on,
+// stubs present, conditions set), decodes Network events into bounded
+// records (a ring of records and a byte budget for bodies), answers every
+// Fetch.requestPaused with a fulfil, fail or continue, and writes and
+// reads HAR 1.2. Redaction of secret headers and body fields happens when
+// records leave the package (see [Redactor]).
+package network

@@ -1,0 +1,794 @@
+package network
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/surface"
+	"github.com/understudy-dev/understudy/internal/target"
+)
+
+// Limits.
+const (
+	// DefaultMaxRecords is the ring's size: the newest records are kept.
+	DefaultMaxRecords = 2000
+	// DefaultBodyBudget bounds the bytes of bodies kept in the ring; the
+	// oldest bodies go first (counted in BodiesDropped).
+	DefaultBodyBudget = 32 << 20
+	// DefaultMaxBodyBytes caps one body; MaxBodyBytesLimit is the most a
+	// capture may ask for.
+	DefaultMaxBodyBytes = 64 << 10
+	MaxBodyBytesLimit   = 4 << 20
+	// resourceBuffer is what Chromium keeps of one response for us to read
+	// (Network.enable maxResourceBufferSize): a larger body is never read,
+	// so it never enters our memory; its record says truncated.
+	resourceBuffer = 8 << 20
+	// maxPending bounds requests started and not yet ended.
+	maxPending = 4096
+	// maxBodyJobs bounds the bodies waiting to be read.
+	maxBodyJobs = 512
+	// enableTimeout bounds enabling one target.
+	enableTimeout = 10 * time.Second
+	// answerTimeout bounds answering one paused request.
+	answerTimeout = 5 * time.Second
+)
+
+// Config configures a [Network].
+type Config struct {
+	Pool     *target.Pool
+	Surfaces *surface.Registry
+	// Redactor redacts outputs; nil means the defaults.
+	Redactor *Redactor
+	// Seq gives the next sequence number; it is shared with the session's
+	// console log so that since cursors mean the same in both. Nil: a
+	// counter of its own.
+	Seq func() int64
+	// Life is the session's lifetime.
+	Life context.Context
+}
+
+// CaptureOptions are what network_capture_start asks.
+type CaptureOptions struct {
+	Match *Matcher
+	// Bodies: "" none, "full" text or base64 capped by MaxBodyBytes,
+	// "size" only lengths.
+	Bodies       string
+	MaxBodyBytes int
+	// BodyTypes, when set, limits bodies to content types containing one
+	// of these.
+	BodyTypes []string
+	// BodyBudget bounds kept body bytes; 0 is DefaultBodyBudget.
+	BodyBudget int64
+}
+
+// Network is a session's network state. It is safe for concurrent use.
+type Network struct {
+	cfg    Config
+	red    *Redactor
+	life   context.Context
+	cancel context.CancelFunc
+	seq    func() int64
+	own    atomic.Int64
+	wg     sync.WaitGroup // every goroutine it started
+
+	unlisten, unwatch func()
+
+	capturing atomic.Bool
+
+	mu         sync.Mutex
+	closed     bool
+	opts       CaptureOptions
+	pending    map[pkey]*Record
+	ring       []Record
+	head       int
+	overflowed int64
+	bodyBytes  int64
+	bodiesDrop int64
+	lost       int64 // requests not tracked (too many in flight)
+	jobs       chan bodyJob
+	stubs      []*Stub
+	stubSeq    int
+	stubbedBy  map[pkey]string // Fetch networkId → stub id, until the record takes it
+	cond       map[string]Conditions
+	condGen    int
+	targets    map[string]*targetState
+	pausedNow  int64
+	answered   int64
+}
+
+type pkey struct{ target, id string }
+
+type targetState struct {
+	mu      sync.Mutex // one apply at a time
+	network bool
+	buf     int
+	fetch   bool
+	condGen int
+}
+
+// New starts listening to the pool's sockets. Close undoes everything it
+// enabled.
+func New(cfg Config) *Network {
+	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, stubbedBy: map[pkey]string{},
+		cond: map[string]Conditions{}, targets: map[string]*targetState{}}
+	if n.red == nil {
+		n.red = NewRedactor(nil, nil)
+	}
+	n.seq = cfg.Seq
+	if n.seq == nil {
+		n.seq = func() int64 { return n.own.Add(1) }
+	}
+	life := cfg.Life
+	if life == nil {
+		life = context.Background()
+	}
+	n.life, n.cancel = context.WithCancel(life)
+	n.unlisten = cfg.Pool.Listen(n.onEvent)
+	n.unwatch = cfg.Pool.Watch(func(ch target.Change) {
+		if !target.IsRenderer(ch.Target.Type) {
+			return
+		}
+		if ch.Kind == target.Destroyed {
+			n.forget(ch.Target.ID)
+			return
+		}
+		if n.wanted() {
+			n.spawn(func() { _ = n.apply(ch.Target.ID) })
+		}
+	})
+	return n
+}
+
+// Redactor returns the redactor outputs go through.
+func (n *Network) Redactor() *Redactor { return n.red }
+
+// spawn runs fn in a goroutine Close waits for, unless closed.
+func (n *Network) spawn(fn func()) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return false
+	}
+	n.wg.Go(fn)
+	return true
+}
+
+// wanted reports whether targets need any domain of ours.
+func (n *Network) wanted() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.capturing.Load() || len(n.stubs) > 0 || len(n.cond) > 0
+}
+
+func (n *Network) forget(targetID string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.targets, targetID)
+	for k := range n.pending {
+		if k.target == targetID {
+			delete(n.pending, k)
+		}
+	}
+	for k := range n.stubbedBy {
+		if k.target == targetID {
+			delete(n.stubbedBy, k)
+		}
+	}
+}
+
+// Failure is a target that did not take the desired state.
+type Failure struct {
+	TargetID string `json:"target_id"`
+	URL      string `json:"url,omitempty"`
+	Error    string `json:"error"`
+}
+
+// browserUI reports whether a target is Chromium's own UI (new tab page,
+// DevTools), which is not the app's and is left alone.
+func browserUI(url string) bool {
+	return strings.HasPrefix(url, "chrome://") || strings.HasPrefix(url, "devtools://") || strings.HasPrefix(url, "chrome-untrusted://")
+}
+
+// Sync applies the desired state to every renderer target now, and
+// returns how many targets have it and the ones that failed (a target
+// that went away meanwhile is neither).
+func (n *Network) Sync(ctx context.Context) (int, []Failure, error) {
+	infos, err := n.cfg.Pool.List(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	var (
+		mu    sync.Mutex
+		ok    int
+		fails []Failure
+		wg    sync.WaitGroup
+	)
+	for _, info := range infos {
+		if browserUI(info.URL) {
+			continue
+		}
+		wg.Go(func() {
+			err := n.apply(info.ID)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				ok++
+			case errs.CodeOf(err) == errs.SurfaceClosed || errs.CodeOf(err) == errs.SurfaceNotFound:
+				// gone while we listed it
+			default:
+				fails = append(fails, Failure{TargetID: info.ID, URL: info.URL, Error: err.Error()})
+			}
+		})
+	}
+	wg.Wait()
+	return ok, fails, nil
+}
+
+// apply brings one target to the desired state.
+func (n *Network) apply(targetID string) error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return errs.New(errs.NotRunning, "the session is closing")
+	}
+	st := n.targets[targetID]
+	if st == nil {
+		st = &targetState{}
+		n.targets[targetID] = st
+	}
+	n.mu.Unlock()
+	if info, ok := n.cfg.Pool.Known(targetID); ok && browserUI(info.URL) {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	ctx, cancel := context.WithTimeout(n.life, enableTimeout)
+	defer cancel()
+	var conn *cdp.Conn
+	for {
+		c, err := n.cfg.Pool.Conn(ctx, targetID)
+		if err == nil {
+			conn = c
+			break
+		}
+		if code := errs.CodeOf(err); code == errs.SurfaceClosed || code == errs.SurfaceNotFound || ctx.Err() != nil {
+			return err
+		}
+		select { // announced before /json/list has its socket URL
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	n.mu.Lock()
+	wantNet := n.capturing.Load() || len(n.cond) > 0
+	buf := 0
+	if n.opts.Bodies == "full" && n.capturing.Load() {
+		buf = resourceBuffer
+	}
+	wantFetch := len(n.stubs) > 0
+	gen := n.condGen
+	window, _ := n.cfg.Surfaces.WindowOf(targetID)
+	cond, hasCond := n.cond[window]
+	if !hasCond {
+		cond, hasCond = n.cond[""]
+	}
+	n.mu.Unlock()
+	if wantNet && (!st.network || st.buf != buf) {
+		p := map[string]any{}
+		if buf > 0 {
+			p["maxTotalBufferSize"] = 4 * resourceBuffer
+			p["maxResourceBufferSize"] = buf
+		} else {
+			p["maxTotalBufferSize"] = 1 << 20
+			p["maxResourceBufferSize"] = 0
+		}
+		if err := conn.Call(ctx, "Network.enable", p, nil); err != nil {
+			info, _ := n.cfg.Pool.Known(targetID)
+			return fmt.Errorf("target %s (%s %s): %w", targetID, info.Type, info.URL, err)
+		}
+		st.network, st.buf = true, buf
+	}
+	if wantFetch != st.fetch {
+		if wantFetch {
+			p := map[string]any{"patterns": []map[string]any{{"urlPattern": "*", "requestStage": "Request"}}}
+			if err := conn.Call(ctx, "Fetch.enable", p, nil); err != nil {
+				return err
+			}
+		} else if err := conn.Call(ctx, "Fetch.disable", nil, nil); err != nil {
+			return err
+		}
+		st.fetch = wantFetch
+	}
+	if st.condGen != gen {
+		if !hasCond {
+			cond = Conditions{}
+		}
+		if err := applyConditions(ctx, conn, cond); err != nil {
+			return err
+		}
+		st.condGen = gen
+	}
+	if !wantNet && st.network {
+		if err := conn.Call(ctx, "Network.disable", nil, nil); err != nil {
+			return err
+		}
+		st.network = false
+	}
+	return nil
+}
+
+// StartCapture arms capture with opts and enables the Network domain on
+// every target. It fails with ALREADY_CAPTURING when a capture runs.
+func (n *Network) StartCapture(ctx context.Context, opts CaptureOptions) (int, []Failure, error) {
+	if opts.BodyBudget <= 0 {
+		opts.BodyBudget = DefaultBodyBudget
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	n.mu.Lock()
+	if n.capturing.Load() {
+		n.mu.Unlock()
+		return 0, nil, errs.New(errs.AlreadyCapturing, "a network capture is already running")
+	}
+	n.opts = opts
+	n.capturing.Store(true)
+	if opts.Bodies == "full" || opts.Bodies == "size" {
+		n.jobs = make(chan bodyJob, maxBodyJobs)
+		jobs := n.jobs
+		n.wg.Go(func() { n.bodyWorker(jobs) })
+	}
+	n.mu.Unlock()
+	return n.Sync(ctx)
+}
+
+// Capturing reports whether a capture runs.
+func (n *Network) Capturing() bool { return n.capturing.Load() }
+
+// StopCapture disarms capture, disables the Network domain where nothing
+// else needs it, and returns the records (then cleared). NOT_CAPTURING
+// when none ran.
+func (n *Network) StopCapture(ctx context.Context) (Page, error) {
+	if !n.capturing.Load() {
+		return Page{}, errs.New(errs.NotCapturing, "no network capture is running")
+	}
+	p := n.Read(ReadOptions{Limit: DefaultMaxRecords, Clear: true})
+	n.mu.Lock()
+	n.capturing.Store(false)
+	clear(n.pending)
+	if n.jobs != nil {
+		close(n.jobs)
+		n.jobs = nil
+	}
+	n.mu.Unlock()
+	_, _, err := n.Sync(ctx)
+	return p, err
+}
+
+// onEvent runs on a socket's reader: it decodes only what it needs and
+// never waits for a call.
+func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
+	if ev.SessionID != "" {
+		return
+	}
+	switch ev.Method {
+	case "Fetch.requestPaused":
+		n.onPaused(s.TargetID(), ev.Params)
+		return
+	}
+	if !n.capturing.Load() || len(ev.Method) < 9 || ev.Method[:8] != "Network." {
+		return
+	}
+	n.onNetwork(s.TargetID(), ev.Method, ev.Params)
+}
+
+type wireRequest struct {
+	URL         string            `json:"url"`
+	Method      string            `json:"method"`
+	Headers     map[string]string `json:"headers"`
+	PostData    string            `json:"postData"`
+	HasPostData bool              `json:"hasPostData"`
+}
+
+type wireResponse struct {
+	URL               string            `json:"url"`
+	Status            int               `json:"status"`
+	StatusText        string            `json:"statusText"`
+	Headers           map[string]string `json:"headers"`
+	MimeType          string            `json:"mimeType"`
+	FromDiskCache     bool              `json:"fromDiskCache"`
+	FromPrefetchCache bool              `json:"fromPrefetchCache"`
+	FromServiceWorker bool              `json:"fromServiceWorker"`
+	EncodedDataLength float64           `json:"encodedDataLength"`
+	Protocol          string            `json:"protocol"`
+	RemoteIPAddress   string            `json:"remoteIPAddress"`
+	RemotePort        int               `json:"remotePort"`
+	Timing            *struct {
+		RequestTime       float64 `json:"requestTime"`
+		SendEnd           float64 `json:"sendEnd"`
+		ReceiveHeadersEnd float64 `json:"receiveHeadersEnd"`
+	} `json:"timing"`
+}
+
+type wireEvent struct {
+	RequestID string          `json:"requestId"`
+	Timestamp float64         `json:"timestamp"`
+	WallTime  float64         `json:"wallTime"`
+	Request   *wireRequest    `json:"request"`
+	Response  *wireResponse   `json:"response"`
+	Redirect  *wireResponse   `json:"redirectResponse"`
+	Type      string          `json:"type"`
+	FrameID   string          `json:"frameId"`
+	Initiator json.RawMessage `json:"initiator"`
+	Headers   map[string]string
+	// loadingFinished / loadingFailed
+	EncodedDataLength float64 `json:"encodedDataLength"`
+	ErrorText         string  `json:"errorText"`
+	Canceled          bool    `json:"canceled"`
+	BlockedReason     string  `json:"blockedReason"`
+	StatusCode        int     `json:"statusCode"`
+}
+
+func (n *Network) onNetwork(targetID, method string, params []byte) {
+	switch method {
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
+		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
+	default:
+		return
+	}
+	var ev wireEvent
+	if json.Unmarshal(params, &ev) != nil || ev.RequestID == "" {
+		return
+	}
+	k := pkey{targetID, ev.RequestID}
+	switch method {
+	case "Network.requestWillBeSent":
+		n.onRequest(k, &ev)
+		return
+	}
+	n.mu.Lock()
+	r := n.pending[k]
+	if r == nil {
+		n.mu.Unlock()
+		return
+	}
+	switch method {
+	case "Network.requestWillBeSentExtraInfo":
+		mergeHeaders(&r.RequestHeaders, ev.Headers)
+	case "Network.responseReceivedExtraInfo":
+		mergeHeaders(&r.ResponseHeaders, ev.Headers)
+	case "Network.requestServedFromCache":
+		r.FromCache = true
+	case "Network.responseReceived":
+		if ev.Response != nil {
+			n.takeResponse(r, ev.Response, ev.Timestamp)
+		}
+		if ev.Type != "" {
+			r.ResourceType = ev.Type
+		}
+	case "Network.loadingFinished", "Network.loadingFailed":
+		delete(n.pending, k)
+		d := (ev.Timestamp - r.mono) * 1000
+		if r.mono > 0 && d >= 0 {
+			r.DurationMs = &d
+		}
+		if ev.EncodedDataLength > 0 {
+			r.TransferBytes = int64(ev.EncodedDataLength)
+		}
+		if method == "Network.loadingFailed" {
+			r.Failure, r.Canceled, r.BlockedReason = ev.ErrorText, ev.Canceled, ev.BlockedReason
+			f := false
+			r.OK = &f
+		}
+		if s, ok := n.stubbedBy[k]; ok {
+			r.Stubbed = s
+			delete(n.stubbedBy, k)
+		}
+		bodies := n.opts.Bodies
+		if bodies != "" && n.jobs != nil && method == "Network.loadingFinished" {
+			select {
+			case n.jobs <- bodyJob{rec: r, key: k}:
+				n.mu.Unlock()
+				return
+			default: // the reader must not wait: this one goes without body
+				r.ResponseBodyTruncated = true
+			}
+		}
+		n.addLocked(r)
+	}
+	n.mu.Unlock()
+}
+
+func mergeHeaders(dst *map[string]string, h map[string]string) {
+	if len(h) == 0 {
+		return
+	}
+	if *dst == nil {
+		*dst = map[string]string{}
+	}
+	for k, v := range h {
+		(*dst)[k] = v
+	}
+}
+
+func (n *Network) onRequest(k pkey, ev *wireEvent) {
+	if ev.Request == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if r := n.pending[k]; r != nil && ev.Redirect != nil {
+		// A redirect: the same request id goes on with a new URL.
+		r.Redirects = append(r.Redirects, Redirect{URL: r.URL, Status: ev.Redirect.Status})
+		r.URL = ev.Request.URL
+		r.Method = ev.Request.Method
+		r.RequestHeaders = ev.Request.Headers
+		return
+	}
+	var sid, window string
+	if ev.FrameID != "" && n.cfg.Surfaces != nil {
+		sid, _ = n.cfg.Surfaces.SurfaceOf(ev.FrameID)
+		window, _ = n.cfg.Surfaces.WindowOf(ev.FrameID)
+	}
+	if sid == "" && n.cfg.Surfaces != nil { // a worker's request: the target's own surface
+		sid, _ = n.cfg.Surfaces.SurfaceOf(k.target)
+		window, _ = n.cfg.Surfaces.WindowOf(k.target)
+	}
+	if !n.opts.Match.Request(ev.Request.URL, ev.Request.Method, ev.Type, sid) {
+		return
+	}
+	if len(n.pending) >= maxPending {
+		n.lost++
+		return
+	}
+	wall := time.Now()
+	if ev.WallTime > 0 {
+		wall = time.Unix(0, int64(ev.WallTime*1e9))
+	}
+	r := &Record{ID: ev.RequestID, SurfaceID: sid, WindowID: window, WindowIDCompat: window, FrameID: ev.FrameID, TargetID: k.target,
+		Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: ev.Type, RequestHeaders: ev.Request.Headers,
+		wall: wall, mono: ev.Timestamp, Timestamp: wall.UTC().Format(time.RFC3339Nano)}
+	if len(ev.Initiator) > 0 {
+		var in struct {
+			Type       string `json:"type"`
+			URL        string `json:"url"`
+			LineNumber int    `json:"lineNumber"`
+			Stack      *struct {
+				CallFrames []struct {
+					URL        string `json:"url"`
+					LineNumber int    `json:"lineNumber"`
+				} `json:"callFrames"`
+			} `json:"stack"`
+		}
+		if json.Unmarshal(ev.Initiator, &in) == nil {
+			i := &Initiator{Type: in.Type, URL: in.URL}
+			if in.URL != "" {
+				i.Line = in.LineNumber + 1
+			}
+			if i.URL == "" && in.Stack != nil && len(in.Stack.CallFrames) > 0 {
+				i.URL, i.Line = in.Stack.CallFrames[0].URL, in.Stack.CallFrames[0].LineNumber+1
+			}
+			r.Initiator = i
+		}
+	}
+	if n.opts.Bodies != "" && (ev.Request.PostData != "" || ev.Request.HasPostData) {
+		n.takeRequestBody(r, ev.Request.PostData, ev.Request.HasPostData)
+	}
+	n.pending[k] = r
+}
+
+// takeRequestBody keeps a request body as the capture asks. n.mu is held.
+func (n *Network) takeRequestBody(r *Record, data string, more bool) {
+	r.RequestBodyBytes = int64(len(data))
+	if more && data == "" {
+		r.RequestBodyTruncated = true // read later by the body worker
+	}
+	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, headerValue(r.RequestHeaders, "content-type")) {
+		return
+	}
+	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, headerValue(r.RequestHeaders, "content-type"))
+	r.RequestBody, r.RequestBodyEncoding = text, enc
+	r.RequestBodyTruncated = r.RequestBodyTruncated || cut
+}
+
+func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
+	r.Status, r.StatusText, r.MimeType = resp.Status, resp.StatusText, resp.MimeType
+	ok := resp.Status >= 200 && resp.Status < 400
+	r.OK = &ok
+	mergeHeaders(&r.ResponseHeaders, resp.Headers)
+	r.FromCache = r.FromCache || resp.FromDiskCache || resp.FromPrefetchCache
+	r.FromServiceWorker = resp.FromServiceWorker
+	r.Protocol = resp.Protocol
+	if resp.RemoteIPAddress != "" {
+		r.RemoteAddress = resp.RemoteIPAddress
+	}
+	var ttfb float64
+	if t := resp.Timing; t != nil && t.RequestTime > 0 && r.mono > 0 {
+		ttfb = (t.RequestTime-r.mono)*1000 + t.ReceiveHeadersEnd
+		r.sendS, r.sent = t.RequestTime, t.SendEnd
+	} else if r.mono > 0 && ts > 0 {
+		ttfb = (ts - r.mono) * 1000
+	}
+	if ttfb >= 0 {
+		r.TTFBMs = &ttfb
+	}
+}
+
+// addLocked puts a finished record in the ring. n.mu is held.
+func (n *Network) addLocked(r *Record) {
+	r.Seq = n.seq()
+	r.body = int64(len(r.RequestBody) + len(r.ResponseBody))
+	if len(n.ring) < DefaultMaxRecords {
+		n.ring = append(n.ring, *r)
+	} else {
+		old := &n.ring[n.head]
+		n.bodyBytes -= old.body
+		n.ring[n.head] = *r
+		n.head = (n.head + 1) % len(n.ring)
+		n.overflowed++
+	}
+	n.bodyBytes += r.body
+	if n.bodyBytes > n.opts.BodyBudget {
+		for i := 0; i < len(n.ring) && n.bodyBytes > n.opts.BodyBudget; i++ {
+			o := &n.ring[(n.head+i)%len(n.ring)]
+			if o.body == 0 {
+				continue
+			}
+			n.bodyBytes -= o.body
+			o.body = 0
+			o.RequestBody, o.ResponseBody = "", ""
+			o.BodyDropped = true
+			n.bodiesDrop++
+		}
+	}
+}
+
+// ReadOptions filter a read of the ring.
+type ReadOptions struct {
+	Since int64
+	Limit int
+	Match *Matcher
+	// Clear empties the ring after the read.
+	Clear bool
+	// Reveal leaves secrets in.
+	Reveal bool
+	// InFlight adds requests not finished yet (without seq).
+	InFlight bool
+}
+
+// Page is what a read returns.
+type Page struct {
+	Records       []Record
+	NextSince     int64
+	Overflowed    int64
+	BodiesDropped int64
+	Lost          int64
+	Total         int
+}
+
+// Read returns the records with seq > Since, oldest first, at most Limit
+// (the newest ones).
+func (n *Network) Read(o ReadOptions) Page {
+	n.mu.Lock()
+	recs := make([]Record, 0, min(len(n.ring), max(o.Limit, 0)))
+	total := 0
+	count := len(n.ring)
+	for i := range count {
+		r := &n.ring[(n.head+i)%count]
+		if r.Seq <= o.Since || !o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
+			continue
+		}
+		total++
+		recs = append(recs, *r)
+	}
+	if o.InFlight {
+		for _, r := range n.pending {
+			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
+				c := *r
+				c.InFlight = true
+				recs = append(recs, c)
+			}
+		}
+	}
+	p := Page{NextSince: o.Since, Overflowed: n.overflowed, BodiesDropped: n.bodiesDrop, Lost: n.lost, Total: total}
+	if o.Clear {
+		n.ring, n.head, n.bodyBytes = nil, 0, 0
+	}
+	n.mu.Unlock()
+	if o.Limit > 0 && len(recs) > o.Limit {
+		recs = recs[len(recs)-o.Limit:]
+	}
+	for i := range recs {
+		if recs[i].Seq > p.NextSince {
+			p.NextSince = recs[i].Seq
+		}
+		if !o.Reveal {
+			recs[i] = recs[i].redacted(n.red)
+		}
+	}
+	p.Records = recs
+	return p
+}
+
+// Stats counts what the Network keeps, for tests that prove it bounded.
+type Stats struct {
+	Records, Pending, Targets, Stubs, StubbedBy int
+	BodyBytes                                   int64
+	Paused, Answered                            int64
+}
+
+// Stats returns the counts now.
+func (n *Network) Stats() Stats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
+		StubbedBy: len(n.stubbedBy), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
+}
+
+// Close disables interception and capture on every target (so the app
+// keeps loading without us), answers what is paused, and waits for its
+// goroutines.
+func (n *Network) Close() error {
+	n.unlisten()
+	n.unwatch()
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.stubs = nil
+	hadCond := len(n.cond) > 0
+	n.cond = map[string]Conditions{}
+	n.capturing.Store(false)
+	if n.jobs != nil {
+		close(n.jobs)
+		n.jobs = nil
+	}
+	targets := make(map[string]*targetState, len(n.targets))
+	for id, st := range n.targets {
+		targets[id] = st
+	}
+	n.closed = true
+	n.mu.Unlock()
+	// Paused requests are answered with the stubs gone (continue); then
+	// every target drops Fetch and Network (which also lets go of
+	// anything still paused).
+	n.cancel()
+	n.wg.Wait()
+	var wg sync.WaitGroup
+	for id, st := range targets {
+		wg.Go(func() {
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			if !st.fetch && !st.network && !hadCond {
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			conn, err := n.cfg.Pool.Conn(ctx, id)
+			if err != nil {
+				return
+			}
+			if st.fetch {
+				_ = conn.Call(ctx, "Fetch.disable", nil, nil)
+			}
+			if hadCond {
+				_ = applyConditions(ctx, conn, Conditions{})
+			}
+			if st.network {
+				_ = conn.Call(ctx, "Network.disable", nil, nil)
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}

@@ -1,0 +1,151 @@
+package network
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+func TestRedactBodies(t *testing.T) {
+	r := NewRedactor([]string{"X-Api-Key"}, []string{"mySecretField"})
+	for _, c := range []struct{ body, ct, want string }{
+		{`{"user":"bob","password":"hunter2","nested":{"api_key":"k","list":[{"accessToken":"t"}]}}`, "application/json",
+			`{"nested":{"api_key":"[redacted]","list":[{"accessToken":"[redacted]"}]},"password":"[redacted]","user":"bob"}`},
+		{`{"pin": 1234, "spin": 5, "my-secret-field": "x"}`, "application/json; charset=utf-8", `{"my-secret-field":"[redacted]","pin":"[redacted]","spin":5}`},
+		{`user=bob&password=hunter2&client_secret=s`, "application/x-www-form-urlencoded", `user=bob&password=%5Bredacted%5D&client_secret=%5Bredacted%5D`},
+		{`{"user":"bob","token":"abc","rest":"cut sho`, "application/json", `{"user":"bob","token":"[redacted]","rest":"cut sho`},
+		{`{"token": 123, "ok": true}`, "", `{"ok":true,"token":"[redacted]"}`},
+		{`plain password=hunter2`, "text/plain", `plain password=hunter2`},
+	} {
+		if got := r.Body(c.body, c.ct); got != c.want {
+			t.Errorf("Body(%s):\n got %s\nwant %s", c.body, got, c.want)
+		}
+	}
+	h := r.Headers(map[string]string{"authorization": "Bearer x", "Cookie": "a=b", "set-cookie": "c", "Proxy-Authorization": "p", "x-api-key": "k", "Accept": "*/*"})
+	for k, v := range h {
+		if (k == "Accept") == (v == Redacted) {
+			t.Errorf("header %s: %s", k, v)
+		}
+	}
+}
+
+func TestMatchers(t *testing.T) {
+	m, err := Compile(Match{Globs: []string{"http://*.test:*/api/*"}, Methods: []string{"post"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Request("http://a.test:80/api/x?y=1", "POST", "Fetch", "") || m.Request("http://a.test:80/api/x", "GET", "Fetch", "") || m.Request("https://a.test/api/x", "POST", "Fetch", "") {
+		t.Fatal("glob + method")
+	}
+	m, _ = Compile(Match{URLs: []string{"/echo"}, Regex: `\.png$`, Types: []string{"Image", "fetch"}}, "")
+	if !m.Request("http://x/echo", "GET", "Fetch", "") || !m.Request("http://x/a.png", "GET", "Image", "") || m.Request("http://x/a.png", "GET", "Script", "") {
+		t.Fatal("urls or regex, types")
+	}
+	if all, _ := Compile(Match{}, ""); !all.Request("anything", "GET", "", "") {
+		t.Fatal("empty match")
+	}
+	for _, c := range []struct {
+		m     Match
+		field string
+	}{{Match{Regex: "("}, "regex"}, {Match{Globs: []string{""}}, "globs"}, {Match{URLs: []string{""}}, "urls"}, {Match{Types: []string{"nope"}}, "resourceTypes"}} {
+		_, err := Compile(c.m, "")
+		var e *errs.Error
+		if !errorsAs(err, &e) || e.Code != errs.BadArgument || !strings.Contains(e.Message+e.Error(), c.field) {
+			t.Errorf("%+v: %v", c.m, err)
+		}
+	}
+}
+
+func errorsAs(err error, e **errs.Error) bool {
+	x, ok := err.(*errs.Error)
+	*e = x
+	return ok
+}
+
+func TestParseHARPaths(t *testing.T) {
+	for _, c := range []struct{ doc, path string }{
+		{`[]`, "$"},
+		{`{"log":{"version":"1.1","entries":[]}}`, "$.log.version"},
+		{`{"log":{"version":"1.2"}}`, "$.log.entries"},
+		{`{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"/rel"}}]}}`, "$.log.entries[0].request.url"},
+		{`{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"http://a/"},"response":{"status":"200"}}]}}`, "$.log.entries[0].response.status"},
+		{`{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"http://a/"},"response":{"status":200,"headers":[],"content":{"text":"@@","encoding":"base64"}}}]}}`, "$.log.entries[0].response.content.text"},
+	} {
+		_, err := ParseHAR([]byte(c.doc))
+		e, ok := err.(*errs.Error)
+		if !ok || e.Code != errs.HARInvalid || e.Details["path"] != c.path {
+			t.Errorf("%s: want path %s, got %v", c.doc, c.path, err)
+		}
+	}
+	a, err := ParseHAR([]byte(`{"log":{"version":"1.2","entries":[
+	 {"request":{"method":"POST","url":"http://a/x#f","postData":{"text":"one"}},"response":{"status":200,"headers":[{"name":"Content-Encoding","value":"gzip"},{"name":"X","value":"1"}],"content":{"mimeType":"text/plain","text":"first"}}},
+	 {"request":{"method":"POST","url":"http://a/x","postData":{"text":"two"}},"response":{"status":201,"headers":[],"content":{"text":"c2Vjb25k","encoding":"base64"}}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := a.Lookup("post", "http://a/x", "two"); e == nil || string(e.Body) != "second" || e.Status != 201 {
+		t.Fatalf("lookup by body: %+v", e)
+	}
+	if e := a.Lookup("POST", "http://a/x#other", "zzz"); e == nil || string(e.Body) != "first" || e.Headers["Content-Encoding"] != "" || e.Headers["Content-Type"] != "text/plain" {
+		t.Fatalf("lookup fallback: %+v", e)
+	}
+	if a.Lookup("GET", "http://a/x", "") != nil {
+		t.Fatal("method matters")
+	}
+}
+
+func TestHARExportRedactsAndSplitsRedirects(t *testing.T) {
+	n := &Network{red: NewRedactor(nil, nil)}
+	d, ttfb := 12.5, 4.0
+	recs := []Record{{Method: "POST", URL: "http://a/final", Status: 200, MimeType: "application/json", DurationMs: &d, TTFBMs: &ttfb,
+		RequestHeaders: map[string]string{"Authorization": "Bearer s", "Content-Type": "application/json"}, RequestBody: `{"password":"p"}`,
+		ResponseHeaders: map[string]string{"Content-Length": "9", "Set-Cookie": "sid=1"}, ResponseBody: `{"ok":1}`,
+		Redirects: []Redirect{{URL: "http://a/start", Status: 302}}}}
+	b, count, err := n.HAR(recs, false, "test")
+	if err != nil || count != 2 {
+		t.Fatalf("%d %v", count, err)
+	}
+	s := string(b)
+	if strings.Contains(s, "Bearer s") || strings.Contains(s, `"p"`) || strings.Contains(s, "sid=1") || strings.Contains(s, "Content-Length") {
+		t.Fatalf("not redacted: %s", s)
+	}
+	var doc harLog
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Log.Entries[0].Response.RedirectURL != "http://a/final" || doc.Log.Entries[1].Response.Content.Text != `{"ok":1}` {
+		t.Fatalf("entries: %+v", doc.Log.Entries)
+	}
+	if _, err := ParseHAR(b); err != nil {
+		t.Fatalf("our HAR does not parse back: %v", err)
+	}
+}
+
+func TestCapBody(t *testing.T) {
+	text, enc, cut := capBody([]byte("héllo wörld"), 2, "text/plain")
+	if text != "h" || enc != "" || !cut {
+		t.Fatalf("rune boundary: %q %q %v", text, enc, cut)
+	}
+	text, enc, _ = capBody([]byte{0xff, 0x00, 0x01}, 10, "image/png")
+	if enc != "base64" || text != "/wAB" {
+		t.Fatalf("binary: %q %q", text, enc)
+	}
+}
+
+func TestRingBudget(t *testing.T) {
+	n := &Network{red: NewRedactor(nil, nil), opts: CaptureOptions{BodyBudget: 100}, seq: func() int64 { return 0 }}
+	var s int64
+	n.seq = func() int64 { s++; return s }
+	for i := 0; i < DefaultMaxRecords+10; i++ {
+		n.addLocked(&Record{URL: "u", ResponseBody: strings.Repeat("x", 40)})
+	}
+	if len(n.ring) != DefaultMaxRecords || n.overflowed != 10 || n.bodyBytes > 100 || n.bodiesDrop == 0 {
+		t.Fatalf("ring %d overflowed %d bytes %d dropped %d", len(n.ring), n.overflowed, n.bodyBytes, n.bodiesDrop)
+	}
+	p := n.Read(ReadOptions{Since: s - 3, Limit: 2})
+	if len(p.Records) != 2 || p.NextSince != s || p.Records[1].ResponseBody == "" || p.Total != 3 {
+		t.Fatalf("read: %+v", p)
+	}
+}

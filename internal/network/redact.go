@@ -1,0 +1,211 @@
+package network
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// Redacted replaces a secret value in every output.
+const Redacted = "[redacted]"
+
+// DefaultRedactHeaders are the headers redacted unless revealed.
+var defaultRedactHeaders = []string{"authorization", "cookie", "set-cookie", "proxy-authorization"}
+
+// defaultSecretKeys are the body field keys (lower case, without - and _)
+// whose values are redacted: a key containing any of them.
+var defaultSecretKeys = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "privatekey",
+	"credential", "authorization", "cookie", "sessionid", "otp", "pin", "ssn", "cvv"}
+
+// Redactor replaces secret header values and secret body fields.
+type Redactor struct {
+	headers map[string]bool
+	keys    []string
+}
+
+// NewRedactor builds a Redactor with the defaults plus the operator's
+// headers and body keys.
+func NewRedactor(headers, bodyKeys []string) *Redactor {
+	r := &Redactor{headers: map[string]bool{}}
+	for _, h := range append(append([]string(nil), defaultRedactHeaders...), headers...) {
+		r.headers[strings.ToLower(strings.TrimSpace(h))] = true
+	}
+	for _, k := range append(append([]string(nil), defaultSecretKeys...), bodyKeys...) {
+		if k = normKey(k); k != "" {
+			r.keys = append(r.keys, k)
+		}
+	}
+	return r
+}
+
+func normKey(k string) string {
+	return strings.NewReplacer("-", "", "_", "", " ", "", ".", "").Replace(strings.ToLower(k))
+}
+
+// SecretHeader reports whether a header's value is redacted.
+func (r *Redactor) SecretHeader(name string) bool { return r.headers[strings.ToLower(name)] }
+
+// SecretKey reports whether a body field's value is redacted.
+func (r *Redactor) SecretKey(k string) bool {
+	n := normKey(k)
+	for _, s := range r.keys {
+		if s == "pin" || s == "otp" || s == "pwd" || s == "ssn" || s == "cvv" {
+			if n == s { // short keys only exactly: "spin", "shipping" are not secret
+				return true
+			}
+			continue
+		}
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Headers returns a copy of h with secret values replaced.
+func (r *Redactor) Headers(h map[string]string) map[string]string {
+	if h == nil {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if r.SecretHeader(k) {
+			v = Redacted
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// Body returns a body with the values of secret fields replaced, for JSON
+// and form bodies (by content type, or by shape when it is unknown); other
+// bodies come back unchanged. A JSON body that was cut short is redacted
+// by key as text.
+func (r *Redactor) Body(body, contentType string) string {
+	if body == "" {
+		return body
+	}
+	ct := strings.ToLower(contentType)
+	trim := strings.TrimSpace(body)
+	switch {
+	case strings.Contains(ct, "json") || (ct == "" || strings.HasPrefix(ct, "text/plain")) && (strings.HasPrefix(trim, "{") || strings.HasPrefix(trim, "[")):
+		return r.jsonBody(body)
+	case strings.Contains(ct, "x-www-form-urlencoded"):
+		return r.formBody(body)
+	}
+	return body
+}
+
+func (r *Redactor) jsonBody(body string) string {
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return r.jsonText(body)
+	}
+	v = r.walk(v)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return r.jsonText(body)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (r *Redactor) walk(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if r.SecretKey(k) {
+				x[k] = Redacted
+			} else {
+				x[k] = r.walk(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = r.walk(e)
+		}
+	}
+	return v
+}
+
+// jsonText redacts "key": "value" and "key": scalar pairs in a body that
+// does not parse (a truncated capture).
+func (r *Redactor) jsonText(body string) string {
+	var b strings.Builder
+	i := 0
+	for i < len(body) {
+		q := strings.IndexByte(body[i:], '"')
+		if q < 0 {
+			break
+		}
+		start := i + q
+		end := closingQuote(body, start+1)
+		if end < 0 {
+			break
+		}
+		key := body[start+1 : end]
+		j := end + 1
+		for j < len(body) && (body[j] == ' ' || body[j] == '\t' || body[j] == '\n' || body[j] == '\r') {
+			j++
+		}
+		b.WriteString(body[i : end+1])
+		i = end + 1
+		if j < len(body) && body[j] == ':' && r.SecretKey(key) {
+			k := j + 1
+			for k < len(body) && (body[k] == ' ' || body[k] == '\t' || body[k] == '\n' || body[k] == '\r') {
+				k++
+			}
+			b.WriteString(body[i:k])
+			vend := k
+			if k < len(body) && body[k] == '"' {
+				if e := closingQuote(body, k+1); e >= 0 {
+					vend = e + 1
+				} else {
+					vend = len(body)
+				}
+			} else {
+				for vend < len(body) && !strings.ContainsRune(",}] \n\r\t", rune(body[vend])) {
+					vend++
+				}
+			}
+			b.WriteString(`"` + Redacted + `"`)
+			i = vend
+		}
+	}
+	b.WriteString(body[i:])
+	return b.String()
+}
+
+func closingQuote(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Redactor) formBody(body string) string {
+	parts := strings.Split(body, "&")
+	for i, p := range parts {
+		k, _, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			key = k
+		}
+		if r.SecretKey(key) {
+			parts[i] = k + "=" + url.QueryEscape(Redacted)
+		}
+	}
+	return strings.Join(parts, "&")
+}
