@@ -67,6 +67,7 @@ type Server struct {
 	defs     map[string]*def
 	order    []string
 	owners   owners
+	tracing  tracing // trace_start..trace_stop (trace.go)
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -159,7 +160,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay} {
+	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerTrace} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
@@ -399,8 +400,15 @@ func (s *Server) Close() {
 
 // Dispatch runs one tool call and returns its envelope. It never panics and
 // never returns a protocol error: every failure is an envelope with a code.
-func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) Result {
+func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) (res Result) {
 	start := time.Now()
+	// The dispatch observer (trace.go): records the call while a trace is on.
+	if tc := s.traceCall(ctx, name, raw, start); tc != nil {
+		if tc.veto != nil {
+			return *tc.veto
+		}
+		defer func() { tc.done(res) }()
+	}
 	d, ok := s.defs[name]
 	if !ok {
 		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.sortedNames(), ", ")), start, "")
@@ -519,11 +527,11 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 		return failureEnvelope(o.err, start, c.sid)
 	}
-	res, err := successEnvelope(o.v, start, c.sid)
+	env, err := successEnvelope(o.v, start, c.sid)
 	if err != nil {
 		return failureEnvelope(err, start, c.sid)
 	}
-	return res
+	return env
 }
 
 func (s *Server) sortedNames() []string {
