@@ -103,8 +103,11 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 			return nil, errs.FromContext(ctx, errs.OperationTimeout, "replaying the trace")
 		}
 		rs := ReplayStep{Seq: st.Seq, Tool: st.Tool, Recorded: ReplayOutcome{OK: st.OK, Code: st.Code}}
-		args := map[string]any{}
+		var args map[string]any
 		_ = json.Unmarshal(st.Args, &args)
+		if args == nil {
+			args = map[string]any{}
+		}
 		if sid, ok := args["sessionId"].(string); ok {
 			if to, ok := sessions[sid]; ok {
 				args["sessionId"] = to

@@ -66,7 +66,7 @@ img{max-width:100%;border:1px solid #ccc} table{border-collapse:collapse} td,th{
 {{range .Tokens.PerTool}}<tr><td>{{.Tool}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td><td>{{.Max}}</td></tr>{{end}}</table>
 <h2>Steps</h2>
 {{range .Steps}}<details class="step{{if not .OK}} fail{{end}}" id="step-{{.Seq}}"{{if not .OK}} open{{end}}>
-<summary>#{{.Seq}} <b>{{.Tool}}</b> — {{if .OK}}ok{{else}}<span class="code">{{.Code}}</span> {{.Error}}{{end}} · {{.ElapsedMS}} ms · {{.Tokens}} tokens{{with .Surface}} · {{.SurfaceID}}{{end}}</summary>
+<summary>#{{.Seq}} <b>{{.Tool}}</b> — {{if .OK}}ok{{else}}<span class="code">{{.Code}}</span> {{.Error}}{{end}} · {{.ElapsedMS}} ms · {{.Tokens}} tokens{{with .Surface}} · {{.SurfaceID}}{{end}}{{range $k, $t := .Targets}}{{if $t.Role}} · {{$t.Role}} "{{$t.Name}}"{{end}}{{end}}</summary>
 <h4>Arguments</h4><pre>{{.ArgsText}}</pre>
 {{range $k, $t := .Targets}}<p>{{$k}} {{$t.Ref}} = {{$t.Role}} "{{$t.Name}}"</p>{{end}}
 {{if .Console}}<h4>Console since the previous step</h4><pre class="console">{{range .Console}}{{.}}

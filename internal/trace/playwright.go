@@ -52,6 +52,24 @@ type exporter struct {
 	pages map[string]string // window id → variable
 	out   strings.Builder
 	ex    Export
+	// usesFrames says the helper clickInFrames is needed.
+	usesFrames bool
+}
+
+// framed is where a locator lives: its page variable and the iframe
+// selectors from the page down to its document.
+type framed struct {
+	page   string
+	frames []string
+}
+
+// framesArg renders the iframe selectors as a JavaScript array.
+func (f framed) framesArg() string {
+	q := make([]string, len(f.frames))
+	for i, s := range f.frames {
+		q[i] = js(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 func (e *exporter) line(format string, a ...any) {
@@ -104,7 +122,16 @@ func roleLocator(role, name string) string {
 
 // locator is the element a step acted on: a recorded ref by role and name,
 // or its selector, in the surface the ref (or the call) belonged to.
-func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) (string, string) {
+func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) (string, framed, string) {
+	where := func(p *Place) framed {
+		f := framed{page: e.page(p)}
+		if p != nil {
+			for _, fr := range p.Frames {
+				f.frames = append(f.frames, fr.Selector)
+			}
+		}
+		return f
+	}
 	if t, ok := st.Targets[refKey]; ok {
 		place := t.Place
 		if place == nil {
@@ -113,21 +140,21 @@ func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) 
 		sc := e.scope(place)
 		rl := roleLocator(t.Role, t.Name)
 		if sc == "" || rl == "" {
-			return "", "the ref's element has no role and name to find it by"
+			return "", framed{}, "the ref's element has no role and name to find it by"
 		}
-		return sc + rl, ""
+		return sc + rl, where(place), ""
 	}
 	if n, ok := args[refKey].(float64); ok && n != 0 {
-		return "", "the ref was not known when it was used"
+		return "", framed{}, "the ref was not known when it was used"
 	}
 	if sel, ok := args[selKey].(string); ok && sel != "" {
 		sc := e.scope(st.Surface)
 		if sc == "" {
-			return "", "the call's surface is unknown"
+			return "", framed{}, "the call's surface is unknown"
 		}
-		return sc + ".locator(" + js(sel) + ")", ""
+		return sc + ".locator(" + js(sel) + ")", where(st.Surface), ""
 	}
-	return "", ""
+	return "", framed{}, ""
 }
 
 func str(args map[string]any, k string) (string, bool) {
@@ -178,7 +205,7 @@ func (t *Trace) ExportPlaywright(o ExportOptions) Export {
 	src.WriteString("// electron_relay_endpoint tool) and does what the agent did. Run it with:\n")
 	src.WriteString("//   UNDERSTUDY_RELAY=http://127.0.0.1:PORT npx playwright test <this file>\n")
 	src.WriteString("import { test, expect, chromium } from '@playwright/test';\n")
-	src.WriteString("import type { Browser, Page } from '@playwright/test';\n\n")
+	src.WriteString("import type { Browser, FrameLocator, Locator, Page } from '@playwright/test';\n\n")
 	src.WriteString("const RELAY = process.env.UNDERSTUDY_RELAY ?? " + js(relay) + ";\n\n")
 	src.WriteString(`// pageAt finds the app's window that shows url (the relay lists windows and
 // webview guests as pages).
@@ -195,6 +222,9 @@ async function pageAt(browser: Browser, url: string): Promise<Page> {
 }
 
 `)
+	if e.usesFrames {
+		src.WriteString(clickInFramesJS)
+	}
 	src.WriteString("test(" + js(name) + ", async () => {\n")
 	src.WriteString("  const browser = await chromium.connectOverCDP(RELAY);\n  try {\n")
 	src.WriteString(e.out.String())
@@ -215,10 +245,13 @@ func pwKey(k string) string { return keyPlus.ReplaceAllString(strings.TrimSpace(
 func (e *exporter) step(st Step, args map[string]any) string {
 	act := func(format string, a ...any) { e.line(format, a...); e.ex.Actions++ }
 	check := func(format string, a ...any) { e.line(format, a...); e.ex.Asserts++ }
-	loc, why := e.locator(st, args, "ref", "selector")
+	loc, at, why := e.locator(st, args, "ref", "selector")
 	if why != "" {
 		return why
 	}
+	// Pointer input into an iframe goes through clickInFrames (see the
+	// helper's comment in the generated file).
+	inFrames := len(at.frames) > 0
 	e.line("// #%d %s", st.Seq, st.Tool)
 	needLoc := func() string {
 		if loc == "" {
@@ -261,14 +294,23 @@ func (e *exporter) step(st Step, args map[string]any) string {
 			}
 			opts = append(opts, "modifiers: ["+strings.Join(ms, ", ")+"]")
 		}
-		if len(opts) > 0 {
+		switch {
+		case inFrames:
+			e.usesFrames = true
+			act("await clickInFrames(%s, %s, %s, { %s });", at.page, at.framesArg(), loc, strings.Join(opts, ", "))
+		case len(opts) > 0:
 			act("await %s.click({ %s });", loc, strings.Join(opts, ", "))
-		} else {
+		default:
 			act("await %s.click();", loc)
 		}
 	case "electron_hover":
 		if w := needLoc(); w != "" {
 			return w
+		}
+		if inFrames {
+			e.usesFrames = true
+			act("await clickInFrames(%s, %s, %s, { hoverOnly: true });", at.page, at.framesArg(), loc)
+			return ""
 		}
 		act("await %s.hover();", loc)
 	case "electron_type", "electron_clear_input":
@@ -319,6 +361,13 @@ func (e *exporter) step(st Step, args map[string]any) string {
 		if w := needLoc(); w != "" {
 			return w
 		}
+		want := st.Tool == "electron_check"
+		if inFrames {
+			e.usesFrames = true
+			act("if ((await %s.isChecked()) !== %t) await clickInFrames(%s, %s, %s);", loc, want, at.page, at.framesArg(), loc)
+			check("await expect(%s).toBeChecked({ checked: %t });", loc, want)
+			return ""
+		}
 		act("await %s.%s();", loc, strings.TrimPrefix(st.Tool, "electron_"))
 	case "electron_select_option":
 		if w := needLoc(); w != "" {
@@ -339,9 +388,12 @@ func (e *exporter) step(st Step, args map[string]any) string {
 		}
 		act("await %s.scrollIntoViewIfNeeded();", loc)
 	case "electron_drag":
-		target, why := e.locator(st, args, "targetRef", "targetSelector")
+		target, tat, why := e.locator(st, args, "targetRef", "targetSelector")
 		if why != "" || loc == "" || target == "" {
 			return "drag without both elements"
+		}
+		if inFrames || len(tat.frames) > 0 {
+			return "a drag inside an iframe does not export (Playwright mis-aims pointer input there)"
 		}
 		act("await %s.dragTo(%s);", loc, target)
 	case "electron_scroll":
@@ -478,3 +530,40 @@ func (e *exporter) step(st Step, args map[string]any) string {
 	}
 	return ""
 }
+
+// clickInFramesJS is the helper for pointer input into iframes.
+const clickInFramesJS = `// clickInFrames clicks (or hovers) target, an element inside the iframes named by frames, the
+// way understudy's own tools do: at the element's centre plus each iframe's content-box origin,
+// with the window's real mouse, so hit-testing happens in the window as it does for a user.
+// Playwright's locator.click() mis-aims inside out-of-process iframes that have borders or
+// padding (it misses the element and reports another one intercepting the pointer).
+async function clickInFrames(page: Page, frames: string[], target: Locator,
+  options: { button?: 'left' | 'right' | 'middle'; clickCount?: number; hoverOnly?: boolean } = {}) {
+  await target.scrollIntoViewIfNeeded();
+  await expect(target).toBeVisible();
+  let x = 0;
+  let y = 0;
+  let scope: Page | FrameLocator = page;
+  for (const selector of frames) {
+    const origin = await scope.locator(selector).evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      const s = getComputedStyle(e);
+      return { x: r.left + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft),
+               y: r.top + parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop) };
+    });
+    x += origin.x;
+    y += origin.y;
+    scope = scope.frameLocator(selector);
+  }
+  const centre = await target.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  if (options.hoverOnly) {
+    await page.mouse.move(x + centre.x, y + centre.y);
+    return;
+  }
+  await page.mouse.click(x + centre.x, y + centre.y, { button: options.button, clickCount: options.clickCount });
+}
+
+`
