@@ -250,7 +250,48 @@ func TestTraceRecordViewExportReplay(t *testing.T) {
 	e.ok("electron_expect_count", map[string]any{"selector": "#timeline span", "equals": steps})
 	// Screenshots after the actions are inlined and render.
 	box := e.ok("electron_get_bbox", map[string]any{"selector": "img"})
-	if bb, _ := box["viewport"].(map[string]any); bb == nil || num(bb["width"]) < 100 {
+	bb, _ := box["bbox"].(map[string]any)
+	if vp, _ := bb["viewport"].(map[string]any); vp == nil || num(vp["width"]) < 100 {
 		t.Fatalf("the first screenshot does not render: %v", box)
 	}
+}
+
+func TestTraceBudgetEnforcedAndKilledTraceOpens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium")
+	}
+	e := newEnv(t, Config{})
+	e.launch("/index.html")
+	dir := filepath.Join(t.TempDir(), "budget.trace")
+	e.fails("trace_start", map[string]any{"enforce": true}, "BAD_ARGUMENT")
+	e.ok("trace_start", map[string]any{"path": dir, "budgetTokens": 100, "enforce": true, "warnThreshold": 0.5})
+	e.ok("electron_snapshot", nil) // far more than 100 tokens: it runs, the next call does not
+	b := e.ok("trace_budget", nil)["budget"].(map[string]any)
+	if b["over_budget"] != true || b["near_budget"] != true || num(b["spent"]) <= 100 || num(b["remaining"]) != 0 {
+		t.Fatalf("trace_budget: %v", b)
+	}
+	m := e.fails("electron_get_text", map[string]any{"selector": "h1"}, "TRACE_BUDGET_EXCEEDED")
+	if na, _ := m["next_actions"].([]any); len(na) == 0 {
+		t.Fatalf("no next_actions: %v", m)
+	}
+	live := e.ok("trace_tokens", nil)
+	if live["live"] != true || num(live["total_estimated_tokens"]) != num(b["spent"])+num(m["_meta"].(map[string]any)["estimated_tokens"]) {
+		t.Fatalf("trace_tokens (live): %v, budget %v", live, b)
+	}
+	// The server goes away without trace_stop: the trace still opens and
+	// says where it stopped.
+	view := e.ok("trace_view", map[string]any{"path": dir})
+	if view["complete"] != false || num(view["stopped_after"]) != 2 || !strings.Contains(fmt.Sprint(view["note"]), "after step 2") {
+		t.Fatalf("trace_view of a trace still recording: %v", view)
+	}
+	e.ok("trace_stop", nil)
+	e.ok("electron_get_text", map[string]any{"selector": "h1"}) // no trace, no budget
+	// Bad input: outside the roots, not a trace, a corrupt step.
+	e.fails("trace_view", map[string]any{"path": "/etc"}, "PATH_NOT_ALLOWED")
+	e.fails("trace_view", map[string]any{"path": t.TempDir()}, "TRACE_NOT_FOUND")
+	if err := os.WriteFile(filepath.Join(dir, "steps", "000001.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.fails("trace_view", map[string]any{"path": dir}, "TRACE_INVALID")
+	e.fails("trace_export_playwright", map[string]any{"path": dir, "out": "x.txt"}, "BAD_ARGUMENT")
 }

@@ -1,0 +1,45 @@
+package tool
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkTraceOverhead: a 50-call session (snapshot, finds, reads, a
+// type and a click on the top page) with tracing off and on (no
+// screenshots), interleaved in one run. Target: on ≤ 1.1× off.
+func BenchmarkTraceOverhead(b *testing.B) {
+	s, _ := launchBench(b, Config{}, "/index.html")
+	session := func() time.Duration {
+		t0 := time.Now()
+		for i := 0; i < 5; i++ {
+			dispatchOK(b, s, "electron_snapshot", map[string]any{"interactiveOnly": true}, nil)
+			m := dispatchOK(b, s, "electron_find", map[string]any{"role": "textbox", "name_exact": "Input top"}, nil)
+			ref := m["matches"].([]any)[0].(map[string]any)["ref"]
+			dispatchOK(b, s, "electron_type", map[string]any{"ref": ref, "text": "hello"}, nil)
+			dispatchOK(b, s, "electron_get_value", map[string]any{"ref": ref}, nil)
+			dispatchOK(b, s, "electron_click", map[string]any{"selector": "#btn"}, nil)
+			dispatchOK(b, s, "electron_get_text", map[string]any{"selector": "h1"}, nil)
+			dispatchOK(b, s, "electron_exists", map[string]any{"selector": "#btn"}, nil)
+			dispatchOK(b, s, "electron_get_state", map[string]any{"selector": "#btn"}, nil)
+			dispatchOK(b, s, "electron_expect_visible", map[string]any{"selector": "#btn"}, nil)
+			dispatchOK(b, s, "electron_focused_element", map[string]any{}, nil)
+		}
+		return time.Since(t0)
+	}
+	session() // warm
+	dir := b.TempDir()
+	var off, on []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		off = append(off, session())
+		dispatchOK(b, s, "trace_start", map[string]any{"path": filepath.Join(dir, "t"+itoa(i))}, nil)
+		on = append(on, session())
+		dispatchOK(b, s, "trace_stop", map[string]any{}, nil)
+	}
+	mOff, mOn := medianMS(off), medianMS(on)
+	b.ReportMetric(mOff, "ms-off")
+	b.ReportMetric(mOn, "ms-on")
+	b.ReportMetric(mOn/mOff, "ratio")
+}
