@@ -10,7 +10,8 @@ import (
 // type and a click on the top page) with tracing off and on (no
 // screenshots), interleaved in one run. Target: on ≤ 1.1× off.
 func BenchmarkTraceOverhead(b *testing.B) {
-	s, _ := launchBench(b, Config{}, "/index.html")
+	dir := b.TempDir()
+	s, _ := launchBench(b, Config{FileRoots: []string{dir}}, "/index.html")
 	session := func() time.Duration {
 		t0 := time.Now()
 		for i := 0; i < 5; i++ {
@@ -29,7 +30,6 @@ func BenchmarkTraceOverhead(b *testing.B) {
 		return time.Since(t0)
 	}
 	session() // warm
-	dir := b.TempDir()
 	var off, on []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
