@@ -43,3 +43,27 @@ func BenchmarkTraceOverhead(b *testing.B) {
 	b.ReportMetric(mOn, "ms-on")
 	b.ReportMetric(mOn/mOff, "ratio")
 }
+
+// BenchmarkVisualExpectWindow: visual_expect of the 1280×900 window (the
+// top page, unchanged) against a plain electron_screenshot of it,
+// interleaved. Target: ≤ 1.3×.
+func BenchmarkVisualExpectWindow(b *testing.B) {
+	dir := b.TempDir()
+	s, _ := launchBench(b, Config{FileRoots: []string{dir}, ArtifactsDir: dir}, "/index.html")
+	dispatchOK(b, s, "visual_update_baseline", map[string]any{"name": "win", "confirm": true, "baselineDir": dir}, nil)
+	dispatchOK(b, s, "visual_expect", map[string]any{"name": "win", "baselineDir": dir}, nil)
+	var shot, expect []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		dispatchOK(b, s, "electron_screenshot", map[string]any{"dir": dir}, nil)
+		shot = append(shot, time.Since(t0))
+		t0 = time.Now()
+		dispatchOK(b, s, "visual_expect", map[string]any{"name": "win", "baselineDir": dir}, nil)
+		expect = append(expect, time.Since(t0))
+	}
+	ms, me := medianMS(shot), medianMS(expect)
+	b.ReportMetric(ms, "ms-screenshot")
+	b.ReportMetric(me, "ms-expect")
+	b.ReportMetric(me/ms, "ratio")
+}

@@ -64,6 +64,12 @@ func Compare(a, b image.Image, o Options) Result {
 				out.SetNRGBA(x, y, color.NRGBA{80, 120, 255, 255})
 				continue
 			}
+			pa, pb := ra.PixOffset(x, y), rb.PixOffset(x, y)
+			if ra.Pix[pa] == rb.Pix[pb] && ra.Pix[pa+1] == rb.Pix[pb+1] && ra.Pix[pa+2] == rb.Pix[pb+2] && ra.Pix[pa+3] == rb.Pix[pb+3] {
+				g := 255 - uint8(0.1*(255-brightness(ra, x, y)))
+				out.SetNRGBA(x, y, color.NRGBA{g, g, g, 255})
+				continue
+			}
 			d := colorDelta(ra, rb, x, y, x, y, false)
 			if math.Abs(d) > maxDelta {
 				if !o.CountAA && (antialiased(ra, x, y, rb) || antialiased(rb, x, y, ra)) {
@@ -92,6 +98,23 @@ func toNRGBA(img image.Image) *image.NRGBA {
 	}
 	b := img.Bounds()
 	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	if rgba, ok := img.(*image.RGBA); ok {
+		// Premultiplied: un-premultiply per pixel from the bytes.
+		for y := 0; y < b.Dy(); y++ {
+			src := rgba.Pix[rgba.PixOffset(b.Min.X, b.Min.Y+y):]
+			dst := n.Pix[n.PixOffset(0, y):]
+			for x := 0; x < b.Dx(); x++ {
+				r, g, bl, a := src[4*x], src[4*x+1], src[4*x+2], src[4*x+3]
+				if a != 0 && a != 255 {
+					r = uint8(uint32(r) * 255 / uint32(a))
+					g = uint8(uint32(g) * 255 / uint32(a))
+					bl = uint8(uint32(bl) * 255 / uint32(a))
+				}
+				dst[4*x], dst[4*x+1], dst[4*x+2], dst[4*x+3] = r, g, bl, a
+			}
+		}
+		return n
+	}
 	for y := 0; y < b.Dy(); y++ {
 		for x := 0; x < b.Dx(); x++ {
 			n.Set(x, y, img.At(b.Min.X+x, b.Min.Y+y))

@@ -90,28 +90,34 @@ func Encode(img image.Image) ([]byte, error) {
 // ReadBaseline reads <dir>/<name>.png and its sidecar, checking that they
 // belong together.
 func ReadBaseline(dir, name string) (image.Image, Meta, error) {
+	img, m, _, err := ReadBaselinePNG(dir, name)
+	return img, m, err
+}
+
+// ReadBaselinePNG is ReadBaseline that also returns the PNG's bytes.
+func ReadBaselinePNG(dir, name string) (image.Image, Meta, []byte, error) {
 	var m Meta
 	pngPath, metaPath := filepath.Join(dir, name+".png"), filepath.Join(dir, name+".json")
 	data, err := readRegular(pngPath)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, m, errs.New(errs.BaselineNotFound, "no baseline %q in %s", name, dir).With("name", name)
+			return nil, m, nil, errs.New(errs.BaselineNotFound, "no baseline %q in %s", name, dir).With("name", name)
 		}
-		return nil, m, errs.New(errs.ImageInvalid, "baseline %q: %v", name, err).With("name", name)
+		return nil, m, nil, errs.New(errs.ImageInvalid, "baseline %q: %v", name, err).With("name", name)
 	}
 	mb, err := readRegular(metaPath)
 	if err != nil || json.Unmarshal(mb, &m) != nil {
-		return nil, m, errs.New(errs.ImageInvalid, "baseline %q has no readable %s", name, filepath.Base(metaPath)).With("name", name)
+		return nil, m, nil, errs.New(errs.ImageInvalid, "baseline %q has no readable %s", name, filepath.Base(metaPath)).With("name", name)
 	}
 	sum := sha256.Sum256(data)
 	if hex.EncodeToString(sum[:]) != m.SHA256 {
-		return nil, m, errs.New(errs.ImageInvalid, "baseline %q: the PNG is not the one its sidecar describes (changed by hand or half written)", name).With("name", name)
+		return nil, m, nil, errs.New(errs.ImageInvalid, "baseline %q: the PNG is not the one its sidecar describes (changed by hand or half written)", name).With("name", name)
 	}
 	img, err := Decode(data)
 	if err != nil {
-		return nil, m, err
+		return nil, m, nil, err
 	}
-	return img, m, nil
+	return img, m, data, nil
 }
 
 // readRegular reads a regular file, refusing symbolic links.
