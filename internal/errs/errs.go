@@ -63,6 +63,24 @@ const (
 	AlreadyCapturing     Code = "ALREADY_CAPTURING"
 	NotCapturing         Code = "NOT_CAPTURING"
 	HARInvalid           Code = "HAR_INVALID"
+
+	// Evidence: traces, replay, visual baselines, accessibility audits
+	// (docs/evidence.md).
+	TraceNotRecording     Code = "TRACE_NOT_RECORDING"
+	TraceAlreadyRecording Code = "TRACE_ALREADY_RECORDING"
+	TraceNotFound         Code = "TRACE_NOT_FOUND"
+	TraceInvalid          Code = "TRACE_INVALID"
+	TraceWriteFailed      Code = "TRACE_WRITE_FAILED"
+	TraceBudgetExceeded   Code = "TRACE_BUDGET_EXCEEDED"
+	ReplayNotAllowed      Code = "REPLAY_NOT_ALLOWED"
+	ConfirmRequired       Code = "CONFIRM_REQUIRED"
+	BaselineNotFound      Code = "VISUAL_BASELINE_NOT_FOUND"
+	VisualMismatch        Code = "VISUAL_MISMATCH"
+	VisualEnvMismatch     Code = "VISUAL_ENV_MISMATCH"
+	VisualSizeMismatch    Code = "VISUAL_SIZE_MISMATCH"
+	ImageInvalid          Code = "IMAGE_INVALID"
+	A11yEngineMissing     Code = "A11Y_ENGINE_MISSING"
+	A11yUnknownRule       Code = "A11Y_UNKNOWN_RULE"
 )
 
 // Entry is what the registry knows about a code.
@@ -125,6 +143,22 @@ var registry = map[Code]Entry{
 	NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
 	HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
+
+	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
+	TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},
+	TraceNotFound:         {TraceNotFound, 404, false, "No trace artifact is at that path. Pass the folder trace_start/trace_stop returned (it holds trace.json)."},
+	TraceInvalid:          {TraceInvalid, 422, false, "The folder is not a readable understudy trace (the message says which file is wrong). Record a new trace; do not edit trace files by hand."},
+	TraceWriteFailed:      {TraceWriteFailed, 500, false, "A trace file could not be written (disk full, folder removed). The steps written so far stay readable; stop the trace and start a new one elsewhere."},
+	TraceBudgetExceeded:   {TraceBudgetExceeded, 429, false, "The trace's token budget is spent and enforce is on: calls other than trace_* are refused. Call trace_stop (or trace_budget to see the numbers), then start again with a larger budgetTokens."},
+	ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},
+	ConfirmRequired:       {ConfirmRequired, 412, false, "This call changes something that is kept (a baseline) or replays destructive steps. Review what it will do, then call again with confirm:true."},
+	BaselineNotFound:      {BaselineNotFound, 404, false, "No baseline with that name exists. Review a visual_capture, then create the baseline with visual_update_baseline {name, confirm:true}."},
+	VisualMismatch:        {VisualMismatch, 417, true, "The image differs from the baseline more than the threshold allows: look at details.diff_path and details.actual_path. Fix the UI, mask regions that change on every run, or accept the change with visual_update_baseline {confirm:true}."},
+	VisualEnvMismatch:     {VisualEnvMismatch, 409, false, "The baseline was taken in another environment (browser version, device scale or viewport; details.baseline vs details.current), so pixels cannot be compared honestly. Compare in the baseline's environment, or take a new baseline here with visual_update_baseline {confirm:true}."},
+	VisualSizeMismatch:    {VisualSizeMismatch, 409, false, "The capture and the baseline have different pixel sizes (details). Capture the same region (window size, element, clip), or take a new baseline with visual_update_baseline {confirm:true}."},
+	ImageInvalid:          {ImageInvalid, 422, false, "The file is not a readable PNG (corrupt or another format). Take a new baseline with visual_update_baseline {confirm:true}."},
+	A11yEngineMissing:     {A11yEngineMissing, 424, false, "axe-core is not installed where the operator said. Install it (npm ci in internal/a11y/engine, or npm install axe-core) and start the server with --axe-core PATH/axe.min.js or UNDERSTUDY_AXE_CORE=PATH."},
+	A11yUnknownRule:       {A11yUnknownRule, 400, false, "axe-core has no rule with that id (details.unknown). Use ids from details.known, or filter by tags instead."},
 }
 
 // Lookup returns the registry entry of a code.

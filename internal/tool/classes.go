@@ -162,6 +162,17 @@ var toolClasses = map[string]toolClass{
 	"network_export_har":        classAction,
 	"network_replay_har":        classAction,
 	"network_conditions":        classAction,
+	"trace_start":               classLifecycle,
+	"trace_stop":                classLifecycle,
+	"trace_status":              classLifecycle,
+	"trace_tokens":              classLifecycle,
+	"trace_budget":              classLifecycle,
+	"trace_view":                classLifecycle,
+	"trace_export_playwright":   classLifecycle,
+	"trace_replay":              classLifecycle,
+	"visual_capture":            classAction,
+	"visual_expect":             classRead,
+	"visual_update_baseline":    classAction,
 }
 
 // classOf is the tool's class; a tool missing from the table is treated as

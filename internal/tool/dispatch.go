@@ -84,6 +84,7 @@ type Server struct {
 	// logged back to the clients.
 	log, sdkLog *slog.Logger
 	mcps        mcpServers
+	tracing     tracing // trace_start..trace_stop (trace.go)
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -205,7 +206,7 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerStorage, registerWindowOps, registerEmulation, registerClock} {
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerStorage, registerWindowOps, registerEmulation, registerClock} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
@@ -446,10 +447,17 @@ func (s *Server) Close() {
 // Dispatch runs one tool call and returns its envelope. It never panics and
 // never returns a protocol error: every failure is an envelope with a code.
 // Each call is logged at debug level (name, outcome, time; never its
-// arguments or result), an internal failure at warn.
-func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) Result {
+// arguments or result), an internal failure at warn; while a trace records,
+// the dispatch observer (trace.go) sees it too.
+func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) (res Result) {
 	start := time.Now()
-	res := s.dispatch(ctx, name, raw, progress)
+	if tc := s.traceCall(ctx, name, raw, start); tc != nil {
+		if tc.veto != nil {
+			return *tc.veto
+		}
+		defer func() { tc.done(res) }()
+	}
+	res = s.dispatch(ctx, name, raw, progress)
 	level := slog.LevelDebug
 	if res.Code == errs.Internal {
 		level = slog.LevelWarn
@@ -595,11 +603,11 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 		return failureEnvelope(o.err, start, c.sid)
 	}
-	res, err := successEnvelope(o.v, start, c.sid)
+	env, err := successEnvelope(o.v, start, c.sid)
 	if err != nil {
 		return failureEnvelope(err, start, c.sid)
 	}
-	return res
+	return env
 }
 
 // surfaceGone turns a disconnect, a timeout, an internal failure or a

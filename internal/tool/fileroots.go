@@ -30,8 +30,10 @@ func usesFiles(tool string) bool {
 	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate",
 		"network_stub", "network_export_har", "network_replay_har":
 		return true
+	case "trace_start", "trace_tokens", "trace_view", "trace_export_playwright", "trace_replay":
+		return true
 	}
-	return false
+	return strings.HasPrefix(tool, "visual_")
 }
 
 // withClientRoots gives a file tool's call the client's roots, or returns

@@ -1,0 +1,408 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/trace"
+)
+
+// maxTraceConsole bounds the console lines kept with one step.
+const maxTraceConsole = 50
+
+// tracing is the server's recording, between trace_start and trace_stop.
+type tracing struct {
+	mu      sync.Mutex
+	rec     *trace.Recorder
+	places  map[string]*trace.Place // surface id → where it is, per recording
+	console map[string]int64        // session id → last console seq recorded
+}
+
+func (t *tracing) recorder() *trace.Recorder {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rec
+}
+
+// tracedCall is what the dispatch observer does around one call: veto it
+// (an enforced budget is spent) or record it when it is done.
+type tracedCall struct {
+	veto *Result
+	done func(Result)
+}
+
+// traceCall is the dispatch observer hook (called first in Dispatch): nil
+// when no trace is recording. trace_* calls are never recorded or vetoed.
+func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage, start time.Time) *tracedCall {
+	rec := s.tracing.recorder()
+	if rec == nil || strings.HasPrefix(name, "trace_") {
+		return nil
+	}
+	seq := rec.Next()
+	st := trace.Step{Seq: seq, Tool: name, StartedAt: start.UTC()}
+	var args map[string]any
+	_ = json.Unmarshal(raw, &args)
+	if b := rec.Budget(); b != nil && b.Enforce && b.OverBudget {
+		e := errs.New(errs.TraceBudgetExceeded, "the trace's token budget is spent (%d of %d estimated tokens); %s was not run", b.Spent, b.BudgetTokens, name).
+			With("budget", b)
+		e.NextActions = []string{"trace_budget", "trace_stop"}
+		r := failureEnvelope(e, start, "")
+		st.Args = trace.Redact(raw)
+		s.finishStep(rec, &st, nil, r, start)
+		return &tracedCall{veto: &r}
+	}
+	sid, _ := args["sessionId"].(string)
+	sess, _ := s.resolveSession(ctx, sid)
+	var also []string
+	if sess != nil {
+		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		if id := sess.Surfaces.Active(); id != "" {
+			st.Surface = s.tracePlace(pctx, sess, id)
+		}
+		for _, k := range []string{"ref", "targetRef"} {
+			n, ok := args[k].(float64)
+			if !ok || n <= 0 || n != math.Trunc(n) {
+				continue
+			}
+			kr, ok := sess.Pages.Known(int(n))
+			if !ok {
+				continue
+			}
+			t := trace.Target{Ref: int(n), Role: kr.Role, Name: kr.Name, Place: s.tracePlace(pctx, sess, kr.SurfaceID)}
+			if st.Targets == nil {
+				st.Targets = map[string]trace.Target{}
+			}
+			st.Targets[k] = t
+			if trace.IsSecretTarget(t) {
+				also = append(also, "text")
+			}
+		}
+		if id, ok := args["surfaceId"].(string); ok && id != "" {
+			if st.Targets == nil {
+				st.Targets = map[string]trace.Target{}
+			}
+			st.Targets["surfaceId"] = trace.Target{Place: s.tracePlace(pctx, sess, id)}
+		}
+		cancel()
+	}
+	st.Args = trace.Redact(raw, also...)
+	return &tracedCall{done: func(res Result) { s.finishStep(rec, &st, sess, res, start) }}
+}
+
+// tracePlace locates a surface once per recording.
+func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
+	s.tracing.mu.Lock()
+	p, ok := s.tracing.places[id]
+	s.tracing.mu.Unlock()
+	if ok {
+		return p
+	}
+	p, err := trace.Locate(ctx, sess.Surfaces, id)
+	if err != nil {
+		return &trace.Place{SurfaceID: id}
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.places != nil {
+		s.tracing.places[id] = p
+	}
+	s.tracing.mu.Unlock()
+	return p
+}
+
+// finishStep completes a step from the call's envelope and writes it.
+func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
+	st.ElapsedMS = time.Since(start).Milliseconds()
+	var env struct {
+		OK    bool   `json:"ok"`
+		Code  string `json:"code"`
+		Error string `json:"error"`
+		Meta  struct {
+			Tokens    int    `json:"estimated_tokens"`
+			SessionID string `json:"session_id"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(res.JSON, &env)
+	st.OK, st.Code, st.Error, st.Tokens, st.SessionID = env.OK, env.Code, env.Error, env.Meta.Tokens, env.Meta.SessionID
+	st.Result = trace.Redact(res.JSON)
+	var shot []byte
+	if sess == nil && st.SessionID != "" {
+		sess, _ = s.sessions.Resolve(st.SessionID)
+	}
+	if sess != nil {
+		st.Console = s.traceConsole(sess)
+		if rec.Screenshots() && st.OK && !readOnlyTool(st.Tool) {
+			shot = traceShot(sess)
+		}
+	}
+	_ = rec.Add(*st, shot) // a failure is kept and reported by trace_stop
+}
+
+// traceConsole returns the console lines the session logged since the
+// previous step.
+func (s *Server) traceConsole(sess *session.Session) []string {
+	l := consoleOf(sess)
+	l.drain(0)
+	s.tracing.mu.Lock()
+	last := s.tracing.console[sess.ID]
+	s.tracing.mu.Unlock()
+	var lines []string
+	l.mu.Lock()
+	for _, e := range l.entries() {
+		if e.Seq > last {
+			lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
+			last = e.Seq
+		}
+	}
+	l.mu.Unlock()
+	if len(lines) > maxTraceConsole {
+		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.console != nil {
+		s.tracing.console[sess.ID] = last
+	}
+	s.tracing.mu.Unlock()
+	return lines
+}
+
+// traceShot takes a PNG of the active surface's window after an action.
+func traceShot(sess *session.Session) []byte {
+	ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
+	defer cancel()
+	hold, err := sess.Acquire(ctx, "trace screenshot", session.Shared)
+	if err != nil {
+		return nil
+	}
+	defer hold.Release()
+	res, err := sess.Surfaces.Resolve(ctx)
+	if err != nil || res.InputRoot == nil {
+		return nil
+	}
+	data, err := capt.NewShooter(res.InputRoot).Shot(ctx, capt.ShotOptions{Format: "png"})
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// readOnlyTool says whether a tool only reads (no screenshot after it),
+// from the catalog's annotations.
+func readOnlyTool(name string) bool {
+	a := annotations(name)
+	return a != nil && a.ReadOnlyHint
+}
+
+func registerTrace(s *Server) {
+	add(s, "trace_start", "Start recording every tool call of this server into a trace folder: arguments (secrets redacted), the result envelope, elapsed ms, estimated tokens, the active surface, what each ref named (role and name, for replay and export), console lines between calls, and with screenshots:true a PNG after each action. path: the folder to create (its parent must exist; relative: in the artifacts folder; default artifacts/trace-<time>). budgetTokens sets a token budget (trace_budget reports it); enforce:true refuses calls past it (TRACE_BUDGET_EXCEEDED; trace_* calls always run). Each step is written as it happens, so a trace of a killed server still opens.", false, gateNone, traceStart)
+	add(s, "trace_stop", "Stop recording and close the trace: returns its folder, the steps written, the estimated tokens spent and the budget.", false, gateNone, traceStop)
+	add(s, "trace_status", "Whether a trace is recording, where, and how many steps and tokens so far.", false, gateNone, traceStatus)
+	add(s, "trace_tokens", "Where the estimated tokens went: total, per tool (calls, tokens, largest) and the largest responses. path: a written trace; none: the live recording.", false, gateNone, traceTokens)
+	add(s, "trace_budget", "A cheap poll of the live recording's token budget: {budget_tokens, spent, remaining, over_budget, near_budget}.", false, gateNone, traceBudget)
+	add(s, "trace_view", "Summarise a trace (path: its folder): steps with tool, outcome, code, elapsed ms, tokens and surface; failures; whether it was stopped or where a killed recording ended. html:true also writes a self-contained HTML report (steps with screenshots, console lines between steps, a timeline, failures highlighted; opens from disk with no server) to out (default <trace>/report.html).", false, gateNone, traceView)
+	add(s, "trace_export_playwright", "Write a runnable Playwright Test file (TypeScript) from a trace: it connects to the app through an understudy relay (env UNDERSTUDY_RELAY, default relayUrl) and does what the agent's successful steps did. Refs become getByRole/getByText locators from the role and name they had, frames become frameLocator chains, typed text fill, keys press, checks check/uncheck, options selectOption, and expectations web-first assertions (toHaveText, toHaveValue, toBeVisible, toBeChecked...). Steps with no equivalent are listed in skipped and commented in the file.", false, gateNone, traceExport)
+	add(s, "trace_replay", "Replay a trace against the app now: each step is dispatched again (with no more power than this server has: eval steps need today's --allow-eval; a trace with destructive steps — stop, kill, eval, files — needs confirm:true), refs are found again by the role and name they had (electron_find), surfaces by URL, and the outcome (ok and error code) is compared with the recorded one. Returns the steps replayed and the first step whose outcome differs.", false, gateNone, traceReplay)
+}
+
+type traceStartArgs struct {
+	Path          string   `json:"path,omitempty" jsonschema:"the trace folder to create; its parent must exist under an allowed root; relative: in the artifacts folder"`
+	BudgetTokens  int      `json:"budgetTokens,omitempty" jsonschema:"an estimated-token budget for the recording"`
+	Enforce       bool     `json:"enforce,omitempty" jsonschema:"refuse calls once the budget is spent (trace_* calls still run)"`
+	WarnThreshold *float64 `json:"warnThreshold,omitempty" jsonschema:"fraction of the budget at which near_budget turns true; default 0.8"`
+	Screenshots   bool     `json:"screenshots,omitempty" jsonschema:"take a PNG of the active window after each successful action"`
+	MaxSteps      int      `json:"maxSteps,omitempty" jsonschema:"steps written at most (later ones are only counted); default 10000"`
+}
+
+func (a *traceStartArgs) validate() error {
+	switch {
+	case a.BudgetTokens < 0:
+		return errs.BadArg("budgetTokens", "must be 0 or more")
+	case a.Enforce && a.BudgetTokens == 0:
+		return errs.BadArg("enforce", "needs budgetTokens")
+	case a.WarnThreshold != nil && (*a.WarnThreshold <= 0 || *a.WarnThreshold > 1 || math.IsNaN(*a.WarnThreshold)):
+		return errs.BadArg("warnThreshold", "must be above 0 and at most 1")
+	case a.MaxSteps < 0 || a.MaxSteps > 100000:
+		return errs.BadArg("maxSteps", "must be between 1 and 100000")
+	case strings.ContainsRune(a.Path, 0):
+		return errs.BadArg("path", "contains a NUL byte")
+	}
+	return nil
+}
+
+// TraceState is a recording's state.
+type TraceState struct {
+	Recording bool                `json:"recording"`
+	Path      string              `json:"path,omitempty"`
+	Steps     int                 `json:"step_count"`
+	Dropped   int                 `json:"dropped,omitempty"`
+	Spent     int                 `json:"spent_tokens"`
+	Budget    *trace.BudgetStatus `json:"budget,omitempty"`
+}
+
+func stateOf(recording bool, st trace.Status) *TraceState {
+	return &TraceState{Recording: recording, Path: st.Path, Steps: st.Steps, Dropped: st.Dropped, Spent: st.Spent, Budget: st.Budget}
+}
+
+func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, error) {
+	s := c.Server
+	if rec := s.tracing.recorder(); rec != nil {
+		return nil, errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", rec.Dir()).With("path", rec.Dir())
+	}
+	parent, base := "", "trace-"+time.Now().UTC().Format("20060102-150405.000")
+	if a.Path != "" {
+		clean := filepath.Clean(a.Path)
+		parent, base = filepath.Dir(clean), filepath.Base(clean)
+		if base == "." || base == ".." || base == string(filepath.Separator) {
+			return nil, errs.BadArg("path", "name a new folder for the trace")
+		}
+		if !filepath.IsAbs(clean) && parent == "." {
+			parent = ""
+		}
+	}
+	dir, err := s.files.CheckDir(ctx, "path", parent)
+	if err != nil {
+		return nil, err
+	}
+	o := trace.Options{ServerVersion: s.cfg.Version, Screenshots: a.Screenshots, MaxSteps: a.MaxSteps}
+	if a.BudgetTokens > 0 {
+		w := 0.8
+		if a.WarnThreshold != nil {
+			w = *a.WarnThreshold
+		}
+		o.Budget = &trace.Budget{Tokens: a.BudgetTokens, Enforce: a.Enforce, WarnThreshold: w}
+	}
+	s.tracing.mu.Lock()
+	defer s.tracing.mu.Unlock()
+	if s.tracing.rec != nil {
+		return nil, errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", s.tracing.rec.Dir()).With("path", s.tracing.rec.Dir())
+	}
+	rec, err := trace.Start(filepath.Join(dir, base), o)
+	if err != nil {
+		return nil, err
+	}
+	s.tracing.rec, s.tracing.places, s.tracing.console = rec, map[string]*trace.Place{}, map[string]int64{}
+	// Console lines from before the trace are not part of it.
+	for _, sess := range s.sessions.List() {
+		l := consoleOf(sess)
+		l.drain(0)
+		l.mu.Lock()
+		for _, e := range l.entries() {
+			s.tracing.console[sess.ID] = max(s.tracing.console[sess.ID], e.Seq)
+		}
+		l.mu.Unlock()
+	}
+	return stateOf(true, rec.Status()), nil
+}
+
+type traceNoArgs struct{}
+
+func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
+	s := c.Server
+	s.tracing.mu.Lock()
+	rec := s.tracing.rec
+	s.tracing.rec, s.tracing.places, s.tracing.console = nil, nil, nil
+	s.tracing.mu.Unlock()
+	if rec == nil {
+		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
+	}
+	st, err := rec.Stop()
+	if err != nil {
+		return nil, err
+	}
+	return stateOf(false, st), nil
+}
+
+func traceStatus(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
+	rec := c.Server.tracing.recorder()
+	if rec == nil {
+		return &TraceState{}, nil
+	}
+	return stateOf(true, rec.Status()), nil
+}
+
+// TraceBudgetResult is trace_budget's answer.
+type TraceBudgetResult struct {
+	Recording bool                `json:"recording"`
+	Path      string              `json:"path,omitempty"`
+	Budget    *trace.BudgetStatus `json:"budget,omitempty"`
+}
+
+func traceBudget(_ context.Context, c *Call, _ *traceNoArgs) (*TraceBudgetResult, error) {
+	rec := c.Server.tracing.recorder()
+	if rec == nil {
+		return &TraceBudgetResult{}, nil
+	}
+	return &TraceBudgetResult{Recording: true, Path: rec.Dir(), Budget: rec.Budget()}, nil
+}
+
+type tracePathArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"a trace folder (or its trace.json); relative: in the artifacts folder"`
+}
+
+// TraceTokensResult is trace_tokens' answer.
+type TraceTokensResult struct {
+	trace.Tokens
+	Path     string              `json:"path"`
+	Live     bool                `json:"live"`
+	Complete bool                `json:"complete"`
+	Budget   *trace.BudgetStatus `json:"budget,omitempty"`
+}
+
+func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*TraceTokensResult, error) {
+	if a.Path == "" {
+		rec := c.Server.tracing.recorder()
+		if rec == nil {
+			return nil, errs.New(errs.TraceNotRecording, "no trace is recording; pass path to read a written trace")
+		}
+		return &TraceTokensResult{Tokens: rec.TokenReport(), Path: rec.Dir(), Live: true, Budget: rec.Budget()}, nil
+	}
+	t, err := loadTrace(ctx, c, "path", a.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &TraceTokensResult{Tokens: t.TokenReport(), Path: t.Dir, Complete: t.Complete, Budget: t.BudgetStatus()}, nil
+}
+
+// loadTrace reads a trace folder under the allowed roots.
+func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, error) {
+	if p == "" {
+		return nil, errs.BadArg(field, "is required: a trace folder")
+	}
+	if strings.ContainsRune(p, 0) {
+		return nil, errs.BadArg(field, "contains a NUL byte")
+	}
+	if !filepath.IsAbs(p) {
+		art, err := c.Server.files.ArtifactsDir()
+		if err != nil {
+			return nil, err
+		}
+		p = filepath.Join(art, p)
+	}
+	if filepath.Base(p) == trace.HeaderFile {
+		p = filepath.Dir(p)
+	}
+	if _, err := os.Stat(filepath.Join(p, trace.HeaderFile)); err != nil {
+		if st, e2 := os.Stat(p); e2 == nil && !st.IsDir() {
+			return nil, errs.New(errs.TraceInvalid, "%s is a file, not a trace folder", p).With("field", field)
+		}
+		// Judge the roots first: a path outside them says so, not "missing".
+		if _, err := c.Server.files.CheckDir(ctx, field, filepath.Dir(p)); err != nil && errs.CodeOf(err) == errs.PathNotAllowed {
+			return nil, err
+		}
+		return nil, errs.New(errs.TraceNotFound, "no trace at %s", p).With("field", field)
+	}
+	real, err := c.Server.files.CheckRead(ctx, field, filepath.Join(p, trace.HeaderFile))
+	if err != nil {
+		return nil, err
+	}
+	return trace.Load(filepath.Dir(real))
+}

@@ -1,0 +1,257 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/trace"
+)
+
+// destructiveTools are steps a replay runs only with confirm:true: they end
+// the app, run code, or hand files to the page.
+var destructiveTools = map[string]bool{
+	"electron_stop": true, "electron_force_kill": true, "electron_detach": true, "electron_eval_main": true,
+	"electron_eval_renderer": true, "electron_inject": true, "electron_set_files": true, "electron_drop_file": true,
+	"visual_update_baseline": true,
+}
+
+type traceReplayArgs struct {
+	Path             string `json:"path" jsonschema:"the trace folder; relative: in the artifacts folder"`
+	SessionID        string `json:"sessionId,omitempty" jsonschema:"replay on this session (default: the recorded launch starts a new one, else the one open session)"`
+	Confirm          bool   `json:"confirm,omitempty" jsonschema:"required when the trace has destructive steps (stop, kill, eval, files)"`
+	ContinueOnChange bool   `json:"continueOnDifference,omitempty" jsonschema:"go on after the first differing step (default: stop there)"`
+	MaxSteps         int    `json:"maxSteps,omitempty" jsonschema:"replay at most this many steps"`
+}
+
+func (a *traceReplayArgs) validate() error {
+	switch {
+	case a.Path == "":
+		return errs.BadArg("path", "is required: a trace folder")
+	case a.MaxSteps < 0:
+		return errs.BadArg("maxSteps", "must be 0 (all) or more")
+	}
+	return nil
+}
+
+// ReplayOutcome is a step's outcome.
+type ReplayOutcome struct {
+	OK    bool   `json:"ok"`
+	Code  string `json:"code,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// ReplayStep is one replayed step.
+type ReplayStep struct {
+	Seq      int            `json:"seq"`
+	Tool     string         `json:"tool"`
+	Recorded ReplayOutcome  `json:"recorded"`
+	Replayed *ReplayOutcome `json:"replayed,omitempty"`
+	Matched  bool           `json:"matched"`
+	// Resolved says how refs were found again ("ref 12 → 31 (button \"Order\")").
+	Resolved []string `json:"resolved,omitempty"`
+	Why      string   `json:"why,omitempty"`
+}
+
+// TraceReplayResult is trace_replay's answer.
+type TraceReplayResult struct {
+	Path            string       `json:"path"`
+	Replayed        int          `json:"replayed"`
+	Matched         int          `json:"matched"`
+	Diverged        int          `json:"diverged"`
+	Passed          bool         `json:"passed"`
+	FirstDifference *ReplayStep  `json:"first_difference,omitempty"`
+	Steps           []ReplayStep `json:"step_list"`
+	SessionID       string       `json:"session_id,omitempty"`
+}
+
+func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplayResult, error) {
+	s := c.Server
+	t, err := loadTrace(ctx, c, "path", a.Path)
+	if err != nil {
+		return nil, err
+	}
+	var steps []trace.Step
+	var refused, destructive []string
+	for _, st := range t.Steps {
+		if strings.HasPrefix(st.Tool, "trace_") {
+			continue
+		}
+		if _, ok := s.defs[st.Tool]; !ok {
+			refused = append(refused, "#"+itoa(st.Seq)+" "+st.Tool)
+		}
+		if destructiveTools[st.Tool] {
+			destructive = append(destructive, "#"+itoa(st.Seq)+" "+st.Tool)
+		}
+		steps = append(steps, st)
+		if a.MaxSteps > 0 && len(steps) == a.MaxSteps {
+			break
+		}
+	}
+	if len(refused) > 0 {
+		return nil, errs.New(errs.ReplayNotAllowed, "the trace has steps this server cannot run now: %s (eval tools need --allow-eval)", strings.Join(refused, ", ")).With("steps", refused)
+	}
+	if len(destructive) > 0 && !a.Confirm {
+		return nil, errs.New(errs.ConfirmRequired, "the trace has destructive steps: %s; pass confirm:true to replay them", strings.Join(destructive, ", ")).With("steps", destructive)
+	}
+	r := &TraceReplayResult{Path: t.Dir, Steps: []ReplayStep{}}
+	sessions := map[string]string{} // recorded session id → replayed
+	current := a.SessionID
+	for _, st := range steps {
+		if ctx.Err() != nil {
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "replaying the trace")
+		}
+		rs := ReplayStep{Seq: st.Seq, Tool: st.Tool, Recorded: ReplayOutcome{OK: st.OK, Code: st.Code}}
+		var args map[string]any
+		_ = json.Unmarshal(st.Args, &args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		if sid, ok := args["sessionId"].(string); ok {
+			if to, ok := sessions[sid]; ok {
+				args["sessionId"] = to
+			} else if current != "" {
+				args["sessionId"] = current
+			}
+		} else if current != "" && st.Tool != "electron_launch" && st.Tool != "electron_attach" {
+			if d := s.defs[st.Tool]; d != nil && d.session {
+				args["sessionId"] = current
+			}
+		}
+		why := s.reresolve(ctx, st, args, &rs)
+		if why == "" && hasRedacted(args) {
+			why = "an argument was redacted when recorded; the replay cannot know its value"
+		}
+		var out ReplayOutcome
+		if why != "" {
+			rs.Why = why
+			out = ReplayOutcome{OK: false, Code: "NOT_REPLAYED", Error: why}
+		} else {
+			raw, _ := json.Marshal(args)
+			res := s.Dispatch(ctx, st.Tool, raw, nil)
+			var env struct {
+				OK    bool   `json:"ok"`
+				Code  string `json:"code"`
+				Error string `json:"error"`
+				Meta  struct {
+					SessionID string `json:"session_id"`
+				} `json:"_meta"`
+			}
+			_ = json.Unmarshal(res.JSON, &env)
+			out = ReplayOutcome{OK: env.OK, Code: env.Code, Error: env.Error}
+			if env.Meta.SessionID != "" {
+				if st.SessionID != "" {
+					sessions[st.SessionID] = env.Meta.SessionID
+				}
+				if st.Tool == "electron_launch" || st.Tool == "electron_attach" || current == "" {
+					current = env.Meta.SessionID
+				}
+			}
+		}
+		rs.Replayed = &out
+		rs.Matched = out.OK == st.OK && out.Code == st.Code
+		r.Replayed++
+		if rs.Matched {
+			r.Matched++
+		} else {
+			r.Diverged++
+			if r.FirstDifference == nil {
+				d := rs
+				r.FirstDifference = &d
+			}
+		}
+		r.Steps = append(r.Steps, rs)
+		if !rs.Matched && !a.ContinueOnChange {
+			break
+		}
+	}
+	r.Passed = r.Diverged == 0
+	r.SessionID = current
+	return r, nil
+}
+
+func hasRedacted(args map[string]any) bool {
+	for _, v := range args {
+		if v == trace.Redacted {
+			return true
+		}
+	}
+	return false
+}
+
+// reresolve rewrites the step's refs and surface ids for the app as it is
+// now: a ref is found again by the role and name it had (electron_find in
+// its surface), a surface by its URL. It returns why it could not.
+func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]any, rs *ReplayStep) string {
+	sid, _ := args["sessionId"].(string)
+	if t, ok := st.Targets["surfaceId"]; ok && t.Place != nil {
+		id, why := s.findSurface(ctx, sid, t.Place)
+		if why != "" {
+			return why
+		}
+		args["surfaceId"] = id
+	}
+	for _, k := range []string{"ref", "targetRef"} {
+		n, ok := args[k].(float64)
+		if !ok || n == 0 {
+			continue
+		}
+		t, ok := st.Targets[k]
+		if !ok || (t.Role == "" && t.Name == "") {
+			return "ref " + itoa(int(n)) + " was not known when recorded, so it cannot be found again"
+		}
+		q := map[string]any{"role": t.Role, "limit": 2}
+		if t.Name != "" {
+			q["name_exact"] = t.Name
+		}
+		if sid != "" {
+			q["sessionId"] = sid
+		}
+		// A ref of another surface than the active one: look there.
+		if t.Place != nil && st.Surface != nil && t.Place.SurfaceID != st.Surface.SurfaceID {
+			return "ref " + itoa(int(n)) + " belonged to another surface than the active one"
+		}
+		raw, _ := json.Marshal(q)
+		res := s.Dispatch(ctx, "electron_find", raw, nil)
+		var found struct {
+			OK      bool `json:"ok"`
+			Matches []struct {
+				Ref int `json:"ref"`
+			} `json:"matches"`
+		}
+		_ = json.Unmarshal(res.JSON, &found)
+		if !found.OK || len(found.Matches) == 0 || found.Matches[0].Ref == 0 {
+			return "no element is " + t.Role + " \"" + t.Name + "\" now (ref " + itoa(int(n)) + " when recorded)"
+		}
+		args[k] = found.Matches[0].Ref
+		rs.Resolved = append(rs.Resolved, k+" "+itoa(int(n))+" → "+itoa(found.Matches[0].Ref)+" ("+t.Role+" \""+t.Name+"\")")
+	}
+	return ""
+}
+
+// findSurface finds the live surface that is where place was: same URL and
+// kind.
+func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place) (string, string) {
+	q := map[string]any{}
+	if sid != "" {
+		q["sessionId"] = sid
+	}
+	raw, _ := json.Marshal(q)
+	res := s.Dispatch(ctx, "electron_surfaces_list", raw, nil)
+	var list struct {
+		OK       bool `json:"ok"`
+		Surfaces []struct {
+			ID   string `json:"id"`
+			Kind string `json:"kind"`
+			URL  string `json:"url"`
+		} `json:"surfaces"`
+	}
+	_ = json.Unmarshal(res.JSON, &list)
+	for _, x := range list.Surfaces {
+		if x.URL == place.URL && (place.Kind == "" || x.Kind == place.Kind) {
+			return x.ID, ""
+		}
+	}
+	return "", "no surface shows " + place.URL + " now"
+}

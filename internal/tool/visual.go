@@ -1,0 +1,412 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/visual"
+)
+
+// maxMasks bounds the masks of one capture.
+const maxMasks = 50
+
+func registerVisual(s *Server) {
+	add(s, "visual_capture", "Capture a PNG for visual review, without touching any baseline: the window of the active surface, one element (ref or selector, in any surface) or a clip {x, y, width, height} of the viewport, with masks (selectors or rects) painted out. Returns its path (in the artifacts folder) and the environment it was taken in (browser, device scale, viewport).", true, gateNone, visualCapture)
+	add(s, "visual_expect", "Compare a capture (window, element or clip, as visual_capture) with the baseline name: a perceptual pixel diff with an anti-aliasing allowance; threshold (0-1, default 0.1) is the colour distance under which pixels count as equal, maxDiffRatio (default 0) the share of differing pixels allowed; masks (selectors or rects) are ignored. Passes with the counts; otherwise VISUAL_MISMATCH with the actual and diff PNGs' paths and the mismatch ratio. A baseline from another environment (browser, device scale, viewport) is VISUAL_ENV_MISMATCH, another size VISUAL_SIZE_MISMATCH; none is VISUAL_BASELINE_NOT_FOUND (never created here).", true, gateNone, visualExpect)
+	add(s, "visual_update_baseline", "Take a capture (window, element or clip, with masks) and make it the baseline name, with the environment it was taken in. Changes the expected state, so it needs confirm:true.", true, gateNone, visualUpdate)
+}
+
+type maskArg struct {
+	Selector string   `json:"selector,omitempty" jsonschema:"paint out the element(s)' box: a CSS selector in the active surface"`
+	X        *float64 `json:"x,omitempty" jsonschema:"or a rect: CSS pixels from the capture's left"`
+	Y        *float64 `json:"y,omitempty" jsonschema:"CSS pixels from the capture's top"`
+	Width    float64  `json:"width,omitempty"`
+	Height   float64  `json:"height,omitempty"`
+}
+
+type visualArgs struct {
+	Common
+	Name        string    `json:"name,omitempty" jsonschema:"the baseline's name (letters, digits, . _ -)"`
+	Ref         int       `json:"ref,omitempty" jsonschema:"capture this element (a ref)"`
+	Selector    string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	Clip        *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport (CSS pixels)"`
+	Masks       []maskArg `json:"masks,omitempty" jsonschema:"regions to ignore: {selector} or {x, y, width, height} in CSS pixels of the capture"`
+	BaselineDir string    `json:"baselineDir,omitempty" jsonschema:"the baselines folder (under an allowed root); default <artifacts>/baselines"`
+}
+
+func (a *visualArgs) check(needName bool) error {
+	if needName || a.Name != "" {
+		if err := visual.CheckName(a.Name); err != nil {
+			return err
+		}
+	}
+	if a.Ref != 0 || a.Selector != "" {
+		if err := (page.Locator{Ref: a.Ref, Selector: a.Selector}).Check(); err != nil {
+			return err
+		}
+		if a.Clip != nil {
+			return errs.BadArg("clip", "capture an element or a clip, not both")
+		}
+	}
+	if c := a.Clip; c != nil {
+		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return errs.BadArg("clip", "coordinates must be finite numbers")
+			}
+		}
+		if c.Width <= 0 || c.Height <= 0 || c.Width > maxClipSide || c.Height > maxClipSide {
+			return errs.BadArg("clip", "width and height must be above 0 and at most %d", maxClipSide)
+		}
+	}
+	if len(a.Masks) > maxMasks {
+		return errs.BadArg("masks", "at most %d masks", maxMasks)
+	}
+	for _, m := range a.Masks {
+		rect := m.X != nil || m.Y != nil || m.Width != 0 || m.Height != 0
+		switch {
+		case m.Selector != "" && rect:
+			return errs.BadArg("masks", "a mask is a selector or a rect, not both")
+		case m.Selector == "" && !rect:
+			return errs.BadArg("masks", "a mask needs a selector or {x, y, width, height}")
+		case rect && (m.X == nil || m.Y == nil || m.Width <= 0 || m.Height <= 0):
+			return errs.BadArg("masks", "a rect mask needs x, y and a positive width and height")
+		}
+	}
+	return nil
+}
+
+func (a *visualArgs) validate() error { return a.check(false) }
+
+type visualExpectArgs struct {
+	visualArgs
+	Threshold    *float64 `json:"threshold,omitempty" jsonschema:"colour distance (0-1) under which pixels are equal; default 0.1"`
+	MaxDiffRatio float64  `json:"maxDiffRatio,omitempty" jsonschema:"share of differing pixels allowed (0-1); default 0"`
+	CountAA      bool     `json:"countAntialiasing,omitempty" jsonschema:"count anti-aliased edge pixels as differences"`
+}
+
+func (a *visualExpectArgs) validate() error {
+	if err := a.check(true); err != nil {
+		return err
+	}
+	if a.Threshold != nil && (*a.Threshold < 0 || *a.Threshold > 1 || math.IsNaN(*a.Threshold)) {
+		return errs.BadArg("threshold", "must be between 0 and 1")
+	}
+	if a.MaxDiffRatio < 0 || a.MaxDiffRatio > 1 || math.IsNaN(a.MaxDiffRatio) {
+		return errs.BadArg("maxDiffRatio", "must be between 0 and 1")
+	}
+	return nil
+}
+
+type visualUpdateArgs struct {
+	visualArgs
+	Confirm bool `json:"confirm,omitempty" jsonschema:"must be true: this replaces the expected image"`
+}
+
+func (a *visualUpdateArgs) validate() error { return a.check(true) }
+
+// visualShot is one visual capture.
+type visualShot struct {
+	png    []byte
+	env    visual.Env
+	masks  []visual.Rect
+	width  int
+	height int
+}
+
+// takeCapture shoots the window, element or clip and works out the
+// environment and the masks in image pixels.
+//
+// A renderer can show a frame that is not painted yet (an out-of-process
+// frame just scrolled into view), so shots are repeated until two in a row
+// are identical, or until accept (visual_expect: the shot matches the
+// baseline) takes one; at most maxShots.
+func takeCapture(ctx context.Context, c *Call, a *visualArgs, accept func(data []byte, masks []visual.Rect) bool) (*visualShot, error) {
+	sa := &screenshotArgs{Ref: a.Ref, Selector: a.Selector}
+	t, err := shotWindow(ctx, c, sa)
+	if err != nil {
+		return nil, err
+	}
+	if sa.element() {
+		// Measure again: the first measure can precede the scroll that
+		// brought the element into view settling (seen in a nested OOPIF:
+		// a clip of white where the element was about to be).
+		if t, err = shotWindow(ctx, c, sa); err != nil {
+			return nil, err
+		}
+	}
+	res, f, err := frameOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	cx, cy, _, err := c.Session.Pages.ViewportCenter(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	vw, vh := math.Round(2*cx), math.Round(2*cy)
+	clip := t.clip
+	if a.Clip != nil {
+		clip = a.Clip
+	}
+	opts := capt.ShotOptions{Format: "png"}
+	if clip != nil {
+		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
+		opts.BeyondViewport = sa.element()
+	}
+	bv, err := c.Session.BrowserVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	product := bv.Product
+	if i := strings.Index(bv.UserAgent, "Electron/"); i >= 0 {
+		product = strings.Fields(bv.UserAgent[i:])[0] + " " + product
+	}
+	data, err := t.shooter.Shot(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, errs.New(errs.ImageInvalid, "the screenshot is not a PNG: %v", err)
+	}
+	cp := &visualShot{png: data, width: cfg.Width, height: cfg.Height}
+	cssW := vw
+	if clip != nil {
+		cssW = clip.Width
+	}
+	scale := 1.0
+	if cssW > 0 {
+		scale = math.Round(100*float64(cp.width)/cssW) / 100
+	}
+	cp.env = visual.Env{Browser: product, DeviceScale: scale, ViewportW: int(vw), ViewportH: int(vh)}
+	var ox, oy float64
+	if clip != nil {
+		ox, oy = clip.X, clip.Y
+	}
+	toPx := func(x, y, w, h float64) visual.Rect {
+		return visual.Rect{X: int(math.Floor((x - ox) * scale)), Y: int(math.Floor((y - oy) * scale)),
+			W: int(math.Ceil(w*scale)) + 1, H: int(math.Ceil(h*scale)) + 1}
+	}
+	for _, m := range a.Masks {
+		if m.Selector == "" {
+			cp.masks = append(cp.masks, toPx(*m.X+ox, *m.Y+oy, m.Width, m.Height))
+			continue
+		}
+		box, err := c.Session.Pages.GetBBox(ctx, f, page.Locator{Selector: m.Selector})
+		if err != nil {
+			return nil, err
+		}
+		fx, fy, err := res.Offset(ctx)
+		if err != nil {
+			return nil, err
+		}
+		cp.masks = append(cp.masks, toPx(box.Viewport.X+fx, box.Viewport.Y+fy, box.Viewport.Width, box.Viewport.Height))
+	}
+	for i := 1; i < maxShots; i++ {
+		if accept != nil && accept(cp.png, cp.masks) {
+			break
+		}
+		if !page.Pause(ctx, 150*time.Millisecond) {
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "taking a stable capture")
+		}
+		next, err := t.shooter.Shot(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		// Two identical shots in a row end it, but not the first two: a
+		// frame just brought to front can show the same unpainted image
+		// twice.
+		same := bytes.Equal(next, cp.png) && i >= 2
+		cp.png = next
+		if nc, err := png.DecodeConfig(bytes.NewReader(next)); err != nil || same || nc.Width != cp.width || nc.Height != cp.height {
+			break
+		}
+	}
+	return cp, nil
+}
+
+// maxShots bounds the shots of one stable capture.
+const maxShots = 6
+
+// baselineDir is the baselines folder, checked against the roots; the
+// default one is created.
+func baselineDir(ctx context.Context, c *Call, dir string) (string, error) {
+	if dir == "" {
+		art, err := c.Server.files.ArtifactsDir()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(art, "baselines")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", errs.Wrap(errs.Internal, err, "creating "+dir)
+		}
+	}
+	return c.Server.files.CheckDir(ctx, "baselineDir", dir)
+}
+
+// artifactPath is a new file in the artifacts folder.
+func artifactPath(ctx context.Context, c *Call, stem string) (string, error) {
+	dir, err := c.Server.files.CheckDir(ctx, "path", "")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, stem+"-"+time.Now().UTC().Format("20060102-150405.000000")+".png"), nil
+}
+
+// VisualCaptureResult is visual_capture's answer.
+type VisualCaptureResult struct {
+	Path   string     `json:"path"`
+	Width  int        `json:"width"`
+	Height int        `json:"height"`
+	Env    visual.Env `json:"env"`
+	Masks  int        `json:"masks"`
+}
+
+func visualCapture(ctx context.Context, c *Call, a *visualArgs) (*VisualCaptureResult, error) {
+	cp, err := takeCapture(ctx, c, a, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := cp.png
+	if len(cp.masks) > 0 {
+		img, _ := visual.Decode(cp.png)
+		if out, err = visual.Encode(visual.Paint(img, cp.masks)); err != nil {
+			return nil, err
+		}
+	}
+	stem := "visual"
+	if a.Name != "" {
+		stem += "-" + a.Name
+	}
+	p, err := artifactPath(ctx, c, stem)
+	if err != nil {
+		return nil, err
+	}
+	if err := visual.WriteNew(p, out); err != nil {
+		return nil, err
+	}
+	c.Server.files.Wrote(p)
+	return &VisualCaptureResult{Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Masks: len(cp.masks)}, nil
+}
+
+// VisualExpectResult is visual_expect's answer when it passes.
+type VisualExpectResult struct {
+	Name          string  `json:"name"`
+	Passed        bool    `json:"passed"`
+	DiffPixels    int     `json:"diff_pixels"`
+	AAPixels      int     `json:"antialiased_pixels"`
+	MaskedPixels  int     `json:"masked_pixels"`
+	MismatchRatio float64 `json:"mismatch_ratio"`
+	Width         int     `json:"width"`
+	Height        int     `json:"height"`
+}
+
+func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExpectResult, error) {
+	dir, err := baselineDir(ctx, c, a.BaselineDir)
+	if err != nil {
+		return nil, err
+	}
+	base, meta, basePNG, err := visual.ReadBaselinePNG(dir, a.Name)
+	if err != nil {
+		return nil, err
+	}
+	o := visual.Options{CountAA: a.CountAA}
+	if a.Threshold != nil {
+		o.Threshold = math.Max(*a.Threshold, 1e-9)
+	}
+	matches := func(data []byte, masks []visual.Rect) bool {
+		if bytes.Equal(data, basePNG) {
+			return true // the same encoded pixels
+		}
+		img, err := visual.Decode(data)
+		if err != nil || img.Bounds().Dx() != meta.Width || img.Bounds().Dy() != meta.Height {
+			return false
+		}
+		o.Masks = masks
+		r := visual.Compare(base, img, o)
+		return r.Diff == 0 || r.Ratio <= a.MaxDiffRatio
+	}
+	cp, err := takeCapture(ctx, c, &a.visualArgs, matches)
+	if err != nil {
+		return nil, err
+	}
+	if d := visual.EnvDiff(meta.Env, cp.env); len(d) > 0 {
+		return nil, errs.New(errs.VisualEnvMismatch, "baseline %q was taken in another environment (%v differ)", a.Name, d).
+			With("baseline", meta.Env).With("current", cp.env)
+	}
+	if meta.Width != cp.width || meta.Height != cp.height {
+		return nil, errs.New(errs.VisualSizeMismatch, "the capture is %dx%d, baseline %q is %dx%d", cp.width, cp.height, a.Name, meta.Width, meta.Height).
+			With("baseline", map[string]int{"width": meta.Width, "height": meta.Height}).With("current", map[string]int{"width": cp.width, "height": cp.height})
+	}
+	if len(cp.masks) == 0 && bytes.Equal(cp.png, basePNG) {
+		return &VisualExpectResult{Name: a.Name, Passed: true, Width: cp.width, Height: cp.height}, nil
+	}
+	img, err := visual.Decode(cp.png)
+	if err != nil {
+		return nil, err
+	}
+	o.Masks = cp.masks
+	r := visual.Compare(base, img, o)
+	res := &VisualExpectResult{Name: a.Name, Passed: true, DiffPixels: r.Diff, AAPixels: r.AA, MaskedPixels: r.Masked,
+		MismatchRatio: r.Ratio, Width: r.Width, Height: r.Height}
+	if r.Diff == 0 || r.Ratio <= a.MaxDiffRatio {
+		return res, nil
+	}
+	actual, err := artifactPath(ctx, c, "visual-"+a.Name+"-actual")
+	if err != nil {
+		return nil, err
+	}
+	diffPNG, err := visual.Encode(r.Image)
+	if err != nil {
+		return nil, err
+	}
+	diff := actual[:len(actual)-len(".png")] + "-diff.png"
+	if err := visual.WriteNew(actual, cp.png); err != nil {
+		return nil, err
+	}
+	if err := visual.WriteNew(diff, diffPNG); err != nil {
+		return nil, err
+	}
+	c.Server.files.Wrote(actual)
+	c.Server.files.Wrote(diff)
+	return nil, errs.New(errs.VisualMismatch, "%d pixels (%.4f%%) differ from baseline %q, more than maxDiffRatio %.4f%% allows", r.Diff, 100*r.Ratio, a.Name, 100*a.MaxDiffRatio).
+		With("actual_path", actual).With("diff_path", diff).With("mismatch_ratio", r.Ratio).With("diff_pixels", r.Diff).With("antialiased_pixels", r.AA)
+}
+
+// VisualUpdateResult is visual_update_baseline's answer.
+type VisualUpdateResult struct {
+	Name     string     `json:"name"`
+	Path     string     `json:"path"`
+	Width    int        `json:"width"`
+	Height   int        `json:"height"`
+	Env      visual.Env `json:"env"`
+	Replaced bool       `json:"replaced"`
+}
+
+func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*VisualUpdateResult, error) {
+	if !a.Confirm {
+		return nil, errs.New(errs.ConfirmRequired, "visual_update_baseline replaces the expected image of %q; pass confirm:true after reviewing it", a.Name).With("field", "confirm")
+	}
+	dir, err := baselineDir(ctx, c, a.BaselineDir)
+	if err != nil {
+		return nil, err
+	}
+	cp, err := takeCapture(ctx, c, &a.visualArgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	p := filepath.Join(dir, a.Name+".png")
+	_, statErr := os.Lstat(p)
+	if err := visual.WriteBaseline(dir, a.Name, cp.png, visual.Meta{Width: cp.width, Height: cp.height, Env: cp.env, CreatedAt: time.Now().UTC()}); err != nil {
+		return nil, err
+	}
+	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Replaced: statErr == nil}, nil
+}

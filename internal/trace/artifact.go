@@ -1,0 +1,372 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// Format names the artifact; Version is its schema version.
+const (
+	Format  = "understudy-trace"
+	Version = 1
+	// HeaderFile is the artifact's index inside its folder.
+	HeaderFile = "trace.json"
+	// maxResultBytes bounds a step's recorded result envelope.
+	maxResultBytes = 64 << 10
+	// DefaultMaxSteps bounds the steps written; later calls are counted only.
+	DefaultMaxSteps = 10000
+)
+
+// Header is trace.json. Footer fields are set when the recording stops.
+type Header struct {
+	Format        string    `json:"format"`
+	Version       int       `json:"version"`
+	StartedAt     time.Time `json:"started_at"`
+	ServerVersion string    `json:"server_version,omitempty"`
+	Screenshots   bool      `json:"screenshots"`
+	Budget        *Budget   `json:"budget,omitempty"`
+
+	Complete  bool       `json:"complete"`
+	StoppedAt *time.Time `json:"stopped_at,omitempty"`
+	Steps     int        `json:"steps,omitempty"`
+	Dropped   int        `json:"dropped,omitempty"`
+	Spent     int        `json:"spent_tokens,omitempty"`
+}
+
+// Budget is a token budget set at trace_start.
+type Budget struct {
+	Tokens        int     `json:"budget_tokens"`
+	Enforce       bool    `json:"enforce"`
+	WarnThreshold float64 `json:"warn_threshold"`
+}
+
+// Frame is one <iframe> on the way from a window to a surface: the CSS
+// selector of the iframe element in its parent document.
+type Frame struct {
+	Selector string `json:"selector"`
+}
+
+// Place says where a surface is: its window (the page or webview target that
+// takes its input) and the iframes from that window down to it.
+type Place struct {
+	SurfaceID string  `json:"surface_id"`
+	Kind      string  `json:"kind,omitempty"`
+	URL       string  `json:"url,omitempty"`
+	WindowID  string  `json:"window_id,omitempty"`
+	WindowURL string  `json:"window_url,omitempty"`
+	Frames    []Frame `json:"frames,omitempty"`
+}
+
+// Target is what a ref argument named when the call was made.
+type Target struct {
+	Ref   int    `json:"ref"`
+	Role  string `json:"role"`
+	Name  string `json:"name"`
+	Place *Place `json:"place,omitempty"`
+}
+
+// Step is one recorded tool call.
+type Step struct {
+	Seq       int             `json:"seq"`
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	OK        bool            `json:"ok"`
+	Code      string          `json:"code,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Truncated bool            `json:"result_truncated,omitempty"`
+	StartedAt time.Time       `json:"started_at"`
+	ElapsedMS int64           `json:"elapsed_ms"`
+	Tokens    int             `json:"estimated_tokens"`
+	SessionID string          `json:"session_id,omitempty"`
+	// Surface is the active surface when the call started.
+	Surface *Place `json:"surface,omitempty"`
+	// Targets maps a ref argument ("ref", "targetRef") to what it named.
+	Targets map[string]Target `json:"targets,omitempty"`
+	// Screenshot is the file (relative to the artifact) taken after the call.
+	Screenshot string `json:"screenshot,omitempty"`
+	// Console lists console messages seen since the previous step.
+	Console []string `json:"console,omitempty"`
+}
+
+// Options configure a recording.
+type Options struct {
+	ServerVersion string
+	Screenshots   bool
+	Budget        *Budget
+	MaxSteps      int
+}
+
+// Recorder writes one trace. It is safe for concurrent use.
+type Recorder struct {
+	dir string
+
+	mu      sync.Mutex
+	header  Header
+	seq     int
+	written int
+	tokens  Tokens
+	failed  error // the first write failure
+	max     int
+}
+
+// Start creates the artifact folder dir (which must not exist; its parent
+// must) and writes the header.
+func Start(dir string, o Options) (*Recorder, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if os.IsExist(err) {
+			return nil, errs.New(errs.FileExists, "%s exists; pick another trace path", dir).With("field", "path")
+		}
+		return nil, errs.Wrap(errs.TraceWriteFailed, err, "creating the trace folder "+dir)
+	}
+	for _, sub := range []string{"steps", "shots"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+			return nil, errs.Wrap(errs.TraceWriteFailed, err, "creating the trace folder "+dir)
+		}
+	}
+	r := &Recorder{dir: dir, max: o.MaxSteps, tokens: newTokens()}
+	if r.max <= 0 {
+		r.max = DefaultMaxSteps
+	}
+	r.header = Header{Format: Format, Version: Version, StartedAt: time.Now().UTC(), ServerVersion: o.ServerVersion,
+		Screenshots: o.Screenshots, Budget: o.Budget}
+	if err := writeJSON(filepath.Join(dir, HeaderFile), r.header); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Dir is the artifact folder.
+func (r *Recorder) Dir() string { return r.dir }
+
+// Screenshots reports whether steps take a screenshot after actions.
+func (r *Recorder) Screenshots() bool { return r.header.Screenshots }
+
+// Next reserves the next step number.
+func (r *Recorder) Next() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq++
+	return r.seq
+}
+
+// Add writes step (its Seq from Next) and, when given, its screenshot.
+// Past the step cap the step is only counted. A write failure is kept and
+// reported by Stop.
+func (r *Recorder) Add(st Step, shot []byte) error {
+	r.mu.Lock()
+	r.tokens.add(st.Seq, st.Tool, st.Tokens)
+	if r.written >= r.max {
+		r.header.Dropped++
+		r.mu.Unlock()
+		return nil
+	}
+	r.written++
+	r.mu.Unlock()
+	if len(st.Result) > maxResultBytes {
+		st.Result, st.Truncated = nil, true
+	}
+	var err error
+	if len(shot) > 0 {
+		name := filepath.Join("shots", stepName(st.Seq)+".png")
+		if err = writeFile(filepath.Join(r.dir, name), shot); err == nil {
+			st.Screenshot = name
+		}
+	}
+	if err == nil {
+		err = writeJSON(filepath.Join(r.dir, "steps", stepName(st.Seq)+".json"), st)
+	}
+	if err != nil {
+		r.mu.Lock()
+		if r.failed == nil {
+			r.failed = err
+		}
+		r.mu.Unlock()
+	}
+	return err
+}
+
+// Spent is the estimated tokens of every call so far (dropped ones too).
+func (r *Recorder) Spent() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tokens.Total
+}
+
+// Budget returns the budget's status, or nil without a budget.
+func (r *Recorder) Budget() *BudgetStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return budgetStatus(r.header.Budget, r.tokens.Total)
+}
+
+// Status is the live state of a recording.
+type Status struct {
+	Path    string        `json:"path"`
+	Steps   int           `json:"steps"`
+	Dropped int           `json:"dropped"`
+	Spent   int           `json:"spent_tokens"`
+	Budget  *BudgetStatus `json:"budget,omitempty"`
+}
+
+// Status reports the recording's progress.
+func (r *Recorder) Status() Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Status{Path: r.dir, Steps: r.written, Dropped: r.header.Dropped, Spent: r.tokens.Total,
+		Budget: budgetStatus(r.header.Budget, r.tokens.Total)}
+}
+
+// TokenReport is the token summary of the live recording.
+func (r *Recorder) TokenReport() Tokens {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tokens.clone()
+}
+
+// Stop writes the footer (complete:true) and returns the final status.
+func (r *Recorder) Stop() (Status, error) {
+	r.mu.Lock()
+	now := time.Now().UTC()
+	r.header.Complete = true
+	r.header.StoppedAt = &now
+	r.header.Steps = r.written
+	r.header.Spent = r.tokens.Total
+	h := r.header
+	failed := r.failed
+	r.mu.Unlock()
+	st := r.Status()
+	if failed != nil {
+		return st, errs.Wrap(errs.TraceWriteFailed, failed, "a step of the trace could not be written; the trace stays incomplete")
+	}
+	return st, writeJSON(filepath.Join(r.dir, HeaderFile), h)
+}
+
+func stepName(seq int) string { return fmt.Sprintf("%06d", seq) }
+
+// writeJSON writes v to path through a temporary file and a rename.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return errs.Wrap(errs.TraceWriteFailed, err, "encoding "+filepath.Base(path))
+	}
+	return writeFile(path, b)
+}
+
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
+	}
+	if err := tmp.Close(); err != nil {
+		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
+	}
+	return nil
+}
+
+// Trace is an artifact read back.
+type Trace struct {
+	Dir    string
+	Header Header
+	Steps  []Step
+	// Complete is false for a recording that never stopped (a killed
+	// server); StoppedAfter is then the last step it wrote.
+	Complete     bool
+	StoppedAfter int
+}
+
+// maxLoadSteps bounds what Load reads.
+const maxLoadSteps = 100000
+
+// Load reads the artifact in dir (or the folder of dir's trace.json).
+func Load(path string) (*Trace, error) {
+	dir := path
+	if filepath.Base(path) == HeaderFile {
+		dir = filepath.Dir(path)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, HeaderFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, errs.New(errs.TraceNotFound, "no trace at %s (no %s)", path, HeaderFile).With("field", "path")
+		}
+		return nil, errs.Wrap(errs.TraceInvalid, err, "reading "+path)
+	}
+	t := &Trace{Dir: dir}
+	if err := json.Unmarshal(b, &t.Header); err != nil {
+		return nil, errs.New(errs.TraceInvalid, "%s: %s is not JSON: %v", path, HeaderFile, err).With("field", "path")
+	}
+	if t.Header.Format != Format || t.Header.Version != Version {
+		return nil, errs.New(errs.TraceInvalid, "%s: not an %s v%d artifact (format %q, version %d)", path, Format, Version, t.Header.Format, t.Header.Version).With("field", "path")
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "steps"))
+	if err != nil {
+		return nil, errs.New(errs.TraceInvalid, "%s: no steps folder: %v", path, err).With("field", "path")
+	}
+	var names []string
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".tmp-") { // a write cut off by a kill
+			continue
+		}
+		if !strings.HasSuffix(n, ".json") {
+			return nil, errs.New(errs.TraceInvalid, "%s: unexpected file steps/%s", path, n).With("field", "path")
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) > maxLoadSteps {
+		return nil, errs.New(errs.TraceInvalid, "%s: %d steps, more than %d", path, len(names), maxLoadSteps).With("field", "path")
+	}
+	prev := 0
+	for _, n := range names {
+		seq, err := strconv.Atoi(strings.TrimSuffix(n, ".json"))
+		if err != nil {
+			return nil, errs.New(errs.TraceInvalid, "%s: unexpected file steps/%s", path, n).With("field", "path")
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "steps", n))
+		if err != nil {
+			return nil, errs.Wrap(errs.TraceInvalid, err, "reading steps/"+n)
+		}
+		var st Step
+		if err := json.Unmarshal(b, &st); err != nil || st.Seq != seq || seq <= prev {
+			return nil, errs.New(errs.TraceInvalid, "%s: steps/%s is not a step of this trace", path, n).With("field", "path")
+		}
+		prev = seq
+		t.Steps = append(t.Steps, st)
+	}
+	t.Complete = t.Header.Complete
+	if t.Complete && t.Header.Steps != len(t.Steps) {
+		return nil, errs.New(errs.TraceInvalid, "%s: the footer says %d steps, the folder holds %d", path, t.Header.Steps, len(t.Steps)).With("field", "path")
+	}
+	t.StoppedAfter = prev
+	return t, nil
+}
+
+// Screenshot reads a step's screenshot, or nil.
+func (t *Trace) Screenshot(st Step) []byte {
+	if st.Screenshot == "" || strings.Contains(st.Screenshot, "..") {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(t.Dir, filepath.FromSlash(st.Screenshot)))
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,16 @@
+// Package trace records what an agent did through the tools into a trace
+// artifact, reads it back, and turns it into evidence a team can keep: a
+// token report with budgets, a self-contained HTML report, and a runnable
+// Playwright test.
+//
+// An artifact is a folder: trace.json (the header, rewritten with a footer
+// when the recording stops), steps/NNNNNN.json (one file per tool call) and
+// shots/NNNNNN.png (optional screenshots after actions). Every file is
+// written to a temporary name and renamed into place, so a server killed
+// mid-recording leaves a trace that still opens: [Load] reports it as
+// incomplete and says at which step it stopped.
+//
+// Refs are numbers of one run; a step records what each ref named (role,
+// accessible name, surface and the chain of iframes above it), so replay and
+// export find the element again by role and name.
+package trace

@@ -1,0 +1,135 @@
+package trace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+func step(r *Recorder, tool string, args string, ok bool, tokens int) Step {
+	st := Step{Seq: r.Next(), Tool: tool, Args: json.RawMessage(args), OK: ok, Tokens: tokens, StartedAt: time.Now()}
+	if !ok {
+		st.Code = "SELECTOR_NO_MATCH"
+	}
+	return st
+}
+
+func TestKilledTraceStillOpens(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t")
+	r, err := Start(dir, Options{Budget: &Budget{Tokens: 10, WarnThreshold: 0.8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tool := range []string{"electron_click", "electron_type"} {
+		if err := r.Add(step(r, tool, `{"ref":3}`, i == 0, 7), []byte("\x89PNG fake")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A kill in the middle of writing the third step leaves only its
+	// temporary file.
+	if err := os.WriteFile(filepath.Join(dir, "steps", ".tmp-123"), []byte(`{"seq":3,"to`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Complete || tr.StoppedAfter != 2 || len(tr.Steps) != 2 || tr.Steps[1].Tool != "electron_type" {
+		t.Fatalf("loaded %+v", tr)
+	}
+	if b := tr.BudgetStatus(); b == nil || b.Spent != 14 || !b.OverBudget {
+		t.Fatalf("budget %+v", b)
+	}
+	if string(tr.Screenshot(tr.Steps[0])) != "\x89PNG fake" {
+		t.Fatal("screenshot not kept")
+	}
+	html, err := tr.HTML(time.Now())
+	if err != nil || !strings.Contains(string(html), "it stops after step 2") {
+		t.Fatalf("html: %v %s", err, html)
+	}
+	if _, err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = Load(filepath.Join(dir, HeaderFile)); err != nil || !tr.Complete || tr.Header.Steps != 2 || tr.Header.Spent != 14 {
+		t.Fatalf("after stop: %+v %v", tr, err)
+	}
+	// A footer that lies about the steps is refused.
+	if err := os.Remove(filepath.Join(dir, "steps", "000002.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); errs.CodeOf(err) != errs.TraceInvalid {
+		t.Fatalf("lying footer: %v", err)
+	}
+	if _, err := Load(t.TempDir()); errs.CodeOf(err) != errs.TraceNotFound {
+		t.Fatalf("no trace: %v", err)
+	}
+	if _, err := Start(dir, Options{}); errs.CodeOf(err) != errs.FileExists {
+		t.Fatalf("start over an existing folder: %v", err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	in := `{"text":"hunter2","password":"p","headers":[{"name":"Authorization","value":"Bearer x"}],"budgetTokens":5,"_meta":{"estimated_tokens":3},"nested":{"apiKey":"k","accessToken":"t"}}`
+	out := string(Redact(json.RawMessage(in), "text"))
+	for _, secret := range []string{"hunter2", `"p"`, "Bearer x", `"k"`, `"t"`} {
+		if strings.Contains(out, secret) {
+			t.Fatalf("%s kept in %s", secret, out)
+		}
+	}
+	if !strings.Contains(out, `"budgetTokens":5`) || !strings.Contains(out, `"estimated_tokens":3`) {
+		t.Fatalf("token counts are not secrets: %s", out)
+	}
+	if !IsSecretTarget(Target{Role: "textbox", Name: "Password"}) || IsSecretTarget(Target{Role: "textbox", Name: "Quantity"}) {
+		t.Fatal("secret targets")
+	}
+}
+
+func TestHTMLEscapesCapturedMarkup(t *testing.T) {
+	tr := &Trace{Dir: "x", Complete: true, Steps: []Step{{Seq: 1, Tool: "electron_type", OK: false, Code: "X",
+		Error: `<img src=x onerror=alert(1)>`, Args: json.RawMessage(`{"text":"</pre><script>alert(2)</script>"}`)}}}
+	html, err := tr.HTML(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html), "<script>alert") || strings.Contains(string(html), "<img src=x") {
+		t.Fatalf("captured markup is live:\n%s", html)
+	}
+}
+
+func TestExportPlaywright(t *testing.T) {
+	place := &Place{SurfaceID: "s1-surface-7", Kind: "frame", WindowID: "W", WindowURL: "http://a.test/index.html",
+		Frames: []Frame{{Selector: "#cross1"}, {Selector: "iframe[name=\"x\"]"}}}
+	top := &Place{SurfaceID: "s1-surface-1", WindowID: "W", WindowURL: "http://a.test/index.html"}
+	tr := &Trace{Dir: "d", Steps: []Step{
+		{Seq: 1, Tool: "electron_type", OK: true, Args: json.RawMessage(`{"ref":4,"text":"it's"}`), Surface: place,
+			Targets: map[string]Target{"ref": {Ref: 4, Role: "textbox", Name: "Quantity", Place: place}}},
+		{Seq: 2, Tool: "electron_key", OK: true, Args: json.RawMessage(`{"key":"Control + a"}`), Surface: top},
+		{Seq: 3, Tool: "electron_expect_text", OK: true, Args: json.RawMessage(`{"selector":"#r","regex":"^a\\d$","flags":"i"}`), Surface: top},
+		{Seq: 4, Tool: "electron_eval_renderer", OK: true, Args: json.RawMessage(`{"code":"1"}`), Surface: top},
+		{Seq: 5, Tool: "electron_click", OK: false, Code: "X", Args: json.RawMessage(`{"selector":"#n"}`), Surface: top},
+		{Seq: 6, Tool: "electron_uncheck", OK: true, Args: json.RawMessage(`{"selector":"#c"}`), Surface: top},
+	}}
+	ex := tr.ExportPlaywright(ExportOptions{Name: "n"})
+	for _, want := range []string{
+		`const page1 = await pageAt(browser, "http://a.test/index.html");`,
+		`page1.frameLocator("#cross1").frameLocator("iframe[name=\"x\"]").getByRole("textbox", { name: "Quantity", exact: true }).fill("it's");`,
+		`await page1.keyboard.press("Control+a");`,
+		`await expect(page1.locator("#r")).toHaveText(new RegExp("^a\\d$", "i"));`,
+		`await page1.locator("#c").uncheck();`,
+	} {
+		if !strings.Contains(ex.Source, want) {
+			t.Fatalf("missing %s in\n%s", want, ex.Source)
+		}
+	}
+	if ex.Actions != 3 || ex.Asserts != 1 || len(ex.Skipped) != 2 || ex.Skipped[0].Seq != 4 || ex.Skipped[1].Seq != 5 {
+		t.Fatalf("export %+v", ex)
+	}
+	if strings.Contains(ex.Source, "clickInFrames(") {
+		t.Fatal("the frame helper is written only when used")
+	}
+}

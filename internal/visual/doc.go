@@ -1,0 +1,7 @@
+// Package visual compares screenshots with baselines: a perceptual pixel
+// diff (a YIQ colour distance with a threshold, and an anti-aliasing
+// allowance: a differing pixel that looks like an anti-aliased edge in
+// either image is counted apart, not as a difference), masks for regions
+// that change on every run, a diff image, and a baseline store of PNGs
+// with the environment each was taken in.
+package visual
