@@ -51,6 +51,9 @@ const (
 	TypeMismatch         Code = "TYPE_MISMATCH"
 	PathNotAllowed       Code = "PATH_NOT_ALLOWED"
 	FileExists           Code = "FILE_EXISTS"
+	UnsupportedArtifact  Code = "UNSUPPORTED_ARTIFACT"
+	AsarInvalid          Code = "ASAR_INVALID"
+	AppCrashed           Code = "APP_CRASHED"
 )
 
 // Entry is what the registry knows about a code.
@@ -66,7 +69,7 @@ var registry = map[Code]Entry{
 	AlreadyRunning:       {AlreadyRunning, 409, false, "A session is already open. Stop it with electron_stop, pass allowMultiple:true, or keep using it."},
 	LaunchTimeout:        {LaunchTimeout, 408, true, "The app did not open a DevTools endpoint or a ready renderer in time. Raise timeoutMs/readyTimeoutMs, or run electron_doctor."},
 	LaunchFailed:         {LaunchFailed, 500, false, "The app could not be started. Check executablePath, args and the stderr tail in details; run electron_doctor."},
-	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid remote debugging. Use a build with the fuse on, or a dev launch with main."},
+	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid what this launch needs (details.fuse names the fuse, details.reason what it blocks): EnableNodeCliInspectArguments off ignores --inspect and SIGUSR1, OnlyLoadAppFromAsar on refuses a main script outside app.asar. Use a build with the fuse flipped (@electron/fuses), launch the packaged app with executablePath (no main-process tools), or run production_validate to see every fuse."},
 	SingleInstanceLock:   {SingleInstanceLock, 409, false, "Another instance of the app holds its single-instance lock. Quit it, or attach to it with electron_attach."},
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
@@ -100,6 +103,9 @@ var registry = map[Code]Entry{
 	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
 	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
 	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
+	UnsupportedArtifact:  {UnsupportedArtifact, 400, false, "appPath is not an artifact production_validate reads. Pass an unpacked app folder (with resources/app.asar or resources/app), a macOS .app bundle, an AppImage, an Electron executable or an .asar archive."},
+	AsarInvalid:          {AsarInvalid, 422, false, "The file is not a readable asar archive (details.reason says where it breaks: a truncated or inconsistent header, invalid JSON). Pass an intact app.asar, or repackage the app."},
+	AppCrashed:           {AppCrashed, 410, false, "The app's main process exited (details: exit_code or signal, stderr_tail). The session cannot act any more: call electron_launch with relaunch:true to start it again with the same arguments, or electron_stop to clear it."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 
