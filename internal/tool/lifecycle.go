@@ -10,6 +10,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
+	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
@@ -90,6 +91,11 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 		opts.ExecutablePath = electronPath(a.ElectronPath, a.Cwd)
 		if opts.ExecutablePath == "" {
 			return nil, errs.BadArg("electronPath", "no Electron binary: pass electronPath, set $ELECTRON_PATH, or install electron under cwd (node_modules/.bin/electron)")
+		}
+		// A dev launch needs --inspect and a main script outside app.asar:
+		// say in advance when the binary's fuses refuse either.
+		if err := production.LaunchBlock(ctx, opts.ExecutablePath, production.Needs{Inspect: true, ExternalMain: true}); err != nil {
+			return nil, err
 		}
 	}
 	step := 0.0
