@@ -14,6 +14,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/production"
+	"github.com/understudy-dev/understudy/internal/production/oracle"
 )
 
 const pkgJSON = `{"name":"demo-app","version":"1.2.3","main":"dist/main.js","devDependencies":{"electron":"^33.0.0"}}`
@@ -48,7 +49,7 @@ func checkOf(t *testing.T, r *production.Report, id string) production.Check {
 // and every integrity hash (multi-block, exact-block, empty, unpacked)
 // verifies.
 func TestValidateMatchesTheOracle(t *testing.T) {
-	app, o := build(t, spec{
+	app, o := oracle.Build(t, oracle.Spec{
 		Files: safeApp(), Unpack: "*.node",
 		Fuses: map[string]bool{"RunAsNode": false, "EnableNodeOptionsEnvironmentVariable": false,
 			"EnableNodeCliInspectArguments": false, "EnableEmbeddedAsarIntegrityValidation": true, "OnlyLoadAppFromAsar": true},
@@ -127,7 +128,7 @@ func TestValidateMatchesTheOracle(t *testing.T) {
 func TestRiskyFusesAndWebPreferencesFail(t *testing.T) {
 	files := safeApp()
 	files["dist/main.js"] = "a\nnew BrowserWindow({webPreferences:{nodeIntegration:!0,contextIsolation:!1,\"webSecurity\": false}})"
-	app, _ := build(t, spec{Files: files, Fuses: map[string]bool{"RunAsNode": true, "OnlyLoadAppFromAsar": false}})
+	app, _ := oracle.Build(t, oracle.Spec{Files: files, Fuses: map[string]bool{"RunAsNode": true, "OnlyLoadAppFromAsar": false}})
 	r, err := production.Validate(context.Background(), app, production.Options{Checks: []string{"fuses", "web-preferences"}})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestRiskyFusesAndWebPreferencesFail(t *testing.T) {
 // only load from app.asar: a dev launch with main is refused in advance,
 // an inject is not.
 func TestOnlyLoadAppFromAsarBlocksADevLaunch(t *testing.T) {
-	app, _ := build(t, spec{Files: safeApp(), Fuses: map[string]bool{"OnlyLoadAppFromAsar": true}})
+	app, _ := oracle.Build(t, oracle.Spec{Files: safeApp(), Fuses: map[string]bool{"OnlyLoadAppFromAsar": true}})
 	bin := filepath.Join(app, "myapp")
 	err := production.LaunchBlock(context.Background(), bin, production.Needs{Inspect: true, ExternalMain: true})
 	if errs.CodeOf(err) != errs.FusesBlockLaunch || errs.As(err).Details["fuse"] != "OnlyLoadAppFromAsar" {
@@ -169,7 +170,7 @@ func TestOnlyLoadAppFromAsarBlocksADevLaunch(t *testing.T) {
 // (after the header) is a failed integrity check naming that file; a
 // deleted unpacked file fails the asar check.
 func TestTamperedArchiveFailsIntegrity(t *testing.T) {
-	app, _ := build(t, spec{Files: safeApp(), Unpack: "*.node"})
+	app, _ := oracle.Build(t, oracle.Spec{Files: safeApp(), Unpack: "*.node"})
 	archive := filepath.Join(app, "resources", "app.asar")
 	a, err := production.OpenArchive(archive)
 	if err != nil {
@@ -208,7 +209,7 @@ func TestTamperedArchiveFailsIntegrity(t *testing.T) {
 
 // TestBadInput: each wrong artifact is a coded error naming what was wrong.
 func TestBadInput(t *testing.T) {
-	app, _ := build(t, spec{Files: safeApp()})
+	app, _ := oracle.Build(t, oracle.Spec{Files: safeApp()})
 	archive := filepath.Join(app, "resources", "app.asar")
 	dir := t.TempDir()
 	b, err := os.ReadFile(archive)
@@ -267,7 +268,7 @@ func TestBadInput(t *testing.T) {
 // TestAsarGivenDirectly: an .asar alone runs the archive checks, and the
 // debugging verdicts say they are unknown (no binary).
 func TestAsarGivenDirectly(t *testing.T) {
-	app, _ := build(t, spec{Files: safeApp()})
+	app, _ := oracle.Build(t, oracle.Spec{Files: safeApp()})
 	r, err := production.Validate(context.Background(), filepath.Join(app, "resources", "app.asar"), production.Options{})
 	if err != nil {
 		t.Fatal(err)

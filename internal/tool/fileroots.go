@@ -27,7 +27,7 @@ const rootsInputID = "understudy/roots"
 // roots before they run.
 func usesFiles(tool string) bool {
 	switch tool {
-	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate":
+	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate", "production_validate":
 		return true
 	}
 	return false

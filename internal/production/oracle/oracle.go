@@ -1,4 +1,4 @@
-package production_test
+package oracle
 
 import (
 	"context"
@@ -12,13 +12,10 @@ import (
 	"time"
 )
 
-// The oracle is @electron/asar 3.4.1 and @electron/fuses 2.1.3 (pinned in
-// testdata/oracle/package-lock.json): they write the artifacts and say what
-// they read back.
-
-func oracleDir() string {
+// Dir is this folder (where package.json is).
+func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "testdata", "oracle")
+	return filepath.Dir(file)
 }
 
 var oracleSetup struct {
@@ -27,10 +24,10 @@ var oracleSetup struct {
 	out []byte
 }
 
-// requireOracle installs the oracle's packages (npm ci, once per test
+// Require installs the oracle's packages (npm ci, once per test
 // binary, when node_modules is missing or older than the lockfile). Under
 // -short the test is skipped; without node and npm it fails with CI=true.
-func requireOracle(tb testing.TB) string {
+func Require(tb testing.TB) string {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("production oracle: needs node and npm; skipped under -short")
@@ -43,7 +40,7 @@ func requireOracle(tb testing.TB) string {
 			tb.Skipf("production oracle: %s is needed: %v", tool, err)
 		}
 	}
-	dir := oracleDir()
+	dir := Dir()
 	oracleSetup.Do(func() {
 		if !stale(filepath.Join(dir, "node_modules", ".package-lock.json"), filepath.Join(dir, "package-lock.json")) {
 			return
@@ -69,8 +66,10 @@ func stale(target, source string) bool {
 	return err == nil && t.ModTime().Before(s.ModTime())
 }
 
-// spec is what build.mjs builds.
-type spec struct {
+// Spec is what build.mjs builds: files of the app (content, {"random": n}
+// or {"repeat": "x", "size": n}), an unpack glob, and fuses to flip on a
+// stand-in binary carrying the sentinel (no binary when Fuses is nil).
+type Spec struct {
 	Files        map[string]any  `json:"files"`
 	Unpack       string          `json:"unpack,omitempty"`
 	Fuses        map[string]bool `json:"fuses,omitempty"`
@@ -79,18 +78,19 @@ type spec struct {
 	BinaryTokens string          `json:"binaryTokens,omitempty"`
 }
 
-// oracleOut is what the npm packages read back.
-type oracleOut struct {
+// Out is what the npm packages read back: asar.listPackage, the raw
+// header string, and @electron/fuses getCurrentFuseWire by fuse name.
+type Out struct {
 	Files  []string          `json:"files"`
 	Header string            `json:"header"`
 	Fuses  map[string]string `json:"fuses"`
 }
 
-// build writes out/app (app binary + resources/app.asar[.unpacked]) with
+// Build writes out/app (app binary + resources/app.asar[.unpacked]) with
 // the oracle and returns the app folder and what the oracle read back.
-func build(tb testing.TB, sp spec) (string, *oracleOut) {
+func Build(tb testing.TB, sp Spec) (string, *Out) {
 	tb.Helper()
-	dir := requireOracle(tb)
+	dir := Require(tb)
 	out := tb.TempDir()
 	js, err := json.Marshal(sp)
 	if err != nil {
@@ -105,7 +105,7 @@ func build(tb testing.TB, sp spec) (string, *oracleOut) {
 	if err != nil {
 		tb.Fatalf("build.mjs: %v", err)
 	}
-	var o oracleOut
+	var o Out
 	if err := json.Unmarshal(b, &o); err != nil {
 		tb.Fatalf("build.mjs output: %v\n%s", err, b)
 	}
