@@ -438,6 +438,9 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
+		if err := crashBlocks(sess, name); err != nil {
+			return failureEnvelope(err, start, sess.ID)
+		}
 		if err := dialogBlocks(sess, name); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
@@ -530,6 +533,17 @@ func (s *Server) sortedNames() []string {
 	n := s.Names()
 	sort.Strings(n)
 	return n
+}
+
+// crashBlocks answers APP_CRASHED for every call on a session whose app's
+// main process ended on its own, except the calls that clean up or read
+// what happened.
+func crashBlocks(sess *session.Session, tool string) error {
+	switch tool {
+	case "electron_stop", "electron_force_kill", "electron_detach", "electron_console_logs":
+		return nil
+	}
+	return sess.CrashedError()
 }
 
 // surfaceGone turns a disconnect, a timeout, an internal failure or a

@@ -40,9 +40,16 @@ type launchArgs struct {
 	ReadyTimeoutMs int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
 	AllowMultiple  bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
 	Headless       *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
+	Relaunch       bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
 }
 
 func (a *launchArgs) validate() error {
+	if a.Relaunch {
+		if a.ExecutablePath != "" || a.Main != "" || a.ElectronPath != "" || len(a.Args) > 0 || len(a.Env) > 0 || a.Cwd != "" {
+			return errs.BadArg("relaunch", "relaunch reuses the ended session's arguments: pass no executablePath, main, electronPath, args, env or cwd with it")
+		}
+		return nil
+	}
 	switch {
 	case a.ExecutablePath == "" && a.Main == "":
 		return errs.BadArg("executablePath", "pass executablePath (an app or browser binary) or main (a dev launch's main script)")
@@ -72,10 +79,21 @@ type launchResult struct {
 	// ReplacedDeadSession names the session whose app had ended and which
 	// this launch replaced (its leftovers were cleaned up first).
 	ReplacedDeadSession string `json:"replaced_dead_session,omitempty"`
+	// RelaunchedFrom names the ended session whose arguments a relaunch
+	// reused.
+	RelaunchedFrom string `json:"relaunched_from,omitempty"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 	s := c.Server
+	relaunchedFrom := ""
+	if a.Relaunch {
+		prev, from, err := relaunchArgs(ctx, s, a.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		a, relaunchedFrom = prev, from
+	}
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
 		return nil, err
@@ -112,6 +130,9 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 		_ = proc.Kill()
 		return nil, err
 	}
+	kept := *a
+	kept.Relaunch, kept.SessionID = false, ""
+	sess.Relaunch = &kept
 	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
@@ -121,7 +142,39 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (any, error) {
 		return nil, err
 	}
 	res.ReplacedDeadSession = replaced
+	res.RelaunchedFrom = relaunchedFrom
 	return res, nil
+}
+
+// relaunchArgs finds the launch arguments of the ended session a relaunch
+// means: the one named, or the only ended session this server launched.
+func relaunchArgs(ctx context.Context, s *Server, id string) (*launchArgs, string, error) {
+	var found []*session.Session
+	for _, x := range s.visible(ctx) {
+		if id != "" && x.ID != id {
+			continue
+		}
+		if alive, _ := x.Alive(); alive {
+			if id != "" {
+				return nil, "", errs.BadArg("relaunch", "session %s is still running; relaunch starts an app that crashed or ended (electron_stop it first to restart it)", id)
+			}
+			continue
+		}
+		if _, ok := x.Relaunch.(*launchArgs); ok {
+			found = append(found, x)
+		}
+	}
+	switch len(found) {
+	case 0:
+		if id != "" {
+			return nil, "", errs.BadArg("sessionId", "no ended session %q launched by this server to relaunch (an attached app is started by its user)", id)
+		}
+		return nil, "", errs.BadArg("relaunch", "no session launched by this server has crashed or ended; call electron_launch with executablePath or main")
+	case 1:
+		prev := *found[0].Relaunch.(*launchArgs)
+		return &prev, found[0].ID, nil
+	}
+	return nil, "", errs.BadArg("sessionId", "%d ended sessions could be relaunched; pass sessionId to say which", len(found))
 }
 
 // replaceDead makes room for a new session. When the caller sees open
@@ -491,15 +544,23 @@ func status(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		LastError       string `json:"last_error,omitempty"`
 		UptimeMS        int64  `json:"uptime_ms"`
 		Note            string `json:"note,omitempty"`
+		// State is running, ended, or crashed (the main process ended on
+		// its own: Crash says how).
+		State string         `json:"state"`
+		Crash *session.Crash `json:"crash,omitempty"`
 	}
 	list := []sess{}
 	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
-		note := ""
+		note, state := "", "running"
 		if !alive {
-			note = "the app has ended; electron_launch replaces this session, electron_stop cleans it up"
+			note, state = "the app has ended; electron_launch replaces this session, electron_stop cleans it up", "ended"
 		}
-		list = append(list, sess{Note: note,
+		crash := x.Crashed()
+		if crash != nil {
+			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
+		}
+		list = append(list, sess{Note: note, State: state, Crash: crash,
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
