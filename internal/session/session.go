@@ -71,8 +71,8 @@ type Session struct {
 	front    string // the window brought to front last (pointer input needs it)
 	ended    bool
 	endWhy   string
-	crash    *Crash // the main process ended on its own (see Crashed)
-	stopping bool   // we are ending the app: its exit is no crash
+	crash    *Crash                       // the main process ended on its own (see Crashed)
+	stopping bool                         // we are ending the app: its exit is no crash
 	closing  bool                         // Go refuses new work
 	extras   map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
 	holder   string                       // the call holding the lock
