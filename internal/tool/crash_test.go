@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -95,4 +96,72 @@ func TestKilledBrowserIsACrash(t *testing.T) {
 	if s["action"] != "cleaned_up" {
 		t.Errorf("stop: %v", s)
 	}
+}
+
+// TestRendererCrashClosesItsSurfaces: Page.crash kills the window's
+// renderer (as a renderer crash does). Its surface becomes a tombstone
+// with the reason, electron_console_logs has the crash, the session stays
+// alive, and loading a page again revives the surface.
+func TestRendererCrashClosesItsSurfaces(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.launch("/index.html")
+	list := e.ok("electron_surfaces_list", nil)
+	root := list["surfaces"].([]any)[0].(map[string]any)
+	sid := root["id"].(string)
+	sess := e.srv.sessions.List()[0]
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	win := sess.Surfaces.ActiveWindow()
+	conn, err := sess.Pool.Conn(ctx, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = conn.Call(ctx, "Page.crash", nil, nil) }() // no reply comes: the renderer is gone
+	deadline := time.Now().Add(20 * time.Second)
+	var logs map[string]any
+	for {
+		logs = e.ok("electron_console_logs", map[string]any{"type": "error"})
+		if strings.Contains(toJSON(logs), `"source":"crash"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no crash entry in the console logs: %v", logs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var entry map[string]any
+	for _, x := range logs["entries"].([]any) {
+		if m := x.(map[string]any); m["source"] == "crash" {
+			entry = m
+		}
+	}
+	if entry["surface_id"] != sid || entry["target_id"] != win {
+		t.Errorf("crash entry: %v (want surface %s, target %s)", entry, sid, win)
+	}
+	f := e.fails("electron_switch_surface", map[string]any{"surfaceId": sid}, "SURFACE_CLOSED")
+	if !strings.Contains(toJSON(f), "renderer ended") {
+		t.Errorf("SURFACE_CLOSED: %v", f)
+	}
+	if x := e.waitStateOK(); x["state"] != "running" {
+		t.Errorf("a renderer crash is not an app crash: %v", x)
+	}
+	// A new document revives it.
+	_ = conn.Call(ctx, "Page.navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")}, nil)
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		r := e.call("electron_switch_surface", map[string]any{"surfaceId": sid})
+		if r["ok"] == true {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the surface did not come back after a navigation: %v", r)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitStateOK returns the only session's status entry.
+func (e *env) waitStateOK() map[string]any {
+	st := e.ok("electron_status", nil)
+	return st["sessions"].([]any)[0].(map[string]any)
 }
