@@ -123,7 +123,7 @@ type node struct {
 	// crashed says why the surface's renderer went (a crash): it stays a
 	// tombstone, whatever listings say, until a new document loads in it.
 	crashed string
-	touched            uint64 // epoch of the last event that changed it
+	touched uint64 // epoch of the last event that changed it
 
 	// From the last listing.
 	rank         int // targets: listing order; in-process frames: tree order
