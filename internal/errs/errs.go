@@ -54,6 +54,9 @@ const (
 	UnsupportedArtifact  Code = "UNSUPPORTED_ARTIFACT"
 	AsarInvalid          Code = "ASAR_INVALID"
 	AppCrashed           Code = "APP_CRASHED"
+	EvalRequired         Code = "EVAL_REQUIRED"
+	IPCNoHandler         Code = "IPC_NO_HANDLER"
+	IPCInvokeFailed      Code = "IPC_INVOKE_FAILED"
 )
 
 // Entry is what the registry knows about a code.
@@ -106,6 +109,9 @@ var registry = map[Code]Entry{
 	UnsupportedArtifact:  {UnsupportedArtifact, 400, false, "appPath is not an artifact production_validate reads. Pass an unpacked app folder (with resources/app.asar or resources/app), a macOS .app bundle, an AppImage, an Electron executable or an .asar archive."},
 	AsarInvalid:          {AsarInvalid, 422, false, "The file is not a readable asar archive (details.reason says where it breaks: a truncated or inconsistent header, invalid JSON). Pass an intact app.asar, or repackage the app."},
 	AppCrashed:           {AppCrashed, 410, false, "The app's main process exited (details: exit_code or signal, stderr_tail). The session cannot act any more: call electron_launch with relaunch:true to start it again with the same arguments, or electron_stop to clear it."},
+	EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
+	IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
+	IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 }
 

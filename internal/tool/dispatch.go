@@ -159,7 +159,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
 	s.life, s.cancel = context.WithCancel(context.Background())
-	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerProduction} {
+	for _, group := range []func(*Server){registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerScreenshot, registerRelay, registerProduction, registerElectronDeep} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
