@@ -44,9 +44,9 @@ const invokeJS = `async (a) => {
 
 // InvokeResult is a handler's answer.
 type InvokeResult struct {
-	Channel string          `json:"channel"`
-	Result  json.RawMessage `json:"result"`
-	MS      int64           `json:"handler_ms"`
+	Channel string `json:"channel"`
+	Result  any    `json:"result" jsonschema:"the handler's answer (JSON)"`
+	MS      int64  `json:"handler_ms"`
 	// SenderID is the webContents id the call came from (the focused
 	// window's), when there is a window.
 	SenderID *int `json:"sender_webcontents_id,omitempty"`
@@ -89,7 +89,11 @@ func Invoke(ctx context.Context, c *cdp.Conn, channel string, args []json.RawMes
 	case !out.OK:
 		return nil, errs.New(errs.IPCInvokeFailed, "the handler of %q threw: %s", channel, out.Error).With("channel", channel).With("exception", out.Error)
 	}
-	return &InvokeResult{Channel: channel, Result: json.RawMessage(out.Result), MS: out.MS, SenderID: out.Sender}, nil
+	var result any
+	if err := json.Unmarshal([]byte(out.Result), &result); err != nil {
+		result = out.Result
+	}
+	return &InvokeResult{Channel: channel, Result: result, MS: out.MS, SenderID: out.Sender}, nil
 }
 
 // MenuItem is one item of a native menu. Children holds the submenu for
