@@ -3,8 +3,10 @@ package tool
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // TestIPCInvokeAndMenuOnStandIn: on the Node stand-in's electron module
@@ -100,4 +102,28 @@ func TestIPCNeedsMainEval(t *testing.T) {
 	}
 	// Native UI needs the inspector, which a Chromium launch has not.
 	e.fails("native_menu", nil, "TRANSPORT_UNSUPPORTED")
+}
+
+// BenchmarkIPCInvoke: one ipc_invoke round trip through the dispatcher
+// and the main-process inspector on the Node stand-in (target ≤ 5 ms,
+// docs/benchmarks.md).
+func BenchmarkIPCInvoke(b *testing.B) {
+	chrome := chromiumtest.Require(b)
+	s := New(Config{AllowEvalMain: true})
+	b.Cleanup(s.Close)
+	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
+	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	dispatchOK(b, s, "ipc_invoke", map[string]any{"channel": "echo", "args": []any{1}}, nil)
+	var ds []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		dispatchOK(b, s, "ipc_invoke", map[string]any{"channel": "echo", "args": []any{"hello"}}, nil)
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(medianMS(ds), "median-ms")
+	dispatchOK(b, s, "electron_stop", map[string]any{"timeoutMs": 3000}, nil)
 }

@@ -618,6 +618,8 @@ func electronVerifiedOn() map[string]string {
 		"renderer_crash":       "Chromium (Page.crash, Target.targetCrashed)",
 		"relaunch":             "Chromium launches and the Node Electron stand-in" + unverified,
 		"main_process_inspect": "the Node Electron stand-in (node --inspect)" + unverified,
+		"ipc_invoke":           "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
+		"native_menu":          "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
 	}
 }
 
