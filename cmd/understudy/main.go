@@ -46,6 +46,9 @@ Usage:
   understudy relay --launch /path/to/app [--port N] [--token T]
                                serve a CDP endpoint that Playwright, Puppeteer and
                                chromedp can connect to, in front of an app
+  understudy production validate [--json] [--checks ID,ID] PATH
+                               check a packaged app on disk (fuses, app.asar, integrity,
+                               versions, webPreferences); exit 0 pass, 1 fail, 2 bad input
   understudy --version         version, commit, Go version
   understudy COMMAND --help    help of a command, on stdout
 
@@ -123,6 +126,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDoctor(args, stdout, stderr)
 	case "relay":
 		return runRelay(args, stdout, stderr)
+	case "production":
+		return runProduction(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionLine())
 		return 0

@@ -81,6 +81,12 @@ const (
 	ImageInvalid          Code = "IMAGE_INVALID"
 	A11yEngineMissing     Code = "A11Y_ENGINE_MISSING"
 	A11yUnknownRule       Code = "A11Y_UNKNOWN_RULE"
+	UnsupportedArtifact  Code = "UNSUPPORTED_ARTIFACT"
+	AsarInvalid          Code = "ASAR_INVALID"
+	AppCrashed           Code = "APP_CRASHED"
+	EvalRequired         Code = "EVAL_REQUIRED"
+	IPCNoHandler         Code = "IPC_NO_HANDLER"
+	IPCInvokeFailed      Code = "IPC_INVOKE_FAILED"
 )
 
 // Entry is what the registry knows about a code.
@@ -96,7 +102,7 @@ var registry = map[Code]Entry{
 	AlreadyRunning:       {AlreadyRunning, 409, false, "A session is already open. Stop it with electron_stop, pass allowMultiple:true, or keep using it."},
 	LaunchTimeout:        {LaunchTimeout, 408, true, "The app did not open a DevTools endpoint or a ready renderer in time. Raise timeoutMs/readyTimeoutMs, or run electron_doctor."},
 	LaunchFailed:         {LaunchFailed, 500, false, "The app could not be started. Check executablePath, args and the stderr tail in details; run electron_doctor."},
-	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid remote debugging. Use a build with the fuse on, or a dev launch with main."},
+	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid what this launch needs (details.fuse names the fuse, details.reason what it blocks): EnableNodeCliInspectArguments off ignores --inspect and SIGUSR1, OnlyLoadAppFromAsar on refuses a main script outside app.asar. Use a build with the fuse flipped (@electron/fuses), launch the packaged app with executablePath (no main-process tools), or run production_validate to see every fuse."},
 	SingleInstanceLock:   {SingleInstanceLock, 409, false, "Another instance of the app holds its single-instance lock. Quit it, or attach to it with electron_attach."},
 	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
 	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
@@ -142,6 +148,12 @@ var registry = map[Code]Entry{
 	AlreadyCapturing:     {AlreadyCapturing, 409, false, "A network capture is already running in this session. Read it with network_captured, or end it with network_capture_stop and start again with the new filters."},
 	NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
 	HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
+	UnsupportedArtifact:  {UnsupportedArtifact, 400, false, "appPath is not an artifact production_validate reads. Pass an unpacked app folder (with resources/app.asar or resources/app), a macOS .app bundle, an AppImage, an Electron executable or an .asar archive."},
+	AsarInvalid:          {AsarInvalid, 422, false, "The file is not a readable asar archive (details.reason says where it breaks: a truncated or inconsistent header, invalid JSON). Pass an intact app.asar, or repackage the app."},
+	AppCrashed:           {AppCrashed, 410, false, "The app's main process exited (details: exit_code or signal, stderr_tail). The session cannot act any more: call electron_launch with relaunch:true to start it again with the same arguments, or electron_stop to clear it."},
+	EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
+	IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
+	IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 
 	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},

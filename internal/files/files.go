@@ -162,6 +162,26 @@ func (r *Roots) CheckRead(ctx context.Context, field, path string) (string, erro
 	return real, nil
 }
 
+// CheckReadPath allows reading the file or folder at path (absolute) and
+// everything under it, and returns its real path. A missing path is
+// FILE_NOT_FOUND. (production_validate reads app folders this way.)
+func (r *Roots) CheckReadPath(ctx context.Context, field, path string) (string, error) {
+	if err := checkSyntax(field, path); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		return "", errs.New(errs.AbsolutePathRequired, "%s: %q is not an absolute path", field, path).With("field", field)
+	}
+	real, err := r.allowed(ctx, field, filepath.Clean(path))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
+		return "", errs.New(errs.FileNotFound, "%s: %s does not exist", field, path).With("field", field)
+	}
+	return real, nil
+}
+
 // CheckWrite allows writing the file at path and returns the path to write
 // (absolute). A relative path lands in the artifacts folder. An existing
 // file is refused (FILE_EXISTS) unless this server wrote it or overwrite is

@@ -55,6 +55,9 @@ type Session struct {
 	Pages *page.Store
 	// InspectorURL is the Electron main-process inspector, when known.
 	InspectorURL string
+	// Relaunch is what started the app (the tool's launch arguments), kept
+	// for electron_launch {relaunch: true}; nil for attached apps.
+	Relaunch any
 
 	gate     gate // admission of tool calls (gate.go)
 	attachMu sync.Mutex
@@ -65,13 +68,15 @@ type Session struct {
 	closeOnce sync.Once
 	group     sync.WaitGroup // what Go started, and the watcher
 
-	mu      sync.Mutex
-	lastErr string
-	front   string // the window brought to front last (pointer input needs it)
-	ended   bool
-	endWhy  string
-	closing bool                         // Go refuses new work
-	extras  map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
+	mu       sync.Mutex
+	lastErr  string
+	front    string // the window brought to front last (pointer input needs it)
+	ended    bool
+	endWhy   string
+	crash    *Crash                       // the main process ended on its own (see Crashed)
+	stopping bool                         // we are ending the app: its exit is no crash
+	closing  bool                         // Go refuses new work
+	extras   map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
 }
 
 // New builds a session around an opened pool. It watches the process (when
@@ -109,8 +114,20 @@ func (s *Session) watch(ctx context.Context) {
 	}
 	select {
 	case <-procDone:
-		s.markEnded("the app process exited")
+		s.procEnded()
 	case <-connDone:
+		// The socket usually closes a moment before the process is
+		// reaped: a launched app's exit is judged by the process.
+		if procDone != nil {
+			select {
+			case <-procDone:
+				s.procEnded()
+				return
+			case <-time.After(3 * time.Second):
+			case <-ctx.Done():
+				return
+			}
+		}
 		s.markEnded("the DevTools connection to the app closed")
 	case <-ctx.Done():
 	}
@@ -259,6 +276,7 @@ func (s *Session) closeConns() {
 // reaped). It sends nothing to the browser, so it never claims a graceful
 // close. An attached app is the user's: only our sockets go.
 func (s *Session) CleanUp() error {
+	s.expectEnd()
 	var err error
 	if s.Proc != nil {
 		err = s.Proc.Kill()
@@ -283,6 +301,7 @@ type StopResult struct {
 // SIGTERM and SIGKILL of its process group. For an attached app it sends
 // Browser.close and signals only a pid the caller gave.
 func (s *Session) Stop(ctx context.Context, grace time.Duration) (StopResult, error) {
+	s.expectEnd()
 	closeBrowser := func(ctx context.Context) error {
 		return s.Pool.Browser().Call(ctx, "Browser.close", nil, nil)
 	}
@@ -322,6 +341,7 @@ func (s *Session) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 // ForceKill kills the app now: the process group when launched, else the pid
 // the caller gave on attach.
 func (s *Session) ForceKill() error {
+	s.expectEnd()
 	switch {
 	case s.Proc != nil:
 		err := s.Proc.Kill()
@@ -496,6 +516,7 @@ func (m *Manager) Close() {
 		wg.Add(1)
 		go func(s *Session) {
 			defer wg.Done()
+			s.expectEnd()
 			if s.Proc != nil {
 				_ = s.Proc.Kill()
 			}

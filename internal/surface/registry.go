@@ -120,7 +120,10 @@ type node struct {
 
 	title, url, origin string
 	live               bool
-	touched            uint64 // epoch of the last event that changed it
+	// crashed says why the surface's renderer went (a crash): it stays a
+	// tombstone, whatever listings say, until a new document loads in it.
+	crashed string
+	touched uint64 // epoch of the last event that changed it
 
 	// From the last listing.
 	rank         int // targets: listing order; in-process frames: tree order
@@ -201,6 +204,15 @@ func (r *Registry) Stats() Stats {
 		st.Defaults += len(ss.defaults)
 	}
 	return st
+}
+
+// closedErr is SURFACE_CLOSED for a tombstone, with why when its renderer
+// crashed.
+func closedErr(n *node) *errs.Error {
+	if n.crashed != "" {
+		return errs.New(errs.SurfaceClosed, "surface %s is closed: %s", n.id, n.crashed).With("surfaceId", n.id).With("reason", n.crashed)
+	}
+	return errs.New(errs.SurfaceClosed, "surface %s is closed", n.id).With("surfaceId", n.id)
 }
 
 // closeLocked makes n a tombstone: its frame is gone. Callers hold r.mu.
@@ -349,13 +361,25 @@ func (r *Registry) onTargetChange(ch target.Change) {
 		moved := !n.isTarget || n.host != id
 		structural := moved || !n.live || n.parent != info.ParentID || n.targetType != info.Type
 		setTargetLocked(n, info)
-		n.live = true
+		n.live = n.crashed == ""
 		if moved {
 			n.origin = "" // the URL's origin until a frame tree says
 		}
 		if structural {
 			r.touchLocked(n)
 		}
+	case target.Crashed:
+		why := "its renderer crashed"
+		if ch.Status != "" {
+			why = fmt.Sprintf("its renderer ended (%s, code %d)", ch.Status, ch.ErrorCode)
+		}
+		for _, n := range r.byFrame {
+			if n.host == id && n.live {
+				n.crashed = why
+				r.closeLocked(n)
+			}
+		}
+		r.pruneLocked()
 	case target.Destroyed:
 		delete(r.current, id)
 		for sock := range r.states {
@@ -472,9 +496,14 @@ func (r *Registry) onSocketEvent(s *target.Socket, ev cdp.Event) {
 		var n *node
 		if m.Frame.ID == host {
 			// The target's own root: only its description changes (the
-			// pool and listings own a target's structure).
+			// pool and listings own a target's structure) — unless its
+			// renderer had crashed: a new document is a new renderer.
 			if n = r.byFrame[host]; n == nil {
 				return
+			}
+			if n.crashed != "" {
+				n.crashed, n.live = "", true
+				r.touchLocked(n)
 			}
 		} else {
 			n = r.nodeLocked(m.Frame.ID)
@@ -696,7 +725,7 @@ func (r *Registry) buildLocked(results []listed, start uint64) {
 		seen[n] = true
 		if n.touched <= read {
 			structure()
-			n.live = true
+			n.live = n.crashed == ""
 		}
 		description()
 	}
@@ -953,7 +982,7 @@ func (r *Registry) Select(id string) (Descriptor, error) {
 		return Descriptor{}, r.unknownLocked(id)
 	}
 	if !n.live {
-		return Descriptor{}, errs.New(errs.SurfaceClosed, "surface %s is closed", id).With("surfaceId", id)
+		return Descriptor{}, closedErr(n)
 	}
 	r.selectLocked(n)
 	return r.describeLocked(n), nil

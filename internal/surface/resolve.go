@@ -163,12 +163,15 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 	}
 	if !n.live {
 		if id != "" || !(n.isTarget && target.IsWindow(n.targetType) || n.listedAsRoot) {
-			return nil, nil, errs.New(errs.SurfaceClosed, "surface %s is closed; select another", n.id).With("surfaceId", n.id)
+			e := closedErr(n)
+			e.Message += "; select another"
+			return nil, nil, e
 		}
 		to := r.firstLiveRootLocked()
 		if to == nil {
-			return &Resolution{Fallback: &Fallback{From: n.id}}, nil,
-				errs.New(errs.SurfaceClosed, "surface %s is closed and no other window is open", n.id).With("surfaceId", n.id)
+			e := closedErr(n)
+			e.Message += " and no other window is open"
+			return &Resolution{Fallback: &Fallback{From: n.id}}, nil, e
 		}
 		fb = &Fallback{From: n.id, To: to.id, Reason: "the selected window closed; selected the first open window"}
 		r.selectLocked(to)

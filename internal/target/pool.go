@@ -51,6 +51,9 @@ const (
 	Created ChangeKind = iota + 1
 	Destroyed
 	InfoChanged
+	// Crashed: the target's renderer process crashed or was killed
+	// (Target.targetCrashed); the target itself may stay listed.
+	Crashed
 )
 
 func (k ChangeKind) String() string {
@@ -61,6 +64,8 @@ func (k ChangeKind) String() string {
 		return "destroyed"
 	case InfoChanged:
 		return "info-changed"
+	case Crashed:
+		return "crashed"
 	}
 	return "unknown"
 }
@@ -69,6 +74,10 @@ func (k ChangeKind) String() string {
 type Change struct {
 	Kind   ChangeKind
 	Target Info
+	// Status and ErrorCode say how a renderer ended (Crashed only):
+	// Chromium's termination status (crashed, killed, oom, …) and exit code.
+	Status    string
+	ErrorCode int
 }
 
 // Options configure [Open].
@@ -345,7 +354,28 @@ func (p *Pool) onBrowserEvent(ev cdp.Event) {
 			return
 		}
 		p.destroy(m.TargetID)
+	case "Target.targetCrashed":
+		var m struct {
+			TargetID  string `json:"targetId"`
+			Status    string `json:"status"`
+			ErrorCode int    `json:"errorCode"`
+		}
+		if json.Unmarshal(ev.Params, &m) != nil || m.TargetID == "" {
+			return
+		}
+		p.crashed(m.TargetID, m.Status, m.ErrorCode)
 	}
+}
+
+// crashed reports a renderer crash of a known target to the watchers.
+func (p *Pool) crashed(id, status string, code int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e := p.entries[id]
+	if p.closed || e == nil || e.destroyedAt != 0 {
+		return
+	}
+	p.enqueueLocked(task{change: &Change{Kind: Crashed, Target: e.info, Status: status, ErrorCode: code}})
 }
 
 func (p *Pool) upsert(ti cdpTargetInfo) {

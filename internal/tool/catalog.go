@@ -136,6 +136,11 @@ var tools = []entry{
 	// eval: present only with --allow-eval, then in every profile
 	{"electron_eval_main", "Run JavaScript in the main process", kOpen, "ETD"},
 	{"electron_eval_renderer", "Run JavaScript in the page", kOpen, "ETD"},
+	{"production_validate", "Validate a packaged Electron app", kRead, ""},
+	{"ipc_invoke", "Invoke a main-process IPC handler", kOpen, ""},
+	{"native_menu", "Read the application menu", kRead, ""},
+	{"native_menu_item", "Find an application-menu item", kRead, ""},
+	{"native_menu_invoke", "Click an application-menu item", kAct, ""},
 	{"trace_start", "Start recording a trace", kAdd, ""},
 	{"trace_stop", "Stop the trace", kAdd, ""},
 	{"trace_status", "Trace status", kRead, ""},

@@ -173,6 +173,11 @@ var toolClasses = map[string]toolClass{
 	"visual_capture":            classAction,
 	"visual_expect":             classRead,
 	"visual_update_baseline":    classAction,
+	"production_validate":       classLifecycle,
+	"ipc_invoke":                classAction,
+	"native_menu":               classRead,
+	"native_menu_item":          classRead,
+	"native_menu_invoke":        classAction,
 }
 
 // classOf is the tool's class; a tool missing from the table is treated as

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"sync"
@@ -259,6 +260,26 @@ func (l *consoleLog) nextSeq() int64 {
 	return l.seq
 }
 
+// noteCrash records a renderer crash (Target.targetCrashed) as an error
+// entry of source "crash" on the crashed target's root surface.
+func (l *consoleLog) noteCrash(ch target.Change) {
+	status := ch.Status
+	if status == "" {
+		status = "crashed"
+	}
+	e := consoleEntry{Type: "error", Source: "crash", TargetID: ch.Target.ID, URL: ch.Target.URL,
+		Text: fmt.Sprintf("the renderer of %s ended (%s, code %d); its surfaces are closed until it loads a page again", ch.Target.ID, status, ch.ErrorCode),
+		At:   time.Now().UTC().Format(time.RFC3339Nano)}
+	if l.surfaces != nil {
+		e.SurfaceID, _ = l.surfaces.SurfaceOf(ch.Target.ID)
+	}
+	l.drainMu.Lock()
+	defer l.drainMu.Unlock()
+	l.mu.Lock()
+	l.add(e)
+	l.mu.Unlock()
+}
+
 // entries returns the ring's entries, oldest first. l.mu is held.
 func (l *consoleLog) entries() []consoleEntry {
 	out := make([]consoleEntry, 0, len(l.ring))
@@ -368,6 +389,8 @@ func startCapture(sess *session.Session) {
 				c.mu.Lock()
 				delete(c.started, ch.Target.ID)
 				c.mu.Unlock()
+			case ch.Kind == target.Crashed:
+				consoleOf(sess).noteCrash(ch)
 			default:
 				// A target is often announced before /json/list has its
 				// socket URL: a later change retries a failed start.

@@ -206,7 +206,7 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerStorage, registerWindowOps, registerEmulation, registerClock} {
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)
@@ -509,6 +509,9 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
+		if err := crashBlocks(sess, name); err != nil {
+			return failureEnvelope(err, start, sess.ID)
+		}
 		if err := dialogBlocks(sess, name); err != nil {
 			return failureEnvelope(err, start, sess.ID)
 		}
@@ -608,6 +611,17 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		return failureEnvelope(err, start, c.sid)
 	}
 	return env
+}
+
+// crashBlocks answers APP_CRASHED for every call on a session whose app's
+// main process ended on its own, except the calls that clean up or read
+// what happened.
+func crashBlocks(sess *session.Session, tool string) error {
+	switch tool {
+	case "electron_stop", "electron_force_kill", "electron_detach", "electron_console_logs":
+		return nil
+	}
+	return sess.CrashedError()
 }
 
 // surfaceGone turns a disconnect, a timeout, an internal failure or a

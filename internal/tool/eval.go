@@ -9,6 +9,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/agentjs"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
+	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -123,6 +124,10 @@ type injectResult struct {
 }
 
 func inject(ctx context.Context, c *Call, a *injectArgs) (*injectResult, error) {
+	// Say in advance when the fuses make SIGUSR1 a no-op.
+	if err := production.LaunchBlock(ctx, production.ProcessBinary(a.PID), production.Needs{Inspect: true}); err != nil {
+		return nil, err
+	}
 	ws, err := mainproc.Inject(ctx, a.PID, ms(a.TimeoutMs, 5*time.Second))
 	if err != nil {
 		return nil, err

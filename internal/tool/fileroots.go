@@ -28,7 +28,7 @@ const rootsInputID = "understudy/roots"
 func usesFiles(tool string) bool {
 	switch tool {
 	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate",
-		"network_stub", "network_export_har", "network_replay_har":
+		"network_stub", "network_export_har", "network_replay_har", "production_validate":
 		return true
 	case "trace_start", "trace_tokens", "trace_view", "trace_export_playwright", "trace_replay":
 		return true

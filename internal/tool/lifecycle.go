@@ -10,6 +10,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
+	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
@@ -39,9 +40,16 @@ type launchArgs struct {
 	ReadyTimeoutMs int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
 	AllowMultiple  bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
 	Headless       *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
+	Relaunch       bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
 }
 
 func (a *launchArgs) validate() error {
+	if a.Relaunch {
+		if a.ExecutablePath != "" || a.Main != "" || a.ElectronPath != "" || len(a.Args) > 0 || len(a.Env) > 0 || a.Cwd != "" {
+			return errs.BadArg("relaunch", "relaunch reuses the ended session's arguments: pass no executablePath, main, electronPath, args, env or cwd with it")
+		}
+		return nil
+	}
 	switch {
 	case a.ExecutablePath != "" && a.Main != "":
 		return errs.BadArg("main", "pass executablePath or main, not both")
@@ -72,10 +80,21 @@ type launchResult struct {
 	// ExecutablePath is the binary launched when the call named none: the
 	// browser understudy doctor finds.
 	ExecutablePath string `json:"executable_path,omitempty" jsonschema:"set when no executablePath was given: the browser doctor found and launched"`
+	// RelaunchedFrom names the ended session whose arguments a relaunch
+	// reused.
+	RelaunchedFrom string `json:"relaunched_from,omitempty"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
 	s := c.Server
+	relaunchedFrom := ""
+	if a.Relaunch {
+		prev, from, err := relaunchArgs(ctx, s, a.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		a, relaunchedFrom = prev, from
+	}
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
 		return nil, err
@@ -102,6 +121,11 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		if opts.ExecutablePath == "" {
 			return nil, errs.BadArg("electronPath", "no Electron binary: pass electronPath, set $ELECTRON_PATH, or install electron under cwd (node_modules/.bin/electron)")
 		}
+		// A dev launch needs --inspect and a main script outside app.asar:
+		// say in advance when the binary's fuses refuse either.
+		if err := production.LaunchBlock(ctx, opts.ExecutablePath, production.Needs{Inspect: true, ExternalMain: true}); err != nil {
+			return nil, err
+		}
 	}
 	// spawned, DevTools endpoint, (inspector endpoint,) connected, waiting
 	// for a renderer, renderer ready.
@@ -119,6 +143,9 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		_ = proc.Kill()
 		return nil, err
 	}
+	kept := *a
+	kept.Relaunch, kept.SessionID = false, ""
+	sess.Relaunch = &kept
 	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
@@ -129,7 +156,39 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	}
 	res.ReplacedDeadSession = replaced
 	res.ExecutablePath = found
+	res.RelaunchedFrom = relaunchedFrom
 	return res, nil
+}
+
+// relaunchArgs finds the launch arguments of the ended session a relaunch
+// means: the one named, or the only ended session this server launched.
+func relaunchArgs(ctx context.Context, s *Server, id string) (*launchArgs, string, error) {
+	var found []*session.Session
+	for _, x := range s.visible(ctx) {
+		if id != "" && x.ID != id {
+			continue
+		}
+		if alive, _ := x.Alive(); alive {
+			if id != "" {
+				return nil, "", errs.BadArg("relaunch", "session %s is still running; relaunch starts an app that crashed or ended (electron_stop it first to restart it)", id)
+			}
+			continue
+		}
+		if _, ok := x.Relaunch.(*launchArgs); ok {
+			found = append(found, x)
+		}
+	}
+	switch len(found) {
+	case 0:
+		if id != "" {
+			return nil, "", errs.BadArg("sessionId", "no ended session %q launched by this server to relaunch (an attached app is started by its user)", id)
+		}
+		return nil, "", errs.BadArg("relaunch", "no session launched by this server has crashed or ended; call electron_launch with executablePath or main")
+	case 1:
+		prev := *found[0].Relaunch.(*launchArgs)
+		return &prev, found[0].ID, nil
+	}
+	return nil, "", errs.BadArg("sessionId", "%d ended sessions could be relaunched; pass sessionId to say which", len(found))
 }
 
 // replaceDead makes room for a new session. When the caller sees open
@@ -545,6 +604,10 @@ type sessionStatus struct {
 	LastError       string `json:"last_error,omitempty"`
 	UptimeMS        int64  `json:"uptime_ms"`
 	Note            string `json:"note,omitempty"`
+	// State is running, ended, or crashed (the main process ended on its
+	// own: Crash says how).
+	State string         `json:"state"`
+	Crash *session.Crash `json:"crash,omitempty"`
 }
 
 // serverStatus describes the server in electron_status.
@@ -569,11 +632,15 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 	list := []sessionStatus{}
 	for _, x := range s.visible(ctx) {
 		alive, why := x.Alive()
-		note := ""
+		note, state := "", "running"
 		if !alive {
-			note = "the app has ended; electron_launch replaces this session, electron_stop cleans it up"
+			note, state = "the app has ended; electron_launch replaces this session, electron_stop cleans it up", "ended"
 		}
-		list = append(list, sessionStatus{Note: note,
+		crash := x.Crashed()
+		if crash != nil {
+			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
+		}
+		list = append(list, sessionStatus{Note: note, State: state, Crash: crash,
 			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
@@ -616,6 +683,10 @@ type infoResult struct {
 	Owned        bool         `json:"owned" jsonschema:"the app was launched by this server"`
 	Capabilities capabilities `json:"capabilities"`
 	VerifiedOn   []string     `json:"verified_on"`
+	// ElectronVerifiedOn says what proves each Electron-specific
+	// capability; every one is "stand-in, unverified on real Electron"
+	// (docs/electron.md).
+	ElectronVerifiedOn map[string]string `json:"electron_verified_on"`
 }
 
 func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
@@ -640,12 +711,32 @@ func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 		Owned:        sess.Owned(),
 		Capabilities: c.Server.capabilities(),
 		VerifiedOn:   verifiedOnList(),
+		// What each Electron-specific capability was proven on.
+		ElectronVerifiedOn: electronVerifiedOn(),
 	}, nil
+}
+
+// electronVerifiedOn says, per Electron-specific capability, what proves
+// it. Real Electron cannot be installed where understudy is built.
+func electronVerifiedOn() map[string]string {
+	const unverified = "; stand-in, unverified on real Electron"
+	return map[string]string{
+		"production_validate":  "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
+		"fuses_block_launch":   "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
+		"main_process_crash":   "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
+		"renderer_crash":       "Chromium (Page.crash, Target.targetCrashed)",
+		"relaunch":             "Chromium launches and the Node Electron stand-in" + unverified,
+		"main_process_inspect": "the Node Electron stand-in (node --inspect)" + unverified,
+		"ipc_invoke":           "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
+		"native_menu":          "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
+	}
 }
 
 // verifiedOn is what the capability claims rest on: real Electron is not
 // available where this is built and tested (see docs/surfaces.md).
-func verifiedOnList() []string { return []string{"chromium", "electron-shaped-proxy"} }
+func verifiedOnList() []string {
+	return []string{"chromium", "electron-shaped-proxy", "node-electron-stand-in"}
+}
 
 func uaVersion(ua, marker string) string {
 	i := strings.Index(ua, marker)

@@ -1,0 +1,46 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/production"
+)
+
+func registerProduction(s *Server) {
+	add(s, "production_validate", "Check a packaged Electron app on disk without running it (pure Go, no session): the fuse wire in its binary, app.asar (header, file list, unpacked files, SHA-256 integrity of every file), Electron/Chromium versions, literal webPreferences in the main bundle, and whether --inspect, SIGUSR1 (inject), --remote-debugging-port and a main script outside app.asar would be accepted given the fuses (debugging). appPath: an unpacked app folder, a macOS .app, an AppImage, an Electron executable or an .asar. Each check is pass, fail (verified bad) or unknown (no evidence); passed is false when any check failed. checks picks a subset: fuses, asar, asar-integrity, versions, web-preferences, appimage. The same report as `understudy production validate --json`.", false, gateNone, productionValidate)
+}
+
+type productionArgs struct {
+	AppPath string   `json:"appPath" jsonschema:"absolute path of the artifact: an unpacked app folder (resources/app.asar), a .app bundle, an AppImage, an Electron executable or an .asar archive"`
+	Checks  []string `json:"checks,omitempty" jsonschema:"a subset of checks to run (fuses, asar, asar-integrity, versions, web-preferences, appimage); default: the artifact's defaults"`
+}
+
+func (a *productionArgs) validate() error {
+	if a.AppPath == "" {
+		return errs.BadArg("appPath", "is required: the absolute path of the packaged app")
+	}
+	known := map[string]bool{}
+	for _, id := range production.Checks() {
+		known[id] = true
+	}
+	for i, id := range a.Checks {
+		if !known[id] {
+			return errs.BadArg("checks["+itoa(i)+"]", "unknown check %q", id)
+		}
+	}
+	return nil
+}
+
+func productionValidate(ctx context.Context, c *Call, a *productionArgs) (*production.Report, error) {
+	real, err := c.Server.files.CheckReadPath(ctx, "appPath", a.AppPath)
+	if err != nil {
+		return nil, err
+	}
+	r, err := production.Validate(ctx, real, production.Options{Checks: a.Checks})
+	if err != nil {
+		return nil, err
+	}
+	r.AppPath = a.AppPath
+	return r, nil
+}
