@@ -81,12 +81,12 @@ const (
 	ImageInvalid          Code = "IMAGE_INVALID"
 	A11yEngineMissing     Code = "A11Y_ENGINE_MISSING"
 	A11yUnknownRule       Code = "A11Y_UNKNOWN_RULE"
-	UnsupportedArtifact  Code = "UNSUPPORTED_ARTIFACT"
-	AsarInvalid          Code = "ASAR_INVALID"
-	AppCrashed           Code = "APP_CRASHED"
-	EvalRequired         Code = "EVAL_REQUIRED"
-	IPCNoHandler         Code = "IPC_NO_HANDLER"
-	IPCInvokeFailed      Code = "IPC_INVOKE_FAILED"
+	UnsupportedArtifact   Code = "UNSUPPORTED_ARTIFACT"
+	AsarInvalid           Code = "ASAR_INVALID"
+	AppCrashed            Code = "APP_CRASHED"
+	EvalRequired          Code = "EVAL_REQUIRED"
+	IPCNoHandler          Code = "IPC_NO_HANDLER"
+	IPCInvokeFailed       Code = "IPC_INVOKE_FAILED"
 )
 
 // Entry is what the registry knows about a code.

@@ -20,7 +20,7 @@ func TestEmulation(t *testing.T) {
 		t.Fatalf("the page reports %v", got)
 	}
 	// Only the fields given change.
-	r = e.ok("emulation_set", map[string]any{"colorScheme": "light", "reducedMotion": "reduce"})
+	e.ok("emulation_set", map[string]any{"colorScheme": "light", "reducedMotion": "reduce"})
 	if got := e.eval("[innerWidth, matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches, Intl.DateTimeFormat().resolvedOptions().timeZone].join()"); got != "500,false,true,Asia/Tokyo" {
 		t.Fatalf("after a second change the page reports %v", got)
 	}

@@ -62,6 +62,7 @@ func (s *Server) addTools(srv *mcp.Server) {
 // for the server's life (flags decide it at startup), and a true value
 // would make go-sdk announce a change when the tools are registered.
 func serverCapabilities() *mcp.ServerCapabilities {
+	//lint:ignore SA1019 logging is served during its deprecation window (SEP-2577)
 	return &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}
 }
 

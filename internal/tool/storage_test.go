@@ -184,7 +184,7 @@ func TestStorageStateRoundTrip(t *testing.T) {
 		t.Fatalf("a refused import wrote cookies: %v", r)
 	}
 	os.WriteFile(bad, []byte(`{"cookies":[],"origins":[{"origin":"`+top+`","localStorage":[{"name":"a","value":"b"}]},{"origin":"http://closed.test:9","localStorage":[]}]}`), 0o600)
-	m = e.fails("storage_state_import", map[string]any{"path": bad}, "ORIGIN_NOT_OPEN")
+	e.fails("storage_state_import", map[string]any{"path": bad}, "ORIGIN_NOT_OPEN")
 	if got := e.eval("localStorage.getItem('a')"); got != nil {
 		t.Fatalf("a refused import wrote localStorage: %v", got)
 	}
