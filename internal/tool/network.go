@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -458,22 +458,7 @@ func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*ExportHA
 // writeFileAtomic writes through a temporary file in the same folder, so a
 // reader never sees half a file.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".understudy-har-*")
-	if err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	if err := tmp.Close(); err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	return nil
+	return files.WriteAtomic(path, data, errs.Internal)
 }
 
 type replayHARArgs struct {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 // Format names the artifact; Version is its schema version.
@@ -263,22 +264,7 @@ func writeJSON(path string, v any) error {
 }
 
 func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
-	}
-	if err := tmp.Close(); err != nil {
-		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errs.Wrap(errs.TraceWriteFailed, err, "writing "+path)
-	}
-	return nil
+	return files.WriteAtomic(path, data, errs.TraceWriteFailed)
 }
 
 // Trace is an artifact read back.
@@ -322,7 +308,7 @@ func Load(path string) (*Trace, error) {
 	var names []string
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, ".tmp-") { // a write cut off by a kill
+		if strings.HasPrefix(n, ".") { // a write cut off by a kill (files.WriteAtomic's temporary file)
 			continue
 		}
 		if !strings.HasSuffix(n, ".json") {

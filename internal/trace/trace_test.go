@@ -32,7 +32,7 @@ func TestKilledTraceStillOpens(t *testing.T) {
 	}
 	// A kill in the middle of writing the third step leaves only its
 	// temporary file.
-	if err := os.WriteFile(filepath.Join(dir, "steps", ".tmp-123"), []byte(`{"seq":3,"to`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "steps", ".understudy-tmp-123"), []byte(`{"seq":3,"to`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := Load(dir)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 // maxPixels bounds a decoded image (16 million pixels).
@@ -149,20 +150,5 @@ func WriteBaseline(dir, name string, data []byte, m Meta) error {
 func WriteNew(path string, data []byte) error { return writeAtomic(path, data) }
 
 func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-visual-*")
-	if err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	if err := tmp.Close(); err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errs.Wrap(errs.Internal, err, "writing "+path)
-	}
-	return nil
+	return files.WriteAtomic(path, data, errs.Internal)
 }
