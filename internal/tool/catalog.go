@@ -210,13 +210,13 @@ type group struct {
 // groups is the second table: one line per capability group.
 var groups = []group{
 	{"network", "network_", "see, stub, record and replay requests", ""},
-	{"storage", "storage_", "cookies, localStorage, sessionStorage, IndexedDB", "--allow-eval=renderer for localStorage, sessionStorage and IndexedDB"},
+	{"storage", "storage_", "cookies, localStorage, sessionStorage, IndexedDB, Playwright storageState", ""},
 	{"clock", "clock_", "install and drive a fake clock", ""},
-	{"a11y", "a11y_", "accessibility audits", ""},
+	{"a11y", "a11y_", "accessibility audits (not built yet: the group has no tools)", ""},
 	{"visual", "visual_", "visual baselines and comparisons", ""},
 	{"trace", "trace_", "record, view and replay session traces", ""},
-	{"ipc", "ipc_", "capture, invoke and stub Electron IPC", "--allow-eval=main (and an app launched with main or with an inspector)"},
-	{"native-ui", "native_", "application menus, notifications and tray", ""},
+	{"ipc", "ipc_", "invoke Electron IPC handlers (capture and stubs not built yet)", "--allow-eval=main (and an app launched with main or with an inspector)"},
+	{"native-ui", "native_", "application menus (notifications and tray not built yet)", "the main-process inspector: a dev launch (main) or electron_inject"},
 	{"production", "production_", "validate a packaged app", ""},
 }
 
