@@ -33,6 +33,9 @@ func TestMarkdownLinksResolve(t *testing.T) {
 		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == "testdata") {
 			return filepath.SkipDir
 		}
+		if d.IsDir() && (p == filepath.Join(root, "dist") || p == filepath.Join(root, "bin")) {
+			return filepath.SkipDir // build output (make release, make build)
+		}
 		if !d.IsDir() && strings.HasSuffix(p, ".md") {
 			files = append(files, p)
 		}

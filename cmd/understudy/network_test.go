@@ -51,7 +51,7 @@ func TestStubsEndWithTheServer(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
-			p := startBinary(t)
+			p := startBinary(t, "--with", "network")
 			p.call(t, "electron_attach", map[string]any{"cdpUrl": b.HTTPURL})
 			r := p.call(t, "network_stub", map[string]any{"urls": []string{"/echo?x=held"}, "body": `{"x":"stubbed"}`, "delayMs": 60000})
 			if r["stubbed"] != true {
