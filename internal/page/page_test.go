@@ -515,11 +515,18 @@ func TestConcurrentUse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Each surface numbered its own refs from 1.
+	// Refs are unique in the session (ADR-001): the same element under two
+	// surfaces has two refs, and each resolves only in its own surface.
 	r1, _ := s.Find(ctx, f, FindQuery{Role: "banner"})
 	r2, _ := s.Find(ctx, other, FindQuery{Role: "banner"})
-	if r1.Matches[0].Ref != 1 || r2.Matches[0].Ref != 1 {
-		t.Fatalf("banner refs %d and %d, want 1 in each surface", r1.Matches[0].Ref, r2.Matches[0].Ref)
+	if r1.Matches[0].Ref == r2.Matches[0].Ref {
+		t.Fatalf("both surfaces issued ref %d for their banner", r1.Matches[0].Ref)
+	}
+	if _, err := s.GetText(ctx, f, Locator{Ref: r2.Matches[0].Ref}); err == nil {
+		t.Fatalf("ref %d of the other surface resolved in this one", r2.Matches[0].Ref)
+	}
+	if _, err := s.GetText(ctx, other, Locator{Ref: r2.Matches[0].Ref}); err != nil {
+		t.Fatalf("ref %d does not resolve in its own surface: %v", r2.Matches[0].Ref, err)
 	}
 }
 
