@@ -319,18 +319,27 @@ func (s *Store) take(sf *surface, op string, ro *runtime.RemoteObject) (*reply, 
 	sf.absorb(&r)
 	s.mu.Lock()
 	s.next = max(s.next, sf.next)
-	if sf.next > before && sf.id != "" {
-		if n := len(s.issued); n > 0 && s.issued[n-1].surface == sf.id && s.issued[n-1].hi == before {
-			s.issued[n-1].hi = sf.next // the same surface numbering on
-		} else {
-			if n >= maxIssued {
-				s.issued = append(s.issued[:0], s.issued[n-maxIssued+1:]...)
-			}
-			s.issued = append(s.issued, issuedRange{surface: sf.id, lo: before, hi: sf.next})
-		}
+	if sf.next > before {
+		s.noteIssued(sf.id, before, sf.next)
 	}
 	s.mu.Unlock()
 	return &r, nil
+}
+
+// noteIssued records that the surface issued the refs lo..hi-1, so that a
+// ref given to any tool acts in the surface that issued it. s.mu is held.
+func (s *Store) noteIssued(surfaceID string, lo, hi int) {
+	if surfaceID == "" || hi <= lo {
+		return
+	}
+	if n := len(s.issued); n > 0 && s.issued[n-1].surface == surfaceID && s.issued[n-1].hi == lo {
+		s.issued[n-1].hi = hi // the same surface numbering on
+		return
+	}
+	if n := len(s.issued); n >= maxIssued {
+		s.issued = append(s.issued[:0], s.issued[n-maxIssued+1:]...)
+	}
+	s.issued = append(s.issued, issuedRange{surface: surfaceID, lo: lo, hi: hi})
 }
 
 // absorb takes in what every answer says about the document and the refs.

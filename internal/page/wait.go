@@ -586,6 +586,11 @@ func (s *Store) waitOnce(ctx context.Context, f Frame, c *Condition, id string, 
 	var r *reply
 	if err == nil {
 		r, err = s.take(sf, "wait", ro)
+		// The number kept for this call belongs to this surface whether
+		// or not the answer used it.
+		s.mu.Lock()
+		s.noteIssued(sf.id, rsv, rsv+1)
+		s.mu.Unlock()
 	}
 	if err != nil {
 		if ctx.Err() == nil && cctx.Err() != nil {

@@ -65,7 +65,7 @@ func TestReadsBesideAWait(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the wait never answered after its element arrived")
 	}
-	if a.m["ok"] != true || a.m["state"] != "visible" {
+	if a.m["ok"] != true || a.m["waited_for"] != "visible" {
 		t.Fatalf("wait: %v", a.m)
 	}
 	el, _ := a.m["element"].(map[string]any)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ type env struct {
 	// successful call's structured content is validated against it.
 	results map[string]*jsonschema.Resolved
 	full    map[string]*jsonschema.Resolved // see fullResultSchema
+	fullMu  *sync.Mutex                     // calls run from several goroutines
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
@@ -58,7 +60,7 @@ func newEnv(t *testing.T, cfg Config) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome, results: outputSchemas(t, cs)}
+	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome, results: outputSchemas(t, cs), fullMu: new(sync.Mutex)}
 }
 
 // outputSchemas lists the tools the client sees and resolves the
@@ -135,6 +137,8 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 // fullResultSchema resolves the tool's whole result schema, once.
 func (e *env) fullResultSchema(name string) *jsonschema.Resolved {
 	e.t.Helper()
+	e.fullMu.Lock()
+	defer e.fullMu.Unlock()
 	if r, ok := e.full[name]; ok {
 		return r
 	}
