@@ -18,21 +18,7 @@ import (
 // is skipped, or fails under CI=true.
 func playwrightNode(t *testing.T) (string, string) {
 	t.Helper()
-	compat, err := filepath.Abs(filepath.Join("..", "relay", "compat"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(compat, "node_modules", "playwright-core", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node and playwright-core in %s are needed (npm ci there): %v", compat, err)
-		}
-		t.Skipf("node and playwright-core in %s are needed (npm ci there): %v", compat, err)
-	}
-	return node, compat
+	return requirePlaywrightTest(t), compatDir // installs the compat lockfile once (trace_test.go)
 }
 
 // routeFromHAR loads page in a new page of the browser at cdpURL with

@@ -211,18 +211,7 @@ func TestStorageStatePlaywright(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs node against a real browser")
 	}
-	compat, err := filepath.Abs("../relay/compat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err := exec.LookPath("node")
-	_, statErr := os.Stat(filepath.Join(compat, "node_modules", "playwright-core", "package.json"))
-	if err != nil || statErr != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node and internal/relay/compat/node_modules are needed (npm ci there): %v %v", err, statErr)
-		}
-		t.Skipf("node or playwright-core missing (npm ci in internal/relay/compat): %v %v", err, statErr)
-	}
+	node, compat := playwrightNode(t)
 	e := newEnv(t, Config{AllowEvalRenderer: true})
 	e.launch("/index.html")
 	top := e.app.URL("a.test", "/index.html")
