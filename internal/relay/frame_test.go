@@ -180,7 +180,8 @@ func wellFormedCommand(m map[string]json.RawMessage) bool {
 		return false
 	}
 	if v, ok := m["id"]; ok {
-		if _, ok := parseInt(bytes.TrimSpace(v)); !ok {
+		var n int64
+		if json.Unmarshal(v, &n) != nil || bytes.ContainsAny(v, ".eE") {
 			return false
 		}
 	}

@@ -142,6 +142,9 @@ func FuzzRelayRouter(f *testing.F) {
 	f.Add(uint8(0), "", []byte(`{"id":1,"method":"Browser.close","method":"Runtime.enable"}`), "", true)
 	f.Add(uint8(1), "", []byte(`{"id":1,"method":"Browser.cl\u006fse"}`), "", true)
 	f.Add(uint8(2), "", []byte(`[{"id":1,"method":"Browser.close"}]`), "", true)
+	// Chromium unescapes member names: "p\u0061rams" is its params.
+	f.Add(uint8(2), "", []byte(`{"id":1,"method":"Page.navigate","p\u0061rams":{"url":"chrome://quit"}}`), "", true)
+	f.Add(uint8(0), "", []byte(`{"id":1,"method":"Target.createTarget","\u0070arams":{"url":"chrome://crash"}}`), "", true)
 	f.Add(uint8(8), "Browser.close", []byte(`{}`), "nope", false)
 	seen := 0
 	f.Fuzz(func(t *testing.T, kind uint8, method string, params []byte, sid string, raw bool) {

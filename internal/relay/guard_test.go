@@ -229,6 +229,30 @@ func TestBrowserActingURLsRefusedOnEveryPath(t *testing.T) {
 		t.Errorf("/json/new of an escaped chrome://quit: %d %s, want 403", code, body)
 	}
 	h.assertAlive(t, "/json/new")
+	// Chromium unescapes member names (measured: "p\u0061rams" is its
+	// params), so a name spelled with an escape is the member it spells.
+	for i, frame := range []struct {
+		c   *rawClient
+		raw string
+	}{
+		{c, `{"id":9001,"method":"Page.navigate","p\u0061rams":{"url":"chrome://quit"},"sessionId":"` + sid + `"}`},
+		{c, `{"id":9002,"method":"Target.createTarget","\u0070arams":{"url":"chrome://quit"}}`},
+		{tc, `{"id":9003,"method":"Page.navigate","par\u0061ms":{"url":"chrome://crash"}}`},
+		{tc, `{"id":9004,"m\u0065thod":"Browser.close"}`},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+		if err := frame.c.ws.Write(ctx, websocket.MessageText, []byte(frame.raw)); err != nil {
+			cancel()
+			t.Fatalf("write %s: %v", frame.raw, err)
+		}
+		cancel()
+		id := int64(9001 + i)
+		_, f := frame.c.waitFor(func(f rawFrame) bool { return f.ID == id && f.Method == "" }, "the reply to "+frame.raw)
+		if f.Error == nil {
+			t.Errorf("%s succeeded, want an error", frame.raw)
+		}
+		h.assertAlive(t, frame.raw)
+	}
 	// Ordinary pages still open.
 	res := c.call("", "Target.createTarget", map[string]string{"url": "about:blank"})
 	if decode[map[string]string](t, res)["targetId"] == "" {
