@@ -6,16 +6,15 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/fixture/npmtest"
 )
 
 // The compatibility tests run real clients, pinned in compat/package.json
@@ -24,55 +23,15 @@ import (
 
 const compatDir = "compat"
 
-var npmOnce struct {
-	sync.Once
-	err error
-	out []byte
-}
+// compatNPM installs the pinned clients (npm ci from the lockfile).
+var compatNPM = &npmtest.Folder{Dir: compatDir}
 
 // requireNode returns the node binary after making sure the pinned npm
-// packages are installed (npm ci, once per test binary, when
-// compat/node_modules is missing). Without node or npm the test is skipped,
-// or fails with CI=true; under -short it is skipped.
+// packages are installed. Without node or npm the test is skipped, or
+// fails with CI=true; under -short it is skipped.
 func requireNode(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("compat: runs node clients against a real browser; skipped under -short")
-	}
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = exec.LookPath("npm")
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("compat: node and npm are needed (CI=true: a missing tool fails the test): %v", err)
-		}
-		t.Skipf("compat: node and npm are needed (CI is not true, so skipped): %v", err)
-	}
-	npmOnce.Do(func() {
-		if installed() {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = compatDir
-		cmd.Env = append(os.Environ(), "PUPPETEER_SKIP_DOWNLOAD=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
-		npmOnce.out, npmOnce.err = cmd.CombinedOutput()
-	})
-	if npmOnce.err != nil {
-		t.Fatalf("compat: npm ci in %s: %v\n%s", compatDir, npmOnce.err, npmOnce.out)
-	}
-	return node
-}
-
-func installed() bool {
-	for _, p := range []string{"playwright-core", "puppeteer-core"} {
-		if _, err := os.Stat(filepath.Join(compatDir, "node_modules", p, "package.json")); err != nil {
-			return false
-		}
-	}
-	return true
+	return compatNPM.Require(t)
 }
 
 // compatEnv is the environment env.mjs documents.

@@ -8,50 +8,25 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/understudy-dev/understudy/internal/fixture/npmtest"
 )
 
 // compatDir holds the pinned npm clients (playwright-core, @playwright/test).
 var compatDir, _ = filepath.Abs(filepath.Join("..", "relay", "compat"))
 
-var traceNpm struct {
-	sync.Once
-	err error
-	out []byte
-}
+// compatNPM installs the pinned clients from the relay's lockfile; the
+// relay's tests share the folder (npmtest locks it).
+var compatNPM = &npmtest.Folder{Dir: compatDir}
 
 // requirePlaywrightTest returns node after making sure @playwright/test is
 // installed from the committed lockfile (npm ci). Without node the test is
 // skipped, or fails with CI=true.
 func requirePlaywrightTest(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = exec.LookPath("npm")
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node and npm are needed (CI=true): %v", err)
-		}
-		t.Skipf("node and npm are needed: %v", err)
-	}
-	traceNpm.Do(func() {
-		if _, err := os.Stat(filepath.Join(compatDir, "node_modules", "@playwright", "test", "cli.js")); err == nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = compatDir
-		cmd.Env = append(os.Environ(), "PUPPETEER_SKIP_DOWNLOAD=1", "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
-		traceNpm.out, traceNpm.err = cmd.CombinedOutput()
-	})
-	if traceNpm.err != nil {
-		t.Fatalf("npm ci in %s: %v\n%s", compatDir, traceNpm.err, traceNpm.out)
-	}
-	return node
+	return compatNPM.Require(t)
 }
 
 // runPlaywrightTest runs one generated spec with Playwright Test and
