@@ -35,14 +35,13 @@ import (
 
 // agent is one scripted agent's connection to the server.
 type agent struct {
-	tb       testing.TB
-	cs       *mcp.ClientSession
-	app      *fixture.Server
-	all      bool   // frame tasks use surfaces:"all"
-	top      string // the window root's surface id
-	calls    int
-	tokens   int // response tokens (o200k BPE)
-	failures []string
+	tb     testing.TB
+	cs     *mcp.ClientSession
+	app    *fixture.Server
+	all    bool   // frame tasks use surfaces:"all"
+	top    string // the window root's surface id
+	calls  int
+	tokens int // response tokens (o200k BPE)
 }
 
 // call runs one tool and counts it; a failure is an error.
