@@ -540,7 +540,9 @@ func TestInteractiveOnly(t *testing.T) {
 	if strings.Contains(r.Text, "heading") || strings.Contains(r.Text, "paragraph") || strings.Contains(r.Text, "] navigation") {
 		t.Fatalf("interactiveOnly kept structure or text:\n%.600s", r.Text)
 	}
-	if !strings.Contains(r.Text, `"owner Grace": [`) || !strings.Contains(r.Text, `link "Dashboard"`) {
+	// A row whose controls name it shows only its controls (its text is
+	// not a control): `[55] checkbox "Select Item 1" [56] button "Edit"`.
+	if strings.Contains(r.Text, `"owner Grace": [`) || !strings.Contains(r.Text, `checkbox "Select Item 1" [`) || !strings.Contains(r.Text, `link "Dashboard"`) {
 		t.Fatalf("interactiveOnly lost the controls or their rows:\n%.600s", r.Text)
 	}
 	j, err := s.Snapshot(ctx, f, SnapshotOptions{InteractiveOnly: true})

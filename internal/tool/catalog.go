@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -420,94 +419,4 @@ func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error)
 		r.Groups = append(r.Groups, gi)
 	}
 	return r, nil
-}
-
-// sharedParams are parameter descriptions that many tools repeat word for
-// word. tools/list carries them once, in the server's instructions
-// (sharedParamsInstructions), and each tool's schema keeps the parameter
-// with its type and the replacement here ("" for none); docs/tools.md
-// keeps every word (docs/adr/022).
-var sharedParams = map[string]string{
-	"the session to act on; omit when exactly one is open":                "",
-	"a ref from electron_snapshot or electron_find of the active surface": "",
-	"a CSS selector in the active surface's document":                     "",
-	"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change": "",
-	"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change":    "",
-	"how long to wait until the element is actionable; default 5000, max 30000":                                                                            "ms until actionable; default 5000, max 30000",
-	"how long to wait for the element; default 5000, max 30000":                                                                                            "ms; default 5000, max 30000",
-}
-
-// sharedParamsInstructions says once what sharedParams leave out of each
-// tool's schema.
-const sharedParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find of the active surface) XOR selector (CSS in the active surface's document);
-allowChanged:true acts on a ref whose element now shows another role or name than you last saw (else REF_STALE; ref_changed reports it);
-sessionId only when several sessions are open; timeoutMs in milliseconds. docs/tools.md describes every parameter.`
-
-// hostInputSchema is an input schema as tools/list carries it: the
-// descriptions in sharedParams replaced, the rest as it is.
-func hostInputSchema(raw json.RawMessage) json.RawMessage {
-	var schema map[string]any
-	if json.Unmarshal(raw, &schema) != nil {
-		return raw
-	}
-	props, _ := schema["properties"].(map[string]any)
-	changed := false
-	for _, p := range props {
-		p, _ := p.(map[string]any)
-		d, ok := p["description"].(string)
-		if !ok {
-			continue
-		}
-		if short, shared := sharedParams[d]; shared {
-			changed = true
-			if short == "" {
-				delete(p, "description")
-			} else {
-				p["description"] = short
-			}
-		}
-	}
-	if !changed {
-		return raw
-	}
-	out, err := json.Marshal(schema)
-	if err != nil {
-		return raw
-	}
-	return out
-}
-
-// hostOutputSchema is an output schema as tools/list carries it: the
-// envelope's top level only — each result field with its JSON type, the
-// required ones, no prose and no nested structure (an object field is
-// "object", a list "array"). The full schema of every field, nested types
-// included, is what the server validates against in its tests
-// (schemas/out/) and what docs/tools.md prints under each tool; publishing
-// it whole would triple tools/list (ADR-019).
-func hostOutputSchema(raw json.RawMessage) json.RawMessage {
-	var schema struct {
-		Properties map[string]struct {
-			Type any `json:"type,omitempty"`
-		} `json:"properties"`
-		Required []string `json:"required,omitempty"`
-	}
-	if json.Unmarshal(raw, &schema) != nil || schema.Properties == nil {
-		return raw
-	}
-	type field struct {
-		Type any `json:"type,omitempty"`
-	}
-	top := struct {
-		Type       string           `json:"type"`
-		Properties map[string]field `json:"properties"`
-		Required   []string         `json:"required,omitempty"`
-	}{Type: "object", Properties: map[string]field{}, Required: schema.Required}
-	for name, p := range schema.Properties {
-		top.Properties[name] = field{Type: p.Type}
-	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return raw
-	}
-	return out
 }

@@ -29,6 +29,9 @@ func TestToolsDoc(t *testing.T) {
 	for _, name := range s.Names() {
 		d := s.defs[name]
 		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
+		if short, ok := hostDescs[name]; ok {
+			b.WriteString("*In tools/list:* " + short + "\n\n")
+		}
 		var rows []string
 		for pname, p := range d.schema().Properties {
 			if pname == "sessionId" {
@@ -197,8 +200,13 @@ const docsProfiles = `## Profiles, groups and what tools/list carries
 Each tool's line below gives its title, the core profiles (` + "`--tool-profile essential|testing|debug|full`" + `,
 default full) or the capability group (` + "`--with NAME`" + `, also ` + "`--plugin NAME`" + `) that offers it, and its MCP
 annotations. A tool that exists but is not offered answers ` + "`TOOL_NOT_ENABLED`" + ` naming the flag that
-enables it; electron_plugins lists the profiles and groups (docs/adr/022). In tools/list, the
-descriptions of sessionId, ref, selector, allowChanged and the actionability timeoutMs are given
-once, in the server's instructions, not in each tool's schema; this file has all of them.
+enables it; electron_plugins lists the profiles and groups (docs/adr/022).
+
+tools/list carries less than this file, because every host puts it into the model's context
+(docs/adr/030): a tool's short description (shown below as *In tools/list*, when it has one;
+else the full description), its parameters with short prose or none (sessionId, ref, selector,
+allowChanged and the actionability timeoutMs are described once, in the server's instructions),
+and no outputSchema (the result fields are listed under each tool here, and
+` + "`internal/tool/schemas/out/`" + ` holds each result's full JSON Schema). This file has every word.
 
 `

@@ -125,8 +125,10 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 		if err := r.Validate(m); err != nil {
 			e.t.Fatalf("%s: the result does not match the tool's outputSchema: %v\n%s", name, err, b)
 		}
-		// And the full schema of the result type, nested fields included
-		// (tools/list carries only its top level, ADR-019).
+	}
+	if d, known := e.srv.defs[name]; known && !res.IsError && d.outputSchema() != nil {
+		// The full schema of the result type, nested fields included
+		// (tools/list carries none, docs/adr/030).
 		if err := e.fullResultSchema(name).Validate(m); err != nil {
 			e.t.Fatalf("%s: the result does not match its result type's schema (schemas/out): %v\n%s", name, err, b)
 		}

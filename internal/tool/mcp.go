@@ -17,12 +17,12 @@ Start with electron_launch (executablePath, or main for a dev launch) or electro
 An app has windows (electron_windows_list) and renderer surfaces: pages, webview guests, iframes
 (electron_surfaces_list); every renderer tool acts on the active surface (electron_switch_surface).
 Every response is {ok, …, _meta}; failures carry code, hint and what to do next.
-` + sharedParamsInstructions
+` + hostParamsInstructions
 
 // MCP returns an MCP server exposing every registered tool through Dispatch.
 func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "understudy", Version: s.cfg.Version}, &mcp.ServerOptions{
-		Instructions: instructions, // with sharedParamsInstructions: counted in the manifest budget
+		Instructions: instructions, // with hostParamsInstructions (docs/adr/030)
 		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
@@ -40,10 +40,9 @@ func (s *Server) MCP() *mcp.Server {
 func (s *Server) addTools(srv *mcp.Server) {
 	for _, name := range s.enabledNames() {
 		d := s.defs[name]
-		t := &mcp.Tool{Name: d.name, Description: d.desc, InputSchema: hostInputSchema(d.inputSchema())}
-		if out := d.outputSchema(); out != nil {
-			t.OutputSchema = hostOutputSchema(out)
-		}
+		// The host view (hostview.go, docs/adr/030): a short description,
+		// the input schema without repeated prose, no outputSchema.
+		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc), InputSchema: hostInputSchema(d.inputSchema())}
 		if a := annotations(d.name); a != nil {
 			// The title goes on the tool (MCP 2025-06-18), not again in
 			// the annotations: every character here is in the host's

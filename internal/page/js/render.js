@@ -131,7 +131,14 @@ Text.prototype.group = function (g, depth) {
       items.push(itemText(inline[i], this.mark(inline[i])));
       if (inline[i].name) names.push(inline[i].name);
     }
-    if (!g.name) label = elide(label, names);
+    if (!g.name) {
+      var rest = elide(label, names);
+      // With interactiveOnly, a row whose controls already name it (the
+      // elision took words away) shows only its controls: the words left
+      // are text, which interactiveOnly leaves out. A row whose controls
+      // do not name it keeps its words, which tell its controls apart.
+      label = this.interactiveOnly && rest !== label ? '' : rest;
+    }
     var head = '';
     if (label || g.flags) {
       head = changed ? (this.mark(g) || '~') : '';

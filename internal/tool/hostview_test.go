@@ -1,0 +1,67 @@
+package tool
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// hostDescLimit is the longest full description a core tool may carry in
+// tools/list as it is; a longer one needs a short one in hostDescs
+// (docs/adr/030), so a new tool does not grow the manifest unseen.
+const hostDescLimit = 300
+
+// TestHostDescriptions checks the short descriptions of tools/list
+// against the full ones: every entry names a registered tool and is
+// shorter; one whose full description says what the tool verifies says
+// it too; every error code it names is registered; and every core tool
+// with a long description has a short one.
+func TestHostDescriptions(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	defer s.Close()
+	code := regexp.MustCompile(`\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b`)
+	for name, short := range hostDescs {
+		d, ok := s.defs[name]
+		if !ok {
+			t.Errorf("hostDescs names %s, which is not a registered tool", name)
+			continue
+		}
+		if len(short) >= len(d.desc) {
+			t.Errorf("%s: the short description (%d bytes) is not shorter than the full one (%d)", name, len(short), len(d.desc))
+		}
+		if strings.Contains(strings.ToLower(d.desc), "verif") && !strings.Contains(strings.ToLower(short), "verif") {
+			t.Errorf("%s: the full description says what the tool verifies; the short one must too: %q", name, short)
+		}
+		for _, c := range code.FindAllString(short, -1) {
+			if _, ok := errs.Lookup(errs.Code(c)); !ok && !strings.HasPrefix(c, "ELECTRON_") && !strings.HasPrefix(c, "NODE_") {
+				t.Errorf("%s: the short description names %s, which is not a registered error code", name, c)
+			}
+		}
+	}
+	for _, name := range s.Names() {
+		if groupOf(name) != "" {
+			continue
+		}
+		if _, ok := hostDescs[name]; !ok && len(s.defs[name].desc) > hostDescLimit {
+			t.Errorf("%s: its description is %d bytes; give tools/list a short one in hostDescs (hostview.go), the full one stays in docs/tools.md", name, len(s.defs[name].desc))
+		}
+	}
+}
+
+// TestHostInputSchema: tools/list's input schema drops sessionId, the
+// shared prose and additionalProperties:false, keeps every other
+// parameter with its type, and leaves "null" out of a type list.
+func TestHostInputSchema(t *testing.T) {
+	raw := []byte(`{"type":"object","additionalProperties":false,"properties":{` +
+		`"sessionId":{"type":"string","description":"the session to act on; omit when exactly one is open"},` +
+		`"ref":{"type":"integer","description":"a ref from electron_snapshot or electron_find of the active surface"},` +
+		`"text":{"type":["null","string"],"description":"keep me"},` +
+		`"pos":{"type":["null","object"],"additionalProperties":false,"properties":{"x":{"type":"number","description":"CSS pixels from the left edge"}}}}}`)
+	got := string(hostInputSchema(raw))
+	want := `{"properties":{"pos":{"properties":{"x":{"type":"number"}},"type":"object"},"ref":{"type":"integer"},"text":{"description":"keep me","type":"string"}},"type":"object"}`
+	if got != want {
+		t.Fatalf("host schema\n got %s\nwant %s", got, want)
+	}
+}
