@@ -21,6 +21,10 @@ type DB struct {
 	// protocol's requestData wraps every value as a remote object, about
 	// 1 ms a record).
 	root bool
+	// doc and ctxID name a document of the origin (InDocument): the fixed
+	// scripts run in its main world.
+	doc   *cdp.Conn
+	ctxID int64
 }
 
 // OpenIDB returns the IndexedDB of origin o.
@@ -241,7 +245,7 @@ type remote struct {
 
 // Records reads a page of records in key order.
 func (d *DB) Records(ctx context.Context, database, store, index string, rng *KeyRange, skip, limit int) ([]Record, bool, error) {
-	if d.root { // the script names a missing database, store or index itself
+	if d.scriptable() { // the script names a missing database, store or index itself
 		return d.readInPage(ctx, database, store, index, rng, skip, limit)
 	}
 	if err := d.store(ctx, database, store, index); err != nil {
@@ -432,8 +436,15 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
-	if err := d.conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "(" + readJS + ")(" + string(arg) + ")",
-		"awaitPromise": true, "returnByValue": true}, &out); err != nil {
+	params := map[string]any{"expression": "(" + readJS + ")(" + string(arg) + ")", "awaitPromise": true, "returnByValue": true}
+	conn := d.conn
+	if d.doc != nil {
+		conn = d.doc
+		if d.ctxID != 0 {
+			params["contextId"] = d.ctxID
+		}
+	}
+	if err := conn.Call(ctx, "Runtime.evaluate", params, &out); err != nil {
 		return nil, false, err
 	}
 	if e := out.ExceptionDetails; e != nil {
