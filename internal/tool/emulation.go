@@ -100,3 +100,21 @@ func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emu
 	book.Put(id, s)
 	return &emulationResult{WindowID: id, Emulated: s, Observed: obs}, nil
 }
+
+// emulatedViewport is the viewport emulated in window (a page or webview
+// target id), or nil: screenshots and snapshots report it, so an agent
+// knows the image and the layout are the emulated size, not the window's.
+func emulatedViewport(c *Call, window string) *emulation.Viewport {
+	if window == "" {
+		return nil
+	}
+	book, err := emulationBook(c.Session)
+	if err != nil {
+		return nil
+	}
+	if vp := book.Get(window).Viewport; vp != nil {
+		v := *vp
+		return &v
+	}
+	return nil
+}
