@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -814,19 +815,51 @@ type idbGetResult struct {
 }
 
 func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
-	if err != nil {
-		return nil, err
-	}
 	limit := a.Limit
 	if limit == 0 {
 		limit = 100
+	}
+	// The active surface's own origin: read in its document straight away
+	// (no listing of every target's frames); the script says which origin
+	// it read, and a document that navigated meanwhile falls back.
+	if a.Origin == "" {
+		if db, origin, ok := activeIDB(ctx, c); ok {
+			recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+			if err == nil {
+				return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+			}
+			if !errors.Is(err, storage.ErrOriginChanged) {
+				return nil, err
+			}
+		}
+	}
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
 	}
 	recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
 	if err != nil {
 		return nil, err
 	}
 	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+// activeIDB is the IndexedDB of the active surface's document, when the
+// registry knows it holds an http(s) origin.
+func activeIDB(ctx context.Context, c *Call) (*storage.DB, string, bool) {
+	res, err := c.Session.Surfaces.Resolve(ctx)
+	if err != nil || res.Eval == nil {
+		return nil, "", false
+	}
+	d, ok := c.Session.Surfaces.Describe(res.SurfaceID)
+	if !ok {
+		return nil, "", false
+	}
+	origin, err := storage.NormalizeOrigin("origin", d.URL)
+	if err != nil {
+		return nil, "", false
+	}
+	return storage.IDBIn(res.Eval, int64(res.ContextID), origin), origin, true
 }
 
 type idbCountResult struct {
