@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -35,21 +36,142 @@ type Status struct {
 
 // Clock is the session's fake clock.
 type Clock struct {
-	pool *target.Pool
+	pool    *target.Pool
+	life    context.Context
+	cancel  context.CancelFunc
+	unwatch func()
+	wg      sync.WaitGroup // joins of new targets (owned by the Clock, ended by Close)
 
 	mu        sync.Mutex
+	closed    bool
 	installed bool
 	now       float64
+	runSince  time.Time // when mode became Running: now moves with the wall clock from here
 	mode      string
 	scripts   map[string]string // target id → identifier of its new-document script
 	advances  int               // numbers each advance (a jump's token in the documents)
+	joined    int64             // targets that joined the clock when they appeared
 }
 
-// New returns an uninstalled clock over the session's pool.
-func New(pool *target.Pool) *Clock { return &Clock{pool: pool, scripts: map[string]string{}} }
+// New returns an uninstalled clock over the session's pool, living until
+// life ends or Close. Once installed, a renderer target that appears joins
+// the clock at once (not at the next clock call), and a target's record
+// goes when it is destroyed (ADR-008).
+func New(life context.Context, pool *target.Pool) *Clock {
+	c := &Clock{pool: pool, scripts: map[string]string{}}
+	c.life, c.cancel = context.WithCancel(life)
+	c.unwatch = pool.Watch(c.onChange)
+	return c
+}
+
+// Close stops following the pool and waits for joins in flight.
+func (c *Clock) Close() error {
+	c.unwatch()
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	return nil
+}
+
+// Stats counts what the clock keeps per target.
+type Stats struct {
+	Scripts int   // targets with our new-document script
+	Joined  int64 // targets that joined when they appeared
+}
+
+// Stats returns the counts now.
+func (c *Clock) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{Scripts: len(c.scripts), Joined: c.joined}
+}
+
+// onChange runs on the pool's goroutine: it must not block.
+func (c *Clock) onChange(ch target.Change) {
+	if !target.IsRenderer(ch.Target.Type) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case ch.Kind == target.Destroyed:
+		delete(c.scripts, ch.Target.ID) // ADR-008: keyed by a target, pruned with it
+	case ch.Kind == target.Created && c.installed && !c.closed:
+		id := ch.Target.ID
+		c.wg.Go(func() { c.join(id) })
+	}
+}
+
+// join installs the clock in a target that appeared: its new-document
+// script for later documents and the clock in its current one, at the
+// clock's time now.
+func (c *Clock) join(id string) {
+	ctx, cancel := context.WithTimeout(c.life, 10*time.Second)
+	defer cancel()
+	conn, err := c.pool.Conn(ctx, id)
+	if err != nil {
+		return // gone already; the next clock call lists again
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, had := c.scripts[id]; had || c.closed || !c.installed {
+		return
+	}
+	if err := c.arm(ctx, conn, id, false); err != nil {
+		return
+	}
+	c.joined++
+}
+
+// current is the clock's time: the time set, plus the wall time since
+// when the clock runs.
+func (c *Clock) current() float64 {
+	if c.mode == Running && !c.runSince.IsZero() {
+		return c.now + float64(time.Since(c.runSince).Milliseconds())
+	}
+	return c.now
+}
 
 func (c *Clock) expr() string {
-	return "(" + source + ")(" + strconv.FormatFloat(c.now, 'f', -1, 64) + "," + strconv.Quote(c.mode) + ")"
+	return "(" + source + ")(" + strconv.FormatFloat(c.current(), 'f', -1, 64) + "," + strconv.Quote(c.mode) + ")"
+}
+
+// arm (re)places target id's new-document script at the clock's time and,
+// for a target that had none, installs the clock in its document now.
+func (c *Clock) arm(ctx context.Context, conn *cdp.Conn, id string, rearm bool) error {
+	old, had := c.scripts[id]
+	if had && !rearm {
+		return nil
+	}
+	if had {
+		_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": old}, nil)
+	}
+	var out struct {
+		Identifier string `json:"identifier"`
+	}
+	if err := conn.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": c.expr()}, &out); err != nil {
+		return err
+	}
+	c.scripts[id] = out.Identifier
+	if !had {
+		if _, err := eval(ctx, conn, c.expr()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setMode records the mode, and when the clock starts running.
+func (c *Clock) setMode(mode string) {
+	if mode == Running && c.mode != Running {
+		c.runSince = time.Now()
+	}
+	if mode != Running {
+		c.runSince = time.Time{}
+	}
+	c.mode = mode
 }
 
 // targets returns the sockets of every renderer target, installing the
@@ -68,23 +190,8 @@ func (c *Clock) targets(ctx context.Context, rearm bool) ([]*cdp.Conn, error) {
 		if err != nil {
 			continue // going away
 		}
-		old, had := c.scripts[t.ID]
-		if !had || rearm {
-			if had {
-				_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": old}, nil)
-			}
-			var out struct {
-				Identifier string `json:"identifier"`
-			}
-			if err := conn.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": c.expr()}, &out); err != nil {
-				return nil, err
-			}
-			c.scripts[t.ID] = out.Identifier
-		}
-		if !had {
-			if _, err := eval(ctx, conn, c.expr()); err != nil {
-				return nil, err
-			}
+		if err := c.arm(ctx, conn, t.ID, rearm); err != nil {
+			return nil, err
 		}
 		conns = append(conns, conn)
 	}
@@ -131,7 +238,8 @@ func each(ctx context.Context, conns []*cdp.Conn, expr string) ([]json.RawMessag
 func (c *Clock) Install(ctx context.Context, time float64) (Status, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.now, c.mode = time, Fixed
+	c.now = time
+	c.setMode(Fixed)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
 		return Status{}, err
@@ -158,7 +266,9 @@ func (c *Clock) SetTime(ctx context.Context, time float64, mode string) (Status,
 	if err := c.need(); err != nil {
 		return Status{}, err
 	}
-	c.now, c.mode = time, mode
+	c.now = time
+	c.runSince = timeNow()
+	c.setMode(mode)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
 		return Status{}, err
@@ -185,6 +295,7 @@ func (c *Clock) Advance(ctx context.Context, ms float64, jump bool) (int, Status
 	if c.mode == Running { // the documents moved the time themselves
 		if st, err := c.statusLocked(ctx, conns); err == nil {
 			c.now = st.Time
+			c.runSince = timeNow()
 		}
 	}
 	end := c.now + ms
@@ -259,7 +370,10 @@ func (c *Clock) SetMode(ctx context.Context, mode string) (Status, error) {
 	if err := c.need(); err != nil {
 		return Status{}, err
 	}
-	c.mode = mode
+	if c.mode == Running && mode != Running { // hold where the documents ran to
+		c.now = c.current()
+	}
+	c.setMode(mode)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
 		return Status{}, err
@@ -313,3 +427,5 @@ func (c *Clock) statusLocked(ctx context.Context, conns []*cdp.Conn) (Status, er
 	}
 	return st, nil
 }
+
+func timeNow() time.Time { return time.Now() }

@@ -368,6 +368,21 @@ func (b *Book) Prune(live func(window string) bool) {
 	}
 }
 
+// Forget drops a window's record (its target is gone).
+func (b *Book) Forget(window string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.by, window)
+}
+
+// BookStats counts what the book keeps.
+type BookStats struct {
+	Windows int // windows with an emulation recorded
+}
+
+// Stats returns the counts now.
+func (b *Book) Stats() BookStats { return BookStats{Windows: b.Len()} }
+
 // Len is how many windows the book holds (Stats).
 func (b *Book) Len() int {
 	b.mu.Lock()

@@ -171,6 +171,9 @@ func (n *Network) forget(targetID string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	delete(n.targets, targetID)
+	if targetID != "" {
+		delete(n.cond, targetID) // a window's conditions go with it ("" is every window's)
+	}
 	for k := range n.pending {
 		if k.target == targetID {
 			delete(n.pending, k)
@@ -722,6 +725,7 @@ func (n *Network) Read(o ReadOptions) Page {
 // Stats counts what the Network keeps, for tests that prove it bounded.
 type Stats struct {
 	Records, Pending, Targets, Stubs, StubbedBy int
+	Conditions                                  int // windows with conditions of their own (and "" for every window)
 	BodyBytes                                   int64
 	Paused, Answered                            int64
 }
@@ -731,7 +735,7 @@ func (n *Network) Stats() Stats {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
-		StubbedBy: len(n.stubbedBy), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
+		StubbedBy: len(n.stubbedBy), Conditions: len(n.cond), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
 }
 
 // Close disables interception and capture on every target (so the app

@@ -21,6 +21,21 @@ type DB struct {
 	// protocol's requestData wraps every value as a remote object, about
 	// 1 ms a record).
 	root bool
+	// doc and ctxID name a document of the origin (InDocument): the fixed
+	// scripts run in its main world.
+	doc   *cdp.Conn
+	ctxID int64
+}
+
+// ErrOriginChanged says the document named by IDBIn no longer holds the
+// origin it was opened for (it navigated): list the origins and open again.
+var ErrOriginChanged = errors.New("the document holds another origin now")
+
+// IDBIn returns the IndexedDB of origin as seen by one document: its
+// socket and main-world context (0: the target's root). Reads check that
+// the document still holds origin (ErrOriginChanged).
+func IDBIn(conn *cdp.Conn, contextID int64, origin string) *DB {
+	return &DB{conn: conn, origin: origin, doc: conn, ctxID: contextID}
 }
 
 // OpenIDB returns the IndexedDB of origin o.
@@ -241,7 +256,7 @@ type remote struct {
 
 // Records reads a page of records in key order.
 func (d *DB) Records(ctx context.Context, database, store, index string, rng *KeyRange, skip, limit int) ([]Record, bool, error) {
-	if d.root { // the script names a missing database, store or index itself
+	if d.scriptable() { // the script names a missing database, store or index itself
 		return d.readInPage(ctx, database, store, index, rng, skip, limit)
 	}
 	if err := d.store(ctx, database, store, index); err != nil {
@@ -386,14 +401,26 @@ const readJS = `function (q) { ` + normJS + `
         if (q.lower !== undefined && q.upper !== undefined) range = IDBKeyRange.bound(q.lower, q.upper, q.lowerOpen, q.upperOpen);
         else if (q.lower !== undefined) range = IDBKeyRange.lowerBound(q.lower, q.lowerOpen);
         else if (q.upper !== undefined) range = IDBKeyRange.upperBound(q.upper, q.upperOpen);
+        if (src.getAllRecords && q.skip + q.limit <= 10000) {
+          // One request for the page (Chromium 141+), not one per record.
+          const all = src.getAllRecords({query: range, count: q.skip + q.limit + 1});
+          all.onerror = () => { db.close(); reject(all.error); };
+          all.onsuccess = () => {
+            db.close();
+            const page = all.result.slice(q.skip, q.skip + q.limit);
+            resolve({records: page.map(r => ({key: norm(r.key, new Set()), primaryKey: norm(r.primaryKey, new Set()), value: norm(r.value, new Set())})),
+              hasMore: all.result.length > q.skip + q.limit, origin: self.origin});
+          };
+          return;
+        }
         const out = []; let skipped = false;
         const cur = src.openCursor(range);
         cur.onerror = () => { db.close(); reject(cur.error); };
         cur.onsuccess = () => {
           const c = cur.result;
-          if (!c) { db.close(); resolve({records: out, hasMore: false}); return; }
+          if (!c) { db.close(); resolve({records: out, hasMore: false, origin: self.origin}); return; }
           if (q.skip && !skipped) { skipped = true; c.advance(q.skip); return; }
-          if (out.length === q.limit) { db.close(); resolve({records: out, hasMore: true}); return; }
+          if (out.length === q.limit) { db.close(); resolve({records: out, hasMore: true, origin: self.origin}); return; }
           out.push({key: norm(c.key, new Set()), primaryKey: norm(c.primaryKey, new Set()), value: norm(c.value, new Set())});
           c.continue();
         };
@@ -423,6 +450,7 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 			Value struct {
 				Records []Record `json:"records"`
 				HasMore bool     `json:"hasMore"`
+				Origin  string   `json:"origin"`
 			} `json:"value"`
 		} `json:"result"`
 		ExceptionDetails *struct {
@@ -432,8 +460,15 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
-	if err := d.conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "(" + readJS + ")(" + string(arg) + ")",
-		"awaitPromise": true, "returnByValue": true}, &out); err != nil {
+	params := map[string]any{"expression": "(" + readJS + ")(" + string(arg) + ")", "awaitPromise": true, "returnByValue": true}
+	conn := d.conn
+	if d.doc != nil {
+		conn = d.doc
+		if d.ctxID != 0 {
+			params["contextId"] = d.ctxID
+		}
+	}
+	if err := conn.Call(ctx, "Runtime.evaluate", params, &out); err != nil {
 		return nil, false, err
 	}
 	if e := out.ExceptionDetails; e != nil {
@@ -445,6 +480,9 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 			}
 		}
 		return nil, false, errs.New(errs.Internal, "reading IndexedDB of %s: %s %s", d.origin, e.Text, msg)
+	}
+	if o := out.Result.Value.Origin; o != "" && o != d.origin {
+		return nil, false, ErrOriginChanged
 	}
 	recs := out.Result.Value.Records
 	if recs == nil {

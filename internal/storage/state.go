@@ -35,6 +35,11 @@ type StateCookie struct {
 type StateOrigin struct {
 	Origin       string `json:"origin"`
 	LocalStorage []Item `json:"localStorage"`
+	// IndexedDB is the origin's databases in Playwright's shape
+	// ({name, version, stores: [{name, autoIncrement, keyPath?,
+	// keyPathArray?, records: [{key?, keyEncoded?, value?, valueEncoded?}],
+	// indexes}]}), kept as JSON: the page's script reads and writes it.
+	IndexedDB json.RawMessage `json:"indexedDB,omitempty"`
 }
 
 // StateCookieOf converts a browser cookie to Playwright's shape (Playwright
@@ -143,10 +148,15 @@ func ParseState(data []byte) (*State, error) {
 						so.LocalStorage = append(so.LocalStorage, item)
 					}
 				case "indexedDB":
-					// Playwright 1.51+ writes it when asked; importing it is not built.
-					return nil, bad(path+".indexedDB", "importing IndexedDB is not supported; export without it")
+					// Playwright 1.51+ writes it with storageState({indexedDB: true}).
+					if err := checkIDB(path+".indexedDB", v, bad); err != nil {
+						return nil, err
+					}
+					so.IndexedDB = v
+				case "opfs":
+					return nil, bad(path+".opfs", "importing the origin private file system is not supported; save the state without opfs")
 				default:
-					return nil, bad(path+"."+k, "is not a field of an origin (origin, localStorage)")
+					return nil, bad(path+"."+k, "is not a field of an origin (origin, localStorage, indexedDB)")
 				}
 			}
 			if _, ok := o["origin"]; !ok {
@@ -253,3 +263,128 @@ func strictObject(data []byte, into *map[string]json.RawMessage) error {
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// checkIDB checks an origin's indexedDB array against Playwright's shape
+// (its IndexedDBDatabase type), naming the JSON path of the first problem.
+func checkIDB(path string, raw json.RawMessage, bad func(string, string, ...any) error) error {
+	var dbs []json.RawMessage
+	if json.Unmarshal(raw, &dbs) != nil || isNull(raw) {
+		return bad(path, "must be an array of databases {name, version, stores}")
+	}
+	type field struct {
+		kind     string // string, bool, int, strings, array, any
+		required bool
+	}
+	object := func(p string, r json.RawMessage, fields map[string]field) (map[string]json.RawMessage, error) {
+		var m map[string]json.RawMessage
+		if strictObject(r, &m) != nil {
+			return nil, bad(p, "must be an object")
+		}
+		for k, v := range m {
+			f, ok := fields[k]
+			if !ok {
+				return nil, bad(p+"."+k, "is not a field here")
+			}
+			var err error
+			switch f.kind {
+			case "string":
+				var s string
+				err = json.Unmarshal(v, &s)
+			case "bool":
+				var b bool
+				err = json.Unmarshal(v, &b)
+			case "int":
+				var n float64
+				if err = json.Unmarshal(v, &n); err == nil && (n < 1 || n != math.Trunc(n) || n > 1<<53) {
+					return nil, bad(p+"."+k, "must be a whole number of 1 or more")
+				}
+			case "strings":
+				var ss []string
+				err = json.Unmarshal(v, &ss)
+			case "array":
+				var a []json.RawMessage
+				err = json.Unmarshal(v, &a)
+			}
+			if err != nil || f.kind != "any" && isNull(v) {
+				return nil, bad(p+"."+k, "must be a %s", map[string]string{"string": "string", "bool": "boolean", "int": "number", "strings": "array of strings", "array": "array"}[f.kind])
+			}
+		}
+		for k, f := range fields {
+			if _, ok := m[k]; f.required && !ok {
+				return nil, bad(p+"."+k, "is required")
+			}
+		}
+		return m, nil
+	}
+	list := func(r json.RawMessage) []json.RawMessage {
+		var a []json.RawMessage
+		_ = json.Unmarshal(r, &a)
+		return a
+	}
+	names := map[string]bool{}
+	for i, d := range dbs {
+		dp := fmt.Sprintf("%s[%d]", path, i)
+		m, err := object(dp, d, map[string]field{"name": {"string", true}, "version": {"int", true}, "stores": {"array", true}})
+		if err != nil {
+			return err
+		}
+		var name string
+		_ = json.Unmarshal(m["name"], &name)
+		if name == "" || names[name] {
+			return bad(dp+".name", "must be a database name, once per origin")
+		}
+		names[name] = true
+		stores := map[string]bool{}
+		for j, s := range list(m["stores"]) {
+			sp := fmt.Sprintf("%s.stores[%d]", dp, j)
+			sm, err := object(sp, s, map[string]field{"name": {"string", true}, "autoIncrement": {"bool", true}, "keyPath": {"string", false},
+				"keyPathArray": {"strings", false}, "records": {"array", true}, "indexes": {"array", true}})
+			if err != nil {
+				return err
+			}
+			var sname string
+			_ = json.Unmarshal(sm["name"], &sname)
+			if stores[sname] {
+				return bad(sp+".name", "%q is listed twice", sname)
+			}
+			stores[sname] = true
+			_, inline := sm["keyPath"]
+			if _, arr := sm["keyPathArray"]; arr {
+				inline = true
+			}
+			var auto bool
+			_ = json.Unmarshal(sm["autoIncrement"], &auto)
+			for k, r := range list(sm["records"]) {
+				rp := fmt.Sprintf("%s.records[%d]", sp, k)
+				rm, err := object(rp, r, map[string]field{"key": {"any", false}, "keyEncoded": {"any", false}, "value": {"any", false}, "valueEncoded": {"any", false}})
+				if err != nil {
+					return err
+				}
+				_, v1 := rm["value"]
+				_, v2 := rm["valueEncoded"]
+				if !v1 && !v2 {
+					return bad(rp+".value", "is required (or valueEncoded)")
+				}
+				_, k1 := rm["key"]
+				_, k2 := rm["keyEncoded"]
+				if !inline && !auto && !k1 && !k2 {
+					return bad(rp+".key", "is required: the store has out-of-line keys and no key generator")
+				}
+			}
+			for k, ix := range list(sm["indexes"]) {
+				ip := fmt.Sprintf("%s.indexes[%d]", sp, k)
+				im, err := object(ip, ix, map[string]field{"name": {"string", true}, "keyPath": {"string", false}, "keyPathArray": {"strings", false},
+					"multiEntry": {"bool", true}, "unique": {"bool", true}})
+				if err != nil {
+					return err
+				}
+				_, p1 := im["keyPath"]
+				_, p2 := im["keyPathArray"]
+				if !p1 && !p2 {
+					return bad(ip+".keyPath", "is required (or keyPathArray)")
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -176,6 +176,7 @@ var tools = []entry{
 	{"storage_idb_schema", "IndexedDB schema", kRead, ""},
 	{"storage_idb_get", "Read IndexedDB records", kRead, ""},
 	{"storage_idb_count", "Count IndexedDB records", kRead, ""},
+	{"storage_idb_set", "Write an IndexedDB record", kSet, ""},
 	{"storage_idb_delete", "Delete IndexedDB records", kSet, ""},
 	{"storage_idb_clear", "Clear an IndexedDB store", kSet, ""},
 	{"storage_state_export", "Export Playwright storageState", kSelect, ""},

@@ -25,6 +25,7 @@ var changers = []string{
 	"electron_key", "electron_press_sequence", "electron_clear_input", "electron_check", "electron_uncheck",
 	"electron_select_option", "electron_set_files", "electron_drop_file", "electron_drag", "electron_scroll",
 	"electron_scroll_into_view", "electron_eval_main", "electron_eval_renderer",
+	"storage_idb_set",
 }
 
 // TestCatalog checks the one table against the registry: every registered

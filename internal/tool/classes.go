@@ -135,6 +135,7 @@ var toolClasses = map[string]toolClass{
 	"storage_idb_schema":        classRead,
 	"storage_idb_get":           classRead,
 	"storage_idb_count":         classRead,
+	"storage_idb_set":           classAction,
 	"storage_idb_delete":        classAction,
 	"storage_idb_clear":         classAction,
 	"storage_state_export":      classAction,

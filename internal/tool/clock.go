@@ -22,8 +22,9 @@ func registerClock(s *Server) {
 }
 
 func clockOf(sess *session.Session) (*clock.Clock, error) {
-	return session.Attach(sess, func(context.Context) (*clock.Clock, func() error, error) {
-		return clock.New(sess.Pool), nil, nil
+	return session.Attach(sess, func(life context.Context) (*clock.Clock, func() error, error) {
+		k := clock.New(life, sess.Pool)
+		return k, k.Close, nil
 	})
 }
 

@@ -82,3 +82,67 @@ func TestClockOneAcrossPageAndOOPIF(t *testing.T) {
 		t.Fatalf("after resume the clock does not run: %v", got)
 	}
 }
+
+// TestClockJoinsNewWindowsAndForgetsClosedOnes: a window opened after
+// clock_install runs on the clock before any further clock call; a timer
+// in it and one in the first page fire in due order on clock_advance; when
+// it closes, the clock's and the emulation book's records of it go
+// (ADR-008).
+func TestClockJoinsNewWindowsAndForgetsClosedOnes(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	top := e.surfaceByURL("/index.html")
+	e.surfaceByURL("/cross2.html") // every fixture frame is there: the base count holds still
+	sess := e.srv.sessions.List()[0]
+	k, err := clockOf(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := emulationBook(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = 1767225600000
+	e.ok("clock_install", map[string]any{"time": itoa(start)})
+	base := k.Stats().Scripts
+	r := e.ok("electron_window_open", map[string]any{"url": e.app.URL("a.test", "/second.html"), "select": true})
+	win := r["window_id"].(string)
+	// No clock call since the open: the window joined by itself.
+	deadline := time.Now().Add(30 * time.Second)
+	for num(e.eval("Date.now()")) != start {
+		if time.Now().After(deadline) {
+			t.Fatalf("the new window reads %v, not the clock's time", e.eval("Date.now()"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st := k.Stats(); st.Joined < 1 || st.Scripts != base+1 {
+		t.Fatalf("clock stats after the open: %+v (base %d)", st, base)
+	}
+	e.eval("window.__fired = []; setTimeout(() => __fired.push('new@' + (Date.now() - " + itoa(start) + ")), 200); true")
+	e.ok("emulation_set", map[string]any{"colorScheme": "dark"})
+	newWin := e.surfaceByURL("/second.html")
+	if book.Stats().Windows != 1 {
+		t.Fatalf("book: %+v", book.Stats())
+	}
+	e.use(top)
+	e.eval("window.__fired = []; setTimeout(() => __fired.push('top@' + (Date.now() - " + itoa(start) + ")), 100); setTimeout(() => __fired.push('top@' + (Date.now() - " + itoa(start) + ")), 300); true")
+	if r := e.ok("clock_advance", map[string]any{"ms": 1000}); num(r["fired"]) != 3 {
+		t.Fatalf("advance: %v", r)
+	}
+	if got := e.eval("__fired.join()"); got != "top@100,top@300" {
+		t.Fatalf("top fired %v", got)
+	}
+	e.use(newWin)
+	if got := e.eval("__fired.join() + '|' + (Date.now() - " + itoa(start) + ")"); got != "new@200|1000" {
+		t.Fatalf("the new window fired %v", got)
+	}
+	e.use(top)
+	e.ok("electron_window_close", map[string]any{"windowId": win})
+	deadline = time.Now().Add(30 * time.Second)
+	for k.Stats().Scripts != base || book.Stats().Windows != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the close: clock %+v (base %d), book %+v", k.Stats(), base, book.Stats())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

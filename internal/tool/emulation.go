@@ -7,6 +7,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/emulation"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/target"
 )
 
 func registerEmulation(s *Server) {
@@ -52,7 +53,14 @@ type emulationResult struct {
 // emulationBook is the session's record of what each window was given.
 func emulationBook(sess *session.Session) (*emulation.Book, error) {
 	return session.Attach(sess, func(context.Context) (*emulation.Book, func() error, error) {
-		return emulation.NewBook(), nil, nil
+		b := emulation.NewBook()
+		// ADR-008: a window's record goes when its target does.
+		unwatch := sess.Pool.Watch(func(ch target.Change) {
+			if ch.Kind == target.Destroyed {
+				b.Forget(ch.Target.ID)
+			}
+		})
+		return b, func() error { unwatch(); return nil }, nil
 	})
 }
 
@@ -99,4 +107,22 @@ func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emu
 	}
 	book.Put(id, s)
 	return &emulationResult{WindowID: id, Emulated: s, Observed: obs}, nil
+}
+
+// emulatedViewport is the viewport emulated in window (a page or webview
+// target id), or nil: screenshots and snapshots report it, so an agent
+// knows the image and the layout are the emulated size, not the window's.
+func emulatedViewport(c *Call, window string) *emulation.Viewport {
+	if window == "" {
+		return nil
+	}
+	book, err := emulationBook(c.Session)
+	if err != nil {
+		return nil
+	}
+	if vp := book.Get(window).Viewport; vp != nil {
+		v := *vp
+		return &v
+	}
+	return nil
 }

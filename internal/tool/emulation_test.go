@@ -49,3 +49,39 @@ func TestEmulation(t *testing.T) {
 		t.Fatalf("after reset the page reports %v", got)
 	}
 }
+
+// TestEmulationInScreenshotAndSnapshot: while a viewport is emulated, a
+// screenshot says so and its image is the emulated size times the
+// deviceScaleFactor; a snapshot of the page and of its cross-site OOPIF
+// says so too; after a reset neither does.
+func TestEmulationInScreenshotAndSnapshot(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/index.html")
+	top, cross := e.surfaceByURL("/index.html"), e.surfaceByURL("/cross1.html")
+	e.use(top)
+	e.ok("emulation_set", map[string]any{"viewport": map[string]any{"width": 400, "height": 300, "deviceScaleFactor": 2}})
+	r := e.ok("electron_screenshot", nil)
+	vp, _ := r["emulated_viewport"].(map[string]any)
+	if vp == nil || num(vp["width"]) != 400 || num(vp["height"]) != 300 || vp["deviceScaleFactor"] != 2.0 || num(r["width"]) != 800 || num(r["height"]) != 600 {
+		t.Fatalf("screenshot while emulated: %v", r)
+	}
+	r = e.ok("electron_snapshot", nil)
+	vp, _ = r["emulated_viewport"].(map[string]any)
+	if vp == nil || num(vp["width"]) != 400 || num(r["viewport"].(map[string]any)["width"]) != 400 {
+		t.Fatalf("snapshot while emulated: %v", r)
+	}
+	e.use(cross)
+	r = e.ok("electron_snapshot", nil)
+	if vp, _ := r["emulated_viewport"].(map[string]any); vp == nil || num(vp["width"]) != 400 {
+		t.Fatalf("snapshot of the OOPIF while emulated: %v", r)
+	}
+	e.use(top)
+	e.ok("emulation_reset", nil)
+	r = e.ok("electron_screenshot", nil)
+	if r["emulated_viewport"] != nil || num(r["width"]) == 800 && num(r["height"]) == 600 {
+		t.Fatalf("screenshot after reset: %v", r)
+	}
+	if r := e.ok("electron_snapshot", nil); r["emulated_viewport"] != nil {
+		t.Fatalf("snapshot after reset: %v", r)
+	}
+}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"github.com/understudy-dev/understudy/internal/emulation"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -54,7 +55,8 @@ type snapshotArgs struct {
 // snapshotResult is electron_snapshot's result.
 type snapshotResult struct {
 	*page.SnapshotResult
-	Fallback *surface.Fallback `json:"surface_fallback,omitempty"`
+	Fallback *surface.Fallback   `json:"surface_fallback,omitempty"`
+	Emulated *emulation.Viewport `json:"emulated_viewport,omitempty" jsonschema:"the viewport emulation_set gave the surface's window; viewport is then the emulated one"`
 }
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, error) {
@@ -63,7 +65,7 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 		if err != nil {
 			return nil, err
 		}
-		return &snapshotResult{SnapshotResult: r}, nil
+		return &snapshotResult{SnapshotResult: r, Emulated: emulatedViewport(c, c.Session.Surfaces.ActiveWindow())}, nil
 	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
@@ -76,7 +78,8 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 	if err != nil {
 		return nil, err
 	}
-	return &snapshotResult{out, res.Fallback}, nil
+	win, _ := c.Session.Surfaces.WindowOf(res.FrameID)
+	return &snapshotResult{out, res.Fallback, emulatedViewport(c, win)}, nil
 }
 
 type findArgs struct {

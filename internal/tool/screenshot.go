@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/understudy-dev/understudy/internal/emulation"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -170,6 +171,9 @@ type screenshotResult struct {
 	WindowID  string    `json:"window_id"`
 	SurfaceID string    `json:"surface_id,omitempty" jsonschema:"for an element: the surface it is in"`
 	Clip      *clipRect `json:"clip,omitempty" jsonschema:"the part of the window captured, in its viewport's CSS pixels"`
+	// Emulated is set while emulation_set holds a viewport on the window:
+	// the image is that size times its deviceScaleFactor.
+	Emulated *emulation.Viewport `json:"emulated_viewport,omitempty" jsonschema:"the viewport emulation_set gave the window (CSS pixels and deviceScaleFactor); the image is this size times the factor"`
 	shotCut
 }
 
@@ -231,7 +235,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	}
 	c.Server.files.Wrote(path)
 	return &screenshotResult{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), WindowID: t.windowID,
-		SurfaceID: t.surfaceID, Clip: clip, shotCut: cut}, nil
+		SurfaceID: t.surfaceID, Clip: clip, Emulated: emulatedViewport(c, t.windowID), shotCut: cut}, nil
 }
 
 // shotWindow finds the window to capture (and the element's box), and

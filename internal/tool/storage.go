@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -27,10 +28,11 @@ func registerStorage(s *Server) {
 	add(s, "storage_idb_schema", "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.", true, gateNone, idbSchema)
 	add(s, "storage_idb_get", "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).", true, gateNone, idbGet)
 	add(s, "storage_idb_count", "Count the records of an IndexedDB object store.", true, gateNone, idbCount)
+	add(s, "storage_idb_set", "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.", true, gateNone, idbSet)
 	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
 	add(s, "storage_idb_clear", "Delete every record of an IndexedDB object store.", true, gateNone, idbClear)
-	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
-	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage of origins the app has open. The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
+	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
+	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage and IndexedDB of origins the app has open (a database that exists keeps its schema and gets each listed store's records replaced; one that does not is created). The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
 }
 
 // anyConn is a renderer socket of the session for profile-wide calls
@@ -534,6 +536,7 @@ type stateExportArgs struct {
 	Common
 	Path      string `json:"path" jsonschema:"the file to write (absolute, or relative to the artifacts folder); under the allowed roots"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a file this server did not write"`
+	IndexedDB bool   `json:"indexedDB,omitempty" jsonschema:"also write each origin's IndexedDB databases (origins[].indexedDB), as Playwright's storageState({indexedDB: true})"`
 }
 
 func (a *stateExportArgs) validate() error {
@@ -546,7 +549,8 @@ func (a *stateExportArgs) validate() error {
 type stateExportResult struct {
 	Path    string   `json:"path"`
 	Cookies int      `json:"cookie_count"`
-	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage the file holds"`
+	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage or IndexedDB the file holds"`
+	DBs     int      `json:"database_count,omitempty" jsonschema:"IndexedDB databases written (with indexedDB)"`
 	Bytes   int      `json:"bytes"`
 }
 
@@ -577,10 +581,26 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 		if err != nil {
 			return nil, err
 		}
-		if len(items) == 0 {
+		so := storage.StateOrigin{Origin: origins[i].Origin, LocalStorage: items}
+		if a.IndexedDB {
+			db, err := openIDB(ctx, c, &origins[i])
+			if err != nil {
+				return nil, err
+			}
+			raw, err := db.Export(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var dbs []json.RawMessage
+			if json.Unmarshal(raw, &dbs) == nil && len(dbs) > 0 {
+				so.IndexedDB = raw
+				out.DBs += len(dbs)
+			}
+		}
+		if len(items) == 0 && so.IndexedDB == nil {
 			continue // Playwright lists only origins that hold something
 		}
-		st.Origins = append(st.Origins, storage.StateOrigin{Origin: origins[i].Origin, LocalStorage: items})
+		st.Origins = append(st.Origins, so)
 		out.Origins = append(out.Origins, origins[i].Origin)
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
@@ -612,6 +632,7 @@ type stateImportResult struct {
 	Cookies int      `json:"cookie_count" jsonschema:"cookies set"`
 	Origins []string `json:"origin_names" jsonschema:"origins whose localStorage was written"`
 	Keys    int      `json:"key_count" jsonschema:"localStorage keys written"`
+	Records int      `json:"record_count,omitempty" jsonschema:"IndexedDB records written"`
 }
 
 // maxStateFile bounds what an import reads.
@@ -639,6 +660,7 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stat
 		return nil, err
 	}
 	areas := make([]*storage.Area, len(st.Origins))
+	dbs := make([]*storage.DB, len(st.Origins))
 	for i, so := range st.Origins {
 		o, err := storage.Find(origins, fmt.Sprintf("$.origins[%d].origin", i), so.Origin)
 		if err != nil {
@@ -646,6 +668,20 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stat
 		}
 		if areas[i], err = storage.Open(ctx, c.Session.Pool, o, storage.Local); err != nil {
 			return nil, err
+		}
+		if so.IndexedDB == nil {
+			continue
+		}
+		if dbs[i], err = openIDB(ctx, c, o); err != nil {
+			return nil, err
+		}
+		path, msg, err := dbs[i].CheckImport(ctx, so.IndexedDB)
+		if err != nil {
+			return nil, err
+		}
+		if path != "" {
+			p := fmt.Sprintf("$.origins[%d].indexedDB%s", i, path)
+			return nil, errs.New(errs.StorageStateInvalid, "%s: %s", p, msg).With("path", p)
 		}
 	}
 	conn, err := anyConn(ctx, c)
@@ -666,6 +702,13 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stat
 				return nil, err
 			}
 			out.Keys++
+		}
+		if dbs[i] != nil {
+			n, err := dbs[i].Import(ctx, so.IndexedDB)
+			if err != nil {
+				return nil, err
+			}
+			out.Records += n
 		}
 		out.Origins = append(out.Origins, so.Origin)
 	}
@@ -688,8 +731,28 @@ func idbOpen(ctx context.Context, c *Call, a *webArgs) (*storage.DB, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	db, err := storage.OpenIDB(ctx, c.Session.Pool, o)
+	db, err := openIDB(ctx, c, o)
 	return db, o.Origin, err
+}
+
+// openIDB opens the IndexedDB of o with the origin's first document as the
+// place its fixed scripts run (its surface's main world).
+func openIDB(ctx context.Context, c *Call, o *storage.Origin) (*storage.DB, error) {
+	db, err := storage.OpenIDB(ctx, c.Session.Pool, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range o.Hosts {
+		id, ok := c.Session.Surfaces.SurfaceOf(h.FrameID)
+		if !ok {
+			continue
+		}
+		if res, err := c.Session.Surfaces.ResolveID(ctx, id); err == nil {
+			db.InDocument(res.Eval, int64(res.ContextID))
+			break
+		}
+	}
+	return db, nil
 }
 
 func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*idbSchemaResult, error) {
@@ -752,19 +815,51 @@ type idbGetResult struct {
 }
 
 func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
-	if err != nil {
-		return nil, err
-	}
 	limit := a.Limit
 	if limit == 0 {
 		limit = 100
+	}
+	// The active surface's own origin: read in its document straight away
+	// (no listing of every target's frames); the script says which origin
+	// it read, and a document that navigated meanwhile falls back.
+	if a.Origin == "" {
+		if db, origin, ok := activeIDB(ctx, c); ok {
+			recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+			if err == nil {
+				return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+			}
+			if !errors.Is(err, storage.ErrOriginChanged) {
+				return nil, err
+			}
+		}
+	}
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
 	}
 	recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
 	if err != nil {
 		return nil, err
 	}
 	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+// activeIDB is the IndexedDB of the active surface's document, when the
+// registry knows it holds an http(s) origin.
+func activeIDB(ctx context.Context, c *Call) (*storage.DB, string, bool) {
+	res, err := c.Session.Surfaces.Resolve(ctx)
+	if err != nil || res.Eval == nil {
+		return nil, "", false
+	}
+	d, ok := c.Session.Surfaces.Describe(res.SurfaceID)
+	if !ok {
+		return nil, "", false
+	}
+	origin, err := storage.NormalizeOrigin("origin", d.URL)
+	if err != nil {
+		return nil, "", false
+	}
+	return storage.IDBIn(res.Eval, int64(res.ContextID), origin), origin, true
 }
 
 type idbCountResult struct {
@@ -852,4 +947,45 @@ func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*idbChangeResult, 
 		return nil, errs.New(errs.Internal, "the store still holds %d records", after)
 	}
 	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
+}
+
+type idbSetArgs struct {
+	idbStoreArgs
+	Value any `json:"value" jsonschema:"the record, any JSON value (for a store with a keyPath, an object holding the key)"`
+	Key   any `json:"key,omitempty" jsonschema:"the key (number or string), only for a store with out-of-line keys"`
+}
+
+func (a *idbSetArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if a.Value == nil {
+		return errs.BadArg("value", "is required (any JSON value but null)")
+	}
+	if a.Key != nil {
+		switch a.Key.(type) {
+		case float64, string:
+		default:
+			return errs.BadArg("key", "must be a number or a string")
+		}
+	}
+	return nil
+}
+
+type idbSetResult struct {
+	Origin string            `json:"origin"`
+	Key    storage.JSONValue `json:"record_key" jsonschema:"the record's key (given, taken from the value's keyPath, or generated); stagewright calls it key"`
+	Stored bool              `json:"stored" jsonschema:"true: the record reads back as written after the commit"`
+}
+
+func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*idbSetResult, error) {
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	got, err := db.Set(ctx, a.Database, a.Store, a.Value, a.Key)
+	if err != nil {
+		return nil, err
+	}
+	return &idbSetResult{Origin: origin, Key: got.Key, Stored: got.Stored}, nil
 }

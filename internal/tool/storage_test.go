@@ -217,36 +217,251 @@ func TestStorageStatePlaywright(t *testing.T) {
 	top := e.app.URL("a.test", "/index.html")
 	e.ok("storage_set_cookie", map[string]any{"name": "sid", "value": "agent", "url": top})
 	e.ok("storage_local_set", map[string]any{"key": "flag", "value": "from-agent"})
+	// IndexedDB: a record with a Date (Playwright's valueEncoded) made by
+	// the page, one written by the agent.
+	e.eval(`new Promise((res, rej) => { const r = indexedDB.open('agentdb', 1);
+	  r.onupgradeneeded = () => r.result.createObjectStore('kv');
+	  r.onsuccess = () => { const tx = r.result.transaction('kv', 'readwrite'); tx.objectStore('kv').put({when: new Date(86400000)}, 'a');
+	    tx.oncomplete = () => { r.result.close(); res(true); }; }; r.onerror = () => rej(r.error); })`)
+	if r := e.ok("storage_idb_set", map[string]any{"database": "agentdb", "store": "kv", "key": "b", "value": "from-agent"}); r["record_key"] != "b" || r["stored"] != true {
+		t.Fatalf("idb_set: %v", r)
+	}
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "agent.json"), filepath.Join(dir, "playwright.json")
-	e.ok("storage_state_export", map[string]any{"path": in})
+	if r := e.ok("storage_state_export", map[string]any{"path": in, "indexedDB": true}); num(r["database_count"]) != 1 {
+		t.Fatalf("export with indexedDB: %v", r)
+	}
 	ws := e.ok("electron_relay_endpoint", nil)["ws_url"].(string)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "storagestate.mjs")
 	cmd.Dir = compat
-	cmd.Env = append(os.Environ(), "RELAY_WS="+ws, "TOP_URL="+top, "STATE_IN="+in, "STATE_OUT="+out)
+	cmd.Env = append(os.Environ(), "RELAY_WS="+ws, "TOP_URL="+top, "STATE_IN="+in, "STATE_OUT="+out, "IDB=1")
 	got, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("storagestate.mjs: %v\n%s", err, got)
 	}
-	var seen struct{ Cookie, Flag string }
+	var seen struct {
+		Cookie, Flag string
+		IDB          struct {
+			B       string
+			AIsDate bool
+			ATime   float64
+		}
+	}
 	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &seen); err != nil || seen.Cookie != "sid=agent" || seen.Flag != "from-agent" {
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &seen); err != nil || seen.Cookie != "sid=agent" || seen.Flag != "from-agent" ||
+		seen.IDB.B != "from-agent" || !seen.IDB.AIsDate || seen.IDB.ATime != 86400000 {
 		t.Fatalf("Playwright's new context with the agent's state sees %+v (%v)\n%s", seen, err, got)
 	}
 	// Playwright's file into the agent's app, after the app forgot both.
 	e.ok("storage_clear_cookies", nil)
 	e.ok("storage_local_clear", nil)
+	e.eval(`new Promise(res => { const r = indexedDB.deleteDatabase('agentdb'); r.onsuccess = () => res(true); r.onblocked = () => res('blocked'); })`)
 	r := e.ok("storage_state_import", map[string]any{"path": out})
-	if num(r["cookie_count"]) < 2 {
+	if num(r["cookie_count"]) < 2 || num(r["record_count"]) != 3 {
 		t.Fatalf("import of Playwright's state: %v", r)
 	}
 	v := e.ok("electron_eval_renderer", map[string]any{"code": "document.cookie + '|' + localStorage.getItem('flag') + '|' + localStorage.getItem('fromPlaywright')"})
 	if v["result"] != "sid=agent; pw=cookie-from-playwright|from-agent|yes" {
 		pw, _ := os.ReadFile(out)
 		t.Fatalf("after importing Playwright's state the page reads %v (import: %v)\n%s", v["result"], r, pw)
+	}
+	// Playwright's IndexedDB (a Uint8Array as valueEncoded) is back in the
+	// agent's app, the Date still a Date.
+	idb := e.eval(`new Promise(res => { const r = indexedDB.open('agentdb'); r.onsuccess = () => { const s = r.result.transaction('kv').objectStore('kv');
+	  const a = s.get('a'), b = s.get('b'), c = s.get('c');
+	  c.onsuccess = () => { r.result.close(); res([a.result.when instanceof Date && a.result.when.getTime(), b.result, c.result.by, c.result.bytes instanceof Uint8Array && c.result.bytes.join()].join('|')); }; }; })`)
+	if idb != "86400000|from-agent|playwright|1,2,3" {
+		pw, _ := os.ReadFile(out)
+		t.Fatalf("IndexedDB after importing Playwright's state: %v\n%s", idb, pw)
+	}
+}
+
+// idbStoresSeed makes database kvs with three stores: items (in-line keys
+// on id), kv (out-of-line keys), log (a key generator).
+const idbStoresSeed = `new Promise((res, rej) => {
+  const r = indexedDB.open('kvs', 1);
+  r.onupgradeneeded = () => { r.result.createObjectStore('items', {keyPath: 'id'}); r.result.createObjectStore('kv'); r.result.createObjectStore('log', {autoIncrement: true}); };
+  r.onsuccess = () => { r.result.close(); res(true); };
+  r.onerror = () => rej(r.error);
+})`
+
+// idbGetJS reads one record of kvs as JSON in the page.
+func idbGetJS(store string, key any) string {
+	k, _ := json.Marshal(key)
+	return `new Promise(res => { const r = indexedDB.open('kvs'); r.onsuccess = () => { const q = r.result.transaction('` + store + `').objectStore('` + store + `').get(` + string(k) + `);
+	  q.onsuccess = () => { r.result.close(); res(JSON.stringify(q.result)); }; }; })`
+}
+
+// TestStorageIndexedDBSet: storage_idb_set writes a record in the top page,
+// an origin open only in a nested cross-site OOPIF and the webview guest
+// (in-line keys, out-of-line keys, a key generator), checked with the
+// page's own IndexedDB API; it never creates a database or store.
+func TestStorageIndexedDBSet(t *testing.T) {
+	e, s := surfaceEnv(t)
+	for _, name := range []string{"top", "cross2", "guest"} {
+		e.use(s[name])
+		if got := e.eval(idbStoresSeed); got != true {
+			t.Fatalf("%s: seed: %v", name, got)
+		}
+		origin := originOf(t, s[name])
+		e.use(s["second"]) // write by origin while another window is active
+		at := map[string]any{"origin": origin, "database": "kvs"}
+		with := func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for k, v := range at {
+				m[k] = v
+			}
+			for i := 0; i < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		}
+		r := e.ok("storage_idb_set", with("store", "items", "value", map[string]any{"id": 7, "name": "seven"}))
+		if num(r["record_key"]) != 7 || r["stored"] != true || r["origin"] != origin {
+			t.Fatalf("%s: in-line: %v", name, r)
+		}
+		e.ok("storage_idb_set", with("store", "items", "value", map[string]any{"id": 7, "name": "SEVEN"})) // overwrite
+		r = e.ok("storage_idb_set", with("store", "kv", "key", "theme", "value", map[string]any{"dark": true}))
+		if r["record_key"] != "theme" {
+			t.Fatalf("%s: out-of-line: %v", name, r)
+		}
+		r = e.ok("storage_idb_set", with("store", "log", "value", "first-"+name))
+		logKey := num(r["record_key"]) // the guest shares the top page's origin here
+		if logKey < 1 {
+			t.Fatalf("%s: generated key: %v", name, r)
+		}
+		m := e.fails("storage_idb_set", with("store", "items", "key", 1, "value", map[string]any{"id": 1}), "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "key" {
+			t.Fatalf("%s: key for an in-line store: %v", name, m)
+		}
+		m = e.fails("storage_idb_set", with("store", "kv", "value", 1), "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "key" {
+			t.Fatalf("%s: no key for an out-of-line store: %v", name, m)
+		}
+		m = e.fails("storage_idb_set", with("store", "nope", "value", 1), "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "store" {
+			t.Fatalf("%s: unknown store: %v", name, m)
+		}
+		m = e.fails("storage_idb_set", map[string]any{"origin": origin, "database": "nodb", "store": "kv", "key": 1, "value": 1}, "BAD_ARGUMENT")
+		if m["details"].(map[string]any)["field"] != "database" {
+			t.Fatalf("%s: unknown database: %v", name, m)
+		}
+		e.use(s[name])
+		if got := e.eval(idbGetJS("items", 7)); got != `{"id":7,"name":"SEVEN"}` {
+			t.Fatalf("%s: the page reads items/7 = %v", name, got)
+		}
+		if got := e.eval(idbGetJS("kv", "theme")); got != `{"dark":true}` {
+			t.Fatalf("%s: the page reads kv/theme = %v", name, got)
+		}
+		if got := e.eval(idbGetJS("log", logKey)); got != `"first-`+name+`"` {
+			t.Fatalf("%s: the page reads log/1 = %v", name, got)
+		}
+		if got := e.eval(`indexedDB.databases().then(d => d.map(x => x.name).sort().join())`); strings.Contains(got.(string), "nodb") {
+			t.Fatalf("%s: a refused set created a database: %v", name, got)
+		}
+	}
+}
+
+// TestStorageStateIndexedDB: export with indexedDB writes Playwright's shape
+// (valueEncoded for a Date and bytes, key for out-of-line keys); a file
+// with a problem in its IndexedDB is refused with the JSON path before
+// anything is written; a good one recreates a deleted database.
+func TestStorageStateIndexedDB(t *testing.T) {
+	e, s := surfaceEnv(t)
+	e.use(s["top"])
+	top := originOf(t, s["top"])
+	e.eval(idbStoresSeed)
+	e.ok("storage_idb_set", map[string]any{"database": "kvs", "store": "kv", "key": "plain", "value": map[string]any{"n": 1}})
+	e.eval(`new Promise(res => { const r = indexedDB.open('kvs'); r.onsuccess = () => { const tx = r.result.transaction(['kv', 'items'], 'readwrite');
+	  tx.objectStore('kv').put({when: new Date(5000), bytes: new Uint8Array([9, 8])}, 'rich');
+	  tx.objectStore('items').put({id: 1, tags: ['a']});
+	  tx.oncomplete = () => { r.result.close(); res(true); }; }; })`)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	r := e.ok("storage_state_export", map[string]any{"path": path, "indexedDB": true})
+	if num(r["database_count"]) < 1 {
+		t.Fatalf("export: %v", r)
+	}
+	data, _ := os.ReadFile(path)
+	var st struct {
+		Origins []struct {
+			Origin    string `json:"origin"`
+			IndexedDB []struct {
+				Name    string  `json:"name"`
+				Version float64 `json:"version"`
+				Stores  []struct {
+					Name    string           `json:"name"`
+					KeyPath *string          `json:"keyPath"`
+					Records []map[string]any `json:"records"`
+				} `json:"stores"`
+			} `json:"indexedDB"`
+		} `json:"origins"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	var kv []map[string]any
+	for _, o := range st.Origins {
+		if o.Origin != top {
+			continue
+		}
+		for _, d := range o.IndexedDB {
+			for _, s := range d.Stores {
+				if d.Name == "kvs" && s.Name == "kv" {
+					kv = s.Records
+				}
+			}
+		}
+	}
+	b, _ := json.Marshal(kv)
+	if len(kv) != 2 || kv[0]["key"] != "plain" || kv[1]["key"] != "rich" || kv[1]["valueEncoded"] == nil ||
+		!strings.Contains(string(b), `{"d":"1970-01-01T00:00:05.000Z"}`) || !strings.Contains(string(b), `"ta":{"b":"CQg=","k":"ui8"}`) {
+		t.Fatalf("kvs.kv in the file: %s", b)
+	}
+	// Bad files: the path of the first problem, nothing written.
+	bad := filepath.Join(dir, "bad.json")
+	write := func(idb string) {
+		os.WriteFile(bad, []byte(`{"cookies":[],"origins":[{"origin":"`+top+`","localStorage":[{"name":"touched","value":"1"}],"indexedDB":`+idb+`}]}`), 0o600)
+	}
+	write(`[{"name":"kvs","version":0,"stores":[]}]`)
+	m := e.fails("storage_state_import", map[string]any{"path": bad}, "STORAGE_STATE_INVALID")
+	if d := m["details"].(map[string]any); d["path"] != "$.origins[0].indexedDB[0].version" {
+		t.Fatalf("version: %v", m)
+	}
+	write(`[{"name":"kvs","version":1,"stores":[{"name":"kv","autoIncrement":false,"records":[{"value":1}],"indexes":[]}]}]`)
+	m = e.fails("storage_state_import", map[string]any{"path": bad}, "STORAGE_STATE_INVALID")
+	if d := m["details"].(map[string]any); d["path"] != "$.origins[0].indexedDB[0].stores[0].records[0].key" {
+		t.Fatalf("out-of-line without key: %v", m)
+	}
+	write(`[{"name":"kvs","version":1,"stores":[{"name":"kv","autoIncrement":false,"records":[{"key":"x","valueEncoded":{"ta":{"b":"AA==","k":"nope"}}}],"indexes":[]}]}]`)
+	m = e.fails("storage_state_import", map[string]any{"path": bad}, "STORAGE_STATE_INVALID")
+	if d := m["details"].(map[string]any); d["path"] != "$.origins[0].indexedDB[0].stores[0].records[0]" {
+		t.Fatalf("undecodable value: %v", m)
+	}
+	write(`[{"name":"kvs","version":1,"stores":[{"name":"missing","autoIncrement":true,"records":[],"indexes":[]}]}]`)
+	m = e.fails("storage_state_import", map[string]any{"path": bad}, "STORAGE_STATE_INVALID")
+	if d := m["details"].(map[string]any); d["path"] != "$.origins[0].indexedDB[0].stores[0].name" {
+		t.Fatalf("a store the existing database lacks: %v", m)
+	}
+	if got := e.eval("localStorage.getItem('touched')"); got != nil {
+		t.Fatalf("a refused import wrote localStorage: %v", got)
+	}
+	// Delete the database, import the good file: all of it comes back.
+	e.eval(`new Promise(res => { const r = indexedDB.deleteDatabase('kvs'); r.onsuccess = () => res(true); r.onblocked = () => res('blocked'); })`)
+	r = e.ok("storage_state_import", map[string]any{"path": path})
+	if num(r["record_count"]) != 3 {
+		t.Fatalf("import: %v", r)
+	}
+	got := e.eval(`new Promise(res => { const r = indexedDB.open('kvs'); r.onsuccess = () => { const db = r.result; const s = db.transaction('kv').objectStore('kv'); const q = s.get('rich');
+	  q.onsuccess = () => { const v = q.result; db.close(); res([db.version, [...db.objectStoreNames].join(), v.when instanceof Date && v.when.getTime(), v.bytes instanceof Uint8Array && v.bytes.join()].join('|')); }; }; })`)
+	if got != "1|items,kv,log|5000|9,8" {
+		t.Fatalf("after the import the page reads %v", got)
+	}
+	if got := e.eval(idbGetJS("items", 1)); got != `{"id":1,"tags":["a"]}` {
+		t.Fatalf("items/1 = %v", got)
 	}
 }
 
