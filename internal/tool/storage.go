@@ -974,7 +974,7 @@ func (a *idbSetArgs) validate() error {
 
 type idbSetResult struct {
 	Origin string            `json:"origin"`
-	Key    storage.JSONValue `json:"record_key" jsonschema:"the record's key (given, taken from the value's keyPath, or generated); stagewright calls it key"`
+	Key    storage.JSONValue `json:"record_key" jsonschema:"the record's key, a JSON value (given, taken from the value's keyPath, or generated); stagewright calls it key"`
 	Stored bool              `json:"stored" jsonschema:"true: the record reads back as written after the commit"`
 }
 
