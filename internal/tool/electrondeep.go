@@ -248,7 +248,7 @@ func (a *ipcCaptureStartArgs) validate() error {
 
 type ipcCaptureStartResult struct {
 	mainproc.CaptureStarted
-	Redacted    []string `json:"redacted" jsonschema:"the argument keys this capture redacts"`
+	RedactKeys  []string `json:"redact_keys" jsonschema:"the argument keys this capture redacts"`
 	MaxEvents   int      `json:"max_events"`
 	MaxArgBytes int      `json:"max_arg_bytes"`
 }
@@ -277,7 +277,7 @@ func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*ipc
 	if st.Wrapped == nil {
 		st.Wrapped = []string{}
 	}
-	return &ipcCaptureStartResult{CaptureStarted: *st, Redacted: redact, MaxEvents: o.MaxEvents, MaxArgBytes: o.MaxArgBytes}, nil
+	return &ipcCaptureStartResult{CaptureStarted: *st, RedactKeys: redact, MaxEvents: o.MaxEvents, MaxArgBytes: o.MaxArgBytes}, nil
 }
 
 type ipcCapturedArgs struct {
@@ -519,8 +519,8 @@ func (a *trayInvokeArgs) validate() error {
 
 type trayInvokeResult struct {
 	mainproc.TrayInvokeResult
-	ID    int    `json:"id"`
-	Event string `json:"event"`
+	TrayID    int    `json:"tray_id"`
+	TrayEvent string `json:"tray_event"`
 }
 
 func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*trayInvokeResult, error) {
@@ -532,7 +532,7 @@ func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*trayInv
 	if err != nil {
 		return nil, err
 	}
-	return &trayInvokeResult{TrayInvokeResult: *r, ID: a.ID, Event: a.Event}, nil
+	return &trayInvokeResult{TrayInvokeResult: *r, TrayID: a.ID, TrayEvent: a.Event}, nil
 }
 
 // launchShim marks the session's launch-time instrumentation shim, which

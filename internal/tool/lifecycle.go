@@ -748,14 +748,20 @@ func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 func electronVerifiedOn() map[string]string {
 	const unverified = "; stand-in, unverified on real Electron"
 	return map[string]string{
-		"production_validate":  "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
-		"fuses_block_launch":   "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
-		"main_process_crash":   "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
-		"renderer_crash":       "Chromium (Page.crash, Target.targetCrashed)",
-		"relaunch":             "Chromium launches and the Node Electron stand-in" + unverified,
-		"main_process_inspect": "the Node Electron stand-in (node --inspect)" + unverified,
-		"ipc_invoke":           "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
-		"native_menu":          "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
+		"production_validate":    "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
+		"fuses_block_launch":     "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
+		"main_process_crash":     "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
+		"renderer_crash":         "Chromium (Page.crash, Target.targetCrashed)",
+		"relaunch":               "Chromium launches and the Node Electron stand-in" + unverified,
+		"main_process_inspect":   "the Node Electron stand-in (node --inspect)" + unverified,
+		"ipc_invoke":             "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
+		"native_menu":            "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
+		"ipc_capture":            "the Node stand-in's electron module (handlers wrapped in ipcMain._invokeHandlers, ipcMain.emit for send, WebContents.prototype.send); renderer traffic is simulated by calling them in the main process, not sent from a renderer" + unverified,
+		"ipc_stub":               "the Node stand-in's electron module; the restore after a server kill (lease) is proven on an attached stand-in app" + unverified,
+		"native_notifications":   "the Node stand-in's Notification (Notification.prototype.show, after Electron's documentation)" + unverified,
+		"native_trays":           "the Node stand-in's Tray (setter hooks, Runtime.queryObjects on Tray.prototype, after Electron's documentation)" + unverified,
+		"launch_instrumentation": "the Node stand-in's launcher running understudy's shim main (node, CommonJS and ESM import)" + unverified,
+		"surface_kinds":          "the Node stand-in's BrowserWindow / BaseWindow / WebContentsView and webContents.fromDevToolsTargetId, tied to Chromium targets by the stand-in" + unverified,
 	}
 }
 
