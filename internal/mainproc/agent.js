@@ -82,15 +82,13 @@
   const json = (v, redact, max) => {
     let s;
     try {
-      const seen = new WeakSet();
       s = JSON.stringify(v === undefined ? null : v, (k, x) => {
-        if (k && redact.has(String(k).toLowerCase())) return '[redacted]';
+        if (k && redact.has(k.toLowerCase())) return '[redacted]';
         if (typeof x === 'function') return '[function]';
         if (typeof x === 'bigint') return String(x);
-        if (x && typeof x === 'object') { if (seen.has(x)) return '[circular]'; seen.add(x); }
         return x;
       });
-    } catch (e) { s = JSON.stringify(String(v)); }
+    } catch (e) { s = JSON.stringify('[unserialisable: ' + String((e && e.message) || e) + ']'); }
     if (s === undefined) s = 'null';
     if (s.length > max) return { json: JSON.stringify({ truncated: true, chars: s.length, preview: s.slice(0, max) }), truncated: true };
     return { json: s, truncated: false };

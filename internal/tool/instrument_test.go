@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/fixture"
+	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // TestIPCCaptureAndStubOnStandIn: on the Node stand-in's electron module
@@ -316,4 +317,44 @@ func TestSurfaceKindsFromMainProcess(t *testing.T) {
 	if list := e.ok("electron_surfaces_list", nil); list["kinds_from"] != "cdp" || list["surfaces"].([]any)[0].(map[string]any)["kind"] != "other" {
 		t.Errorf("without an inspector: %v", list)
 	}
+}
+
+// BenchmarkIPCCapture: what an IPC capture costs. invoke-ms is one
+// ipc_invoke round trip through the dispatcher and the inspector with the
+// channel captured (compare BenchmarkIPCInvoke, uncaptured); raw-us and
+// captured-us are one handler call inside the main process (2000 awaited
+// calls of the _invokeHandlers entry, as Electron makes them) before and
+// during a capture, so their difference is the wrapper's cost per message.
+func BenchmarkIPCCapture(b *testing.B) {
+	chrome := chromiumtest.Require(b)
+	s := New(Config{AllowEvalMain: true})
+	b.Cleanup(s.Close)
+	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
+	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	const loop = `const h = require('electron').ipcMain._invokeHandlers.get('echo');
+		const ev = { sender: require('electron').webContents.fromId(1) };
+		for (let i = 0; i < 200; i++) await h(ev, { i, token: 'x' });
+		const t0 = process.hrtime.bigint();
+		for (let i = 0; i < 2000; i++) await h(ev, { i, token: 'x' });
+		return Number(process.hrtime.bigint() - t0) / 2000 / 1000`
+	raw, _ := dispatchOK(b, s, "electron_eval_main", map[string]any{"code": loop}, nil)["result"].(float64)
+	dispatchOK(b, s, "ipc_capture_start", map[string]any{"channels": []string{"echo"}, "maxEvents": 10000}, nil)
+	captured, _ := dispatchOK(b, s, "electron_eval_main", map[string]any{"code": loop}, nil)["result"].(float64)
+	dispatchOK(b, s, "ipc_capture_stop", nil, nil)
+	dispatchOK(b, s, "ipc_capture_start", map[string]any{"channels": []string{"echo"}, "maxEvents": 10000}, nil)
+	var ds []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		dispatchOK(b, s, "ipc_invoke", map[string]any{"channel": "echo", "args": []any{"hello"}}, nil)
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(medianMS(ds), "invoke-ms")
+	b.ReportMetric(raw, "raw-us")
+	b.ReportMetric(captured, "captured-us")
+	dispatchOK(b, s, "ipc_capture_stop", nil, nil)
+	dispatchOK(b, s, "electron_stop", map[string]any{"timeoutMs": 3000}, nil)
 }
