@@ -452,7 +452,7 @@ func (in *Instrument) withTrays(ctx context.Context, a map[string]any) (json.Raw
 	}
 	fn := "function (req, a) { a.list = this; return (" + agentJS + ")(a, req); }"
 	if err := in.conn.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": list.Objects.ObjectID, "functionDeclaration": fn,
-		"arguments": []any{map[string]any{"objectId": req.Result.ObjectID}, map[string]any{"value": json.RawMessage(arg)}},
+		"arguments":     []any{map[string]any{"objectId": req.Result.ObjectID}, map[string]any{"value": json.RawMessage(arg)}},
 		"returnByValue": true, "awaitPromise": true}, &res); err != nil {
 		return nil, err
 	}
