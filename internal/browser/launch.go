@@ -99,6 +99,12 @@ type LaunchOptions struct {
 	// Inspect.
 	MainScript string
 
+	// RunMain, with MainScript, is the script actually run in its place:
+	// launch-time instrumentation's shim, which installs fixed hooks and
+	// then loads MainScript (docs/electron.md). MainScript is still what is
+	// checked (it must exist, and lie inside AppRoot).
+	RunMain string
+
 	// Inspect also passes --inspect=0 and waits for the Node inspector's
 	// "Debugger listening on ws://..." line (Electron apps only).
 	Inspect bool
@@ -127,6 +133,7 @@ type launchPlan struct {
 	exe        string
 	exeField   string
 	main       string // absolute; "" when not a dev launch
+	runMain    string // what runs in main's place (instrumentation shim); "" for main itself
 	args       []string
 	env        []string
 	cwd        string
@@ -469,6 +476,7 @@ func plan(opts LaunchOptions) (launchPlan, error) {
 			return pl, fileErr("main", m, err)
 		}
 		pl.main = filepath.Clean(m)
+		pl.runMain = opts.RunMain
 		if root != "" {
 			if err := checkInside(root, "main", pl.main); err != nil {
 				return pl, err
@@ -557,6 +565,9 @@ func (pl launchPlan) argv(userDataDir string) []string {
 	}
 	argv = append(argv, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1")
 	if pl.main != "" {
+		if pl.runMain != "" {
+			return append(append(argv, pl.runMain), pl.args...)
+		}
 		return append(append(argv, pl.main), pl.args...)
 	}
 	if !pl.chromium {

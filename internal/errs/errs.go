@@ -87,6 +87,14 @@ const (
 	EvalRequired          Code = "EVAL_REQUIRED"
 	IPCNoHandler          Code = "IPC_NO_HANDLER"
 	IPCInvokeFailed       Code = "IPC_INVOKE_FAILED"
+
+	// Main-process instrumentation (ADR-032).
+	IPCAlreadyCapturing    Code = "IPC_ALREADY_CAPTURING"
+	IPCNotCapturing        Code = "IPC_NOT_CAPTURING"
+	IPCChannelNotCaptured  Code = "IPC_CHANNEL_NOT_CAPTURED"
+	NativeAlreadyCapturing Code = "NATIVE_ALREADY_CAPTURING"
+	NativeNotCapturing     Code = "NATIVE_NOT_CAPTURING"
+	InstrumentationBusy    Code = "INSTRUMENTATION_BUSY"
 )
 
 // Entry is what the registry knows about a code.
@@ -154,7 +162,15 @@ var registry = map[Code]Entry{
 	EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
 	IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
 	IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
-	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
+
+	IPCAlreadyCapturing:    {IPCAlreadyCapturing, 409, false, "An IPC capture is already running on this session. Read it with ipc_captured, or end it with ipc_capture_stop before starting another."},
+	IPCNotCapturing:        {IPCNotCapturing, 409, false, "No IPC capture is running on this session. Call ipc_capture_start with the channels first (ipc_stub needs a capture of its channel too)."},
+	IPCChannelNotCaptured:  {IPCChannelNotCaptured, 400, false, "ipc_stub acts only on a channel of the running capture (details.channels). Stop the capture and start it again with this channel in channels."},
+	NativeAlreadyCapturing: {NativeAlreadyCapturing, 409, false, "Notification capture is already armed on this session. Read it with native_notifications, or end it with native_notifications_stop."},
+	NativeNotCapturing:     {NativeNotCapturing, 409, false, "Notification capture is not armed on this session. Call native_notifications_start first."},
+	InstrumentationBusy:    {InstrumentationBusy, 409, false, "Another understudy server holds live instrumentation in this app's main process. Stop its capture, or wait: instrumentation whose server went away restores itself within seconds (its lease runs out)."},
+
+	FileExists: {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 
 	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
 	TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},

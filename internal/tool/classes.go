@@ -179,6 +179,16 @@ var toolClasses = map[string]toolClass{
 	"native_menu":               classRead,
 	"native_menu_item":          classRead,
 	"native_menu_invoke":        classAction,
+
+	"ipc_capture_start":          classAction,
+	"ipc_captured":               classRead,
+	"ipc_capture_stop":           classAction,
+	"ipc_stub":                   classAction,
+	"native_notifications_start": classAction,
+	"native_notifications":       classRead,
+	"native_notifications_stop":  classAction,
+	"native_trays":               classAction,
+	"native_tray_invoke":         classAction,
 }
 
 // classOf is the tool's class; a tool missing from the table is treated as

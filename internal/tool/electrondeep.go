@@ -3,10 +3,14 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/mainproc"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -172,4 +176,388 @@ func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.
 		return nil, err
 	}
 	return mainproc.InvokeMenuItem(ctx, conn, a.Path, a.ID, 10*time.Second)
+}
+
+// registerElectronInstrument adds the instrumentation tools of issue 17:
+// IPC capture and stubs (--allow-eval=main), notifications and trays (no
+// --allow-eval: fixed code, data only). Stand-in, unverified on real
+// Electron (docs/electron.md).
+func registerElectronInstrument(s *Server) {
+	const standIn = " Proven on understudy's Node stand-in only (stand-in, unverified on real Electron)."
+	add(s, "ipc_capture_start", "Start recording the IPC of the channels listed (an explicit allowlist): ipcRenderer.invoke calls of their ipcMain.handle handlers (args, answer or exception, handler ms, the sender's webContents and surface), with captureSend the ipcRenderer.send messages (ipcMain.on), with captureSendToRenderer webContents.send pushes. Argument keys in redact (plus password, token, secret, authorization, cookie, apiKey, …) become [redacted]; payloads over maxArgBytes are cut; the buffer keeps maxEvents and counts what it dropped. The app's handlers and methods are restored by ipc_capture_stop, when the session ends, and by the app itself within 5 s if this server dies. Needs --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector."+standIn, true, gateNone, ipcCaptureStart)
+	add(s, "ipc_captured", "The IPC recorded by the running capture, oldest first (optionally one channel, or after the seq since): channel, type, direction, args, answer, ok, exception, ms, ts, webcontents_id, surface_id, stubbed; dropped counts what a full buffer refused. IPC_NOT_CAPTURING without a capture."+standIn, true, gateNone, ipcCaptured)
+	add(s, "ipc_capture_stop", "Stop the IPC capture: every wrapped handler, ipcMain.emit and WebContents.send are restored exactly and every stub goes; returns what was recorded."+standIn, true, gateNone, ipcCaptureStop)
+	add(s, "ipc_stub", "Make a captured channel's ipcMain.handle handler answer response (JSON) or reject with error, after delayMs, for the next times calls (0: until removed), instead of running the app's handler; remove:true takes the stub away (the app's handler answers again). The channel must be in the running capture (IPC_CHANNEL_NOT_CAPTURED) and have a handler (IPC_NO_HANDLER). Stubs end with the capture, the session, or this server."+standIn, true, gateNone, ipcStub)
+	add(s, "native_notifications_start", "Arm capture of the notifications the app shows (Notification.prototype.show, a fixed hook; no --allow-eval), optionally only titles containing titleContains. On an app launched with electron_launch {main, instrumentNative:true} the capture reaches back to app start (from_launch, before_arm on each earlier one). Needs the main-process inspector."+standIn, true, gateNone, notificationsStart)
+	add(s, "native_notifications", "The notifications shown since capture was armed (and from app start with instrumentNative), oldest first: title, body, subtitle, silent, urgency, at, before_arm. NATIVE_NOT_CAPTURING before native_notifications_start."+standIn, true, gateNone, notificationsRead)
+	add(s, "native_notifications_stop", "Disarm notification capture (Notification.prototype.show restored) and return what was captured."+standIn, true, gateNone, notificationsStop)
+	add(s, "native_trays", "The app's system-tray icons (found on the main process's heap: Electron keeps no tray registry): id, tooltip, title, has_image, context menu, the events the app listens to. Electron has no getters for a tooltip or a context menu: they are known when set after understudy's hook, so launch with instrumentNative to have them from app start (recorded:true). Needs the main-process inspector."+standIn, true, gateNone, nativeTrays)
+	add(s, "native_tray_invoke", "Fire event (click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move, balloon-click) on the tray with id, running the app's tray.on handler with the (event, bounds, position) a real click carries; emitted:false with reason not_found, no_listener or handler_threw when it did not run; tray is read back after the handler (null when it destroyed the tray). right-click does not open the context menu by itself."+standIn, true, gateNone, nativeTrayInvoke)
+}
+
+// instrumentOf is the session's main-process instrumentation (its own
+// inspector connection and lease; restored when the session closes).
+func instrumentOf(ctx context.Context, c *Call) (*mainproc.Instrument, error) {
+	url, err := inspectorOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return session.Attach(c.Session, mainproc.NewInstrument(ctx, url))
+}
+
+func needMainEval(c *Call, tool string) error {
+	if !c.Server.cfg.AllowEvalMain {
+		return errs.New(errs.EvalRequired, "%s runs code in the app's main process (it wraps the app's IPC handlers): the server was not started with --allow-eval=main", tool)
+	}
+	return nil
+}
+
+// defaultRedact are the argument keys every capture redacts.
+var defaultRedact = []string{"password", "passwd", "passphrase", "secret", "token", "accessToken", "refreshToken", "idToken", "apiKey", "api_key", "authorization", "cookie", "privateKey"}
+
+type ipcCaptureStartArgs struct {
+	Common
+	Channels              []string `json:"channels" jsonschema:"the channels to record (required: there is no capture-everything)"`
+	CaptureSend           bool     `json:"captureSend,omitempty" jsonschema:"also record ipcRenderer.send messages (ipcMain.on)"`
+	CaptureSendToRenderer bool     `json:"captureSendToRenderer,omitempty" jsonschema:"also record webContents.send / sendToFrame pushes to renderers"`
+	Redact                []string `json:"redact,omitempty" jsonschema:"more argument keys to replace with [redacted] (case-insensitive; password, token, secret, authorization, cookie, apiKey and the like always are)"`
+	MaxEvents             int      `json:"maxEvents,omitempty" jsonschema:"how many events the buffer keeps; later ones are dropped and counted; default 1000, at most 10000"`
+	MaxArgBytes           int      `json:"maxArgBytes,omitempty" jsonschema:"how many characters of JSON an event's args (or answer) may take; default 4096, at most 65536"`
+}
+
+func (a *ipcCaptureStartArgs) validate() error {
+	switch {
+	case len(a.Channels) == 0:
+		return errs.BadArg("channels", "name at least one channel to capture")
+	case len(a.Channels) > 200:
+		return errs.BadArg("channels", "at most 200 channels")
+	case a.MaxEvents < 0 || a.MaxEvents > 10000:
+		return errs.BadArg("maxEvents", "must be between 1 and 10000")
+	case a.MaxArgBytes < 0 || a.MaxArgBytes > 65536:
+		return errs.BadArg("maxArgBytes", "must be between 1 and 65536")
+	case len(a.Redact) > 100:
+		return errs.BadArg("redact", "at most 100 keys")
+	}
+	for i, ch := range a.Channels {
+		if strings.TrimSpace(ch) == "" || len(ch) > 512 {
+			return errs.BadArg("channels["+itoa(i)+"]", "must be a channel name of 1 to 512 characters")
+		}
+	}
+	return nil
+}
+
+type ipcCaptureStartResult struct {
+	mainproc.CaptureStarted
+	RedactKeys  []string `json:"redact_keys" jsonschema:"the argument keys this capture redacts"`
+	MaxEvents   int      `json:"max_events"`
+	MaxArgBytes int      `json:"max_arg_bytes"`
+}
+
+func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*ipcCaptureStartResult, error) {
+	if err := needMainEval(c, "ipc_capture_start"); err != nil {
+		return nil, err
+	}
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	redact := append(append([]string{}, defaultRedact...), a.Redact...)
+	o := mainproc.CaptureOptions{Channels: a.Channels, CaptureSend: a.CaptureSend, CaptureSendToRenderer: a.CaptureSendToRenderer,
+		Redact: redact, MaxEvents: a.MaxEvents, MaxArgBytes: a.MaxArgBytes}
+	if o.MaxEvents == 0 {
+		o.MaxEvents = 1000
+	}
+	if o.MaxArgBytes == 0 {
+		o.MaxArgBytes = 4096
+	}
+	st, err := in.CaptureStart(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if st.Wrapped == nil {
+		st.Wrapped = []string{}
+	}
+	return &ipcCaptureStartResult{CaptureStarted: *st, RedactKeys: redact, MaxEvents: o.MaxEvents, MaxArgBytes: o.MaxArgBytes}, nil
+}
+
+type ipcCapturedArgs struct {
+	Common
+	Channel string `json:"channel,omitempty" jsonschema:"only this channel"`
+	Since   int64  `json:"since,omitempty" jsonschema:"only events after this seq (from an earlier read)"`
+}
+
+func (a *ipcCapturedArgs) validate() error {
+	if a.Since < 0 {
+		return errs.BadArg("since", "must not be negative")
+	}
+	return nil
+}
+
+type ipcCapturedResult struct {
+	Capturing bool                `json:"capturing"`
+	Count     int                 `json:"count"`
+	Events    []mainproc.IPCEvent `json:"events"`
+	Dropped   int                 `json:"dropped" jsonschema:"events refused because the buffer was full"`
+}
+
+func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*ipcCapturedResult, error) {
+	if err := needMainEval(c, "ipc_captured"); err != nil {
+		return nil, err
+	}
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ev, dropped, err := in.Captured(ctx, a.Channel, a.Since)
+	if err != nil {
+		return nil, err
+	}
+	nameSurfaces(ctx, c, in, ev)
+	return &ipcCapturedResult{Capturing: true, Count: len(ev), Events: ev, Dropped: dropped}, nil
+}
+
+func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*ipcCapturedResult, error) {
+	if err := needMainEval(c, "ipc_capture_stop"); err != nil {
+		return nil, err
+	}
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ev, dropped, err := in.CaptureStop(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nameSurfaces(ctx, c, in, ev)
+	return &ipcCapturedResult{Capturing: false, Count: len(ev), Events: ev, Dropped: dropped}, nil
+}
+
+// nameSurfaces fills each event's surface_id from its webContents, as the
+// main process maps the session's window roots (best effort: an app whose
+// electron module cannot tell leaves them empty).
+func nameSurfaces(ctx context.Context, c *Call, in *mainproc.Instrument, ev []mainproc.IPCEvent) {
+	need := false
+	for _, e := range ev {
+		need = need || e.WebContentsID != nil
+	}
+	if !need {
+		return
+	}
+	byWC := rootsByWebContents(ctx, c, func(ctx context.Context, ids []string) (map[string]mainproc.SurfaceKind, error) {
+		return in.Kinds(ctx, ids)
+	})
+	for i := range ev {
+		if ev[i].WebContentsID != nil {
+			ev[i].SurfaceID = byWC[*ev[i].WebContentsID]
+		}
+	}
+}
+
+// rootsByWebContents maps webContents ids to the session's root surface ids.
+func rootsByWebContents(ctx context.Context, c *Call, kinds func(context.Context, []string) (map[string]mainproc.SurfaceKind, error)) map[int]string {
+	list, err := c.Session.Surfaces.List(ctx)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	surf := map[string]string{}
+	for _, d := range list {
+		if d.ParentID == "" && d.FrameID != "" {
+			ids = append(ids, d.FrameID)
+			surf[d.FrameID] = d.ID
+		}
+	}
+	k, err := kinds(ctx, ids)
+	if err != nil {
+		return nil
+	}
+	out := map[int]string{}
+	for t, sk := range k {
+		out[sk.WebContentsID] = surf[t]
+	}
+	return out
+}
+
+type ipcStubArgs struct {
+	Common
+	Channel  string          `json:"channel" jsonschema:"a channel of the running capture"`
+	Response json.RawMessage `json:"response,omitempty" jsonschema:"the answer (any JSON value); null when omitted"`
+	Error    string          `json:"error,omitempty" jsonschema:"reject the invoke with this message instead of answering"`
+	DelayMs  int             `json:"delayMs,omitempty" jsonschema:"wait this long before answering (at most 60000)"`
+	Times    int             `json:"times,omitempty" jsonschema:"answer only the next N calls, then the app's handler again; 0: until removed"`
+	Remove   bool            `json:"remove,omitempty" jsonschema:"take the channel's stub away"`
+}
+
+func (a *ipcStubArgs) validate() error {
+	switch {
+	case strings.TrimSpace(a.Channel) == "":
+		return errs.BadArg("channel", "is required: a channel of the running capture")
+	case a.DelayMs < 0 || a.DelayMs > 60000:
+		return errs.BadArg("delayMs", "must be between 0 and 60000")
+	case a.Times < 0:
+		return errs.BadArg("times", "must not be negative")
+	case a.Remove && (len(a.Response) > 0 || a.Error != "" || a.DelayMs != 0 || a.Times != 0):
+		return errs.BadArg("remove", "pass remove alone (with channel)")
+	case len(a.Response) > 0 && a.Error != "":
+		return errs.BadArg("error", "pass response or error, not both")
+	case len(a.Response) > 1<<20:
+		return errs.BadArg("response", "is larger than 1 MiB")
+	}
+	if len(a.Response) > 0 && !json.Valid(a.Response) {
+		return errs.BadArg("response", "is not JSON")
+	}
+	return nil
+}
+
+type ipcStubResult struct {
+	Channel string `json:"channel"`
+	Stubbed bool   `json:"stubbed"`
+	Removed bool   `json:"removed,omitempty"`
+}
+
+func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*ipcStubResult, error) {
+	if err := needMainEval(c, "ipc_stub"); err != nil {
+		return nil, err
+	}
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	removed, err := in.SetStub(ctx, mainproc.Stub{Channel: a.Channel, Value: a.Response, Error: a.Error,
+		Delay: time.Duration(a.DelayMs) * time.Millisecond, Times: a.Times, Remove: a.Remove})
+	if err != nil {
+		return nil, err
+	}
+	return &ipcStubResult{Channel: a.Channel, Stubbed: !a.Remove, Removed: removed}, nil
+}
+
+type notificationsStartArgs struct {
+	Common
+	TitleContains string `json:"titleContains,omitempty" jsonschema:"only notifications whose title contains this"`
+}
+
+type notificationsStartResult struct {
+	Capturing  bool `json:"capturing"`
+	FromLaunch bool `json:"from_launch" jsonschema:"the capture reaches back to app start (launched with instrumentNative)"`
+}
+
+func notificationsStart(ctx context.Context, c *Call, a *notificationsStartArgs) (*notificationsStartResult, error) {
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	from, err := in.NotificationsStart(ctx, a.TitleContains)
+	if err != nil {
+		return nil, err
+	}
+	return &notificationsStartResult{Capturing: true, FromLaunch: from}, nil
+}
+
+type notificationsResult struct {
+	Count         int                     `json:"count"`
+	Notifications []mainproc.Notification `json:"notifications"`
+	Dropped       int                     `json:"dropped" jsonschema:"older notifications the bounded buffer (1000) let go"`
+}
+
+func notificationsRead(ctx context.Context, c *Call, _ *noArgs) (*notificationsResult, error) {
+	return notifications(ctx, c, false)
+}
+
+func notificationsStop(ctx context.Context, c *Call, _ *noArgs) (*notificationsResult, error) {
+	return notifications(ctx, c, true)
+}
+
+func notifications(ctx context.Context, c *Call, stop bool) (*notificationsResult, error) {
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	list, dropped, err := in.Notifications(ctx, stop)
+	if err != nil {
+		return nil, err
+	}
+	return &notificationsResult{Count: len(list), Notifications: list, Dropped: dropped}, nil
+}
+
+type traysResult struct {
+	Count      int             `json:"count"`
+	Trays      []mainproc.Tray `json:"trays"`
+	FromLaunch bool            `json:"instrumented_from_launch" jsonschema:"tray setters were recorded from app start (launched with instrumentNative)"`
+}
+
+func nativeTrays(ctx context.Context, c *Call, _ *noArgs) (*traysResult, error) {
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	trays, from, err := in.Trays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &traysResult{Count: len(trays), Trays: trays, FromLaunch: from}, nil
+}
+
+// trayEvents are the tray events native_tray_invoke fires (Electron's
+// Tray events that a pointer or the notification area raises).
+var trayEvents = []string{"click", "right-click", "double-click", "middle-click", "mouse-up", "mouse-down", "mouse-enter", "mouse-leave", "mouse-move", "balloon-click"}
+
+type trayInvokeArgs struct {
+	Common
+	ID    int    `json:"id" jsonschema:"a tray id from native_trays"`
+	Event string `json:"event" jsonschema:"click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move or balloon-click"`
+}
+
+func (a *trayInvokeArgs) validate() error {
+	if a.ID <= 0 {
+		return errs.BadArg("id", "must be a tray id from native_trays")
+	}
+	if !slices.Contains(trayEvents, a.Event) {
+		return errs.BadArg("event", "%q is not one of %s", a.Event, strings.Join(trayEvents, ", "))
+	}
+	return nil
+}
+
+type trayInvokeResult struct {
+	mainproc.TrayInvokeResult
+	TrayID    int    `json:"tray_id"`
+	TrayEvent string `json:"tray_event"`
+}
+
+func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*trayInvokeResult, error) {
+	in, err := instrumentOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	r, err := in.TrayInvoke(ctx, a.ID, a.Event)
+	if err != nil {
+		return nil, err
+	}
+	return &trayInvokeResult{TrayInvokeResult: *r, TrayID: a.ID, TrayEvent: a.Event}, nil
+}
+
+// launchShim marks the session's launch-time instrumentation shim, which
+// the session removes when it closes.
+type launchShim struct{}
+
+// writeShim writes the launch-time instrumentation shim for main (a dev
+// launch's main script, absolute or relative to cwd) into a new temporary
+// folder and returns its path and the folder's removal.
+func writeShim(main, cwd string) (string, func(), error) {
+	if !filepath.IsAbs(main) {
+		if cwd == "" {
+			return "", nil, errs.New(errs.AbsolutePathRequired, "main: %q is relative and no cwd was given; pass an absolute path or cwd", main).With("field", "main")
+		}
+		main = filepath.Join(cwd, main)
+	}
+	dir, err := os.MkdirTemp("", "understudy-shim-")
+	if err != nil {
+		return "", nil, errs.Wrap(errs.Internal, err, "writing the instrumentation shim")
+	}
+	done := func() { _ = os.RemoveAll(dir) }
+	p := filepath.Join(dir, "understudy-instrument.cjs")
+	if err := files.WriteAtomic(p, []byte(mainproc.LaunchShim(filepath.Clean(main))), errs.Internal); err != nil {
+		done()
+		return "", nil, err
+	}
+	return p, done, nil
 }

@@ -100,6 +100,24 @@ func TestIPCNeedsMainEval(t *testing.T) {
 	if !strings.Contains(f["hint"].(string), "--allow-eval=main") {
 		t.Errorf("hint: %v", f)
 	}
+	for _, name := range []string{"ipc_capture_start", "ipc_captured", "ipc_capture_stop", "ipc_stub"} {
+		args := map[string]any{"channels": []string{"add"}, "channel": "add"}
+		if name == "ipc_captured" || name == "ipc_capture_stop" {
+			args = nil
+		}
+		if name == "ipc_capture_start" {
+			delete(args, "channel")
+		}
+		if name == "ipc_stub" {
+			delete(args, "channels")
+		}
+		f := e.fails(name, args, "EVAL_REQUIRED")
+		if !strings.Contains(toJSON(f), "--allow-eval=main") {
+			t.Errorf("%s: %v", name, f)
+		}
+	}
+	e.fails("native_trays", nil, "TRANSPORT_UNSUPPORTED")
+	e.fails("native_notifications_start", nil, "TRANSPORT_UNSUPPORTED")
 	// Native UI needs the inspector, which a Chromium launch has not.
 	e.fails("native_menu", nil, "TRANSPORT_UNSUPPORTED")
 }

@@ -40,7 +40,7 @@ var hostDescs = map[string]string{
 	"electron_windows_list":     "List the window roots (pages, <webview> guests) with visibility, focus and surface id.",
 	"electron_switch_window":    "Select a window by targetId, else windowTitle (substring), else index, and its top surface.",
 	"electron_navigate":         "Navigate the active window to url and wait (waitUntil). A file: URL only under the allowed roots.",
-	"electron_surfaces_list":    "List the live renderer surfaces parent-first: window roots, <webview> guests and iframes (frame), with parentId, and the active_surface_id.",
+	"electron_surfaces_list":    "List live surfaces parent-first: window roots (kinds from the main process are unverified on real Electron), <webview> guests, iframes (frame), with parentId and active_surface_id.",
 	"electron_switch_surface":   "Select the surface renderer tools act on (and its window). Refs need none: a ref acts in its own surface. SURFACE_CLOSED when it closed.",
 	"electron_relay_endpoint":   "Start a loopback CDP relay for this session's app and return ws_url and http_url, for a Playwright (connectOverCDP), Puppeteer or chromedp script that shares the app, isolated from you.",
 	"electron_window_open":      "Open a window showing url and wait for its load (select:true selects it). On Electron the app decides: WINDOW_OPEN_REFUSED.",

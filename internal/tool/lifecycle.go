@@ -30,17 +30,18 @@ func registerLifecycle(s *Server) {
 
 type launchArgs struct {
 	Common
-	ExecutablePath string            `json:"executablePath,omitempty" jsonschema:"absolute path of a packaged Electron app or a Chromium-based browser"`
-	Main           string            `json:"main,omitempty" jsonschema:"dev launch: the app's main script, run by electronPath"`
-	ElectronPath   string            `json:"electronPath,omitempty" jsonschema:"the Electron binary for a dev launch; default $ELECTRON_PATH, else node_modules/.bin/electron under cwd"`
-	Args           []string          `json:"args,omitempty" jsonschema:"extra command-line arguments (debugging switches are ours and refused)"`
-	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment (NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are refused)"`
-	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (absolute)"`
-	TimeoutMs      int               `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the DevTools endpoint; default 30000"`
-	ReadyTimeoutMs int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
-	AllowMultiple  bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
-	Headless       *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
-	Relaunch       bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
+	ExecutablePath   string            `json:"executablePath,omitempty" jsonschema:"absolute path of a packaged Electron app or a Chromium-based browser"`
+	Main             string            `json:"main,omitempty" jsonschema:"dev launch: the app's main script, run by electronPath"`
+	ElectronPath     string            `json:"electronPath,omitempty" jsonschema:"the Electron binary for a dev launch; default $ELECTRON_PATH, else node_modules/.bin/electron under cwd"`
+	Args             []string          `json:"args,omitempty" jsonschema:"extra command-line arguments (debugging switches are ours and refused)"`
+	Env              map[string]string `json:"env,omitempty" jsonschema:"extra environment (NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are refused)"`
+	Cwd              string            `json:"cwd,omitempty" jsonschema:"working directory (absolute)"`
+	TimeoutMs        int               `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the DevTools endpoint; default 30000"`
+	ReadyTimeoutMs   int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
+	AllowMultiple    bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
+	Headless         *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
+	InstrumentNative bool              `json:"instrumentNative,omitempty" jsonschema:"dev launch only: install understudy's fixed notification and tray hooks before the app's main runs (launch-time instrumentation), so native_notifications reach back to app start and native_trays know tooltips and menus set at startup; the app's process.argv[1] is then the shim's path"`
+	Relaunch         bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
 }
 
 func (a *launchArgs) validate() error {
@@ -53,6 +54,8 @@ func (a *launchArgs) validate() error {
 	switch {
 	case a.ExecutablePath != "" && a.Main != "":
 		return errs.BadArg("main", "pass executablePath or main, not both")
+	case a.InstrumentNative && a.Main == "":
+		return errs.BadArg("instrumentNative", "needs main: only a dev launch's main script can be wrapped (a packaged app's entry cannot)")
 	case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
 		return errs.BadArg("timeoutMs", "must be between 0 and 300000")
 	case a.ReadyTimeoutMs < 0 || a.ReadyTimeoutMs > 300000:
@@ -109,6 +112,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		}
 		a.ExecutablePath = found
 	}
+	var shimDone func() // removes the instrumentation shim unless the session took it
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
 		AppRoot: s.cfg.AppRoot, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
@@ -125,6 +129,19 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		// say in advance when the binary's fuses refuse either.
 		if err := production.LaunchBlock(ctx, opts.ExecutablePath, production.Needs{Inspect: true, ExternalMain: true}); err != nil {
 			return nil, err
+		}
+		if a.InstrumentNative {
+			shim, cleanup, err := writeShim(a.Main, a.Cwd)
+			if err != nil {
+				return nil, err
+			}
+			opts.RunMain = shim
+			shimDone = cleanup
+			defer func() {
+				if shimDone != nil {
+					shimDone()
+				}
+			}()
 		}
 	}
 	// spawned, DevTools endpoint, (inspector endpoint,) connected, waiting
@@ -146,6 +163,16 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	kept := *a
 	kept.Relaunch, kept.SessionID = false, ""
 	sess.Relaunch = &kept
+	if shimDone != nil {
+		// The session removes the shim when it closes.
+		done := shimDone
+		shimDone = nil
+		if _, err := session.Attach(sess, func(context.Context) (*launchShim, func() error, error) {
+			return &launchShim{}, func() error { done(); return nil }, nil
+		}); err != nil {
+			done()
+		}
+	}
 	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
@@ -721,14 +748,20 @@ func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 func electronVerifiedOn() map[string]string {
 	const unverified = "; stand-in, unverified on real Electron"
 	return map[string]string{
-		"production_validate":  "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
-		"fuses_block_launch":   "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
-		"main_process_crash":   "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
-		"renderer_crash":       "Chromium (Page.crash, Target.targetCrashed)",
-		"relaunch":             "Chromium launches and the Node Electron stand-in" + unverified,
-		"main_process_inspect": "the Node Electron stand-in (node --inspect)" + unverified,
-		"ipc_invoke":           "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
-		"native_menu":          "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
+		"production_validate":    "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
+		"fuses_block_launch":     "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
+		"main_process_crash":     "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
+		"renderer_crash":         "Chromium (Page.crash, Target.targetCrashed)",
+		"relaunch":               "Chromium launches and the Node Electron stand-in" + unverified,
+		"main_process_inspect":   "the Node Electron stand-in (node --inspect)" + unverified,
+		"ipc_invoke":             "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
+		"native_menu":            "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
+		"ipc_capture":            "the Node stand-in's electron module (handlers wrapped in ipcMain._invokeHandlers, ipcMain.emit for send, WebContents.prototype.send); renderer traffic is simulated by calling them in the main process, not sent from a renderer" + unverified,
+		"ipc_stub":               "the Node stand-in's electron module; the restore after a server kill (lease) is proven on an attached stand-in app" + unverified,
+		"native_notifications":   "the Node stand-in's Notification (Notification.prototype.show, after Electron's documentation)" + unverified,
+		"native_trays":           "the Node stand-in's Tray (setter hooks, Runtime.queryObjects on Tray.prototype, after Electron's documentation)" + unverified,
+		"launch_instrumentation": "the Node stand-in's launcher running understudy's shim main (node, CommonJS and ESM import)" + unverified,
+		"surface_kinds":          "the Node stand-in's BrowserWindow / BaseWindow / WebContentsView and webContents.fromDevToolsTargetId, tied to Chromium targets by the stand-in" + unverified,
 	}
 }
 
