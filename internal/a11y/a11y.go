@@ -295,13 +295,54 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding audit options")
 	}
-	expr := strings.NewReplacer("KEY", jsString(key), "MAXS", fmt.Sprint(maxSummary)).Replace(runJS) + "(" + string(args) + ")"
+	run := strings.NewReplacer("KEY", jsString(key), "MAXS", fmt.Sprint(maxSummary)).Replace(runJS) + "(" + string(args) + ")"
+	// The audit runs as a job in the page and is polled: one CDP call is
+	// bounded (30 s) and a large page under load can take longer.
+	start := `(function(){var J=Symbol.for(` + jsString(key+".job") + `);if(window[J]&&!window[J].d)return {busy:true};var j={d:0};window[J]=j;` +
+		`j.p=` + run + `.then(function(v){j.v=v;j.d=1},function(e){j.e=String(e&&e.message||e);j.d=1});return {started:true}})()`
+	poll := `(async function(){var J=Symbol.for(` + jsString(key+".job") + `),j=window[J];if(!j)return {gone:true};` +
+		`if(!j.d)await Promise.race([j.p,new Promise(function(r){setTimeout(r,5000)})]);if(!j.d)return {pending:true};` +
+		`delete window[J];if(j.e)return {failed:j.e};return {v:j.v}})()`
 	var w wireResult
 	injected := false
 	for attempt := 0; ; attempt++ {
 		w = wireResult{}
-		if err := evaluate(ctx, f, expr, true, &w); err != nil {
+		var st struct {
+			Busy, Started bool
+		}
+		if err := evaluate(ctx, f, start, true, &st); err != nil {
 			return nil, err
+		}
+		if st.Busy {
+			return nil, errs.New(errs.Internal, "an audit is already running in surface %s", f.SurfaceID)
+		}
+		for {
+			var pr struct {
+				Gone    bool            `json:"gone"`
+				Pending bool            `json:"pending"`
+				Failed  string          `json:"failed"`
+				V       json.RawMessage `json:"v"`
+			}
+			if err := evaluate(ctx, f, poll, true, &pr); err != nil {
+				return nil, err
+			}
+			if pr.Pending {
+				continue
+			}
+			if pr.Gone {
+				return nil, errs.New(errs.Internal, "the audit in surface %s was lost (the document was replaced)", f.SurfaceID)
+			}
+			if pr.Failed != "" {
+				msg := pr.Failed
+				if len(msg) > 500 {
+					msg = msg[:500]
+				}
+				return nil, errs.New(errs.Internal, "axe-core failed in surface %s: %s", f.SurfaceID, msg)
+			}
+			if err := json.Unmarshal(pr.V, &w); err != nil {
+				return nil, errs.Wrap(errs.Internal, err, "decoding the audit of surface "+f.SurfaceID)
+			}
+			break
 		}
 		if !w.Missing {
 			break

@@ -148,6 +148,7 @@ var tools = []entry{
 	{"trace_budget", "Trace token budget", kRead, ""},
 	{"trace_view", "View a trace and write its HTML report", kSelect, ""},
 	{"trace_export_playwright", "Export a trace as a Playwright test", kSelect, ""},
+	{"trace_promote", "Promote a trace to a replay spec", kSelect, ""},
 	{"trace_replay", "Replay a trace against the app", kOpen, ""},
 	{"a11y_audit", "Audit accessibility with axe-core", kRead, ""},
 	{"visual_capture", "Capture an image for review", kAdd, ""},
