@@ -17,7 +17,7 @@ func TestTracePromote(t *testing.T) {
 	e.ok("trace_start", map[string]any{"path": dir})
 	e.launch("/index.html")
 	e.ok("electron_type", map[string]any{"selector": "#inp", "text": "42"})
-	e.ok("electron_expect_value", map[string]any{"selector": "#inp", "value": "42"})
+	e.ok("electron_expect_value", map[string]any{"selector": "#inp", "equals": "42"})
 	e.fails("electron_click", map[string]any{"selector": "#no-such", "timeoutMs": 300}, "SELECTOR_NO_MATCH")
 	e.ok("trace_stop", nil)
 
