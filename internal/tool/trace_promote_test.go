@@ -56,6 +56,7 @@ func TestTracePromote(t *testing.T) {
 	// outcomes (the failing click fails the same way).
 	full := filepath.Join(t.TempDir(), "full.json")
 	e.ok("trace_promote", map[string]any{"path": dir, "out": full})
+	e.ok("electron_stop", nil) // one session at a time: the replay launches its own
 	rep := e.ok("trace_replay", map[string]any{"path": full})
 	if rep["passed"] != true || num(rep["replayed"]) != 4 {
 		t.Fatalf("trace_replay of the spec: %v", toJSON(rep))
