@@ -25,7 +25,7 @@ func TestTracePromote(t *testing.T) {
 	// their session; text is redacted as asked.
 	small := filepath.Join(t.TempDir(), "small.json")
 	r := e.ok("trace_promote", map[string]any{"path": dir, "out": small, "include": []any{"electron_type", "electron_expect_*"}, "redactions": []any{"args.text"}})
-	if num(r["step_count"]) != 3 || len(r["retained"].([]any)) != 1 || len(r["sessions"].([]any)) != 1 {
+	if num(r["step_count"]) != 3 || len(r["retained"].([]any)) != 1 || len(r["session_placeholders"].([]any)) != 1 {
 		t.Fatalf("promote filtered: %v", r)
 	}
 	var sp struct {

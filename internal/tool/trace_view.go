@@ -192,7 +192,7 @@ type TracePromoteResult struct {
 	Bytes    int      `json:"bytes"`
 	Steps    int      `json:"step_count"`
 	Retained []int    `json:"retained"` // seq of steps kept for their session
-	Sessions []string `json:"sessions"`
+	Sessions []string `json:"session_placeholders"`
 	Run      string   `json:"run"`
 }
 
