@@ -62,6 +62,9 @@ MCP flags:
                                 production, or all; --plugin G is the same
   --allow-secrets               let calls ask reveal:true to see cookie values, secret
                                 headers and body fields (default: always [redacted])
+  --axe-core FILE               axe-core's axe.min.js, run by a11y_audit (--with a11y):
+                                npm install axe-core, then node_modules/axe-core/axe.min.js;
+                                never looked up by itself (docs/evidence.md)
   --redact-header NAME          one more header network outputs redact (repeatable)
   --redact-body-key KEY         one more body field key network outputs redact (repeatable)
   --app-root DIR                refuse to launch anything outside DIR (and any switch
@@ -181,6 +184,7 @@ type mcpFlags struct {
 	settings  *settings // where each value came from (doctor prints it)
 
 	allowSecrets bool
+	axeCore      string
 	redactH      listFlag
 	redactK      listFlag
 }
@@ -207,6 +211,7 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&f.logFile, "log-file", "", "append diagnostics to this file instead of stderr")
 	fs.BoolVar(&f.version, "version", false, "print the version")
+	fs.StringVar(&f.axeCore, "axe-core", "", "axe-core's axe.min.js for a11y_audit (npm install axe-core; never looked up by itself)")
 	fs.Var(&f.redactH, "redact-header", "one more header network outputs redact (repeatable)")
 	fs.Var(&f.redactK, "redact-body-key", "one more body field key network outputs redact (repeatable)")
 	f.files.register(fs)
@@ -341,6 +346,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 		AllowSecrets:  f.allowSecrets,
 		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
+		AxeCore: f.axeCore,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -410,3 +410,35 @@ type probe struct {
 func (s *Store) probe(ctx context.Context, f Frame, l Locator) (*probe, error) {
 	return readAs[probe](ctx, s, f, l, "probe", nil)
 }
+
+// Described is what [Store.RefsOf] says of one element.
+type Described struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name,omitempty"`
+	Tag  string `json:"tag"`
+}
+
+// maxRefPaths bounds one RefsOf call.
+const maxRefPaths = 2000
+
+// RefsOf issues refs of this surface for the elements named by paths (a
+// CSS selector in the document, then one in each open shadow root on the
+// way, as axe-core names nodes). A path that names no element is nil.
+func (s *Store) RefsOf(ctx context.Context, f Frame, paths [][]string) ([]*Described, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	if len(paths) > maxRefPaths {
+		return nil, errs.BadArg("paths", "at most %d", maxRefPaths)
+	}
+	raw, err := s.exec(ctx, f, "refsOf", map[string]any{"paths": paths})
+	if err != nil {
+		return nil, err
+	}
+	var out []*Described
+	if err := decode(raw, &out); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "decoding refs")
+	}
+	return out, nil
+}

@@ -242,6 +242,19 @@ func Attach[T any](s *Session, create func(life context.Context) (T, func() erro
 	return v, nil
 }
 
+// Extra returns the value of type T hung on the session by Attach, if
+// there is one; it never creates it.
+func Extra[T any](s *Session) (T, bool) {
+	var zero T
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.extras[reflect.TypeFor[T]()]
+	if !ok || s.closing {
+		return zero, false
+	}
+	return a.value.(T), true
+}
+
 // closeConns ends the session's life: it cancels the lifetime context,
 // closes the hung extras, the registry and the pool, and waits for every
 // goroutine the session started. Concurrent and repeated calls are safe;

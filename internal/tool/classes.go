@@ -170,7 +170,9 @@ var toolClasses = map[string]toolClass{
 	"trace_budget":              classLifecycle,
 	"trace_view":                classLifecycle,
 	"trace_export_playwright":   classLifecycle,
+	"trace_promote":             classLifecycle,
 	"trace_replay":              classLifecycle,
+	"a11y_audit":                classAction, // axe.run cannot run twice at once in a document
 	"visual_capture":            classAction,
 	"visual_expect":             classRead,
 	"visual_update_baseline":    classAction,

@@ -66,6 +66,9 @@ type Config struct {
 	// RedactHeaders and RedactBodyKeys add to the headers and body field
 	// keys network outputs redact (--redact-header, --redact-body-key).
 	RedactHeaders, RedactBodyKeys []string
+	// AxeCore (--axe-core, UNDERSTUDY_AXE_CORE) is the path of axe-core's
+	// axe.min.js that a11y_audit runs; never found by itself.
+	AxeCore string
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -84,7 +87,8 @@ type Server struct {
 	// logged back to the clients.
 	log, sdkLog *slog.Logger
 	mcps        mcpServers
-	tracing     tracing // trace_start..trace_stop (trace.go)
+	tracing     tracing   // trace_start..trace_stop (trace.go)
+	axeEng      axeEngine // a11y_audit's engine, loaded at first use (a11y.go)
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -206,7 +210,7 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument} {
+	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerA11y, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument} {
 		group(s)
 	}
 	s.files = newFileRoots(cfg)

@@ -37,9 +37,11 @@ func registerNetwork(s *Server) {
 }
 
 // netOf returns the session's network state, creating it on first use.
-func netOf(c *Call) (*network.Network, error) {
-	sess := c.Session
-	cfg := c.Server.cfg
+func netOf(c *Call) (*network.Network, error) { return netFor(c.Server, c.Session) }
+
+// netFor returns sess's network state, creating it on first use.
+func netFor(s *Server, sess *session.Session) (*network.Network, error) {
+	cfg := s.cfg
 	return session.Attach(sess, func(life context.Context) (*network.Network, func() error, error) {
 		n := network.New(network.Config{Pool: sess.Pool, Surfaces: sess.Surfaces, Life: life, Seq: sess.NextSeq,
 			Redactor: network.NewRedactor(cfg.RedactHeaders, cfg.RedactBodyKeys)})

@@ -7,12 +7,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
@@ -26,6 +28,7 @@ type tracing struct {
 	rec     *trace.Recorder
 	places  map[string]*trace.Place // surface id → where it is, per recording
 	console map[string]int64        // session id → last console seq recorded
+	network map[string]int64        // session id → last network seq recorded
 }
 
 func (t *tracing) recorder() *trace.Recorder {
@@ -140,11 +143,59 @@ func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.S
 	}
 	if sess != nil {
 		st.Console = s.traceConsole(sess)
+		st.Network = s.traceNetwork(sess)
 		if rec.Screenshots() && st.OK && !readOnlyTool(st.Tool) {
 			shot = traceShot(sess)
 		}
 	}
 	_ = rec.Add(*st, shot) // a failure is kept and reported by trace_stop
+}
+
+// traceNetwork returns the requests the session's network capture
+// recorded since the previous step (none when capture is off).
+func (s *Server) traceNetwork(sess *session.Session) []string {
+	n, ok := session.Extra[*network.Network](sess)
+	if !ok || !n.Capturing() {
+		return nil
+	}
+	s.tracing.mu.Lock()
+	last := s.tracing.network[sess.ID]
+	s.tracing.mu.Unlock()
+	p := n.Read(network.ReadOptions{Since: last})
+	var lines []string
+	for _, r := range p.Records {
+		status := strconv.Itoa(r.Status)
+		switch {
+		case r.Failure != "":
+			status = "failed: " + r.Failure
+		case r.Status == 0:
+			status = "-"
+		}
+		line := r.Method + " " + status + " " + r.URL
+		if r.ResourceType != "" {
+			line += " (" + r.ResourceType
+			if r.DurationMs != nil {
+				line += fmt.Sprintf(", %.0f ms", *r.DurationMs)
+			}
+			line += ")"
+		}
+		if r.Stubbed != "" {
+			line += " stubbed by " + r.Stubbed
+		}
+		if r.SurfaceID != "" {
+			line += " [" + r.SurfaceID + "]"
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) > maxTraceConsole {
+		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier requests left out)", len(lines)-maxTraceConsole))
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.network != nil && p.NextSince > last {
+		s.tracing.network[sess.ID] = p.NextSince
+	}
+	s.tracing.mu.Unlock()
+	return lines
 }
 
 // traceConsole returns the console lines the session logged since the
@@ -210,6 +261,7 @@ func registerTrace(s *Server) {
 	add(s, "trace_budget", "A cheap poll of the live recording's token budget: {budget_tokens, spent, remaining, over_budget, near_budget}.", false, gateNone, traceBudget)
 	add(s, "trace_view", "Summarise a trace (path: its folder): steps with tool, outcome, code, elapsed ms, tokens and surface; failures; whether it was stopped or where a killed recording ended. html:true also writes a self-contained HTML report (steps with screenshots, console lines between steps, a timeline, failures highlighted; opens from disk with no server) to out (default <trace>/report.html).", false, gateNone, traceView)
 	add(s, "trace_export_playwright", "Write a runnable Playwright Test file (TypeScript) from a trace: it connects to the app through an understudy relay (env UNDERSTUDY_RELAY, default relayUrl) and does what the agent's successful steps did. Refs become getByRole/getByText locators from the role and name they had, frames become frameLocator chains, typed text fill, keys press, checks check/uncheck, options selectOption, and expectations web-first assertions (toHaveText, toHaveValue, toBeVisible, toBeChecked...). Steps with no equivalent are listed in skipped and commented in the file.", false, gateNone, traceExport)
+	add(s, "trace_promote", "Turn a trace (path: its folder) into a reviewable replay spec (JSON, format understudy-replay v1) to commit as a regression: each kept call's arguments (secrets redacted, plus the redactions named), its checkpoint {ok, code}, and what its refs named (role and name); session ids become placeholders ($session1); no result payloads. include/exclude filter by tool name (a trailing * matches a prefix); a kept call whose session an excluded launch or attach opened keeps that step. trace_replay {path: the spec} runs it. Default out: <trace>/replay.json.", false, gateNone, tracePromote)
 	add(s, "trace_replay", "Replay a trace against the app now: each step is dispatched again (with no more power than this server has: eval steps need today's --allow-eval; a trace with destructive steps — stop, kill, eval, files — needs confirm:true), refs are found again by the role and name they had (electron_find), surfaces by URL, and the outcome (ok and error code) is compared with the recorded one. Returns the steps replayed and the first step whose outcome differs.", false, gateNone, traceReplay)
 }
 
@@ -289,7 +341,7 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	if err != nil {
 		return nil, err
 	}
-	s.tracing.rec, s.tracing.places, s.tracing.console = rec, map[string]*trace.Place{}, map[string]int64{}
+	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = rec, map[string]*trace.Place{}, map[string]int64{}, map[string]int64{}
 	// Console lines from before the trace are not part of it.
 	for _, sess := range s.sessions.List() {
 		l := consoleOf(sess)
@@ -309,7 +361,7 @@ func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) 
 	s := c.Server
 	s.tracing.mu.Lock()
 	rec := s.tracing.rec
-	s.tracing.rec, s.tracing.places, s.tracing.console = nil, nil, nil
+	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = nil, nil, nil, nil
 	s.tracing.mu.Unlock()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
@@ -392,6 +444,13 @@ func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, err
 	}
 	if _, err := os.Stat(filepath.Join(p, trace.HeaderFile)); err != nil {
 		if st, e2 := os.Stat(p); e2 == nil && !st.IsDir() {
+			if strings.HasSuffix(p, ".json") { // a promoted spec (trace_promote)
+				real, err := c.Server.files.CheckRead(ctx, field, p)
+				if err != nil {
+					return nil, err
+				}
+				return trace.LoadSpec(real)
+			}
 			return nil, errs.New(errs.TraceInvalid, "%s is a file, not a trace folder", p).With("field", field)
 		}
 		// Judge the roots first: a path outside them says so, not "missing".

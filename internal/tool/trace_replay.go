@@ -18,7 +18,7 @@ var destructiveTools = map[string]bool{
 }
 
 type traceReplayArgs struct {
-	Path             string `json:"path" jsonschema:"the trace folder; relative: in the artifacts folder"`
+	Path             string `json:"path" jsonschema:"the trace folder, or a spec file trace_promote wrote; relative: in the artifacts folder"`
 	SessionID        string `json:"sessionId,omitempty" jsonschema:"replay on this session (default: the recorded launch starts a new one, else the one open session)"`
 	Confirm          bool   `json:"confirm,omitempty" jsonschema:"required when the trace has destructive steps (stop, kill, eval, files)"`
 	ContinueOnChange bool   `json:"continueOnDifference,omitempty" jsonschema:"go on after the first differing step (default: stop there)"`

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -157,4 +158,73 @@ func traceExport(ctx context.Context, c *Call, a *traceExportArgs) (*TraceExport
 	c.Server.files.Wrote(path)
 	return &TraceExportResult{Path: path, Bytes: len(ex.Source), Actions: ex.Actions, Assertions: ex.Asserts, Skipped: ex.Skipped,
 		Run: "UNDERSTUDY_RELAY=<relay http url> npx playwright test " + filepath.Base(path)}, nil
+}
+
+type tracePromoteArgs struct {
+	Path       string   `json:"path" jsonschema:"the trace folder; relative: in the artifacts folder"`
+	Out        string   `json:"out,omitempty" jsonschema:"the spec file to write (.json; default <trace>/replay.json)"`
+	Include    []string `json:"include,omitempty" jsonschema:"keep only these tools (a trailing * matches a prefix, e.g. electron_*)"`
+	Exclude    []string `json:"exclude,omitempty" jsonschema:"leave out these tools (a trailing * matches a prefix)"`
+	Redactions []string `json:"redactions,omitempty" jsonschema:"more argument fields to redact, e.g. args.text (password, token, authorization, cookie... always are)"`
+	Overwrite  bool     `json:"overwrite,omitempty" jsonschema:"replace out even if this server did not write it"`
+}
+
+func (a *tracePromoteArgs) validate() error {
+	switch {
+	case a.Path == "":
+		return errs.BadArg("path", "is required: a trace folder")
+	case a.Out != "" && !strings.HasSuffix(a.Out, ".json"):
+		return errs.BadArg("out", "must end in .json")
+	case len(a.Include) > 200 || len(a.Exclude) > 200 || len(a.Redactions) > 200:
+		return errs.BadArg("include", "at most 200 entries in include, exclude and redactions")
+	}
+	for _, r := range a.Redactions {
+		if k := strings.TrimPrefix(r, "args."); k == "" || strings.ContainsAny(k, ". ") {
+			return errs.BadArg("redactions", "a field name or args.NAME, not %q", r)
+		}
+	}
+	return nil
+}
+
+// TracePromoteResult is trace_promote's answer.
+type TracePromoteResult struct {
+	Path     string   `json:"path"`
+	Bytes    int      `json:"bytes"`
+	Steps    int      `json:"step_count"`
+	Retained []int    `json:"retained"` // seq of steps kept for their session
+	Sessions []string `json:"session_placeholders"`
+	Run      string   `json:"run"`
+}
+
+func tracePromote(ctx context.Context, c *Call, a *tracePromoteArgs) (*TracePromoteResult, error) {
+	t, err := loadTrace(ctx, c, "path", a.Path)
+	if err != nil {
+		return nil, err
+	}
+	out := a.Out
+	if out == "" {
+		out = filepath.Join(t.Dir, "replay.json")
+	}
+	file, err := c.Server.files.CheckWrite(ctx, "out", out, a.Overwrite)
+	if err != nil {
+		return nil, err
+	}
+	sp := t.Promote(trace.PromoteOptions{Include: a.Include, Exclude: a.Exclude, Redactions: a.Redactions})
+	b, err := json.MarshalIndent(sp, "", "  ")
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "encoding the spec")
+	}
+	path, err := writeShot(file, append(b, '\n'), false)
+	if err != nil {
+		return nil, err
+	}
+	c.Server.files.Wrote(path)
+	r := &TracePromoteResult{Path: path, Bytes: len(b) + 1, Steps: len(sp.Steps), Retained: []int{}, Sessions: sp.Sessions,
+		Run: "trace_replay {path: \"" + path + "\"}"}
+	for _, st := range sp.Steps {
+		if st.Retained {
+			r.Retained = append(r.Retained, st.Seq)
+		}
+	}
+	return r, nil
 }

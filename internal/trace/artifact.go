@@ -97,6 +97,10 @@ type Step struct {
 	Screenshot string `json:"screenshot,omitempty"`
 	// Console lists console messages seen since the previous step.
 	Console []string `json:"console,omitempty"`
+	// Network lists the requests that finished since the previous step
+	// (method, status, URL, type, time, surface), while the session's
+	// network capture is on.
+	Network []string `json:"network,omitempty"`
 }
 
 // Options configure a recording.

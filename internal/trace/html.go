@@ -71,6 +71,8 @@ img{max-width:100%;border:1px solid #ccc} table{border-collapse:collapse} td,th{
 {{range $k, $t := .Targets}}<p>{{$k}} {{$t.Ref}} = {{$t.Role}} "{{$t.Name}}"</p>{{end}}
 {{if .Console}}<h4>Console since the previous step</h4><pre class="console">{{range .Console}}{{.}}
 {{end}}</pre>{{end}}
+{{if .Network}}<h4>Network since the previous step</h4><pre class="network">{{range .Network}}{{.}}
+{{end}}</pre>{{end}}
 {{if .Shot}}<h4>Screenshot after the step</h4><img alt="screenshot after step {{.Seq}}" src="{{.Shot}}">{{end}}
 <h4>Result</h4><pre>{{.ResultText}}</pre>
 </details>

@@ -429,6 +429,24 @@ OPS.list = function (s, a) {
   return { items: items, count: found.length, truncated: found.length > items.length };
 };
 
+// refsOf issues refs for elements named by paths: each path is a list of
+// selectors, the first in the document and each next one in the open
+// shadow root of the element before it (how axe-core names a node). A
+// path that names nothing is null.
+OPS.refsOf = function (s, a) {
+  var out = [];
+  for (var i = 0; i < a.paths.length; i++) {
+    var path = a.paths[i], root = document, el = null;
+    for (var j = 0; j < path.length && root; j++) {
+      try { el = root.querySelector(path[j]); } catch (e) { el = null; }
+      if (!el) break;
+      root = j + 1 < path.length ? el.shadowRoot : null;
+    }
+    out.push(el ? describe(s, el) : null);
+  }
+  return out;
+};
+
 OPS.focused = function (s) {
   var a = deepActive();
   if (!a) return null;

@@ -1,0 +1,60 @@
+package tool
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTraceNetwork: with network capture on, each step records the
+// requests that finished since the previous step, and the HTML report
+// shows them.
+func TestTraceNetwork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium")
+	}
+	e := newEnv(t, Config{})
+	e.launch("/index.html")
+	dir := filepath.Join(t.TempDir(), "tr")
+	e.ok("trace_start", map[string]any{"path": dir})
+	e.ok("network_capture_start", nil)
+	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")})
+	e.ok("electron_get_text", map[string]any{"selector": "h1"})
+	e.ok("trace_stop", nil)
+	var found string
+	ents, err := os.ReadDir(filepath.Join(dir, "steps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, "steps", en.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Tool    string   `json:"tool"`
+			Network []string `json:"network"`
+		}
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range st.Network {
+			if strings.Contains(l, "/second.html") && strings.HasPrefix(l, "GET 200 ") {
+				found = st.Tool
+			}
+		}
+	}
+	if found == "" {
+		t.Fatal("no step recorded the request for /second.html")
+	}
+	v := e.ok("trace_view", map[string]any{"path": dir, "html": true})
+	page, err := os.ReadFile(v["html_path"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "Network since the previous step") || !strings.Contains(string(page), "/second.html") {
+		t.Fatal("the HTML report does not show the network records")
+	}
+}
