@@ -219,7 +219,9 @@ func lastLines(s string, n int) string {
 // BenchmarkSnapshotScale takes cold snapshots (a new document every
 // iteration, as right after a navigation) of gen.html?n=N for N from 2,000
 // to 80,000 elements, with default settings, with maxEntries 50 and with
-// maxEntries 10000 (whose cap lets the walk read most of the page). It
+// maxEntries 10000 (whose cap lets the walk read most of the page); and,
+// as "layout", only a forced style and layout of the same cold page (what
+// any first reader pays, the floor under the snapshot's numbers). It
 // reports the median wall time (median-ms), the median CPU time of the
 // renderer's main thread during the call (cpu-ms: what a loaded machine
 // inflates least) and their growth against the 2,000-element page
