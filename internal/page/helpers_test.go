@@ -111,10 +111,11 @@ func (t *tab) eval(tb testing.TB, expr string, out any) {
 	}
 }
 
-// waitTrue polls expr until it is true (15 s at most).
+// waitTrue polls expr until it is true (45 s at most: a first tab on a
+// loaded machine takes long).
 func (t *tab) waitTrue(tb testing.TB, expr string) {
 	tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(45 * time.Second)
 	for {
 		var ok bool
 		var raw json.RawMessage

@@ -26,6 +26,13 @@ function Namer(styles) {
   // Nodes visited by the current name computation, bounded (NAME_NODES)
   // so a name from content of a huge subtree costs little.
   this.nodes = 0;
+  // Names computed by this namer, per element: a walk names an entry once,
+  // and the identity of the same element (registry.js) asks again. The
+  // DOM does not change during one walk, so the answer is the same.
+  this.memo = new _Map();
+  // Whether the style sheets of a tree scope can give a ::before or
+  // ::after text, per scope (see mayPseudo).
+  this.pseudoScopes = new _Map();
 }
 
 // NAME_NODES bounds the nodes one name computation visits: names are cut at
@@ -42,13 +49,21 @@ Namer.prototype.name = function (el, role) {
   if (NAME_PROHIBITED.has(role)) {
     // WAI-ARIA prohibits naming these roles; an author label still wins in
     // browsers for generic elements that take focus, which we do not copy.
+    this.nodes = 0;
     return '';
+  }
+  var m = this.memo.get(el);
+  if (m && m.role === role) {
+    this.from = m.from;
+    this.nodes = m.nodes;
+    return m.name;
   }
   this.root = el;
   this.visited = new _Set();
   this.nodes = 0;
-  var s = this.alt(el, role, 0, true);
-  return normSpace(s);
+  var s = normSpace(this.alt(el, role, 0, true));
+  this.memo.set(el, { role: role, name: s, from: this.from, nodes: this.nodes });
+  return s;
 };
 
 // description returns the accessible description of el: aria-describedby,
@@ -248,7 +263,8 @@ Namer.prototype.labelText = function (lab, forEl) {
 Namer.prototype.content = function (el, flags) {
   var acc = '';
   if (!(flags & F_HIDDEN_OK) && skipsChildren(el, this.styles.of(el))) return acc;
-  var before = pseudoText(el, '::before'), after = pseudoText(el, '::after');
+  var pz = this.mayPseudo(el);
+  var before = pz ? pseudoText(el, '::before') : '', after = pz ? pseudoText(el, '::after') : '';
   var kids = rendered(el);
   var sub = flags | F_CONTENT;
   var details = el.localName === 'details' && !el.open && !(flags & F_HIDDEN_OK);
@@ -267,6 +283,68 @@ Namer.prototype.content = function (el, flags) {
   }
   return before + acc + after;
 };
+
+// mayPseudo reports whether a ::before or ::after of el may carry text:
+// whether a style sheet that can reach el has a rule for one (or cannot be
+// read). Reading a pseudo-element's style costs a style resolution each
+// time, the dearest step of a name from content, and most pages have no
+// such rule in most tree scopes. Shadow hosts (:host::before), slotted
+// elements (::slotted()::before) and custom elements (whose closed shadow
+// root is out of sight) are always read.
+Namer.prototype.mayPseudo = function (el) {
+  if (el.shadowRoot || el.assignedSlot || el.localName.indexOf('-') >= 0) return true;
+  var scope = el.getRootNode();
+  var v = this.pseudoScopes.get(scope);
+  if (v === undefined) {
+    v = scopeMayPseudo(scope);
+    this.pseudoScopes.set(scope, v);
+  }
+  return v;
+};
+
+// PSEUDO_RULES bounds the rules one look at a scope's style sheets reads;
+// past it the scope is taken to have pseudo-element text.
+var PSEUDO_RULES = 20000;
+var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
+
+// scopeMayPseudo looks at the style sheets of a tree scope and of the
+// scopes around it (::part()::before reaches into a shadow tree).
+function scopeMayPseudo(scope) {
+  var budget = { n: PSEUDO_RULES };
+  for (var r = scope; r;) {
+    if (r.nodeType !== 9 && r.nodeType !== 11) return true; // a detached subtree
+    if (sheetsMayPseudo(r.styleSheets, budget) || sheetsMayPseudo(r.adoptedStyleSheets, budget)) return true;
+    if (r.nodeType === 9) return false;
+    r = r.host ? r.host.getRootNode() : null;
+  }
+  return true;
+}
+
+function sheetsMayPseudo(sheets, budget) {
+  if (!sheets) return false;
+  for (var i = 0; i < sheets.length; i++) {
+    var rules;
+    try { rules = sheets[i].cssRules; } catch (e) { return true; } // another origin's sheet
+    if (!rules || rulesMayPseudo(rules, budget)) return true;
+  }
+  return false;
+}
+
+function rulesMayPseudo(rules, budget) {
+  for (var i = 0; i < rules.length; i++) {
+    if (--budget.n < 0) return true;
+    var r = rules[i];
+    var sel = r.selectorText;
+    if (typeof sel === 'string' && PSEUDO_SELECTOR.test(sel)) return true;
+    if (r.styleSheet) {
+      var inner;
+      try { inner = r.styleSheet.cssRules; } catch (e) { return true; }
+      if (inner && rulesMayPseudo(inner, budget)) return true;
+    }
+    if (r.cssRules && r.cssRules.length && rulesMayPseudo(r.cssRules, budget)) return true;
+  }
+  return false;
+}
 
 // pseudoText is the text a ::before or ::after pseudo-element adds (step
 // 2F.ii): its content strings, or the alternative text after "/". Icon-font

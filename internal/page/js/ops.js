@@ -85,7 +85,14 @@ function dice(a, b) {
 // similar walks the document and returns up to five entries that look
 // most like what ref was ({role, name}), by role and name.
 function similar(s, want, ref) {
-  var entries = new Walker().run();
+  var w = new Walker();
+  var entries = w.run();
+  var was = s.namer;
+  s.namer = w.namer;
+  try { return similarOf(s, entries, want, ref); } finally { s.namer = was; }
+}
+
+function similarOf(s, entries, want, ref) {
   settleQuiet(s, entries);
   var scored = [];
   for (var i = 0; i < entries.length; i++) {
@@ -143,11 +150,18 @@ OPS.snapshot = function (s, a) {
   var lim = since ? null : walkCap(o);
   var walker = new Walker({ cap: lim ? lim.cap : 0, capInteractive: !!o.interactiveOnly, deadline: o.timeMs > 0 ? started + o.timeMs : 0 });
   var entries = walker.run();
+  // The identities of the entries (registry.js) reuse the walk's names.
+  s.namer = walker.namer;
   var partial = walker.stop !== '';
   if (walker.stop === 'time' && !entries.length) {
     fail('OPERATION_TIMEOUT', 'the snapshot found no entry within its time limit of ' + o.timeMs + ' ms; the page is free again (a smaller page region, or more time, may help)', { walked_ms: Math.round(nowMs() - started) });
   }
-  settle(s, entries);
+  // What the agent is shown of each ref (REF_STALE) is recorded for the
+  // entries the result holds (below): a full snapshot trimmed to a few
+  // entries of a large walk shows the agent only those. A diff records
+  // every entry walked, as its lines speak for the rows around them.
+  if (since) settle(s, entries);
+  else settleQuiet(s, entries);
   if (++s.walks % 16 === 0) prune(s);
   var d = base ? diff(base, entries, partial ? s : null) : null;
   s.base = partial && base ? mergeBaseline(s, base, entries) : baselineOf(entries);
@@ -270,6 +284,7 @@ OPS.snapshot = function (s, a) {
     if (dj.size) res.truncated = true;
     dropped = dj;
   }
+  for (var sh = 0; sh < pool.length; sh++) if (!pool[sh].textNode && !dropped.has(pool[sh])) sawEntry(s, pool[sh]);
   if (dropped.size) {
     res.omitted = dropped.size;
     if (!res.reason) res.reason = maxEntries && pool.length > maxEntries ? 'entries' : 'budget';
@@ -310,7 +325,9 @@ function countInteractive(pool, dropped) {
 
 OPS.find = function (s, a) {
   var q = a.q || {};
-  var entries = new Walker().run();
+  var walker = new Walker();
+  var entries = walker.run();
+  s.namer = walker.namer;
   settleQuiet(s, entries);
   s.base = baselineOf(entries);
   var pool = entries;
@@ -511,12 +528,17 @@ function op(a) {
   var R = currentRegistry();
   var s = R.space(a.ns, a.next || 1);
   var out = { d: R.token };
+  s.namer = null;
   try {
     var f = OPS[a.op];
     if (!f) fail('BAD_ARGUMENT', 'unknown operation ' + a.op, { field: 'op' });
     out.r = f(s, a);
   } catch (err) {
     out.e = errorOut(err);
+  } finally {
+    // A walk's namer holds only while the document has not changed: the
+    // next operation computes identities afresh.
+    s.namer = null;
   }
   out.n = s.next;
   if (s.memo.length) { out.m = s.memo.join('\u001e'); s.memo = []; }

@@ -17,7 +17,7 @@ Registry.prototype.space = function (key, minNext) {
   var s = this.spaces.get(key);
   if (!s) {
     s = { refOf: new _WeakMap(), byRef: new _Map(), next: 1, base: null, reported: new _Map(), memo: [], walks: 0,
-      seen: new _Map(), quiet: false };
+      seen: new _Map(), quiet: false, namer: null };
     this.spaces.set(key, s);
   }
   if (minNext > s.next) s.next = minNext;
@@ -91,12 +91,17 @@ var IDENTITY_NO_TEXT = new _Set(['textbox', 'searchbox', 'combobox', 'spinbutton
 // identityOf is el's role and name as a ref check sees them: its role and
 // accessible name, else (for an element that cannot be named or has no
 // name, and is not a field or a container) its short text content.
-function identityOf(el) {
+//
+// namer, when given, is the namer of a walk just made (its caches of
+// styles, labels and names hold while the document has not changed since),
+// so an entry's identity costs no second name computation; without it the
+// identity is computed afresh.
+function identityOf(el, namer) {
   var role = roleOf(el) || 'generic';
-  var n = new Namer(new Styles());
+  var n = namer || new Namer(new Styles());
   var name = n.name(el, role);
   if (!name && !el.isContentEditable && !IDENTITY_NO_TEXT.has(role) &&
-      (el.textContent || '').length <= 4 * IDENTITY_TEXT_MAX && !scrolls(el)) {
+      textAtMost(el, 4 * IDENTITY_TEXT_MAX) && !scrolls(el)) {
     n.root = el;
     n.visited = new _Set();
     var t = normSpace(n.content(el, 0));
@@ -113,6 +118,21 @@ function scrolls(el) {
   return /auto|scroll/.test(cs.overflowY + ' ' + cs.overflowX);
 }
 
+// textAtMost reports whether el's text content is at most max characters
+// long, reading no further than that: a wrapper around a whole page is not
+// read whole.
+function textAtMost(el, max) {
+  var n = 0, node = el.firstChild;
+  while (node) {
+    if (node.nodeType === TEXT_NODE && (n += node.data.length) > max) return false;
+    if (node.firstChild) { node = node.firstChild; continue; }
+    while (node !== el && !node.nextSibling) node = node.parentNode;
+    if (node === el) break;
+    node = node.nextSibling;
+  }
+  return true;
+}
+
 function identityKey(id) { return id.role + '\u001f' + id.name; }
 
 // saw records that the agent was shown ref with this label (key is role
@@ -123,7 +143,7 @@ function saw(s, ref, key, role, name) {
   var w = s.byRef.get(ref);
   var el = w && w.deref();
   if (!el) return;
-  s.seen.set(ref, { key: key, role: role, name: clip(name, IDENTITY_TEXT_MAX), id: identityKey(identityOf(el)) });
+  s.seen.set(ref, { key: key, role: role, name: clip(name, IDENTITY_TEXT_MAX), id: identityKey(identityOf(el, s.namer)) });
 }
 
 // sawNow records that the agent has been shown el's identity as it is now
