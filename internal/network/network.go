@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +87,9 @@ type Network struct {
 
 	capturing atomic.Bool
 
+	in    *inbox     // Network.* events from the readers, decoded by decodeWorker
+	spare []rawEvent // the inbox's other buffer; under in.decode
+
 	mu         sync.Mutex
 	closed     bool
 	opts       CaptureOptions
@@ -120,7 +125,7 @@ type targetState struct {
 // enabled.
 func New(cfg Config) *Network {
 	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, stubbedBy: map[pkey]string{},
-		cond: map[string]Conditions{}, targets: map[string]*targetState{}}
+		cond: map[string]Conditions{}, targets: map[string]*targetState{}, in: newInbox()}
 	if n.red == nil {
 		n.red = NewRedactor(nil, nil)
 	}
@@ -133,6 +138,7 @@ func New(cfg Config) *Network {
 		life = context.Background()
 	}
 	n.life, n.cancel = context.WithCancel(life)
+	n.wg.Go(n.decodeWorker)
 	n.unlisten = cfg.Pool.Listen(n.onEvent)
 	n.unwatch = cfg.Pool.Watch(func(ch target.Change) {
 		if !target.IsRenderer(ch.Target.Type) {
@@ -413,8 +419,10 @@ func (n *Network) StopCapture(ctx context.Context) (Page, error) {
 	return p, err
 }
 
-// onEvent runs on a socket's reader: it decodes only what it needs and
-// never waits for a call.
+// onEvent runs on a socket's reader: it queues Network events for the
+// decoder (ADR-014: O(1) on the reader, bounded, drops counted), decodes
+// only Fetch.requestPaused (which must never be dropped) and never waits
+// for a call.
 func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
 	if ev.SessionID != "" {
 		return
@@ -427,7 +435,11 @@ func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
 	if !n.capturing.Load() || len(ev.Method) < 9 || ev.Method[:8] != "Network." {
 		return
 	}
-	n.onNetwork(s.TargetID(), ev.Method, ev.Params)
+	switch ev.Method {
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
+		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
+		n.in.put(rawEvent{target: s.TargetID(), method: ev.Method, params: ev.Params})
+	}
 }
 
 type wireRequest struct {
@@ -482,6 +494,9 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
 		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
 	default:
+		return
+	}
+	if !n.capturing.Load() { // stopped while it waited in the inbox
 		return
 	}
 	var ev wireEvent
@@ -729,11 +744,16 @@ type Page struct {
 	BodiesDropped int64
 	Lost          int64
 	Total         int
+	// EventsDropped counts Network events dropped because the inbox was
+	// full (the records they belonged to are incomplete or missing).
+	EventsDropped int64
 }
 
 // Read returns the records with seq > Since, oldest first, at most Limit
 // (the newest ones).
 func (n *Network) Read(o ReadOptions) Page {
+	n.drain() // what the readers queued before this call
+	_, dropped := n.in.stats()
 	n.mu.Lock()
 	recs := make([]Record, 0, min(len(n.ring), max(o.Limit, 0)))
 	total := 0
@@ -751,11 +771,14 @@ func (n *Network) Read(o ReadOptions) Page {
 			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
 				c := *r
 				c.InFlight = true
+				// the reader goroutine still merges into these
+				c.RequestHeaders, c.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+				c.Redirects = slices.Clone(r.Redirects)
 				recs = append(recs, c)
 			}
 		}
 	}
-	p := Page{NextSince: o.Since, Overflowed: n.overflowed, BodiesDropped: n.bodiesDrop, Lost: n.lost, Total: total}
+	p := Page{NextSince: o.Since, Overflowed: n.overflowed, BodiesDropped: n.bodiesDrop, Lost: n.lost, Total: total, EventsDropped: dropped}
 	if o.Clear {
 		n.ring, n.head, n.bodyBytes = nil, 0, 0
 	}
@@ -780,13 +803,18 @@ type Stats struct {
 	Records, Pending, Targets, Stubs, StubbedBy int
 	BodyBytes                                   int64
 	Paused, Answered                            int64
+	// Inbox is how many events wait to be decoded; InboxDropped how many
+	// were dropped because it was full.
+	Inbox        int
+	InboxDropped int64
 }
 
 // Stats returns the counts now.
 func (n *Network) Stats() Stats {
+	queued, dropped := n.in.stats()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
+	return Stats{Inbox: queued, InboxDropped: dropped, Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
 		StubbedBy: len(n.stubbedBy), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
 }
 
