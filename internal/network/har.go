@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -265,22 +266,24 @@ func harInvalid(path, format string, args ...any) error {
 // HARFiles reads a side file a HAR names (Playwright's recordHar with
 // content 'attach' keeps bodies in files next to the HAR, or in the zip
 // that holds it, and names them in content._file / postData._file). name
-// has been checked to be a plain file name.
+// has been checked to stay inside the HAR's folder (slash-separated).
 type HARFiles func(name string) ([]byte, error)
 
 // ParseHAR reads a HAR 1.2 document whose bodies are all inline; see
 // [ParseHARFiles].
 func ParseHAR(data []byte) (*Archive, error) { return ParseHARFiles(data, nil) }
 
-// harFileName checks a _file name: a plain name, no folder, no "..".
+// harFileName checks a _file name: a path relative to the HAR's folder
+// (Playwright writes "<resources>/<sha1>.<ext>"), inside it: not
+// absolute, no "..", no backslash.
 func harFileName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\\x00") && len(name) <= 255
+	return len(name) <= 1024 && !strings.ContainsAny(name, "\\\x00") && filepath.IsLocal(filepath.FromSlash(name))
 }
 
 // readSide reads the side file named at the JSON path p.
 func readSide(open HARFiles, p, name string) ([]byte, error) {
 	if !harFileName(name) {
-		return nil, harInvalid(p, "not a plain file name: %q", name)
+		return nil, harInvalid(p, "not a file name inside the HAR's folder: %q", name)
 	}
 	if open == nil {
 		return nil, harInvalid(p, "the body is in a separate file %q, which this HAR's source cannot provide", name)

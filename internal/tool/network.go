@@ -591,7 +591,7 @@ func harSource(ctx context.Context, c *Call, path string, data []byte) ([]byte, 
 	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		dir := filepath.Dir(path)
 		return data, func(name string) ([]byte, error) {
-			p, err := c.Server.files.CheckRead(ctx, "path", filepath.Join(dir, name))
+			p, err := c.Server.files.CheckRead(ctx, "path", filepath.Join(dir, filepath.FromSlash(name)))
 			if err != nil {
 				return nil, err
 			}
