@@ -718,6 +718,7 @@ func (n *Network) addLocked(r *Record) {
 			o.body = 0
 			o.RequestBody, o.ResponseBody = "", ""
 			o.BodyDropped = true
+			o.enc = nil
 			n.bodiesDrop++
 		}
 	}
@@ -756,15 +757,33 @@ func (n *Network) Read(o ReadOptions) Page {
 	_, dropped := n.in.stats()
 	n.mu.Lock()
 	recs := make([]Record, 0, min(len(n.ring), max(o.Limit, 0)))
-	total := 0
 	count := len(n.ring)
+	idx := make([]int, 0, count)
 	for i := range count {
-		r := &n.ring[(n.head+i)%count]
+		j := (n.head + i) % count
+		r := &n.ring[j]
 		if r.Seq <= o.Since || !o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
 			continue
 		}
-		total++
-		recs = append(recs, *r)
+		idx = append(idx, j)
+	}
+	total := len(idx)
+	if o.Limit > 0 && len(idx) > o.Limit {
+		idx = idx[len(idx)-o.Limit:]
+	}
+	for _, j := range idx {
+		r := &n.ring[j]
+		if !o.Reveal && r.enc == nil && r.body == 0 && !o.Clear {
+			// Encode a finished record once, redacted: later reads append
+			// these bytes (network_captured polled with since).
+			red := r.redacted(n.red)
+			r.enc = red.appendJSON(nil)
+		}
+		c := *r
+		if o.Reveal {
+			c.enc = nil
+		}
+		recs = append(recs, c)
 	}
 	if o.InFlight {
 		for _, r := range n.pending {

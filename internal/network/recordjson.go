@@ -16,8 +16,16 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	return r.AppendJSON(make([]byte, 0, 1024)), nil
 }
 
-// AppendJSON appends the record's JSON to b.
+// AppendJSON appends the record's JSON to b (its cached encoding when a
+// redacted read of the ring has one).
 func (r *Record) AppendJSON(b []byte) []byte {
+	if r.enc != nil {
+		return append(b, r.enc...)
+	}
+	return r.appendJSON(b)
+}
+
+func (r *Record) appendJSON(b []byte) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendInt(b, r.Seq, 10)
 	b = appendStrField(b, "id", r.ID, false)

@@ -67,3 +67,32 @@ func FuzzRecordJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestReadCachesRedactedEncoding: a redacted read caches each record's
+// JSON in the ring; the next read appends the same bytes; a revealed read
+// never uses it; a record that lost its body is encoded again.
+func TestReadCachesRedactedEncoding(t *testing.T) {
+	nw := benchRing(3)
+	nw.ring[1].RequestHeaders = map[string]string{"Authorization": "Bearer sekrit", "Accept": "*/*"}
+	enc := func(p Page) string {
+		var b []byte
+		for i := range p.Records {
+			b = p.Records[i].AppendJSON(b)
+		}
+		return string(b)
+	}
+	first := enc(nw.Read(ReadOptions{Limit: 10}))
+	if nw.ring[1].enc == nil || bytes.Contains(nw.ring[1].enc, []byte("sekrit")) {
+		t.Fatalf("cached: %s", nw.ring[1].enc)
+	}
+	if second := enc(nw.Read(ReadOptions{Limit: 10})); second != first {
+		t.Fatalf("second read differs:\n%s\n%s", first, second)
+	}
+	if rev := enc(nw.Read(ReadOptions{Limit: 10, Reveal: true})); !bytes.Contains([]byte(rev), []byte("Bearer sekrit")) {
+		t.Fatalf("reveal used the redacted cache: %s", rev)
+	}
+	want, _ := json.Marshal(plainRecord(nw.Read(ReadOptions{Limit: 1}).Records[0]))
+	if got := enc(nw.Read(ReadOptions{Limit: 1})); got != string(want) {
+		t.Fatalf("cached encoding:\n got %s\nwant %s", got, want)
+	}
+}
