@@ -19,7 +19,7 @@ func cpuTime() time.Duration {
 // benchRing is a Network whose ring holds n records shaped like the
 // fixture's /echo fetches (about 12 request and 8 response headers).
 func benchRing(n int) *Network {
-	nw := &Network{red: NewRedactor(nil, nil), in: newInbox(), pending: map[pkey]*Record{}, opts: CaptureOptions{BodyBudget: DefaultBodyBudget}}
+	nw := &Network{red: NewRedactor(nil, nil), pending: map[pkey]*Record{}, opts: CaptureOptions{BodyBudget: DefaultBodyBudget}}
 	nw.seq = func() int64 { return nw.own.Add(1) }
 	ok := true
 	for i := range n {

@@ -87,9 +87,6 @@ type Network struct {
 
 	capturing atomic.Bool
 
-	in    *inbox     // Network.* events from the readers, decoded by decodeWorker
-	spare []rawEvent // the inbox's other buffer; under in.decode
-
 	mu         sync.Mutex
 	closed     bool
 	opts       CaptureOptions
@@ -125,7 +122,7 @@ type targetState struct {
 // enabled.
 func New(cfg Config) *Network {
 	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, stubbedBy: map[pkey]string{},
-		cond: map[string]Conditions{}, targets: map[string]*targetState{}, in: newInbox()}
+		cond: map[string]Conditions{}, targets: map[string]*targetState{}}
 	if n.red == nil {
 		n.red = NewRedactor(nil, nil)
 	}
@@ -138,7 +135,6 @@ func New(cfg Config) *Network {
 		life = context.Background()
 	}
 	n.life, n.cancel = context.WithCancel(life)
-	n.wg.Go(n.decodeWorker)
 	n.unlisten = cfg.Pool.Listen(n.onEvent)
 	n.unwatch = cfg.Pool.Watch(func(ch target.Change) {
 		if !target.IsRenderer(ch.Target.Type) {
@@ -419,10 +415,8 @@ func (n *Network) StopCapture(ctx context.Context) (Page, error) {
 	return p, err
 }
 
-// onEvent runs on a socket's reader: it queues Network events for the
-// decoder (ADR-014: O(1) on the reader, bounded, drops counted), decodes
-// only Fetch.requestPaused (which must never be dropped) and never waits
-// for a call.
+// onEvent runs on a socket's reader: it decodes only what it needs and
+// never waits for a call.
 func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
 	if ev.SessionID != "" {
 		return
@@ -438,7 +432,7 @@ func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
 	switch ev.Method {
 	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
 		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
-		n.in.put(rawEvent{target: s.TargetID(), method: ev.Method, params: ev.Params})
+		n.onNetwork(s.TargetID(), ev.Method, ev.Params)
 	}
 }
 
@@ -494,9 +488,6 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
 		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
 	default:
-		return
-	}
-	if !n.capturing.Load() { // stopped while it waited in the inbox
 		return
 	}
 	var ev wireEvent
@@ -745,16 +736,11 @@ type Page struct {
 	BodiesDropped int64
 	Lost          int64
 	Total         int
-	// EventsDropped counts Network events dropped because the inbox was
-	// full (the records they belonged to are incomplete or missing).
-	EventsDropped int64
 }
 
 // Read returns the records with seq > Since, oldest first, at most Limit
 // (the newest ones).
 func (n *Network) Read(o ReadOptions) Page {
-	n.drain() // what the readers queued before this call
-	_, dropped := n.in.stats()
 	n.mu.Lock()
 	recs := make([]Record, 0, min(len(n.ring), max(o.Limit, 0)))
 	count := len(n.ring)
@@ -797,7 +783,7 @@ func (n *Network) Read(o ReadOptions) Page {
 			}
 		}
 	}
-	p := Page{NextSince: o.Since, Overflowed: n.overflowed, BodiesDropped: n.bodiesDrop, Lost: n.lost, Total: total, EventsDropped: dropped}
+	p := Page{NextSince: o.Since, Overflowed: n.overflowed, BodiesDropped: n.bodiesDrop, Lost: n.lost, Total: total}
 	if o.Clear {
 		n.ring, n.head, n.bodyBytes = nil, 0, 0
 	}
@@ -822,18 +808,13 @@ type Stats struct {
 	Records, Pending, Targets, Stubs, StubbedBy int
 	BodyBytes                                   int64
 	Paused, Answered                            int64
-	// Inbox is how many events wait to be decoded; InboxDropped how many
-	// were dropped because it was full.
-	Inbox        int
-	InboxDropped int64
 }
 
 // Stats returns the counts now.
 func (n *Network) Stats() Stats {
-	queued, dropped := n.in.stats()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return Stats{Inbox: queued, InboxDropped: dropped, Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
+	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
 		StubbedBy: len(n.stubbedBy), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
 }
 

@@ -186,10 +186,7 @@ type CapturedResult struct {
 	// Untracked counts requests not recorded because too many were in
 	// flight at once.
 	Untracked int64 `json:"untracked,omitempty"`
-	// EventsDropped counts network events dropped because they came
-	// faster than they could be decoded (a bounded inbox, ADR-014).
-	EventsDropped int64 `json:"events_dropped,omitempty"`
-	Capturing     bool  `json:"capturing"`
+	Capturing bool  `json:"capturing"`
 }
 
 // appendJSON encodes the answer as encoding/json would (the records
@@ -228,10 +225,6 @@ func (r *CapturedResult) appendJSON(b []byte) []byte {
 		b = append(b, `,"untracked":`...)
 		b = strconv.AppendInt(b, r.Untracked, 10)
 	}
-	if r.EventsDropped != 0 {
-		b = append(b, `,"events_dropped":`...)
-		b = strconv.AppendInt(b, r.EventsDropped, 10)
-	}
 	b = append(b, `,"capturing":`...)
 	b = strconv.AppendBool(b, r.Capturing)
 	return append(b, '}')
@@ -265,7 +258,7 @@ func networkCaptured(_ context.Context, c *Call, a *capturedArgs) (*CapturedResu
 		p.Records = []network.Record{}
 	}
 	return &CapturedResult{Count: len(p.Records), Events: p.Records, Total: p.Total, NextSince: p.NextSince, Overflowed: p.Overflowed,
-		BodiesDropped: p.BodiesDropped, Untracked: p.Lost, EventsDropped: p.EventsDropped, Capturing: n.Capturing()}, nil
+		BodiesDropped: p.BodiesDropped, Untracked: p.Lost, Capturing: n.Capturing()}, nil
 }
 
 type captureStopArgs struct {
