@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -262,11 +263,47 @@ func harInvalid(path, format string, args ...any) error {
 	return e
 }
 
-// ParseHAR reads a HAR 1.2 document (written by us, by Playwright's
-// recordHar or by Chrome DevTools); a problem is HAR_INVALID with the
-// JSON path of the first one. Entries whose response has no status (a
-// failed request) are skipped.
-func ParseHAR(data []byte) (*Archive, error) {
+// HARFiles reads a side file a HAR names (Playwright's recordHar with
+// content 'attach' keeps bodies in files next to the HAR, or in the zip
+// that holds it, and names them in content._file / postData._file). name
+// has been checked to stay inside the HAR's folder (slash-separated).
+type HARFiles func(name string) ([]byte, error)
+
+// ParseHAR reads a HAR 1.2 document whose bodies are all inline; see
+// [ParseHARFiles].
+func ParseHAR(data []byte) (*Archive, error) { return ParseHARFiles(data, nil) }
+
+// harFileName checks a _file name: a path relative to the HAR's folder
+// (Playwright writes "<resources>/<sha1>.<ext>"), inside it: not
+// absolute, no "..", no backslash.
+func harFileName(name string) bool {
+	return len(name) <= 1024 && !strings.ContainsAny(name, "\\\x00") && filepath.IsLocal(filepath.FromSlash(name))
+}
+
+// readSide reads the side file named at the JSON path p.
+func readSide(open HARFiles, p, name string) ([]byte, error) {
+	if !harFileName(name) {
+		return nil, harInvalid(p, "not a file name inside the HAR's folder: %q", name)
+	}
+	if open == nil {
+		return nil, harInvalid(p, "the body is in a separate file %q, which this HAR's source cannot provide", name)
+	}
+	b, err := open(name)
+	if err != nil {
+		if e := errs.As(err); e != nil {
+			return nil, e.With("har_path", p)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+// ParseHARFiles reads a HAR 1.2 document (written by us, by Playwright's
+// recordHar — bodies embedded, or attached as side files read through
+// open — or by Chrome DevTools); a problem is HAR_INVALID with the JSON
+// path of the first one. Entries whose response has no status (a failed
+// request) are skipped.
+func ParseHARFiles(data []byte, open HARFiles) (*Archive, error) {
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -348,10 +385,17 @@ func ParseHAR(data []byte) (*Archive, error) {
 			entry.Headers["Content-Type"] = ct
 		}
 		text, _ := content["text"].(string)
-		switch enc, _ := content["encoding"].(string); enc {
-		case "":
+		file, hasFile := content["_file"].(string)
+		switch enc, _ := content["encoding"].(string); {
+		case hasFile && text == "" && status != 0:
+			b, err := readSide(open, p+".response.content._file", file)
+			if err != nil {
+				return nil, err
+			}
+			entry.Body = b
+		case enc == "":
 			entry.Body = []byte(text)
-		case "base64":
+		case enc == "base64":
 			b, err := base64.StdEncoding.DecodeString(text)
 			if err != nil {
 				return nil, harInvalid(p+".response.content.text", "not base64: %v", err)
@@ -362,6 +406,13 @@ func ParseHAR(data []byte) (*Archive, error) {
 		}
 		if pd, ok := req["postData"].(map[string]any); ok {
 			entry.postData, _ = pd["text"].(string)
+			if f, ok := pd["_file"].(string); ok && entry.postData == "" && status != 0 {
+				b, err := readSide(open, p+".request.postData._file", f)
+				if err != nil {
+					return nil, err
+				}
+				entry.postData = string(b)
+			}
 		}
 		if status == 0 {
 			continue // a request that failed: nothing to replay

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,6 +82,9 @@ type Network struct {
 
 	unlisten, unwatch func()
 
+	holdMu sync.Mutex
+	unhold func() // the pool hold, while targets need a domain of ours
+
 	capturing atomic.Bool
 
 	mu         sync.Mutex
@@ -140,7 +145,7 @@ func New(cfg Config) *Network {
 			return
 		}
 		if n.wanted() {
-			n.spawn(func() { _ = n.apply(ch.Target.ID) })
+			n.spawn(func() { _ = n.apply(n.life, ch.Target.ID) })
 		}
 	})
 	return n
@@ -186,6 +191,40 @@ func (n *Network) forget(targetID string) {
 	}
 }
 
+// syncHold keeps a pool hold (ADR-033) while targets need a domain of
+// ours, so that a target opening later (a popup) is brought to the
+// desired state before its first request; without it (auto-attach
+// refused) such a target is enabled when the watcher reports it.
+func (n *Network) syncHold(ctx context.Context) {
+	want := n.wanted()
+	n.holdMu.Lock()
+	defer n.holdMu.Unlock()
+	n.mu.Lock()
+	closed := n.closed
+	n.mu.Unlock()
+	switch {
+	case want && !closed && n.unhold == nil:
+		if rm, err := n.cfg.Pool.Hold(ctx, n.onHold); err == nil {
+			n.unhold = rm
+		}
+	case !want && n.unhold != nil:
+		n.unhold()
+		n.unhold = nil
+	}
+}
+
+// onHold runs in the pool's goroutine while a new window waits to start.
+func (n *Network) onHold(ctx context.Context, t target.Info) {
+	if browserUI(t.URL) || !n.wanted() {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(n.life, cancel)
+	defer stop()
+	_ = n.apply(ctx, t.ID)
+}
+
 // Failure is a target that did not take the desired state.
 type Failure struct {
 	TargetID string `json:"target_id"`
@@ -203,6 +242,7 @@ func browserUI(url string) bool {
 // returns how many targets have it and the ones that failed (a target
 // that went away meanwhile is neither).
 func (n *Network) Sync(ctx context.Context) (int, []Failure, error) {
+	n.syncHold(ctx)
 	infos, err := n.cfg.Pool.List(ctx)
 	if err != nil {
 		return 0, nil, err
@@ -218,7 +258,7 @@ func (n *Network) Sync(ctx context.Context) (int, []Failure, error) {
 			continue
 		}
 		wg.Go(func() {
-			err := n.apply(info.ID)
+			err := n.apply(n.life, info.ID)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -235,8 +275,9 @@ func (n *Network) Sync(ctx context.Context) (int, []Failure, error) {
 	return ok, fails, nil
 }
 
-// apply brings one target to the desired state.
-func (n *Network) apply(targetID string) error {
+// apply brings one target to the desired state, within ctx and
+// enableTimeout.
+func (n *Network) apply(ctx context.Context, targetID string) error {
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
@@ -253,7 +294,7 @@ func (n *Network) apply(targetID string) error {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	ctx, cancel := context.WithTimeout(n.life, enableTimeout)
+	ctx, cancel := context.WithTimeout(ctx, enableTimeout)
 	defer cancel()
 	var conn *cdp.Conn
 	for {
@@ -391,7 +432,11 @@ func (n *Network) onEvent(s *target.Socket, ev cdp.Event) {
 	if !n.capturing.Load() || len(ev.Method) < 9 || ev.Method[:8] != "Network." {
 		return
 	}
-	n.onNetwork(s.TargetID(), ev.Method, ev.Params)
+	switch ev.Method {
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
+		"Network.requestServedFromCache", "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
+		n.onNetwork(s.TargetID(), ev.Method, ev.Params)
+	}
 }
 
 type wireRequest struct {
@@ -492,6 +537,11 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 			f := false
 			r.OK = &f
 		}
+		if r.SurfaceID == "" && n.cfg.Surfaces != nil {
+			// A popup's first request starts before the registry knows
+			// the popup (ADR-033); by its end it usually does.
+			n.attribute(r, k.target)
+		}
 		if s, ok := n.stubbedBy[k]; ok {
 			r.Stubbed = s
 			delete(n.stubbedBy, k)
@@ -537,15 +587,9 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		r.RequestHeaders = ev.Request.Headers
 		return
 	}
-	var sid, window string
-	if ev.FrameID != "" && n.cfg.Surfaces != nil {
-		sid, _ = n.cfg.Surfaces.SurfaceOf(ev.FrameID)
-		window, _ = n.cfg.Surfaces.WindowOf(ev.FrameID)
-	}
-	if sid == "" && n.cfg.Surfaces != nil { // a worker's request: the target's own surface
-		sid, _ = n.cfg.Surfaces.SurfaceOf(k.target)
-		window, _ = n.cfg.Surfaces.WindowOf(k.target)
-	}
+	probe := Record{FrameID: ev.FrameID}
+	n.attribute(&probe, k.target)
+	sid, window := probe.SurfaceID, probe.WindowID
 	if !n.opts.Match.Request(ev.Request.URL, ev.Request.Method, ev.Type, sid) {
 		return
 	}
@@ -587,6 +631,24 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		n.takeRequestBody(r, ev.Request.PostData, ev.Request.HasPostData)
 	}
 	n.pending[k] = r
+}
+
+// attribute sets a record's surface and window from its frame, else (a
+// worker's request) from its target's own surface.
+func (n *Network) attribute(r *Record, targetID string) {
+	if n.cfg.Surfaces == nil {
+		return
+	}
+	var sid, window string
+	if r.FrameID != "" {
+		sid, _ = n.cfg.Surfaces.SurfaceOf(r.FrameID)
+		window, _ = n.cfg.Surfaces.WindowOf(r.FrameID)
+	}
+	if sid == "" {
+		sid, _ = n.cfg.Surfaces.SurfaceOf(targetID)
+		window, _ = n.cfg.Surfaces.WindowOf(targetID)
+	}
+	r.SurfaceID, r.WindowID, r.WindowIDCompat = sid, window, window
 }
 
 // takeRequestBody keeps a request body as the capture asks. n.mu is held.
@@ -650,6 +712,7 @@ func (n *Network) addLocked(r *Record) {
 			o.body = 0
 			o.RequestBody, o.ResponseBody = "", ""
 			o.BodyDropped = true
+			o.enc = nil
 			n.bodiesDrop++
 		}
 	}
@@ -683,21 +746,42 @@ type Page struct {
 func (n *Network) Read(o ReadOptions) Page {
 	n.mu.Lock()
 	recs := make([]Record, 0, min(len(n.ring), max(o.Limit, 0)))
-	total := 0
 	count := len(n.ring)
+	idx := make([]int, 0, count)
 	for i := range count {
-		r := &n.ring[(n.head+i)%count]
+		j := (n.head + i) % count
+		r := &n.ring[j]
 		if r.Seq <= o.Since || !o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
 			continue
 		}
-		total++
-		recs = append(recs, *r)
+		idx = append(idx, j)
+	}
+	total := len(idx)
+	if o.Limit > 0 && len(idx) > o.Limit {
+		idx = idx[len(idx)-o.Limit:]
+	}
+	for _, j := range idx {
+		r := &n.ring[j]
+		if !o.Reveal && r.enc == nil && r.body == 0 && !o.Clear {
+			// Encode a finished record once, redacted: later reads append
+			// these bytes (network_captured polled with since).
+			red := r.redacted(n.red)
+			r.enc = red.appendJSON(nil)
+		}
+		c := *r
+		if o.Reveal {
+			c.enc = nil
+		}
+		recs = append(recs, c)
 	}
 	if o.InFlight {
 		for _, r := range n.pending {
 			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
 				c := *r
 				c.InFlight = true
+				// the reader goroutine still merges into these
+				c.RequestHeaders, c.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+				c.Redirects = slices.Clone(r.Redirects)
 				recs = append(recs, c)
 			}
 		}
@@ -744,6 +828,12 @@ func (n *Network) Stats() Stats {
 func (n *Network) Close() error {
 	n.unlisten()
 	n.unwatch()
+	n.holdMu.Lock()
+	if n.unhold != nil {
+		n.unhold()
+		n.unhold = nil
+	}
+	n.holdMu.Unlock()
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()

@@ -64,6 +64,9 @@ type Record struct {
 	sendS float64 // request time of the response timing, seconds
 	sent  float64 // sendEnd, ms after sendS
 	body  int64   // bytes of bodies kept
+	// enc is the record's redacted JSON, cached in the ring the first time
+	// a read encodes it (records without bodies only; dropped with them).
+	enc []byte
 }
 
 // Initiator says what started a request.

@@ -21,6 +21,7 @@ var defaultSecretKeys = []string{"password", "passwd", "pwd", "secret", "token",
 // Redactor replaces secret header values and secret body fields.
 type Redactor struct {
 	headers map[string]bool
+	names   []string // the keys of headers
 	keys    []string
 }
 
@@ -29,7 +30,11 @@ type Redactor struct {
 func NewRedactor(headers, bodyKeys []string) *Redactor {
 	r := &Redactor{headers: map[string]bool{}}
 	for _, h := range append(append([]string(nil), defaultRedactHeaders...), headers...) {
-		r.headers[strings.ToLower(strings.TrimSpace(h))] = true
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !r.headers[h] {
+			r.headers[h] = true
+			r.names = append(r.names, h)
+		}
 	}
 	for _, k := range append(append([]string(nil), defaultSecretKeys...), bodyKeys...) {
 		if k = normKey(k); k != "" {
@@ -44,7 +49,14 @@ func normKey(k string) string {
 }
 
 // SecretHeader reports whether a header's value is redacted.
-func (r *Redactor) SecretHeader(name string) bool { return r.headers[strings.ToLower(name)] }
+func (r *Redactor) SecretHeader(name string) bool {
+	for _, h := range r.names { // a few names: cheaper than lower-casing name
+		if equalFold(h, name) {
+			return true
+		}
+	}
+	return false
+}
 
 // SecretKey reports whether a body field's value is redacted.
 func (r *Redactor) SecretKey(k string) bool {
@@ -63,10 +75,18 @@ func (r *Redactor) SecretKey(k string) bool {
 	return false
 }
 
-// Headers returns a copy of h with secret values replaced.
+// Headers returns h with secret values replaced: h itself when it holds
+// none (outputs only read it), else a copy.
 func (r *Redactor) Headers(h map[string]string) map[string]string {
-	if h == nil {
-		return nil
+	secret := false
+	for k := range h {
+		if r.SecretHeader(k) {
+			secret = true
+			break
+		}
+	}
+	if !secret {
+		return h
 	}
 	out := make(map[string]string, len(h))
 	for k, v := range h {

@@ -112,7 +112,11 @@ type Pool struct {
 	listing    map[uint64]int // destroyGen at the start of each listing in flight → count
 	sockets    map[string]*Socket
 	watchers   []*watcher
+	holders    []*holder // Hold registrations (ADR-033)
+	held       int       // new targets being held now
 	closed     bool
+
+	holdMu sync.Mutex // one auto-attach change at a time
 
 	listeners atomic.Pointer[[]*listener]
 
@@ -338,6 +342,8 @@ func (p *Pool) onBrowserEvent(ev cdp.Event) {
 		return
 	}
 	switch ev.Method {
+	case "Target.attachedToTarget":
+		p.onAttached(ev.Params)
 	case "Target.targetCreated", "Target.targetInfoChanged":
 		var m struct {
 			TargetInfo cdpTargetInfo `json:"targetInfo"`
@@ -494,13 +500,16 @@ type PoolStats struct {
 	Sockets   int // open or dialling sockets
 	Listeners int // Listen registrations
 	Watchers  int // Watch registrations (OnChange included)
+	Holds     int // Hold registrations
+	Held      int // new targets waiting for the hold functions now
 }
 
 // Stats counts what the pool keeps now.
 func (p *Pool) Stats() PoolStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	st := PoolStats{Targets: len(p.entries) - p.destroyed, Destroyed: p.destroyed, Sockets: len(p.sockets), Watchers: len(p.watchers)}
+	st := PoolStats{Targets: len(p.entries) - p.destroyed, Destroyed: p.destroyed, Sockets: len(p.sockets), Watchers: len(p.watchers),
+		Holds: len(p.holders), Held: p.held}
 	if ls := p.listeners.Load(); ls != nil {
 		st.Listeners = len(*ls)
 	}

@@ -32,6 +32,7 @@ func launchBench(b *testing.B, cfg Config, path string) (*Server, *fixture.Serve
 }
 
 func dispatchOK(b *testing.B, s *Server, name string, args any, progress func(string, float64, float64)) map[string]any {
+	b.Helper()
 	raw, _ := json.Marshal(args)
 	res := s.Dispatch(context.Background(), name, raw, progress)
 	var m map[string]any

@@ -36,12 +36,21 @@ type failure struct {
 	HTTP        int            `json:"http"`
 }
 
+// jsonAppender is a payload that encodes itself as encoding/json would,
+// without reflection (network_captured's 2,000 records).
+type jsonAppender interface{ appendJSON(b []byte) []byte }
+
 // successEnvelope splices {"ok":true, <payload fields>, "_meta":{…}} without
 // decoding the payload again. payload must encode as a JSON object.
 func successEnvelope(payload any, start time.Time, sessionID string) (Result, error) {
-	b, err := json.Marshal(payload)
-	if err != nil {
-		return Result{}, err
+	var b []byte
+	if a, ok := payload.(jsonAppender); ok {
+		b = a.appendJSON(nil)
+	} else {
+		var err error
+		if b, err = json.Marshal(payload); err != nil {
+			return Result{}, err
+		}
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '{' {

@@ -1,11 +1,16 @@
 package tool
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -184,6 +189,47 @@ type CapturedResult struct {
 	// flight at once.
 	Untracked int64 `json:"untracked,omitempty"`
 	Capturing bool  `json:"capturing"`
+}
+
+// appendJSON encodes the answer as encoding/json would (the records
+// encode themselves, see network.Record.AppendJSON).
+func (r *CapturedResult) appendJSON(b []byte) []byte {
+	size := 256
+	for i := range r.Events {
+		e := &r.Events[i]
+		size += 512 + len(e.URL) + len(e.RequestBody) + len(e.ResponseBody) + 64*(len(e.RequestHeaders)+len(e.ResponseHeaders))
+	}
+	b = slices.Grow(b, size)
+	b = append(b, `{"count":`...)
+	b = strconv.AppendInt(b, int64(r.Count), 10)
+	b = append(b, `,"events":`...)
+	if r.Events == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Events {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Events[i].AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(r.Total), 10)
+	b = append(b, `,"next_since":`...)
+	b = strconv.AppendInt(b, r.NextSince, 10)
+	b = append(b, `,"overflowed":`...)
+	b = strconv.AppendInt(b, r.Overflowed, 10)
+	b = append(b, `,"bodies_dropped":`...)
+	b = strconv.AppendInt(b, r.BodiesDropped, 10)
+	if r.Untracked != 0 {
+		b = append(b, `,"untracked":`...)
+		b = strconv.AppendInt(b, r.Untracked, 10)
+	}
+	b = append(b, `,"capturing":`...)
+	b = strconv.AppendBool(b, r.Capturing)
+	return append(b, '}')
 }
 
 func checkReveal(c *Call, reveal bool) error {
@@ -499,7 +545,11 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHA
 	if err != nil {
 		return nil, err
 	}
-	arch, err := network.ParseHAR(data)
+	data, open, err := harSource(ctx, c, path, data)
+	if err != nil {
+		return nil, err
+	}
+	arch, err := network.ParseHARFiles(data, open)
 	if err != nil {
 		return nil, err
 	}
@@ -518,6 +568,76 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHA
 		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling interception")
 	}
 	return &ReplayHARResult{ID: id, Entries: arch.Count, NotFound: nf, Targets: k, FailedTargets: fails}, nil
+}
+
+// harSource returns the HAR document of a file read for replay and how
+// to read the side files its entries name (Playwright's recordHar with
+// content 'attach'): a zip (recordHar to a .zip path) holds the HAR and
+// its side files; a .har file has them next to it, under the file roots.
+// Side files together are bounded like the HAR itself.
+func harSource(ctx context.Context, c *Call, path string, data []byte) ([]byte, network.HARFiles, error) {
+	budget := int64(maxHARFile)
+	take := func(n int64) error {
+		if budget -= n; budget < 0 {
+			return errs.BadArg("path", "the HAR's side files are larger than %d MiB together", maxHARFile>>20)
+		}
+		return nil
+	}
+	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+		dir := filepath.Dir(path)
+		return data, func(name string) ([]byte, error) {
+			p, err := c.Server.files.CheckRead(ctx, "path", filepath.Join(dir, filepath.FromSlash(name)))
+			if err != nil {
+				return nil, err
+			}
+			b, err := readBounded(p, maxHARFile, "path")
+			if err == nil {
+				err = take(int64(len(b)))
+			}
+			return b, err
+		}, nil
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, nil, errs.New(errs.HARInvalid, "%s looks like a zip but is not one: %v", path, err).With("path", "$")
+	}
+	files := map[string]*zip.File{}
+	var har *zip.File
+	for _, f := range zr.File {
+		files[f.Name] = f
+		if har == nil && strings.HasSuffix(strings.ToLower(f.Name), ".har") {
+			har = f
+		}
+	}
+	read := func(f *zip.File) ([]byte, error) {
+		if int64(f.UncompressedSize64) > budget || f.UncompressedSize64 > uint64(maxHARFile) {
+			return nil, take(int64(f.UncompressedSize64))
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, errs.Wrap(errs.HARInvalid, err, "reading "+f.Name+" in the zip").With("path", "$")
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, budget+1))
+		if err != nil {
+			return nil, errs.Wrap(errs.HARInvalid, err, "reading "+f.Name+" in the zip").With("path", "$")
+		}
+		return b, take(int64(len(b)))
+	}
+	if har == nil {
+		return nil, nil, errs.New(errs.HARInvalid, "the zip %s holds no .har file", path).With("path", "$")
+	}
+	doc, err := read(har)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, func(name string) ([]byte, error) {
+		f := files[name]
+		if f == nil {
+			return nil, errs.New(errs.FileNotFound, "the zip has no %s", name).With("field", "path")
+		}
+		return read(f)
+	}, nil
 }
 
 type conditionsArgs struct {
