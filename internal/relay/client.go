@@ -135,10 +135,10 @@ type client struct {
 	writerC  chan struct{} // closed when the writer ends
 
 	// owned by run
-	targets   map[string]*target
-	sessions  map[string]*session
-	children  map[string]*childSess
-	created   map[string]bool
+	targets  map[string]*target
+	sessions map[string]*session
+	children map[string]*childSess
+	created  map[string]bool
 	// baseSeq is the hub's creation order when the client connected:
 	// targets with a higher seq appeared while it was connected.
 	baseSeq uint64
