@@ -670,13 +670,13 @@ func (c *client) forwardOwn(s *session, b []byte, env *envelope) {
 }
 
 // closeView ends a client's view of a window it may not close (a refused
-// Target.closeTarget or Page.close, docs/adr/028): its sessions on the
+// Target.closeTarget, docs/adr/028): its sessions on the
 // window are detached, discovering sessions get Target.targetDestroyed,
 // and the window stays hidden from the client until it goes. Clients wait
 // for the close they asked for (Playwright's page.close() ignores the
 // error and waits for the detach); the app's window stays open. id may be
-// a page or the tab the relay shows above one; other targets (an iframe's
-// Page.close) are left as they are.
+// a page or the tab the relay shows above one; other targets are left as
+// they are.
 func (c *client) closeView(id string) {
 	t := c.targets[id]
 	if t == nil {

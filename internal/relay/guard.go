@@ -30,9 +30,10 @@ const (
 type ruling struct {
 	v   verdict
 	msg string
-	// closeView: for a refused Target.closeTarget or Page.close, the
-	// targets the client asked to close; the client closes its own view of
-	// them (client.closeView) so that no client waits for a close forever.
+	// closeView: for a refused Target.closeTarget, the targets the client
+	// asked to close; the client closes its own view of them
+	// (client.closeView) so that no client waits for a close forever
+	// (Playwright's page.close() ignores the error and waits).
 	closeView []string
 }
 
@@ -85,8 +86,12 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		if p.mayClose == nil {
 			return ruling{v: refuse, msg: "relay: " + method + " is not allowed on a target's own socket; close targets on the browser socket"}
 		}
+		if method == "Page.close" {
+			// No client waits for a close after Page.close: the error is enough.
+			return ruling{v: refuse, msg: "relay: Page.close is allowed only on targets this client created and popups the app opened while it was connected"}
+		}
 		return ruling{v: refuse, closeView: ids,
-			msg: "relay: " + method + " is allowed only on targets this client created and popups the app opened while it was connected; " +
+			msg: "relay: Target.closeTarget is allowed only on targets this client created and popups the app opened while it was connected; " +
 				"the app's window stays open and this connection no longer sees it"}
 	case "Target.createTarget", "Page.navigate":
 		urls, err := paramStrings(params, "url")
