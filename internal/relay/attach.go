@@ -263,6 +263,9 @@ func (c *client) handleMail() {
 
 func (c *client) onTarget(m mailTarget) {
 	tid := m.t.info.TargetID
+	if c.hidden[tid] {
+		return // the client closed its view of this window
+	}
 	t := c.targets[tid]
 	if t == nil {
 		t = &target{}
@@ -318,6 +321,10 @@ func (c *client) autoAttachNew(t *target) {
 }
 
 func (c *client) onTargetGone(tid string) {
+	if c.hidden[tid] {
+		delete(c.hidden, tid)
+		c.r.stats.closedViews.Add(-1)
+	}
 	t := c.targets[tid]
 	if t == nil {
 		return

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	cdptarget "github.com/chromedp/cdproto/target"
@@ -258,5 +260,114 @@ func TestChromedpWithToken(t *testing.T) {
 		if err != nil || href != top {
 			t.Errorf("%s: %q %v", name, href, err)
 		}
+	}
+}
+
+// TestChromedpRefusalsNeverHang: every command the relay refuses, sent by
+// chromedp (typed commands where cdproto has them, raw method names
+// otherwise, on the page's session and on the browser's), ends in an
+// error or a close within a bound, and the app's page survives each. Each
+// case has a connection of its own.
+func TestChromedpRefusalsNeverHang(t *testing.T) {
+	h := startHostile(t, "/second.html")
+	const bound = 15 * time.Second
+	type call func(ctx context.Context) error
+	raw := func(browserLevel bool, method string, params any) call {
+		return func(ctx context.Context) error {
+			c := chromedp.FromContext(ctx)
+			if browserLevel {
+				return c.Browser.Call(ctx, method, params, nil)
+			}
+			return c.Target.Call(ctx, method, params, nil)
+		}
+	}
+	cases := []struct {
+		name string
+		fn   call
+		// closes: the case ends this connection (Browser.close); no error
+		// is wanted then.
+		closes bool
+	}{
+		{name: "Navigate(chrome://quit)", fn: func(ctx context.Context) error {
+			return chromedp.Do(ctx, chromedp.Navigate("chrome://quit"))
+		}},
+		{name: "page.Close", fn: func(ctx context.Context) error {
+			_, err := chromedp.Call(ctx, page.Close, cdp.Empty{})
+			return err
+		}},
+		{name: "browser.Crash", fn: func(ctx context.Context) error {
+			_, err := chromedp.CallBrowser(ctx, cdpbrowser.Crash, cdp.Empty{})
+			return err
+		}},
+		{name: "Browser.crashGpuProcess", fn: raw(true, "Browser.crashGpuProcess", nil)},
+		{name: "Browser.crash on the page session", fn: raw(false, "Browser.crash", nil)},
+		{name: "target.CreateTarget(chrome://quit)", fn: func(ctx context.Context) error {
+			_, err := chromedp.CallBrowser(ctx, cdptarget.CreateTarget, cdptarget.CreateTargetParams{URL: "chrome://quit/"})
+			return err
+		}},
+		{name: "target.CloseTarget of the app window", fn: func(ctx context.Context) error {
+			_, err := chromedp.CallBrowser(ctx, cdptarget.CloseTarget, cdptarget.CloseTargetParams{TargetID: cdptarget.ID(h.page)})
+			return err
+		}},
+		{name: "Target.sendMessageToTarget", fn: raw(true, "Target.sendMessageToTarget", map[string]string{"message": "{}", "sessionId": "X"})},
+		{name: "target.AttachToTarget flatten:false", fn: func(ctx context.Context) error {
+			f := false
+			_, err := chromedp.CallBrowser(ctx, cdptarget.AttachToTarget, cdptarget.AttachToTargetParams{TargetID: cdptarget.ID(h.page), Flatten: &f})
+			return err
+		}},
+		{name: "Cancel of a context on the app window (closes its target)", fn: nil},
+		{name: "browser.Close", closes: true, fn: func(ctx context.Context) error {
+			_, err := chromedp.CallBrowser(ctx, cdpbrowser.Close, cdp.Empty{})
+			return err
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			actx, acancel := remote.NewAllocator(base, h.r.HTTPURL())
+			defer acancel()
+			opts := []chromedp.ContextOption{chromedp.WithTargetID(cdptarget.ID(h.page))}
+			if tc.fn != nil {
+				opts = append(opts, chromedp.WithDetachOnCancel())
+			}
+			ctx, ccancel := chromedp.NewContext(actx, opts...)
+			defer ccancel()
+			if err := chromedp.Do(ctx); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			done := make(chan error, 1)
+			go func() {
+				if tc.fn == nil {
+					ccancel()
+					done <- chromedp.Cancel(ctx)
+					return
+				}
+				bctx, bcancel := context.WithTimeout(ctx, bound)
+				defer bcancel()
+				done <- tc.fn(bctx)
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(bound + 5*time.Second):
+				t.Fatalf("no answer after %s", bound+5*time.Second)
+			}
+			if time.Since(start) > bound {
+				t.Errorf("the answer took %s (bound %s): %v", time.Since(start), bound, err)
+			}
+			switch {
+			case tc.closes:
+				t.Logf("%s: %v (connection closed)", tc.name, err)
+			case err == nil:
+				t.Errorf("%s succeeded, want the relay's refusal", tc.name)
+			case !strings.Contains(err.Error(), "relay:"):
+				t.Errorf("%s: %v, want the relay's refusal", tc.name, err)
+			default:
+				t.Logf("%s: %v", tc.name, err)
+			}
+			h.assertAlive(t, tc.name)
+		})
 	}
 }

@@ -135,10 +135,18 @@ type client struct {
 	writerC  chan struct{} // closed when the writer ends
 
 	// owned by run
-	targets   map[string]*target
-	sessions  map[string]*session
-	children  map[string]*childSess
-	created   map[string]bool
+	targets  map[string]*target
+	sessions map[string]*session
+	children map[string]*childSess
+	created  map[string]bool
+	// baseSeq is the hub's creation order when the client connected:
+	// targets with a higher seq appeared while it was connected.
+	baseSeq uint64
+	// hidden holds the app's windows this client closed for itself only
+	// (docs/adr/028): not listed, not attached, no events. Rule
+	// (docs/adr/008): an entry goes when the target is destroyed, and all
+	// go with the client; counted in Stats().ClosedViews.
+	hidden    map[string]bool
 	waiters   map[string][]func(ok bool)
 	held      map[string]bool
 	deadlines []deadline
@@ -166,6 +174,7 @@ func newClient(r *Relay, ws *websocket.Conn, root *upstream) *client {
 		sessions: map[string]*session{},
 		children: map[string]*childSess{},
 		created:  map[string]bool{},
+		hidden:   map[string]bool{},
 		waiters:  map[string][]func(bool){},
 		held:     map[string]bool{},
 	}
@@ -176,6 +185,7 @@ func newClient(r *Relay, ws *websocket.Conn, root *upstream) *client {
 
 // load fills the client's target table from the hub's snapshot.
 func (c *client) load(snap hubSnapshot) {
+	c.baseSeq = snap.seq
 	for i := range snap.targets {
 		t := snap.targets[i]
 		c.targets[t.info.TargetID] = &t
@@ -298,6 +308,8 @@ func (c *client) teardown(ci closeInfo) {
 		}
 	}
 	c.timer.Stop()
+	c.r.stats.closedViews.Add(-int64(len(c.hidden)))
+	c.hidden = nil
 	c.wg.Wait()
 	_, dropped := c.out.stats()
 	c.r.log.Info("relay: client disconnected", "client", c.id, "code", int(ci.code), "reason", ci.reason, "dropped_events", dropped)
@@ -635,6 +647,9 @@ func (c *client) guard(env *envelope, ownTarget string) bool {
 		return false
 	case refuse:
 		c.replyErr(env.sessionID, env.id, codeServerError, r.msg)
+		for _, id := range r.closeView {
+			c.closeView(id)
+		}
 		return false
 	}
 	return true
@@ -652,4 +667,31 @@ func (c *client) forward(s *session, b []byte) {
 // where the session is the socket's own: the sessionId goes.
 func (c *client) forwardOwn(s *session, b []byte, env *envelope) {
 	c.forward(s, withoutSession(b, env))
+}
+
+// closeView ends a client's view of a window it may not close (a refused
+// Target.closeTarget, docs/adr/028): its sessions on the
+// window are detached, discovering sessions get Target.targetDestroyed,
+// and the window stays hidden from the client until it goes. Clients wait
+// for the close they asked for (Playwright's page.close() ignores the
+// error and waits for the detach); the app's window stays open. id may be
+// a page or the tab the relay shows above one; other targets are left as
+// they are.
+func (c *client) closeView(id string) {
+	t := c.targets[id]
+	if t == nil {
+		for _, x := range c.targets {
+			if x.tabID == id {
+				t = x
+				break
+			}
+		}
+	}
+	if t == nil || !t.pageLike() {
+		return
+	}
+	tid := t.info.TargetID
+	c.onTargetGone(tid)
+	c.hidden[tid] = true
+	c.r.stats.closedViews.Add(1)
 }

@@ -42,16 +42,31 @@ func (c *client) replyCallErr(sid string, id int64, err error) {
 	c.replyErr(sid, id, codeServerError, "relay: "+err.Error())
 }
 
+// mayClose reports whether the client may close a target (a page, or the
+// tab above one): one it created (Target.createTarget, /json/new does not
+// count), a popup of those, or a popup the app opened while the client was
+// connected (a target with an opener that appeared after the client
+// connected). The app's other windows, those that were there before the
+// client came and those without an opener (windows the app's main process
+// opens), are protected (docs/adr/028).
 func (c *client) mayClose(targetID string) bool {
-	if c.r.opts.AllowBrowserClose || c.created[targetID] {
+	if c.r.opts.AllowBrowserClose {
 		return true
 	}
-	for _, t := range c.targets {
-		if t.tabID == targetID {
-			return c.created[t.info.TargetID]
+	t := c.targets[targetID]
+	if t == nil {
+		for _, x := range c.targets {
+			if x.tabID == targetID {
+				t = x
+				break
+			}
 		}
 	}
-	return false
+	if t == nil {
+		return c.created[targetID]
+	}
+	tid := t.info.TargetID
+	return c.created[tid] || (t.seq > c.baseSeq && t.info.OpenerID != "" && t.pageLike())
 }
 
 func (c *client) browserCommand(s *session, b []byte, env *envelope) {

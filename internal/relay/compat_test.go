@@ -49,7 +49,7 @@ func compatEnv(r *Relay, srv *fixture.Server, top string, extra ...string) []str
 // output when a case fails.
 func runNodeTests(t *testing.T, node, file string, env []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "--test-concurrency=1", file)
 	cmd.Dir = compatDir

@@ -41,7 +41,9 @@
 // path (browser socket, page sessions, child sessions, page tunnels),
 // passes one guard (guard.go), by method: a client's Browser.close closes
 // only its connection, Browser.crash* is refused, and it may close only the
-// targets it created, unless Options.AllowBrowserClose; browser-acting URLs
+// targets it created and popups the app opened while it was connected,
+// unless Options.AllowBrowserClose (a refused close ends that client's view
+// of the window, so no client waits for it; docs/adr/028); browser-acting URLs
 // (chrome://quit, ...) are refused in Target.createTarget, Page.navigate and
 // /json/new.
 //

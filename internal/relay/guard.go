@@ -30,6 +30,11 @@ const (
 type ruling struct {
 	v   verdict
 	msg string
+	// closeView: for a refused Target.closeTarget, the targets the client
+	// asked to close; the client closes its own view of them
+	// (client.closeView) so that no client waits for a close forever
+	// (Playwright's page.close() ignores the error and waits).
+	closeView []string
 }
 
 // guardPolicy is what the guard needs to know about the path.
@@ -56,10 +61,10 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		if p.allowClose {
 			return ruling{}
 		}
-		return ruling{refuse, "relay: " + method + " is not allowed (the relay runs without --allow-browser-close)"}
+		return ruling{v: refuse, msg: "relay: " + method + " is not allowed (the relay runs without --allow-browser-close)"}
 	case "Target.sendMessageToTarget":
 		// A non-flat session would carry commands the guard cannot see.
-		return ruling{refuse, "relay: Target.sendMessageToTarget is not supported; use flat sessions (flatten:true)"}
+		return ruling{v: refuse, msg: "relay: Target.sendMessageToTarget is not supported; use flat sessions (flatten:true)"}
 	case "Target.closeTarget", "Page.close":
 		if p.allowClose {
 			return ruling{}
@@ -68,7 +73,7 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		if method == "Target.closeTarget" {
 			var err error
 			if ids, err = paramStrings(params, "targetId"); err != nil {
-				return ruling{refuse, "relay: " + method + " with params the relay cannot read is refused"}
+				return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
 			}
 		}
 		ok := p.mayClose != nil && len(ids) > 0
@@ -78,15 +83,24 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		if ok {
 			return ruling{}
 		}
-		return ruling{refuse, "relay: " + method + " is allowed only on targets this client created"}
+		if p.mayClose == nil {
+			return ruling{v: refuse, msg: "relay: " + method + " is not allowed on a target's own socket; close targets on the browser socket"}
+		}
+		if method == "Page.close" {
+			// No client waits for a close after Page.close: the error is enough.
+			return ruling{v: refuse, msg: "relay: Page.close is allowed only on targets this client created and popups the app opened while it was connected"}
+		}
+		return ruling{v: refuse, closeView: ids,
+			msg: "relay: Target.closeTarget is allowed only on targets this client created and popups the app opened while it was connected; " +
+				"the app's window stays open and this connection no longer sees it"}
 	case "Target.createTarget", "Page.navigate":
 		urls, err := paramStrings(params, "url")
 		if err != nil {
-			return ruling{refuse, "relay: " + method + " with params the relay cannot read is refused"}
+			return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
 		}
 		for _, u := range urls {
 			if why := urlpolicy.BrowserActing(u); why != "" {
-				return ruling{refuse, "relay: " + method + " to " + quoteURL(u) + " is refused: " + why}
+				return ruling{v: refuse, msg: "relay: " + method + " to " + quoteURL(u) + " is refused: " + why}
 			}
 		}
 	}

@@ -308,3 +308,28 @@ func TestHostilePuppeteer(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusalsNeverHang: every command the relay refuses, sent by
+// Playwright and by Puppeteer through their ordinary API where they have
+// one (page.close(), page.goto) and through their CDP sessions otherwise,
+// ends in an error or a close within a bound (compat/refusals.mjs), and
+// the app's page survives each. chromedp: TestChromedpRefusalsNeverHang.
+func TestRefusalsNeverHang(t *testing.T) {
+	node := requireNode(t)
+	for _, client := range []string{"playwright", "puppeteer"} {
+		t.Run(client, func(t *testing.T) {
+			h := startHostile(t, "/second.html")
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, "refusals.mjs", client)
+			cmd.Dir = compatDir
+			cmd.Env = compatEnv(h.r, fixtureSrv.get(t), h.pageU)
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "DONE") {
+				t.Fatalf("refusals.mjs %s: %v\n%s", client, err, out)
+			}
+			t.Logf("refusals.mjs %s:\n%s", client, out)
+			h.assertAlive(t, client+"'s refused commands")
+		})
+	}
+}

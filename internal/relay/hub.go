@@ -30,6 +30,7 @@ type (
 // hubSnapshot is what a client gets when it registers.
 type hubSnapshot struct {
 	targets []target // in creation order
+	seq     uint64   // the creation order of the newest target so far
 	lost    bool     // the upstream browser is already gone
 }
 
@@ -106,7 +107,7 @@ func (h *hub) handle(m any) {
 		}
 		h.r.upstreamLost()
 	case hubRegister:
-		snap := hubSnapshot{lost: h.lost}
+		snap := hubSnapshot{lost: h.lost, seq: h.seq}
 		if !h.lost {
 			h.clients[m.c] = struct{}{}
 			snap.targets = h.ordered()

@@ -111,7 +111,7 @@ func openPage(tb testing.TB, url string) string {
 
 func openPageIn(tb testing.TB, b *chromiumtest.Browser, url string) string {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	id, err := b.NewPage(ctx, url)
 	if err != nil {

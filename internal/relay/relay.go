@@ -60,6 +60,11 @@ type Stats struct {
 	Clients         int    // browser-socket clients connected now
 	DroppedEvents   uint64 // high-volume events dropped for clients that fell behind
 	SlowDisconnects uint64 // clients disconnected for falling behind
+	// ClosedViews counts the app's windows that clients closed for
+	// themselves only (a refused Target.closeTarget or Page.close, see
+	// docs/relay.md): each is hidden from that client until the window
+	// goes or the client does.
+	ClosedViews int
 }
 
 // Relay is a CDP endpoint in front of one browser. Create it with New, run
@@ -114,6 +119,7 @@ type Relay struct {
 		clients         atomic.Int64
 		droppedEvents   atomic.Uint64
 		slowDisconnects atomic.Uint64
+		closedViews     atomic.Int64
 	}
 }
 
@@ -446,6 +452,7 @@ func (r *Relay) Stats() Stats {
 		Clients:         int(r.stats.clients.Load()),
 		DroppedEvents:   r.stats.droppedEvents.Load(),
 		SlowDisconnects: r.stats.slowDisconnects.Load(),
+		ClosedViews:     int(r.stats.closedViews.Load()),
 	}
 }
 

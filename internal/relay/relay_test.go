@@ -481,8 +481,16 @@ func TestNestedOOPIFChildSessions(t *testing.T) {
 	}
 }
 
+// TestPopupAttachesWithItsURL also checks the close rule (docs/adr/028): a
+// popup the app opened while a client was connected is that client's to
+// close; for a client that connected later it is the app's: its close is
+// refused, and ends only that client's view of it.
 func TestPopupAttachesWithItsURL(t *testing.T) {
-	id, c, sid := rawOnPage(t, "/actions.html")
+	b := needBrowser(t)
+	id := openPage(t, fixtureSrv.get(t).URL("a.test", "/actions.html"))
+	r := startRelay(t, endpointOf(b))
+	c := dialRaw(t, r.WSURL())
+	sid, _ := autoAttach(t, c, id)
 	waitLoaded(t, c, sid)
 	c.call(sid, "Runtime.evaluate", map[string]any{"expression": "document.getElementById('popup-link').click()", "userGesture": true})
 	_, f := c.waitFor(func(f rawFrame) bool {
@@ -497,9 +505,45 @@ func TestPopupAttachesWithItsURL(t *testing.T) {
 		defer cancel()
 		_ = needBrowser(t).ClosePage(ctx, a.TargetInfo.TargetID)
 	})
-	// Its opener is not the client's page, so neither is the popup.
-	if _, err := c.callErr("", "Target.closeTarget", map[string]string{"targetId": a.TargetInfo.TargetID}); err == nil {
-		t.Error("the client closed a popup of a page it did not open")
+	pop := a.TargetInfo.TargetID
+	// A client that connects now finds the popup part of the app.
+	late := dialRaw(t, r.WSURL())
+	lsid, _ := autoAttach(t, late, pop)
+	late.call("", "Target.setDiscoverTargets", map[string]any{"discover": true})
+	if _, err := late.callErr("", "Target.closeTarget", map[string]string{"targetId": pop}); err == nil {
+		t.Fatal("a client closed a popup that opened before it connected")
+	}
+	late.waitFor(func(f rawFrame) bool {
+		return f.Method == "Target.detachedFromTarget" && f.SessionID == "" && strings.Contains(string(f.Params), lsid)
+	}, "the late client's session on the popup to detach")
+	late.waitFor(func(f rawFrame) bool {
+		return f.Method == "Target.targetDestroyed" && strings.Contains(string(f.Params), pop)
+	}, "targetDestroyed of the popup, for the late client")
+	if got := r.Stats().ClosedViews; got != 1 {
+		t.Errorf("Stats().ClosedViews = %d, want 1", got)
+	}
+	infos := string(late.call("", "Target.getTargets", nil))
+	if strings.Contains(infos, pop) {
+		t.Error("the late client still lists the popup it closed for itself")
+	}
+	if code, body := httpGet(t, http.MethodGet, r.HTTPURL()+"/json/list"); code != 200 || !strings.Contains(string(body), pop) {
+		t.Fatal("the popup is gone: the late client's refused close closed it")
+	}
+	// The first client was connected when the app opened it: it may close it.
+	c.call("", "Target.closeTarget", map[string]string{"targetId": pop})
+	c.waitFor(func(f rawFrame) bool {
+		return f.Method == "Target.detachedFromTarget" && f.SessionID == "" && strings.Contains(string(f.Params), pop)
+	}, "the popup's detach after the first client closed it")
+	deadline := time.Now().Add(waitTimeout)
+	for r.Stats().ClosedViews != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Stats().ClosedViews = %d after the popup went, want 0", r.Stats().ClosedViews)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The app's own page stays protected for both.
+	if _, err := c.callErr("", "Target.closeTarget", map[string]string{"targetId": id}); err == nil {
+		t.Error("the client closed the app's own page")
 	}
 }
 

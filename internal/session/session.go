@@ -383,10 +383,14 @@ func waitPID(ctx context.Context, pid int, d time.Duration) bool {
 	return false
 }
 
-// Manager keeps the open sessions.
+// Manager keeps the open sessions. Writers (Add, Publish, Remove, Close)
+// take mu and publish a new immutable view; the calls of every tool read
+// that view (Get, List, Resolve, Len) without a lock, so sessions driven
+// in parallel share no lock on the call path (docs/adr/028).
 type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
+	view     atomic.Pointer[managerView]
 	seq      int
 	closed   bool // Close ran: Publish refuses
 	// detached are launched apps whose session was detached: still ours,
@@ -414,8 +418,38 @@ func (m *Manager) KeepUntilClose(p *browser.Process) {
 	m.detached = append(live, p)
 }
 
+// managerView is an immutable copy of the open sessions.
+type managerView struct {
+	byID    map[string]*Session
+	ordered []*Session // by creation time
+}
+
+// publishLocked replaces the view after a change of m.sessions.
+func (m *Manager) publishLocked() {
+	v := &managerView{byID: make(map[string]*Session, len(m.sessions)), ordered: make([]*Session, 0, len(m.sessions))}
+	for id, s := range m.sessions {
+		v.byID[id] = s
+		v.ordered = append(v.ordered, s)
+	}
+	sort.Slice(v.ordered, func(i, j int) bool { return v.ordered[i].Created.Before(v.ordered[j].Created) })
+	m.view.Store(v)
+}
+
+func (m *Manager) load() *managerView {
+	if v := m.view.Load(); v != nil {
+		return v
+	}
+	return &managerView{}
+}
+
 // NewManager returns an empty manager.
 func NewManager() *Manager { return &Manager{sessions: map[string]*Session{}} }
+
+// Get returns the open session with that id, without a lock.
+func (m *Manager) Get(id string) (*Session, bool) {
+	s, ok := m.load().byID[id]
+	return s, ok
+}
 
 // NextID reserves a new session id ("s1", "s2", …).
 func (m *Manager) NextID() string {
@@ -429,6 +463,7 @@ func (m *Manager) NextID() string {
 func (m *Manager) Add(s *Session) {
 	m.mu.Lock()
 	m.sessions[s.ID] = s
+	m.publishLocked()
 	m.mu.Unlock()
 }
 
@@ -446,6 +481,7 @@ func (m *Manager) Publish(s *Session, exclusive bool) error {
 		return errs.New(errs.AlreadyRunning, "a session is already open (%s)", m.idsLocked())
 	}
 	m.sessions[s.ID] = s
+	m.publishLocked()
 	return nil
 }
 
@@ -453,60 +489,49 @@ func (m *Manager) Publish(s *Session, exclusive bool) error {
 func (m *Manager) Remove(id string) {
 	m.mu.Lock()
 	delete(m.sessions, id)
+	m.publishLocked()
 	m.mu.Unlock()
 }
 
 // List returns the sessions ordered by id number.
 func (m *Manager) List() []*Session {
-	m.mu.Lock()
-	out := make([]*Session, 0, len(m.sessions))
-	for _, s := range m.sessions {
-		out = append(out, s)
-	}
-	m.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
-	return out
+	return append([]*Session(nil), m.load().ordered...)
 }
 
 // Resolve finds the session a call means: the one named, or the only one.
 func (m *Manager) Resolve(id string) (*Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	v := m.load()
 	if id != "" {
-		if s, ok := m.sessions[id]; ok {
+		if s, ok := v.byID[id]; ok {
 			return s, nil
 		}
-		if len(m.sessions) == 0 {
+		if len(v.byID) == 0 {
 			return nil, errs.New(errs.NotRunning, "no session %q: no session is open", id)
 		}
-		return nil, errs.New(errs.NotRunning, "no session %q; open sessions: %s", id, m.idsLocked()).With("sessionId", id)
+		return nil, errs.New(errs.NotRunning, "no session %q; open sessions: %s", id, ids(v.byID)).With("sessionId", id)
 	}
-	switch len(m.sessions) {
+	switch len(v.ordered) {
 	case 0:
 		return nil, errs.New(errs.NotRunning, "no session is open")
 	case 1:
-		for _, s := range m.sessions {
-			return s, nil
-		}
+		return v.ordered[0], nil
 	}
-	return nil, errs.BadArg("sessionId", "%d sessions are open (%s); pass sessionId to say which", len(m.sessions), m.idsLocked())
+	return nil, errs.BadArg("sessionId", "%d sessions are open (%s); pass sessionId to say which", len(v.ordered), ids(v.byID))
 }
 
-func (m *Manager) idsLocked() string {
-	ids := make([]string, 0, len(m.sessions))
-	for id := range m.sessions {
-		ids = append(ids, id)
+func (m *Manager) idsLocked() string { return ids(m.sessions) }
+
+func ids(sessions map[string]*Session) string {
+	out := make([]string, 0, len(sessions))
+	for id := range sessions {
+		out = append(out, id)
 	}
-	sort.Strings(ids)
-	return strings.Join(ids, ", ")
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // Len is the number of open sessions.
-func (m *Manager) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.sessions)
-}
+func (m *Manager) Len() int { return len(m.load().ordered) }
 
 // Close ends every session on server exit: launched apps are killed (their
 // process groups go), attached apps only lose our sockets.
@@ -517,6 +542,7 @@ func (m *Manager) Close() {
 		all = append(all, s)
 	}
 	m.sessions = map[string]*Session{}
+	m.publishLocked()
 	m.closed = true
 	detached := m.detached
 	m.detached = nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,21 +25,29 @@ type clientLog struct {
 
 // mcpServers are the MCP servers built by Server.MCP, whose sessions get
 // log notifications.
+// The list is copied on write: every logged call reads it, without a lock
+// (docs/adr/028).
 type mcpServers struct {
-	mu   sync.Mutex
-	list []*mcp.Server
+	mu   sync.Mutex // writers
+	list atomic.Pointer[[]*mcp.Server]
 }
 
 func (m *mcpServers) add(s *mcp.Server) {
 	m.mu.Lock()
-	m.list = append(m.list, s)
+	var list []*mcp.Server
+	if p := m.list.Load(); p != nil {
+		list = append(list, *p...)
+	}
+	list = append(list, s)
+	m.list.Store(&list)
 	m.mu.Unlock()
 }
 
 func (m *mcpServers) sessions() []*mcp.ServerSession {
-	m.mu.Lock()
-	list := append([]*mcp.Server(nil), m.list...)
-	m.mu.Unlock()
+	var list []*mcp.Server
+	if p := m.list.Load(); p != nil {
+		list = *p
+	}
 	var out []*mcp.ServerSession
 	for _, s := range list {
 		for ss := range s.Sessions() {

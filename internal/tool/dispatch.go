@@ -94,7 +94,9 @@ type Server struct {
 	life   context.Context
 	cancel context.CancelFunc
 	// calls is every handler goroutine (see Dispatch); Close waits for it.
-	callsMu sync.Mutex
+	// callsMu: calls take its read side (no call waits for another),
+	// Close the write side (docs/adr/028).
+	callsMu sync.RWMutex
 	closed  bool
 	calls   sync.WaitGroup
 }
@@ -489,13 +491,13 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.OperationTimeout)
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
-	s.callsMu.Lock()
+	s.callsMu.RLock()
 	if s.closed {
-		s.callsMu.Unlock()
+		s.callsMu.RUnlock()
 		return failureEnvelope(errs.New(errs.NotRunning, "the server is shutting down"), start, "")
 	}
 	s.calls.Add(1)
-	s.callsMu.Unlock()
+	s.callsMu.RUnlock()
 	started := false
 	defer func() {
 		if !started {

@@ -30,40 +30,37 @@ func ownerOf(ctx context.Context) string {
 }
 
 // owners maps session ids to the MCP session that made them.
+// Calls read it on every dispatch, so it is a sync.Map: no lock is shared
+// by calls on different sessions (docs/adr/028). Rule (docs/adr/008): an
+// entry goes with its session (dropSession).
 type owners struct {
-	mu sync.Mutex
-	m  map[string]string
+	m sync.Map // session id → owner
 }
 
-func (o *owners) set(sessionID, owner string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.m == nil {
-		o.m = map[string]string{}
-	}
-	o.m[sessionID] = owner
+func (o *owners) set(sessionID, owner string) { o.m.Store(sessionID, owner) }
+
+func (o *owners) of(sessionID string) string {
+	v, _ := o.m.Load(sessionID)
+	s, _ := v.(string)
+	return s
 }
 
 // dropSession forgets a session that has ended (stop, detach, kill).
 func (s *Server) dropSession(id string) {
 	s.sessions.Remove(id)
-	s.owners.mu.Lock()
-	delete(s.owners.m, id)
-	s.owners.mu.Unlock()
+	s.owners.m.Delete(id)
 }
 
 // visible returns the open sessions the caller may see, oldest first.
 func (s *Server) visible(ctx context.Context) []*session.Session {
 	all := s.sessions.List()
-	s.owners.mu.Lock()
-	defer s.owners.mu.Unlock()
 	if s.cfg.ShareSessions {
 		return all
 	}
 	me := ownerOf(ctx)
 	out := all[:0:0]
 	for _, x := range all {
-		if s.owners.m[x.ID] == me {
+		if s.owners.of(x.ID) == me {
 			out = append(out, x)
 		}
 	}
@@ -73,6 +70,12 @@ func (s *Server) visible(ctx context.Context) []*session.Session {
 // resolveSession finds the session a call means among those the caller may
 // see: the one named, or the only one.
 func (s *Server) resolveSession(ctx context.Context, id string) (*session.Session, error) {
+	if id != "" {
+		// The call path: one lock-free lookup.
+		if x, ok := s.sessions.Get(id); ok && (s.cfg.ShareSessions || s.owners.of(id) == ownerOf(ctx)) {
+			return x, nil
+		}
+	}
 	vis := s.visible(ctx)
 	if id != "" {
 		for _, x := range vis {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
@@ -24,18 +25,17 @@ const maxTraceConsole = 50
 
 // tracing is the server's recording, between trace_start and trace_stop.
 type tracing struct {
-	mu      sync.Mutex
-	rec     *trace.Recorder
+	mu  sync.Mutex
+	rec *trace.Recorder
+	// live is rec for the dispatch observer, which every call runs: read
+	// without mu (docs/adr/028); written with rec.
+	live    atomic.Pointer[trace.Recorder]
 	places  map[string]*trace.Place // surface id → where it is, per recording
 	console map[string]int64        // session id → last console seq recorded
 	network map[string]int64        // session id → last network seq recorded
 }
 
-func (t *tracing) recorder() *trace.Recorder {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rec
-}
+func (t *tracing) recorder() *trace.Recorder { return t.live.Load() }
 
 // tracedCall is what the dispatch observer does around one call: veto it
 // (an enforced budget is spent) or record it when it is done.
@@ -342,6 +342,7 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 		return nil, err
 	}
 	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = rec, map[string]*trace.Place{}, map[string]int64{}, map[string]int64{}
+	s.tracing.live.Store(rec)
 	// Console lines from before the trace are not part of it.
 	for _, sess := range s.sessions.List() {
 		l := consoleOf(sess)
@@ -362,6 +363,7 @@ func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) 
 	s.tracing.mu.Lock()
 	rec := s.tracing.rec
 	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = nil, nil, nil, nil
+	s.tracing.live.Store(nil)
 	s.tracing.mu.Unlock()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")

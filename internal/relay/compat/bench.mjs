@@ -5,7 +5,8 @@
 // table; it can also be run by hand:
 //
 //   node bench.mjs eval    RELAY_HTTP DIRECT_HTTP PAGE_URL [N]   page.evaluate('1'), N calls (500)
-//   node bench.mjs connect RELAY_HTTP DIRECT_HTTP [N]            connectOverCDP + close, N times (10)
+//   node bench.mjs connect RELAY_HTTP DIRECT_HTTP [N [PAGE_URL]] connectOverCDP + close, N times (10);
+//                                                               with PAGE_URL, each connect must show it
 //   node bench.mjs flood   ENDPOINT FLOOD_URL CLIENTS REQUESTS    CLIENTS clients evaluate while the
 //                                                               page floods (REQUESTS fetches and
 //                                                               console messages)
@@ -54,20 +55,21 @@ async function evalBench(relay, direct, url, n = 500) {
   return { mode: 'eval', relay: rs, direct: ds, ratio_mean: +(rs.mean / ds.mean).toFixed(3), ratio_p50: +(rs.p50 / ds.p50).toFixed(3) };
 }
 
-async function connectOnce(endpoint) {
+async function connectOnce(endpoint, url) {
   const t = performance.now();
   const browser = await chromium.connectOverCDP(endpoint);
   const ms = performance.now() - t;
+  if (url && !browser.contexts()[0].pages().some(p => p.url() === url)) throw new Error(`no page ${url} at ${endpoint}`);
   await browser.close();
   return ms;
 }
 
-async function connectBench(relay, direct, n = 10) {
-  await connectOnce(direct); await connectOnce(relay); // warm up
+async function connectBench(relay, direct, n = 10, url = '') {
+  await connectOnce(direct, url); await connectOnce(relay, url); // warm up
   const r = [], d = [];
   for (let i = 0; i < n; i++) {
-    d.push(await connectOnce(direct));
-    r.push(await connectOnce(relay));
+    d.push(await connectOnce(direct, url));
+    r.push(await connectOnce(relay, url));
   }
   const rs = stats(r), ds = stats(d);
   return { mode: 'connect', relay: rs, direct: ds, ratio_p50: +(rs.p50 / ds.p50).toFixed(3), ratio_mean: +(rs.mean / ds.mean).toFixed(3) };
@@ -114,7 +116,7 @@ async function floodClient(endpoint, url, id, requests) {
 let out;
 switch (mode) {
   case 'eval': out = await evalBench(args[0], args[1], args[2], Number(args[3] || 500)); break;
-  case 'connect': out = await connectBench(args[0], args[1], Number(args[2] || 10)); break;
+  case 'connect': out = await connectBench(args[0], args[1], Number(args[2] || 10), args[3] || ''); break;
   case 'flood': out = await floodBench(args[0], args[1], Number(args[2] || 8), Number(args[3] || 20000)); break;
   case 'flood-client': await floodClient(args[0], args[1], args[2], args[3]); break;
   default: throw new Error('mode: eval | connect | flood');

@@ -28,10 +28,19 @@ for (const [method, params] of [
   ['Browser.crashGpuProcess', {}],
   ['Target.createTarget', { url: 'chrome://quit/' }],
   ['Target.createTarget', { url: 'chrome://quit/', URL: 'about:blank' }],
-  ['Target.closeTarget', { targetId: (await session.send('Target.getTargetInfo')).targetInfo.targetId }],
 ]) {
   await assert.rejects(bs.send(method, params), /relay:/, 'browser session: ' + method + ' was not refused');
   console.log('browser session refused ' + method + ' ' + JSON.stringify(params));
+}
+// A refused Target.closeTarget also ends that connection's view of the
+// window (docs/adr/028), so it goes on a connection of its own.
+{
+  const other = await chromium.connectOverCDP(relayHTTP());
+  const obs = await other.newBrowserCDPSession();
+  const targetId = (await session.send('Target.getTargetInfo')).targetInfo.targetId;
+  await assert.rejects(obs.send('Target.closeTarget', { targetId }), /relay:/, 'browser session: Target.closeTarget was not refused');
+  console.log('browser session refused Target.closeTarget');
+  await other.close();
 }
 const disconnected = new Promise(r => browser.once('disconnected', r));
 await session.send('Browser.close').catch(e => console.log('Browser.close: ' + e.message));

@@ -56,7 +56,17 @@ switch (kind) {
     const page = (await browser.pages()).find(p => p.url() === topURL());
     assert.ok(page, 'Puppeteer does not see ' + topURL());
     const session = await page.createCDPSession();
-    await refuseAll((m, p) => session.send(m, p), [['Page.close', {}], ['Target.closeTarget', { targetId: page.target()._targetId }]]);
+    await refuseAll((m, p) => session.send(m, p), [['Page.close', {}]]);
+    // A refused Target.closeTarget also ends that connection's view of the
+    // window (docs/adr/028): on a connection of its own.
+    {
+      const other = await puppeteer.connect({ browserWSEndpoint: relayWS(), defaultViewport: null, protocolTimeout: 30000 });
+      const op = (await other.pages()).find(p => p.url() === topURL());
+      const os = await op.createCDPSession();
+      await assert.rejects(os.send('Target.closeTarget', { targetId: op.target()._targetId }), /relay:/, 'session: Target.closeTarget was not refused');
+      console.log('refused Target.closeTarget');
+      await other.disconnect();
+    }
     const disconnected = new Promise(r => browser.once('disconnected', r));
     await closeOnlyMe((m, p) => session.send(m, p), disconnected);
     break;

@@ -308,3 +308,51 @@ test('two clients: one intercepts requests, the other keeps evaluating', T, asyn
     await b.close();
   }
 });
+
+// A popup the app opened (window.open in the app's own page) while this
+// client was connected may be closed by the client; one that was there
+// before the client connected is the app's and stays open: page.close()
+// still returns (the relay ends this connection's view of it).
+test('page.close() on popups the app opened: closes those opened while connected, returns on older ones', T, async () => {
+  const a = await connect();
+  let b;
+  try {
+    const page = topPage(a);
+    const url = fixture('a.test', '/second.html?apppopup=' + Date.now());
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate(u => { window.open(u); }, url)]);
+    await popup.waitForLoadState();
+    // B connects after the popup opened: for B it is one of the app's windows.
+    b = await connect();
+    const older = await waitFor(() => b.contexts()[0].pages().find(p => p.url() === url), 'the popup in the second connection');
+    await older.close();
+    assert.ok(older.isClosed(), 'page.close() returned on a window B may not close, and B sees it closed');
+    assert.ok((await relayTargets()).some(t => t.url === url), "the app's popup stays open when a later client closes it");
+    assert.ok(!popup.isClosed(), 'A still sees the popup');
+    // A was connected when the app opened it: A may close it.
+    await popup.close();
+    assert.ok(popup.isClosed());
+    await waitFor(async () => !(await relayTargets()).some(t => t.url === url), 'the popup A closed to go');
+    assert.equal(await page.evaluate(() => location.href), topURL(), "the app's own window stays");
+  } finally {
+    if (b) await b.close();
+    await a.close();
+  }
+});
+
+test("page.close() on the app's own window returns, and the window stays open", T, async () => {
+  const a = await connect();
+  try {
+    const page = topPage(a);
+    await page.close();
+    assert.ok(page.isClosed(), 'this connection sees the window closed');
+    assert.ok((await relayTargets()).some(t => t.url === topURL()), "the app's window is still open");
+  } finally {
+    await a.close();
+  }
+  const b = await connect();
+  try {
+    assert.equal(await topPage(b).evaluate(() => location.href), topURL(), 'a new connection sees the window');
+  } finally {
+    await b.close();
+  }
+});
