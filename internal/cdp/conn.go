@@ -35,6 +35,9 @@ type Options struct {
 	SubscriptionQueue int
 	// SubscriptionQueueBytes bounds the same queue in bytes. Default 16 MiB.
 	SubscriptionQueueBytes int
+	// Header is sent with the WebSocket handshake (a remote endpoint's
+	// auth token, ADR-027). It is never logged and never in an error.
+	Header http.Header
 }
 
 // Stats are a connection's counters.
@@ -108,7 +111,11 @@ type Conn struct {
 // target). It sends no Origin header, which Chromium would refuse.
 func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 	o := opts.withDefaults()
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{}})
+	h := http.Header{}
+	if o.Header != nil {
+		h = o.Header.Clone()
+	}
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		return nil, errs.Wrap(errs.CDPDisconnected, err, "connecting to "+url)
 	}

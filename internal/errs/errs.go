@@ -87,6 +87,14 @@ const (
 	EvalRequired          Code = "EVAL_REQUIRED"
 	IPCNoHandler          Code = "IPC_NO_HANDLER"
 	IPCInvokeFailed       Code = "IPC_INVOKE_FAILED"
+
+	// Beyond one machine: Selenium Grid sessions, remote endpoints, the
+	// user's own Chrome (docs/scale-out.md).
+	GridNoSlot        Code = "GRID_NO_SLOT"
+	GridSessionFailed Code = "GRID_SESSION_FAILED"
+	GridUnreachable   Code = "GRID_UNREACHABLE"
+	RemoteNotAllowed  Code = "REMOTE_NOT_ALLOWED"
+	AutoConnectFailed Code = "AUTO_CONNECT_FAILED"
 )
 
 // Entry is what the registry knows about a code.
@@ -154,6 +162,11 @@ var registry = map[Code]Entry{
 	EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
 	IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
 	IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
+	GridNoSlot:           {GridNoSlot, 503, true, "The grid had no free slot that matches the capabilities before its session-request timeout (the message is the grid's). Wait for a session to end (electron_stop frees ours), add nodes or --max-sessions on the grid, or ask for a browserName/platform the grid's nodes offer."},
+	GridSessionFailed:    {GridSessionFailed, 502, false, "The grid could not create or keep the session; the message is the grid's own (a wrong goog:chromeOptions binary, bad capabilities, a driver that failed to start, a node that was lost). Fix the capabilities or the node and call electron_launch again."},
+	GridUnreachable:      {GridUnreachable, 503, true, "No Selenium Grid answered at that URL (details.grid). Check the address (http://HOST:4444), that the grid is up (GET /status), and that --allow-remote covers it when it is not on loopback."},
+	RemoteNotAllowed:     {RemoteNotAllowed, 403, false, "The endpoint is not on loopback, and the operator has not allowed it. Start the server with --allow-remote HOST[:PORT] (or UNDERSTUDY_ALLOW_REMOTE) naming it (details.host); a grid's se:cdp URL names the address the grid advertises, which must be allowed too."},
+	AutoConnectFailed:    {AutoConnectFailed, 404, false, "No running Chrome/Chromium with remote debugging was found (details.looked lists each DevToolsActivePort read and why it did not match). Turn on remote debugging in that browser (chrome://inspect/#remote-debugging, or start it with --remote-debugging-port=0), pass userDataDir for a non-default profile, and allow the connection in the browser when it asks."},
 	FileExists:           {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 
 	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"html"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -96,9 +97,9 @@ type Options struct {
 	// a socket of its own. For endpoints that offer one browser WebSocket:
 	// a Selenium Grid session's se:cdp, Chrome's auto-connect, tunnels.
 	Flat bool
-	// Dial opens the browser socket. Default: cdp.Dial. Remote endpoints
-	// pass one that adds headers and TLS settings.
-	Dial func(ctx context.Context, url string, opts *cdp.Options) (*cdp.Conn, error)
+	// Header goes with every WebSocket handshake of the pool (a remote
+	// endpoint's auth token, ADR-027); never logged.
+	Header http.Header
 	// CallTimeout bounds each CDP call and each dial. Default 30s.
 	CallTimeout time.Duration
 	// OnChange, when set, sees every change of the target set, in order,
@@ -230,9 +231,6 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 30 * time.Second
 	}
-	if opts.Dial == nil {
-		opts.Dial = cdp.Dial
-	}
 	if opts.BrowserWSURL == "" {
 		v, err := browser.GetVersion(ctx, browser.Endpoint{HTTPURL: opts.HTTPURL})
 		if err != nil {
@@ -257,7 +255,7 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 	}
 	p.wg.Add(1)
 	go p.run()
-	c, err := opts.Dial(ctx, opts.BrowserWSURL, &cdp.Options{CallTimeout: opts.CallTimeout, OnEvent: p.onBrowserEvent})
+	c, err := cdp.Dial(ctx, opts.BrowserWSURL, &cdp.Options{CallTimeout: opts.CallTimeout, OnEvent: p.onBrowserEvent, Header: opts.Header})
 	if err != nil {
 		p.cancel()
 		close(p.quit)
@@ -820,6 +818,7 @@ func (p *Pool) dial(s *Socket, url string) {
 		c, err = cdp.Dial(ctx, url, &cdp.Options{
 			CallTimeout: p.opts.CallTimeout,
 			OnEvent:     func(ev cdp.Event) { p.fanout(s, ev) },
+			Header:      p.opts.Header,
 		})
 	}
 	var stale *cdp.Conn

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -41,9 +42,14 @@ type launchArgs struct {
 	AllowMultiple  bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
 	Headless       *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
 	Relaunch       bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
+	Grid           string            `json:"grid,omitempty" jsonschema:"a Selenium Grid 4 URL (http://HOST:4444): create a WebDriver session there and drive it over its se:cdp endpoint; electron_stop deletes it (docs/scale-out.md)"`
+	Capabilities   map[string]any    `json:"capabilities,omitempty" jsonschema:"with grid: W3C capabilities (alwaysMatch), e.g. {browserName: chrome, goog:chromeOptions: {binary, args}}; executablePath and args add to goog:chromeOptions"`
 }
 
 func (a *launchArgs) validate() error {
+	if a.Grid != "" || a.Capabilities != nil {
+		return a.validateGrid()
+	}
 	if a.Relaunch {
 		if a.ExecutablePath != "" || a.Main != "" || a.ElectronPath != "" || len(a.Args) > 0 || len(a.Env) > 0 || a.Cwd != "" {
 			return errs.BadArg("relaunch", "relaunch reuses the ended session's arguments: pass no executablePath, main, electronPath, args, env or cwd with it")
@@ -83,6 +89,10 @@ type launchResult struct {
 	// RelaunchedFrom names the ended session whose arguments a relaunch
 	// reused.
 	RelaunchedFrom string `json:"relaunched_from,omitempty"`
+	// GridSessionID and GridSessionMs: a grid launch's WebDriver session
+	// and how long the grid took to create it.
+	GridSessionID string `json:"grid_session_id,omitempty" jsonschema:"grid launch: the WebDriver session id"`
+	GridSessionMs int64  `json:"grid_session_ms,omitempty" jsonschema:"grid launch: how long the grid took to create the session"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
@@ -98,6 +108,9 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
 		return nil, err
+	}
+	if a.Grid != "" {
+		return launchGrid(ctx, c, a, replaced, relaunchedFrom)
 	}
 	found := ""
 	if a.ExecutablePath == "" && a.Main == "" {
@@ -248,12 +261,18 @@ func electronPath(given, cwd string) string {
 // completes it, then publishes it (publish), and closes it on any error
 // before that. On failure nothing is left open.
 func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
+	return openSessionOn(ctx, c, mode, proc, ep, v, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
+}
+
+// openSessionOn is openSession with the pool's options given (flat mode
+// for endpoints that offer one browser socket, ADR-025; headers).
+func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version, popts target.Options) (*session.Session, error) {
 	s := c.Server
 	var ver browser.Version
 	if v != nil {
 		ver = *v
 	}
-	pool, err := target.Open(ctx, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
+	pool, err := target.Open(ctx, popts)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +288,7 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
-	c.Step("connected to " + ep.HTTPURL)
+	c.Step("connected to " + cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)))
 	return sess, nil
 }
 
@@ -292,7 +311,7 @@ func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeo
 	}
 	res := &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(sess.Mode), PID: sess.PID,
-		Endpoint: sess.Endpoint.HTTPURL, InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
+		Endpoint: cmp.Or(sess.Endpoint.HTTPURL, redactURL(sess.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
 		Windows: wins, RendererReady: ready, ReadyNote: note, Capabilities: c.Server.capabilities(),
 	}
 	return res, nil
@@ -461,6 +480,10 @@ func detach(ctx context.Context, c *Call, _ *noArgs) (*detachResult, error) {
 	if c.Session.Proc != nil {
 		// What we launched we end: it runs on until the server exits.
 		c.Server.sessions.KeepUntilClose(c.Session.Proc)
+		out.EndsWithServer = true
+	} else if end := c.Session.RemoteEnder(); end != nil {
+		// A grid session we created: deleted when the server exits.
+		c.Server.sessions.KeepRemoteUntilClose(end)
 		out.EndsWithServer = true
 	}
 	return out, nil
@@ -641,7 +664,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
 		}
 		list = append(list, sessionStatus{Note: note, State: state, Crash: crash,
-			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
+			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: cmp.Or(x.Endpoint.HTTPURL, redactURL(x.Endpoint.BrowserWSURL)), Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
 		})
