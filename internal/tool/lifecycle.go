@@ -93,6 +93,8 @@ type launchResult struct {
 	// and how long the grid took to create it.
 	GridSessionID string `json:"grid_session_id,omitempty" jsonschema:"grid launch: the WebDriver session id"`
 	GridSessionMs int64  `json:"grid_session_ms,omitempty" jsonschema:"grid launch: how long the grid took to create the session"`
+	// AutoConnected says which running browser autoConnect found.
+	AutoConnected string `json:"auto_connected,omitempty" jsonschema:"attach autoConnect: the user-data directory whose DevToolsActivePort named the browser"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
@@ -373,9 +375,24 @@ type attachArgs struct {
 	PID           int    `json:"pid,omitempty" jsonschema:"the app's pid; enables electron_stop escalation and electron_force_kill"`
 	TimeoutMs     int    `json:"timeoutMs,omitempty" jsonschema:"default 10000"`
 	AllowMultiple bool   `json:"allowMultiple,omitempty"`
+	AutoConnect   bool   `json:"autoConnect,omitempty" jsonschema:"connect to the user's own running Chrome/Chromium that has remote debugging on, found by its DevToolsActivePort (needs the server's --allow-auto-connect)"`
+	UserDataDir   string `json:"userDataDir,omitempty" jsonschema:"with autoConnect: also look in this user-data directory (absolute), first"`
 }
 
 func (a *attachArgs) validate() error {
+	if a.AutoConnect || a.UserDataDir != "" {
+		switch {
+		case !a.AutoConnect:
+			return errs.BadArg("userDataDir", "userDataDir goes with autoConnect:true")
+		case a.Port != 0 || a.CdpURL != "" || a.Host != "":
+			return errs.BadArg("autoConnect", "autoConnect finds the endpoint itself: pass no port, host or cdpUrl")
+		case a.UserDataDir != "" && !filepath.IsAbs(a.UserDataDir):
+			return errs.BadArg("userDataDir", "must be an absolute path")
+		case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
+			return errs.BadArg("timeoutMs", "must be between 0 and 300000")
+		}
+		return nil
+	}
 	switch {
 	case a.Port == 0 && a.CdpURL == "":
 		return errs.BadArg("port", "pass port (+host) or cdpUrl")
@@ -414,11 +431,21 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		host = "127.0.0.1"
 	}
 	c.Steps(2) // connected, windows listed
-	ep, v, err := browser.Resolve(ctx, host, a.Port, a.CdpURL)
-	if err != nil {
-		return nil, err
+	var sess *session.Session
+	var ep browser.Endpoint
+	var v browser.Version
+	found := ""
+	switch {
+	case a.AutoConnect:
+		sess, ep, v, found, err = autoConnect(ctx, c, a.UserDataDir)
+	case a.CdpURL != "" && !cdpURLOnLoopback(a.CdpURL):
+		sess, ep, v, err = attachRemote(ctx, c, a.CdpURL)
+	default:
+		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
+		if err == nil {
+			sess, err = openSession(ctx, c, session.Attached, nil, ep, &v)
+		}
 	}
-	sess, err := openSession(ctx, c, session.Attached, nil, ep, &v)
 	if err != nil {
 		return nil, err
 	}
@@ -447,8 +474,9 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}
 	return &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
-		Endpoint: ep.HTTPURL, InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
+		Endpoint: cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
 		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
+		AutoConnected: found,
 	}, nil
 }
 
