@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -100,7 +99,7 @@ func (g *Grid) start(tb testing.TB, jar string, args ...string) {
 	cmd := exec.Command("java", append([]string{"-jar", jar}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Dir = tb.TempDir()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
@@ -124,7 +123,7 @@ func (g *Grid) Log() string {
 func (g *Grid) Stop() {
 	for _, c := range g.cmds {
 		if c.Process != nil {
-			_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
+			terminateGroup(c)
 		}
 	}
 	for _, c := range g.cmds {
@@ -133,7 +132,7 @@ func (g *Grid) Stop() {
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
-			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+			killGroup(c)
 			<-done
 		}
 	}
