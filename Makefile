@@ -14,7 +14,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build demo test chromium tools vet crossbuild lint unit fmt bench clean release release-check
+.PHONY: all build demo test chromium grid-deps tools vet crossbuild lint unit fmt bench clean release release-check
 
 all: build
 
@@ -28,6 +28,16 @@ chromium:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 	@"$(CHROMIUM)" --version
+
+# Selenium Grid 4 for the grid tests (internal/grid/gridtest): Java 17 and
+# chromedriver from Debian, the standalone jar from the committed lockfile.
+grid-deps:
+	@if ! command -v java >/dev/null || ! command -v chromedriver >/dev/null; then \
+		echo "installing Java 17 and chromedriver with apt-get"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless chromium-driver >/dev/null; \
+	fi
+	cd internal/grid/gridtest/selenium && npm ci --no-audit --no-fund
+	@java -version 2>&1 | head -1; chromedriver --version
 
 demo: chromium build
 	./bin/understudy demo --browser "$(CHROMIUM)"
@@ -74,9 +84,11 @@ release-check: chromium release
 	dist/check/understudy_*_linux_amd64/understudy --version
 	dist/check/understudy_*_linux_amd64/understudy demo --browser "$(CHROMIUM)"
 
-test: chromium tools vet crossbuild lint release-check unit
+test: chromium grid-deps tools vet crossbuild lint release-check unit
 
-bench: chromium build
+bench: chromium grid-deps build
+	UNDERSTUDY_GRID_HUB=1 $(GO) test -count=1 -run 'TestGridHubTwoNodes' -timeout 30m ./internal/tool/
+	UNDERSTUDY_BENCH_GRID=1 $(GO) test -run '^$$' -bench 'GridVsLocal' -benchtime 3x -timeout 30m ./internal/tool/
 	$(GO) test -run '^$$' -bench . -skip 'RelayPeers|ClickWithOtherSessions' -benchtime 20x ./...
 	$(GO) test -run '^$$' -bench 'RelayPeers|ClickWithOtherSessions' -benchtime 1x -timeout 30m ./internal/relay/ ./internal/tool/
 	CGO_ENABLED=0 $(GO) run ./bench/coldstart

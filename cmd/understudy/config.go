@@ -35,7 +35,7 @@ type settings struct {
 var notSettings = map[string]bool{"config": true, "version": true}
 
 // secretFlags are never printed with their value.
-var secretFlags = map[string]bool{"token": true}
+var secretFlags = map[string]bool{"token": true, "remote-header": true}
 
 // envName is the variable that sets a flag: UNDERSTUDY_ + the flag's name
 // in upper case with - as _ (--app-root → UNDERSTUDY_APP_ROOT). A

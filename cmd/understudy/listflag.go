@@ -18,3 +18,17 @@ func (l *listFlag) Set(v string) error {
 }
 
 func (listFlag) repeatable() {}
+
+// headerFlag is a repeatable "Name: value" flag (--remote-header). Values
+// are secrets: never printed (secretFlags), and a comma does not split
+// them.
+type headerFlag []string
+
+func (h *headerFlag) String() string { return strings.Join(*h, "\n") }
+
+func (h *headerFlag) Set(v string) error {
+	*h = append(*h, v)
+	return nil
+}
+
+func (headerFlag) repeatable() {}

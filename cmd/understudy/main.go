@@ -67,6 +67,13 @@ MCP flags:
                                 never looked up by itself (docs/evidence.md)
   --redact-header NAME          one more header network outputs redact (repeatable)
   --redact-body-key KEY         one more body field key network outputs redact (repeatable)
+  --allow-remote HOST[:PORT],…  endpoints off loopback a grid (electron_launch {grid}), its
+                                se:cdp URL (the address the grid advertises) or a remote
+                                CDP endpoint may name; without it only loopback is dialled
+  --remote-header "Name: value" a header for grids and remote endpoints (repeatable; an
+                                auth token: never logged, never in results; no CR/LF)
+  --allow-auto-connect          let electron_attach {autoConnect:true} connect to the
+                                user's own running Chrome (docs/scale-out.md)
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -187,6 +194,12 @@ type mcpFlags struct {
 	axeCore      string
 	redactH      listFlag
 	redactK      listFlag
+
+	allowRemote      listFlag
+	remoteHeaders    headerFlag
+	allowAutoConnect bool
+	remote           browser.RemoteAllow // parsed allowRemote
+	remoteHeader     http.Header         // parsed remoteHeaders
 }
 
 // mcpFlagSet defines the MCP server's flags on a new flag set; the origin
@@ -214,6 +227,9 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.StringVar(&f.axeCore, "axe-core", "", "axe-core's axe.min.js for a11y_audit (npm install axe-core; never looked up by itself)")
 	fs.Var(&f.redactH, "redact-header", "one more header network outputs redact (repeatable)")
 	fs.Var(&f.redactK, "redact-body-key", "one more body field key network outputs redact (repeatable)")
+	fs.Var(&f.allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) a grid, its se:cdp or a remote endpoint may name")
+	fs.Var(&f.remoteHeaders, "remote-header", "a \"Name: value\" header sent to grids and remote endpoints (repeatable; never logged)")
+	fs.BoolVar(&f.allowAutoConnect, "allow-auto-connect", false, "let electron_attach {autoConnect:true} connect to the user's own running Chrome")
 	f.files.register(fs)
 	return fs, f, allowed, blocked
 }
@@ -261,6 +277,12 @@ func (f *mcpFlags) check(allowed, blocked string) error {
 		return errors.New("--operation-timeout-ms must be between 1000 and 3600000")
 	}
 	if _, err := parseLogLevel(f.logLevel); err != nil {
+		return err
+	}
+	if f.remote, err = browser.ParseRemoteAllow(f.allowRemote); err != nil {
+		return fmt.Errorf("--allow-remote: %w", err)
+	}
+	if f.remoteHeader, err = parseRemoteHeaders(f.remoteHeaders); err != nil {
 		return err
 	}
 	if err := tool.ValidateSelection(f.profile, f.with); err != nil {
@@ -346,7 +368,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 		AllowSecrets:  f.allowSecrets,
 		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
-		AxeCore: f.axeCore,
+		AxeCore:     f.axeCore,
+		AllowRemote: f.remote, RemoteHeaders: f.remoteHeader, AllowAutoConnect: f.allowAutoConnect,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -35,6 +35,9 @@ type Options struct {
 	SubscriptionQueue int
 	// SubscriptionQueueBytes bounds the same queue in bytes. Default 16 MiB.
 	SubscriptionQueueBytes int
+	// Header is sent with the WebSocket handshake (a remote endpoint's
+	// auth token, ADR-027). It is never logged and never in an error.
+	Header http.Header
 }
 
 // Stats are a connection's counters.
@@ -89,10 +92,16 @@ type Conn struct {
 	dropped atomic.Int64
 
 	mu      sync.Mutex
-	pending map[int64]chan reply
+	pending map[int64]pendingCall
 	subs    map[subKey]map[*subscription]struct{}
+	views   map[string]*Conn // flattened sessions bound as connections (Attach), by session id
 	closed  bool
 	err     error // why the connection ended
+
+	// A view (see Attach) is a flattened session on root's socket: its
+	// calls carry sid, and it sees only that session's events.
+	root *Conn
+	sid  string
 
 	done      chan struct{}
 	readerEnd chan struct{}
@@ -102,7 +111,11 @@ type Conn struct {
 // target). It sends no Origin header, which Chromium would refuse.
 func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 	o := opts.withDefaults()
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{}})
+	h := http.Header{}
+	if o.Header != nil {
+		h = o.Header.Clone()
+	}
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		return nil, errs.Wrap(errs.CDPDisconnected, err, "connecting to "+url)
 	}
@@ -111,7 +124,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		url:       url,
 		opts:      o,
 		ws:        ws,
-		pending:   map[int64]chan reply{},
+		pending:   map[int64]pendingCall{},
 		subs:      map[subKey]map[*subscription]struct{}{},
 		done:      make(chan struct{}),
 		readerEnd: make(chan struct{}),
@@ -127,7 +140,12 @@ func (c *Conn) URL() string { return c.url }
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Stats returns the connection's counters.
-func (c *Conn) Stats() Stats { return Stats{DroppedEvents: c.dropped.Load()} }
+func (c *Conn) Stats() Stats {
+	if c.root != nil {
+		return c.root.Stats()
+	}
+	return Stats{DroppedEvents: c.dropped.Load()}
+}
 
 // Err returns why the connection ended, or nil while it is open.
 func (c *Conn) Err() error {
@@ -139,6 +157,10 @@ func (c *Conn) Err() error {
 // Close closes the socket and waits for the reader to end. Pending calls
 // fail with CDP_DISCONNECTED.
 func (c *Conn) Close() error {
+	if c.root != nil {
+		c.root.closeView(c, errs.New(errs.CDPDisconnected, "session closed by us"), true)
+		return nil
+	}
 	c.shutdown(errs.New(errs.CDPDisconnected, "connection closed by us"))
 	_ = c.ws.Close(websocket.StatusNormalClosure, "")
 	<-c.readerEnd
@@ -157,9 +179,14 @@ func (c *Conn) shutdown(why error) {
 	c.pending = nil
 	subs := c.subs
 	c.subs = nil
+	views := c.views
+	c.views = nil
 	c.mu.Unlock()
-	for _, ch := range pending {
-		ch <- reply{err: why}
+	for _, pc := range pending {
+		pc.ch <- reply{err: why}
+	}
+	for _, v := range views {
+		v.endView(why)
 	}
 	for _, set := range subs {
 		for s := range set {
@@ -211,7 +238,7 @@ func (c *Conn) readFrame(buf *bytes.Buffer) ([]byte, error) {
 
 func (c *Conn) deliverReply(f Frame) {
 	c.mu.Lock()
-	ch, ok := c.pending[f.ID]
+	pc, ok := c.pending[f.ID]
 	if ok {
 		delete(c.pending, f.ID)
 	}
@@ -219,6 +246,7 @@ func (c *Conn) deliverReply(f Frame) {
 	if !ok {
 		return // a call that timed out
 	}
+	ch := pc.ch
 	if f.Error != nil {
 		ch <- reply{err: f.Error}
 		return
@@ -229,6 +257,9 @@ func (c *Conn) deliverReply(f Frame) {
 func (c *Conn) deliverEvent(f Frame) {
 	if c.opts.OnEvent != nil {
 		c.opts.OnEvent(Event{SessionID: f.SessionID, Method: f.Method, Params: f.Params})
+	}
+	if f.SessionID != "" || f.Method == "Target.detachedFromTarget" {
+		c.routeToView(f)
 	}
 	c.mu.Lock()
 	set := c.subs[subKey{f.SessionID, f.Method}]
@@ -311,6 +342,18 @@ func (c *Conn) Start(ctx context.Context, method string, params any) (*Pending, 
 }
 
 func (c *Conn) start(ctx context.Context, sessionID, method string, params any) (*Pending, error) {
+	if c.root != nil {
+		c.mu.Lock()
+		closed, why := c.closed, c.err
+		c.mu.Unlock()
+		if closed {
+			return nil, why
+		}
+		if sessionID == "" {
+			sessionID = c.sid
+		}
+		return c.root.start(ctx, sessionID, method, params)
+	}
 	p, err := encodeParams(params)
 	if err != nil {
 		return nil, errs.BadArg("params", "cannot encode %s params: %v", method, err)
@@ -327,7 +370,7 @@ func (c *Conn) start(ctx context.Context, sessionID, method string, params any) 
 		c.mu.Unlock()
 		return nil, why
 	}
-	c.pending[id] = pc.ch
+	c.pending[id] = pendingCall{ch: pc.ch, sid: sessionID}
 	c.mu.Unlock()
 	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
 		pc.forget()
@@ -385,6 +428,20 @@ func decodeResult(method string, raw json.RawMessage, result any) error {
 }
 
 func (c *Conn) subscribe(session, method string) (<-chan jsonv2.Value, func()) {
+	if c.root != nil {
+		c.mu.Lock()
+		closed := c.closed
+		c.mu.Unlock()
+		if closed {
+			s := newSubscription(1, 1, nil)
+			s.close()
+			return s.out, func() {}
+		}
+		if session == "" {
+			session = c.sid
+		}
+		return c.root.subscribe(session, method)
+	}
 	s := newSubscription(c.opts.SubscriptionQueue, c.opts.SubscriptionQueueBytes, func() { c.dropped.Add(1) })
 	k := subKey{session, method}
 	c.mu.Lock()

@@ -95,6 +95,14 @@ const (
 	NativeAlreadyCapturing Code = "NATIVE_ALREADY_CAPTURING"
 	NativeNotCapturing     Code = "NATIVE_NOT_CAPTURING"
 	InstrumentationBusy    Code = "INSTRUMENTATION_BUSY"
+
+	// Beyond one machine: Selenium Grid sessions, remote endpoints, the
+	// user's own Chrome (docs/scale-out.md).
+	GridNoSlot        Code = "GRID_NO_SLOT"
+	GridSessionFailed Code = "GRID_SESSION_FAILED"
+	GridUnreachable   Code = "GRID_UNREACHABLE"
+	RemoteNotAllowed  Code = "REMOTE_NOT_ALLOWED"
+	AutoConnectFailed Code = "AUTO_CONNECT_FAILED"
 )
 
 // Entry is what the registry knows about a code.
@@ -169,8 +177,12 @@ var registry = map[Code]Entry{
 	NativeAlreadyCapturing: {NativeAlreadyCapturing, 409, false, "Notification capture is already armed on this session. Read it with native_notifications, or end it with native_notifications_stop."},
 	NativeNotCapturing:     {NativeNotCapturing, 409, false, "Notification capture is not armed on this session. Call native_notifications_start first."},
 	InstrumentationBusy:    {InstrumentationBusy, 409, false, "Another understudy server holds live instrumentation in this app's main process. Stop its capture, or wait: instrumentation whose server went away restores itself within seconds (its lease runs out)."},
-
-	FileExists: {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
+	GridNoSlot:             {GridNoSlot, 503, true, "The grid had no free slot that matches the capabilities before its session-request timeout (the message is the grid's). Wait for a session to end (electron_stop frees ours), add nodes or --max-sessions on the grid, or ask for a browserName/platform the grid's nodes offer."},
+	GridSessionFailed:      {GridSessionFailed, 502, false, "The grid could not create or keep the session; the message is the grid's own (a wrong goog:chromeOptions binary, bad capabilities, a driver that failed to start, a node that was lost). Fix the capabilities or the node and call electron_launch again."},
+	GridUnreachable:        {GridUnreachable, 503, true, "No Selenium Grid answered at that URL (details.grid). Check the address (http://HOST:4444), that the grid is up (GET /status), and that --allow-remote covers it when it is not on loopback."},
+	RemoteNotAllowed:       {RemoteNotAllowed, 403, false, "The endpoint is not on loopback, and the operator has not allowed it. Start the server with --allow-remote HOST[:PORT] (or UNDERSTUDY_ALLOW_REMOTE) naming it (details.host); a grid's se:cdp URL names the address the grid advertises, which must be allowed too."},
+	AutoConnectFailed:      {AutoConnectFailed, 404, false, "No running Chrome/Chromium with remote debugging was found (details.looked lists each DevToolsActivePort read and why it did not match). Turn on remote debugging in that browser (chrome://inspect/#remote-debugging, or start it with --remote-debugging-port=0), pass userDataDir for a non-default profile, and allow the connection in the browser when it asks."},
+	FileExists:             {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 
 	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
 	TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},

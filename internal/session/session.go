@@ -25,7 +25,11 @@ const (
 	Launched  Mode = "launch" // we started the app from an executable
 	DevLaunch Mode = "dev"    // we started Electron with a main script
 	Attached  Mode = "attach" // the user started it; we only connected
+	Grid      Mode = "grid"   // a Selenium Grid session we created; EndRemote deletes it
 )
+
+// remoteEndTimeout bounds ending a remote app (a grid's DELETE /session).
+const remoteEndTimeout = 30 * time.Second
 
 // attachment is a value hung on a session with its closer.
 type attachment struct {
@@ -58,6 +62,12 @@ type Session struct {
 	// Relaunch is what started the app (the tool's launch arguments), kept
 	// for electron_launch {relaunch: true}; nil for attached apps.
 	Relaunch any
+	// EndRemote ends an app that someone else hosts for us (a Selenium
+	// Grid session: DELETE /session/ID frees the slot). Stop, ForceKill,
+	// CleanUp and the manager's Close call it once; nil for local apps.
+	EndRemote  func(context.Context) error
+	remoteOnce sync.Once
+	remoteErr  error
 
 	gate     gate // admission of tool calls (gate.go)
 	attachMu sync.Mutex
@@ -295,11 +305,36 @@ func (s *Session) CleanUp() error {
 		err = s.Proc.Kill()
 	}
 	s.closeConns()
+	if rerr := s.endRemote(context.Background()); err == nil {
+		err = rerr
+	}
 	return err
 }
 
+// endRemote ends a remote app once (EndRemote), bounded; nil without one.
+func (s *Session) endRemote(ctx context.Context) error {
+	if s.EndRemote == nil {
+		return nil
+	}
+	s.remoteOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), remoteEndTimeout)
+		defer cancel()
+		s.remoteErr = s.EndRemote(ctx)
+	})
+	return s.remoteErr
+}
+
+// RemoteEnder returns a function that ends the session's remote app once
+// (for a detached grid session the manager ends at Close), or nil.
+func (s *Session) RemoteEnder() func() {
+	if s.EndRemote == nil {
+		return nil
+	}
+	return func() { _ = s.endRemote(context.Background()) }
+}
+
 // Owned reports whether we started the app (and so may end it).
-func (s *Session) Owned() bool { return s.Proc != nil }
+func (s *Session) Owned() bool { return s.Proc != nil || s.EndRemote != nil }
 
 // Detach closes our connections and leaves the app running.
 func (s *Session) Detach() { s.closeConns() }
@@ -317,6 +352,12 @@ func (s *Session) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	s.expectEnd()
 	closeBrowser := func(ctx context.Context) error {
 		return s.Pool.Browser().Call(ctx, "Browser.close", nil, nil)
+	}
+	if s.EndRemote != nil {
+		// The grid ends the browser and frees its slot; Browser.close
+		// would leave the grid's session dangling.
+		s.closeConns()
+		return StopResult{Method: "grid DELETE /session"}, s.endRemote(ctx)
 	}
 	if s.Proc != nil {
 		esc, err := s.Proc.Stop(ctx, closeBrowser, grace)
@@ -356,6 +397,9 @@ func (s *Session) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 func (s *Session) ForceKill() error {
 	s.expectEnd()
 	switch {
+	case s.EndRemote != nil:
+		s.closeConns()
+		return s.endRemote(context.Background())
 	case s.Proc != nil:
 		err := s.Proc.Kill()
 		s.closeConns()
@@ -396,6 +440,19 @@ type Manager struct {
 	// detached are launched apps whose session was detached: still ours,
 	// so Close ends them (pruned as they exit).
 	detached []*browser.Process
+	// remote end the grid sessions of detached sessions at Close.
+	remote []func()
+}
+
+// KeepRemoteUntilClose records how to end a remote app (a grid session)
+// whose session was detached: what we launch we end, so Close ends it.
+func (m *Manager) KeepRemoteUntilClose(end func()) {
+	if end == nil {
+		return
+	}
+	m.mu.Lock()
+	m.remote = append(m.remote, end)
+	m.mu.Unlock()
 }
 
 // KeepUntilClose records a launched app whose session was detached: it
@@ -546,11 +603,16 @@ func (m *Manager) Close() {
 	m.closed = true
 	detached := m.detached
 	m.detached = nil
+	remote := m.remote
+	m.remote = nil
 	m.mu.Unlock()
 	for _, p := range detached {
 		_ = p.Kill()
 	}
 	var wg sync.WaitGroup
+	for _, end := range remote {
+		wg.Go(end)
+	}
 	for _, s := range all {
 		wg.Add(1)
 		go func(s *Session) {
@@ -560,6 +622,7 @@ func (m *Manager) Close() {
 				_ = s.Proc.Kill()
 			}
 			s.closeConns()
+			_ = s.endRemote(context.Background())
 		}(s)
 	}
 	wg.Wait()

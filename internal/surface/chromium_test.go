@@ -36,7 +36,8 @@ type app struct {
 }
 
 // openApp serves the fixture, opens paths as pages and builds a registry on
-// endpoint (the browser's, or a proxy's in front of it).
+// endpoint (the browser's, or a proxy's in front of it; "": the browser
+// socket alone, in flat mode).
 func openApp(ctx context.Context, tb testing.TB, srv *fixture.Server, httpURL string, paths ...string) *app {
 	tb.Helper()
 	a := &app{srv: srv}
@@ -48,7 +49,11 @@ func openApp(ctx context.Context, tb testing.TB, srv *fixture.Server, httpURL st
 		a.pages = append(a.pages, id)
 		tb.Cleanup(func() { _ = browser.ClosePage(context.Background(), id) })
 	}
-	pool, err := target.Open(ctx, target.Options{HTTPURL: httpURL})
+	opts := target.Options{HTTPURL: httpURL}
+	if httpURL == "" { // flat (ADR-025): the browser socket alone, no HTTP
+		opts = target.Options{BrowserWSURL: browser.WSURL, Flat: true}
+	}
+	pool, err := target.Open(ctx, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -262,7 +267,15 @@ func wantCode(tb testing.TB, err error, code errs.Code) {
 // TestSurfacesOnChromium is the proof scenario of ADR-029 on a real
 // Chromium: in-process frames two deep, an OOPIF inside an OOPIF, a second
 // window and a webview guest (through the Electron-shaped proxy).
-func TestSurfacesOnChromium(t *testing.T) {
+func TestSurfacesOnChromium(t *testing.T) { surfacesOnChromium(t, false) }
+
+// TestSurfacesOnChromiumFlat runs the same scenario with the pool in flat
+// mode (ADR-025): only the browser WebSocket, no /json request, every
+// target a flattened session on that one socket. The webview guest needs
+// the Electron-shaped HTTP proxy, so it is left out.
+func TestSurfacesOnChromiumFlat(t *testing.T) { surfacesOnChromium(t, true) }
+
+func surfacesOnChromium(t *testing.T, flat bool) {
 	chromiumtest.Require(t)
 	if browser == nil {
 		t.Fatal("chromiumtest: no shared browser")
@@ -274,7 +287,10 @@ func TestSurfacesOnChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	endpoint, webview := proxyEndpoint(ctx, t, srv)
+	endpoint, webview := "", false
+	if !flat {
+		endpoint, webview = proxyEndpoint(ctx, t, srv)
+	}
 	paths := []string{"/index.html", "/second.html"}
 	if webview {
 		paths = append(paths, "/webview-host.html", "/guest.html")

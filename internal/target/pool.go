@@ -1,9 +1,11 @@
 package target
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"html"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -82,12 +84,22 @@ type Change struct {
 
 // Options configure [Open].
 type Options struct {
-	// HTTPURL is the DevTools HTTP endpoint, http://HOST:PORT (required;
-	// loopback only). /json/list is read there.
+	// HTTPURL is the DevTools HTTP endpoint, http://HOST:PORT (required
+	// unless Flat; loopback only). /json/list is read there.
 	HTTPURL string
 	// BrowserWSURL is the browser socket. Default: webSocketDebuggerUrl
-	// of HTTPURL/json/version.
+	// of HTTPURL/json/version. Required with Flat.
 	BrowserWSURL string
+	// Flat makes the pool use the browser socket alone (ADR-025): no HTTP
+	// request is ever made, targets are listed with Target.getTargets, and
+	// a target's connection is a flattened session on the browser socket
+	// (Target.attachToTarget {flatten: true}, cdp.Conn.Attach) instead of
+	// a socket of its own. For endpoints that offer one browser WebSocket:
+	// a Selenium Grid session's se:cdp, Chrome's auto-connect, tunnels.
+	Flat bool
+	// Header goes with every WebSocket handshake of the pool (a remote
+	// endpoint's auth token, ADR-027); never logged.
+	Header http.Header
 	// CallTimeout bounds each CDP call and each dial. Default 30s.
 	CallTimeout time.Duration
 	// OnChange, when set, sees every change of the target set, in order,
@@ -214,7 +226,10 @@ func (s *Socket) dead() bool {
 // Open dials the browser socket and starts target discovery
 // (Target.setDiscoverTargets). Close the pool when done.
 func Open(ctx context.Context, opts Options) (*Pool, error) {
-	if opts.HTTPURL == "" {
+	if opts.Flat && opts.BrowserWSURL == "" {
+		return nil, errs.BadArg("BrowserWSURL", "the browser WebSocket is required in flat mode")
+	}
+	if opts.HTTPURL == "" && !opts.Flat {
 		return nil, errs.BadArg("HTTPURL", "the DevTools HTTP endpoint is required")
 	}
 	if opts.CallTimeout <= 0 {
@@ -244,7 +259,7 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 	}
 	p.wg.Add(1)
 	go p.run()
-	c, err := cdp.Dial(ctx, opts.BrowserWSURL, &cdp.Options{CallTimeout: opts.CallTimeout, OnEvent: p.onBrowserEvent})
+	c, err := cdp.Dial(ctx, opts.BrowserWSURL, &cdp.Options{CallTimeout: opts.CallTimeout, OnEvent: p.onBrowserEvent, Header: opts.Header})
 	if err != nil {
 		p.cancel()
 		close(p.quit)
@@ -267,6 +282,10 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 
 // Browser returns the browser-level connection.
 func (p *Pool) Browser() *cdp.Conn { return p.browser }
+
+// Flat reports whether the pool runs on the browser socket alone
+// (Options.Flat).
+func (p *Pool) Flat() bool { return p.opts.Flat }
 
 // Listen registers fn for every event of every pooled target socket. fn runs
 // on that socket's reader goroutine, in order: it must not block and must
@@ -593,10 +612,16 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 	gen := p.destroyGen
 	p.listing[gen]++
 	p.mu.Unlock()
-	ts, err := browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
+	var ts []browser.Target
 	var raw map[string]string
-	if err == nil {
-		raw = p.rawTitles(ctx) // a CDP call: not under p.mu
+	var err error
+	if p.opts.Flat {
+		ts, raw, err = p.protocolTargets(ctx)
+	} else {
+		ts, err = browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
+		if err == nil {
+			raw = p.rawTitles(ctx) // a CDP call: not under p.mu
+		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -622,7 +647,11 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		e.info.Type = t.Type
 		e.info.Title = titleOf(t.ID, t.Title, raw)
 		e.info.URL = t.URL
-		e.info.ParentID = t.ParentID
+		if t.ParentID != "" || !p.opts.Flat {
+			// Flat: a webview guest's parent is not in TargetInfo; keep
+			// one an event named.
+			e.info.ParentID = t.ParentID
+		}
 		e.info.WSURL = t.WebSocketDebuggerURL
 		if kind == Created || old != e.info {
 			p.enqueueLocked(task{change: &Change{Kind: kind, Target: e.info}})
@@ -633,6 +662,28 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		return compareUint(p.entries[a.ID].seen, p.entries[b.ID].seen)
 	})
 	return out, nil
+}
+
+// protocolTargets lists the targets with Target.getTargets on the browser
+// socket, as /json/list would (newest first), for flat mode: the parent is
+// TargetInfo's parentFrameId (an OOPIF's; a webview guest names none), and
+// titles are the raw ones.
+func (p *Pool) protocolTargets(ctx context.Context) ([]browser.Target, map[string]string, error) {
+	var out struct {
+		TargetInfos []cdpTargetInfo `json:"targetInfos"`
+	}
+	if err := p.browser.Call(ctx, "Target.getTargets", nil, &out); err != nil {
+		return nil, nil, err
+	}
+	ts := make([]browser.Target, 0, len(out.TargetInfos))
+	raw := make(map[string]string, len(out.TargetInfos))
+	for i := len(out.TargetInfos) - 1; i >= 0; i-- { // getTargets lists oldest first
+		ti := out.TargetInfos[i]
+		ts = append(ts, browser.Target{ID: ti.TargetID, Type: ti.Type, Title: ti.Title, URL: ti.URL,
+			ParentID: cmp.Or(ti.ParentID, ti.ParentFrameID)})
+		raw[ti.TargetID] = ti.Title
+	}
+	return ts, raw, nil
 }
 
 // rawTitles returns the titles the protocol reports (Target.getTargets), by
@@ -728,7 +779,7 @@ func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
 		if s == nil {
 			e := p.entries[targetID]
 			alive := e != nil && e.destroyedAt == 0
-			if !alive || e.info.WSURL == "" {
+			if !alive || (e.info.WSURL == "" && !p.opts.Flat) {
 				p.mu.Unlock()
 				if attempt == 0 {
 					if _, err := p.List(ctx); err != nil {
@@ -768,10 +819,17 @@ func (p *Pool) dial(s *Socket, url string) {
 	defer p.wg.Done()
 	ctx, cancel := context.WithTimeout(p.life, p.opts.CallTimeout)
 	defer cancel()
-	c, err := cdp.Dial(ctx, url, &cdp.Options{
-		CallTimeout: p.opts.CallTimeout,
-		OnEvent:     func(ev cdp.Event) { p.fanout(s, ev) },
-	})
+	var c *cdp.Conn
+	var err error
+	if p.opts.Flat {
+		c, err = p.browser.Attach(ctx, s.targetID, func(ev cdp.Event) { p.fanout(s, ev) })
+	} else {
+		c, err = cdp.Dial(ctx, url, &cdp.Options{
+			CallTimeout: p.opts.CallTimeout,
+			OnEvent:     func(ev cdp.Event) { p.fanout(s, ev) },
+			Header:      p.opts.Header,
+		})
+	}
 	var stale *cdp.Conn
 	p.mu.Lock()
 	if err == nil && (p.closed || p.sockets[s.targetID] != s) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"reflect"
 	"regexp"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -69,6 +71,15 @@ type Config struct {
 	// AxeCore (--axe-core, UNDERSTUDY_AXE_CORE) is the path of axe-core's
 	// axe.min.js that a11y_audit runs; never found by itself.
 	AxeCore string
+	// AllowRemote (--allow-remote) lists the hosts off loopback that a
+	// grid, a grid's se:cdp and a remote endpoint may name (ADR-027).
+	AllowRemote browser.RemoteAllow
+	// RemoteHeaders (--remote-header) go with every request to a grid and
+	// every handshake with a remote endpoint; never logged nor returned.
+	RemoteHeaders http.Header
+	// AllowAutoConnect (--allow-auto-connect) lets electron_attach
+	// {autoConnect: true} reach the user's own Chrome.
+	AllowAutoConnect bool
 }
 
 // Server holds the tools, the sessions and the configuration.

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -29,6 +30,9 @@ type env struct {
 	results map[string]*jsonschema.Resolved
 	full    map[string]*jsonschema.Resolved // see fullResultSchema
 	fullMu  *sync.Mutex                     // calls run from several goroutines
+	// callTimeout bounds each call (default 90 s; a grid launch waits for
+	// a JVM and chromedriver).
+	callTimeout time.Duration
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
@@ -97,7 +101,7 @@ func outputSchemas(t *testing.T, cs *mcp.ClientSession) map[string]*jsonschema.R
 // call runs a tool through MCP and returns the decoded envelope.
 func (e *env) call(name string, args map[string]any) map[string]any {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(e.callTimeout, 90*time.Second))
 	defer cancel()
 	res, err := e.client.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {

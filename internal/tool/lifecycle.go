@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -42,9 +43,14 @@ type launchArgs struct {
 	Headless         *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
 	InstrumentNative bool              `json:"instrumentNative,omitempty" jsonschema:"dev launch only: install understudy's fixed notification and tray hooks before the app's main runs (launch-time instrumentation), so native_notifications reach back to app start and native_trays know tooltips and menus set at startup; the app's process.argv[1] is then the shim's path"`
 	Relaunch         bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
+	Grid             string            `json:"grid,omitempty" jsonschema:"a Selenium Grid 4 URL (http://HOST:4444): create a WebDriver session there and drive it over its se:cdp endpoint; electron_stop deletes it (docs/scale-out.md)"`
+	Capabilities     map[string]any    `json:"capabilities,omitempty" jsonschema:"with grid: W3C capabilities (alwaysMatch), e.g. {browserName: chrome, goog:chromeOptions: {binary, args}}; executablePath and args add to goog:chromeOptions"`
 }
 
 func (a *launchArgs) validate() error {
+	if a.Grid != "" || a.Capabilities != nil {
+		return a.validateGrid()
+	}
 	if a.Relaunch {
 		if a.ExecutablePath != "" || a.Main != "" || a.ElectronPath != "" || len(a.Args) > 0 || len(a.Env) > 0 || a.Cwd != "" {
 			return errs.BadArg("relaunch", "relaunch reuses the ended session's arguments: pass no executablePath, main, electronPath, args, env or cwd with it")
@@ -86,6 +92,12 @@ type launchResult struct {
 	// RelaunchedFrom names the ended session whose arguments a relaunch
 	// reused.
 	RelaunchedFrom string `json:"relaunched_from,omitempty"`
+	// GridSessionID and GridSessionMs: a grid launch's WebDriver session
+	// and how long the grid took to create it.
+	GridSessionID string `json:"grid_session_id,omitempty" jsonschema:"grid launch: the WebDriver session id"`
+	GridSessionMs int64  `json:"grid_session_ms,omitempty" jsonschema:"grid launch: how long the grid took to create the session"`
+	// AutoConnected says which running browser autoConnect found.
+	AutoConnected string `json:"auto_connected,omitempty" jsonschema:"attach autoConnect: the user-data directory whose DevToolsActivePort named the browser"`
 }
 
 func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
@@ -101,6 +113,9 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
 	if err != nil {
 		return nil, err
+	}
+	if a.Grid != "" {
+		return launchGrid(ctx, c, a, replaced, relaunchedFrom)
 	}
 	found := ""
 	if a.ExecutablePath == "" && a.Main == "" {
@@ -275,12 +290,18 @@ func electronPath(given, cwd string) string {
 // completes it, then publishes it (publish), and closes it on any error
 // before that. On failure nothing is left open.
 func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
+	return openSessionOn(ctx, c, mode, proc, ep, v, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
+}
+
+// openSessionOn is openSession with the pool's options given (flat mode
+// for endpoints that offer one browser socket, ADR-025; headers).
+func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version, popts target.Options) (*session.Session, error) {
 	s := c.Server
 	var ver browser.Version
 	if v != nil {
 		ver = *v
 	}
-	pool, err := target.Open(ctx, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
+	pool, err := target.Open(ctx, popts)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +317,7 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
-	c.Step("connected to " + ep.HTTPURL)
+	c.Step("connected to " + cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)))
 	return sess, nil
 }
 
@@ -319,7 +340,7 @@ func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeo
 	}
 	res := &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(sess.Mode), PID: sess.PID,
-		Endpoint: sess.Endpoint.HTTPURL, InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
+		Endpoint: cmp.Or(sess.Endpoint.HTTPURL, redactURL(sess.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
 		Windows: wins, RendererReady: ready, ReadyNote: note, Capabilities: c.Server.capabilities(),
 	}
 	return res, nil
@@ -381,9 +402,24 @@ type attachArgs struct {
 	PID           int    `json:"pid,omitempty" jsonschema:"the app's pid; enables electron_stop escalation and electron_force_kill"`
 	TimeoutMs     int    `json:"timeoutMs,omitempty" jsonschema:"default 10000"`
 	AllowMultiple bool   `json:"allowMultiple,omitempty"`
+	AutoConnect   bool   `json:"autoConnect,omitempty" jsonschema:"connect to the user's own running Chrome/Chromium that has remote debugging on, found by its DevToolsActivePort (needs the server's --allow-auto-connect)"`
+	UserDataDir   string `json:"userDataDir,omitempty" jsonschema:"with autoConnect: also look in this user-data directory (absolute), first"`
 }
 
 func (a *attachArgs) validate() error {
+	if a.AutoConnect || a.UserDataDir != "" {
+		switch {
+		case !a.AutoConnect:
+			return errs.BadArg("userDataDir", "userDataDir goes with autoConnect:true")
+		case a.Port != 0 || a.CdpURL != "" || a.Host != "":
+			return errs.BadArg("autoConnect", "autoConnect finds the endpoint itself: pass no port, host or cdpUrl")
+		case a.UserDataDir != "" && !filepath.IsAbs(a.UserDataDir):
+			return errs.BadArg("userDataDir", "must be an absolute path")
+		case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
+			return errs.BadArg("timeoutMs", "must be between 0 and 300000")
+		}
+		return nil
+	}
 	switch {
 	case a.Port == 0 && a.CdpURL == "":
 		return errs.BadArg("port", "pass port (+host) or cdpUrl")
@@ -422,11 +458,21 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		host = "127.0.0.1"
 	}
 	c.Steps(2) // connected, windows listed
-	ep, v, err := browser.Resolve(ctx, host, a.Port, a.CdpURL)
-	if err != nil {
-		return nil, err
+	var sess *session.Session
+	var ep browser.Endpoint
+	var v browser.Version
+	found := ""
+	switch {
+	case a.AutoConnect:
+		sess, ep, v, found, err = autoConnect(ctx, c, a.UserDataDir)
+	case a.CdpURL != "" && !cdpURLOnLoopback(a.CdpURL):
+		sess, ep, v, err = attachRemote(ctx, c, a.CdpURL)
+	default:
+		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
+		if err == nil {
+			sess, err = openSession(ctx, c, session.Attached, nil, ep, &v)
+		}
 	}
-	sess, err := openSession(ctx, c, session.Attached, nil, ep, &v)
 	if err != nil {
 		return nil, err
 	}
@@ -455,8 +501,9 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}
 	return &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
-		Endpoint: ep.HTTPURL, InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
+		Endpoint: cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
 		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
+		AutoConnected: found,
 	}, nil
 }
 
@@ -488,6 +535,10 @@ func detach(ctx context.Context, c *Call, _ *noArgs) (*detachResult, error) {
 	if c.Session.Proc != nil {
 		// What we launched we end: it runs on until the server exits.
 		c.Server.sessions.KeepUntilClose(c.Session.Proc)
+		out.EndsWithServer = true
+	} else if end := c.Session.RemoteEnder(); end != nil {
+		// A grid session we created: deleted when the server exits.
+		c.Server.sessions.KeepRemoteUntilClose(end)
 		out.EndsWithServer = true
 	}
 	return out, nil
@@ -668,7 +719,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
 		}
 		list = append(list, sessionStatus{Note: note, State: state, Crash: crash,
-			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: x.Endpoint.HTTPURL, Alive: alive, EndedWhy: why,
+			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: cmp.Or(x.Endpoint.HTTPURL, redactURL(x.Endpoint.BrowserWSURL)), Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
 		})
