@@ -74,6 +74,9 @@ MCP flags:
                                 auth token: never logged, never in results; no CR/LF)
   --allow-auto-connect          let electron_attach {autoConnect:true} connect to the
                                 user's own running Chrome (docs/scale-out.md)
+  --output-schemas              publish each tool's full result schema (outputSchema) in
+                                tools/list, for clients that validate results; off by
+                                default: it triples the manifest (docs/adr/030)
   --app-root DIR                refuse to launch anything outside DIR (and any switch
                                 that is not on the allowlist in docs/security.md)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
@@ -198,6 +201,7 @@ type mcpFlags struct {
 	allowRemote      listFlag
 	remoteHeaders    headerFlag
 	allowAutoConnect bool
+	outputSchemas    bool
 	remote           browser.RemoteAllow // parsed allowRemote
 	remoteHeader     http.Header         // parsed remoteHeaders
 }
@@ -230,6 +234,7 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.Var(&f.allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) a grid, its se:cdp or a remote endpoint may name")
 	fs.Var(&f.remoteHeaders, "remote-header", "a \"Name: value\" header sent to grids and remote endpoints (repeatable; never logged)")
 	fs.BoolVar(&f.allowAutoConnect, "allow-auto-connect", false, "let electron_attach {autoConnect:true} connect to the user's own running Chrome")
+	fs.BoolVar(&f.outputSchemas, "output-schemas", false, "publish every tool's full result schema as its outputSchema in tools/list")
 	f.files.register(fs)
 	return fs, f, allowed, blocked
 }
@@ -370,6 +375,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
 		AxeCore:     f.axeCore,
 		AllowRemote: f.remote, RemoteHeaders: f.remoteHeader, AllowAutoConnect: f.allowAutoConnect,
+		OutputSchemas: f.outputSchemas,
 	})
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 

@@ -80,6 +80,10 @@ type Config struct {
 	// AllowAutoConnect (--allow-auto-connect) lets electron_attach
 	// {autoConnect: true} reach the user's own Chrome.
 	AllowAutoConnect bool
+	// OutputSchemas (--output-schemas) publishes every tool's full result
+	// schema as its MCP outputSchema; off, tools/list carries none
+	// (docs/adr/030).
+	OutputSchemas bool
 }
 
 // Server holds the tools, the sessions and the configuration.

@@ -1,6 +1,8 @@
 package tool
 
 import (
+	"encoding/json"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,5 +65,38 @@ func TestHostInputSchema(t *testing.T) {
 	want := `{"properties":{"pos":{"properties":{"x":{"type":"number"}},"type":"object"},"ref":{"type":"integer"},"text":{"description":"keep me","type":"string"}},"type":"object"}`
 	if got != want {
 		t.Fatalf("host schema\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestOutputSchemasOnRequest: tools/list carries no outputSchema by default
+// (docs/adr/030); with Config.OutputSchemas every typed tool carries its full
+// result schema, the one every tool test validates results against.
+func TestOutputSchemasOnRequest(t *testing.T) {
+	for _, tl := range listTools(t, Config{}) {
+		if tl.OutputSchema != nil {
+			t.Fatalf("%s: an outputSchema without --output-schemas", tl.Name)
+		}
+	}
+	s := New(Config{})
+	defer s.Close()
+	n := 0
+	for _, tl := range listTools(t, Config{OutputSchemas: true}) {
+		d := s.defs[tl.Name]
+		want := d.outputSchema()
+		if want == nil {
+			continue
+		}
+		got, err := json.Marshal(tl.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		if json.Unmarshal(got, &a) != nil || json.Unmarshal(want, &b) != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: outputSchema is not the full result schema", tl.Name)
+		}
+		n++
+	}
+	if n < 50 {
+		t.Fatalf("only %d tools carried an outputSchema with OutputSchemas", n)
 	}
 }

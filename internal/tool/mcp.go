@@ -43,6 +43,14 @@ func (s *Server) addTools(srv *mcp.Server) {
 		// The host view (hostview.go, docs/adr/030): a short description,
 		// the input schema without repeated prose, no outputSchema.
 		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc), InputSchema: hostInputSchema(d.inputSchema())}
+		if s.cfg.OutputSchemas {
+			// The operator asked for them (--output-schemas): the full
+			// result schema, which every tool test validates results
+			// against.
+			if out := d.outputSchema(); out != nil {
+				t.OutputSchema = out
+			}
+		}
 		if a := annotations(d.name); a != nil {
 			// The title goes on the tool (MCP 2025-06-18), not again in
 			// the annotations: every character here is in the host's

@@ -42,9 +42,10 @@ const fieldMeanings = "## Parameter and field meanings\n\n" +
 	"| `enclosing` | boolean | `true` when the cover lies in a document that holds the surface's frame (an overlay in the top page over an iframe); absent otherwise |\n\n" +
 	"The error message names the cover in words as well.\n\n" +
 	"### Result fields\n\n" +
-	"Every tool publishes an MCP `outputSchema` describing its success envelope (`ok`, the fields listed\n" +
-	"under \"Result\" for each tool above, `_meta`); a failure is the failure envelope with `isError`\n" +
-	"(ADR-019). A result field name has one JSON type in every tool that returns it\n" +
+	"Every tool has a full JSON Schema of its success envelope (`ok`, the fields listed under\n" +
+	"\"Result\" for each tool above, `_meta`), embedded in the server; `tools/list` carries it as the\n" +
+	"tool's MCP `outputSchema` when the server runs with `--output-schemas`, and carries none by default\n" +
+	"(ADR-030). A failure is the failure envelope with `isError` (ADR-019). A result field name has one JSON type in every tool that returns it\n" +
 	"(`TestResultFieldsHaveOneType`), except these, whose meaning is shared but whose shape follows the tool:\n\n" +
 	"| field | types |\n|---|---|\n" +
 	"| `actual` | the value an expectation checked: a string (text, value, URL), a boolean (visibility), an integer (count), an object (state flags; `{attached, visible}` for a selector wait) |\n" +
