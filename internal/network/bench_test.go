@@ -3,18 +3,8 @@ package network
 import (
 	"encoding/json"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 )
-
-// cpuTime is the process's user+system CPU time: on a machine shared by
-// many builds it moves far less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // benchRing is a Network whose ring holds n records shaped like the
 // fixture's /echo fetches (about 12 request and 8 response headers).
