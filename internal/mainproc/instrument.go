@@ -232,27 +232,19 @@ func jsonValue(s string) any {
 // sequence number since), and how many were dropped because the buffer
 // was full.
 func (in *Instrument) Captured(ctx context.Context, channel string, since int64) ([]IPCEvent, int, error) {
-	raw, err := in.op(ctx, map[string]any{"op": "ipcRead", "channel": channel, "since": since})
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := failed(raw, "ipcMain"); err != nil {
-		return nil, 0, err
-	}
-	var out struct {
-		Events  []rawEvent `json:"events"`
-		Dropped int        `json:"dropped"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, 0, errs.Wrap(errs.Internal, err, "reading the capture")
-	}
-	return decodeEvents(out.Events), out.Dropped, nil
+	return in.events(ctx, map[string]any{"op": "ipcRead", "channel": channel, "since": since})
 }
 
 // CaptureStop restores the app's handlers and methods and returns what was
 // recorded.
 func (in *Instrument) CaptureStop(ctx context.Context) ([]IPCEvent, int, error) {
-	raw, err := in.op(ctx, map[string]any{"op": "ipcStop"})
+	return in.events(ctx, map[string]any{"op": "ipcStop"})
+}
+
+// events runs an agent operation that answers with captured events and
+// the count of those dropped.
+func (in *Instrument) events(ctx context.Context, op map[string]any) ([]IPCEvent, int, error) {
+	raw, err := in.op(ctx, op)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -174,28 +174,6 @@ func TestGridStandalone(t *testing.T) {
 // gridSurfaces waits for the fixture's frames (no webview guest here).
 func (e *env) gridSurfaces() map[string]map[string]any {
 	e.t.Helper()
-	names := map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
-		"cross2.html": "cross2"}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r := e.ok("electron_surfaces_list", nil)
-		out := map[string]map[string]any{}
-		for _, s := range r["surfaces"].([]any) {
-			m := s.(map[string]any)
-			u, _ := m["url"].(string)
-			for suffix, n := range names {
-				if strings.HasSuffix(u, "/"+suffix) {
-					out[n] = m
-				}
-			}
-		}
-		if len(out) == len(names) {
-			e.checkParentFirst(r["surfaces"].([]any))
-			return out
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("surfaces never complete: have %d of %d: %v", len(out), len(names), r)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return e.surfacesNamed(map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
+		"cross2.html": "cross2"})
 }

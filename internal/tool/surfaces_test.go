@@ -35,9 +35,15 @@ func surfaceEnv(t *testing.T) (*env, map[string]map[string]any) {
 // all there) keyed by document name: top, same1, same2, cross1, …
 func (e *env) surfacesByTitle() map[string]map[string]any {
 	e.t.Helper()
-	names := map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
+	return e.surfacesNamed(map[string]string{"index.html": "top", "same1.html": "same1", "same2.html": "same2", "cross1.html": "cross1",
 		"cross2.html": "cross2", "covered.html": "covered", "removable.html": "removable", "second.html": "second",
-		"webview-host.html": "host", "guest.html": "guest"}
+		"webview-host.html": "host", "guest.html": "guest"})
+}
+
+// surfacesNamed waits until a surface of every document in names (URL
+// suffix → name) is listed, and returns them by name.
+func (e *env) surfacesNamed(names map[string]string) map[string]map[string]any {
+	e.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		r := e.ok("electron_surfaces_list", nil)
