@@ -45,6 +45,29 @@ func (s *Shooter) ContentSize(ctx context.Context) (width, height float64, err e
 	return m.CSSContentSize.Width, m.CSSContentSize.Height, nil
 }
 
+// Viewport is the size of the page's layout viewport in CSS pixels.
+func (s *Shooter) Viewport(ctx context.Context) (width, height float64, err error) {
+	var m struct {
+		CSSLayoutViewport struct {
+			ClientWidth  float64 `json:"clientWidth"`
+			ClientHeight float64 `json:"clientHeight"`
+		} `json:"cssLayoutViewport"`
+	}
+	if err := s.conn.Call(ctx, "Page.getLayoutMetrics", nil, &m); err != nil {
+		return 0, 0, err
+	}
+	return m.CSSLayoutViewport.ClientWidth, m.CSSLayoutViewport.ClientHeight, nil
+}
+
+// Within reports whether r lies inside a viewport of width × height CSS
+// pixels. A clip that does is captured from what is on screen: capturing
+// beyond the viewport makes Chromium resize the view for the shot, and an
+// out-of-process iframe may not have drawn at the new size when the shot is
+// taken (its area comes out white).
+func (r Rect) Within(width, height float64) bool {
+	return r.X >= 0 && r.Y >= 0 && r.X+r.Width <= width && r.Y+r.Height <= height
+}
+
 // Shot captures the window (from its surface) and returns the encoded
 // image.
 func (s *Shooter) Shot(ctx context.Context, o ShotOptions) ([]byte, error) {

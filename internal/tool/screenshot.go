@@ -151,6 +151,9 @@ type shotTarget struct {
 	windowID  string
 	surfaceID string
 	clip      *clipRect
+	// beyond: the element's clip reaches past the viewport, so the shot
+	// must capture beyond it (only then: see capt.Rect.Within).
+	beyond bool
 }
 
 // shotCut says what a full-page screenshot past maxClipSide left out.
@@ -214,7 +217,7 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	}
 	if clip != nil {
 		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
-		opts.BeyondViewport = a.FullPage || a.element()
+		opts.BeyondViewport = a.FullPage || (a.element() && t.beyond)
 	}
 	data, err := t.shooter.Shot(ctx, opts)
 	if err != nil {
@@ -284,6 +287,11 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 	}
 	t.surfaceID = res.SurfaceID
 	t.clip = &clipRect{X: box.Viewport.X + ox, Y: box.Viewport.Y + oy, Width: box.Viewport.Width, Height: box.Viewport.Height}
+	vw, vh, err := t.shooter.Viewport(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.beyond = !(capt.Rect{X: t.clip.X, Y: t.clip.Y, Width: t.clip.Width, Height: t.clip.Height}).Within(vw, vh)
 	return t, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/jpeg"
 	"image/png"
 	"math"
@@ -199,5 +200,42 @@ func TestScreenshotInline(t *testing.T) {
 	}
 	if f := e.fails("electron_screenshot", map[string]any{"inlineMaxSide": -1}, "BAD_ARGUMENT"); !strings.Contains(toJSON(f), "inlineMaxSide") {
 		t.Fatalf("bad budget: %v", f)
+	}
+}
+
+// TestOOPIFElementCapturesAreNotWhite: an element inside the nested
+// cross-site iframe that fits the viewport is captured from the screen
+// (no capture beyond the viewport, which resizes the view and could catch
+// the iframe before it drew: a white image). Five captures in a row each
+// show the button's pixels.
+func TestOOPIFElementCapturesAreNotWhite(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.launch("/index.html")
+	s := e.surfacesNamed(map[string]string{"index.html": "top", "cross1.html": "cross1", "cross2.html": "cross2"})
+	e.use(s["cross2"])
+	dir := t.TempDir()
+	for i := range 5 {
+		p := filepath.Join(dir, fmt.Sprintf("btn%d.png", i))
+		e.ok("electron_screenshot", map[string]any{"selector": "#btn", "path": p})
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, dark := img.Bounds(), 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if r, g, bl, _ := img.At(x, y).RGBA(); r < 0xc000 || g < 0xc000 || bl < 0xc000 {
+					dark++
+				}
+			}
+		}
+		if dark == 0 {
+			t.Fatalf("capture %d of the nested OOPIF's button is blank (%v)", i, b)
+		}
 	}
 }

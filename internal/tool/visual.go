@@ -159,7 +159,7 @@ func takeCapture(ctx context.Context, c *Call, a *visualArgs, accept func(data [
 	opts := capt.ShotOptions{Format: "png"}
 	if clip != nil {
 		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
-		opts.BeyondViewport = sa.element()
+		opts.BeyondViewport = sa.element() && t.beyond
 	}
 	bv, err := c.Session.BrowserVersion(ctx)
 	if err != nil {
