@@ -6,16 +6,16 @@ import (
 )
 
 // TestEveryToolClassified: every tool the server can register (every gate
-// open) has a class in toolClasses, and the table names no tool that does
-// not exist.
+// open) has a class in its catalog row, and the catalog names no tool that
+// does not exist.
 func TestEveryToolClassified(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	defer s.Close()
 	names := map[string]bool{}
 	for _, n := range s.Names() {
 		names[n] = true
-		if _, ok := toolClasses[n]; !ok {
-			t.Errorf("tool %s has no class in toolClasses (classes.go): say whether it reads, waits, acts or changes the session", n)
+		if e, ok := rowOf(n); !ok || e.class == 0 {
+			t.Errorf("tool %s has no class in its catalog row (catalog.go): say whether it reads, waits, acts or changes the session", n)
 		}
 		d := s.defs[n]
 		if c := classOf(n); !d.session && c != classLifecycle && c != classWait {
@@ -23,13 +23,13 @@ func TestEveryToolClassified(t *testing.T) {
 		}
 	}
 	var stale []string
-	for n := range toolClasses {
-		if !names[n] {
-			stale = append(stale, n)
+	for _, e := range tools {
+		if !names[e.name] {
+			stale = append(stale, e.name)
 		}
 	}
 	sort.Strings(stale)
 	if len(stale) > 0 {
-		t.Errorf("toolClasses names tools that are not registered: %v", stale)
+		t.Errorf("the catalog names tools that are not registered: %v", stale)
 	}
 }
