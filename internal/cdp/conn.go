@@ -249,10 +249,26 @@ func (c *Conn) deliverReply(f Frame) {
 	ch := pc.ch
 	if f.Error != nil {
 		ch <- reply{err: f.Error}
+		if f.Error.Code == codeNoSession && pc.sid != "" {
+			// The browser no longer knows the view's session (it went
+			// without a detachedFromTarget this connection saw): the view
+			// ends, so its owner attaches again instead of calling a dead
+			// session for ever.
+			c.mu.Lock()
+			v := c.views[pc.sid]
+			c.mu.Unlock()
+			if v != nil {
+				c.closeView(v, errs.New(errs.CDPDisconnected, "the target's session is gone: %s", f.Error.Message), false)
+			}
+		}
 		return
 	}
 	ch <- reply{result: f.Result}
 }
+
+// codeNoSession is the JSON-RPC error code Chromium answers a call on a
+// session it does not know ("Session with given id not found.").
+const codeNoSession = -32001
 
 func (c *Conn) deliverEvent(f Frame) {
 	if c.opts.OnEvent != nil {

@@ -238,7 +238,7 @@ func TestBrowserActingURLsRefusedOnEveryPath(t *testing.T) {
 		{c, `{"id":9001,"method":"Page.navigate","p\u0061rams":{"url":"chrome://quit"},"sessionId":"` + sid + `"}`},
 		{c, `{"id":9002,"method":"Target.createTarget","\u0070arams":{"url":"chrome://quit"}}`},
 		{tc, `{"id":9003,"method":"Page.navigate","par\u0061ms":{"url":"chrome://crash"}}`},
-		{tc, `{"id":9004,"m\u0065thod":"Browser.close"}`},
+		{tc, `{"id":9004,"p\u0061rams":{},"params":{"url":"chrome://quit"},"method":"Page.navigate"}`},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 		if err := frame.c.ws.Write(ctx, websocket.MessageText, []byte(frame.raw)); err != nil {
@@ -253,6 +253,19 @@ func TestBrowserActingURLsRefusedOnEveryPath(t *testing.T) {
 		}
 		h.assertAlive(t, frame.raw)
 	}
+	// Browser.close spelled with an escape is Browser.close: on a tunnel it
+	// closes that tunnel only (the relay's answer), never the browser.
+	ctc := dialRaw(t, h.tunnelURL())
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	if err := ctc.ws.Write(ctx, websocket.MessageText, []byte(`{"id":9005,"m\u0065thod":"Browser.close"}`)); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	cancel()
+	if err := ctc.waitClosed(); err == nil {
+		t.Error("the tunnel stayed open after an escaped Browser.close")
+	}
+	h.assertAlive(t, "an escaped Browser.close on a tunnel")
 	// Ordinary pages still open.
 	res := c.call("", "Target.createTarget", map[string]string{"url": "about:blank"})
 	if decode[map[string]string](t, res)["targetId"] == "" {

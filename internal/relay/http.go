@@ -405,18 +405,30 @@ func (r *Relay) copyClientToTarget(ctx context.Context, target string, down, up 
 		if err != nil {
 			return err
 		}
-		if env, err := scanEnvelope(b); err == nil {
-			switch g := guardCommand(env.method, env.params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
-			case closeConn:
-				_ = down.Write(ctx, websocket.MessageText, replyResult(env.id, env.sessionID, nil))
-				closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.method+" closed this connection only", time.Second)
-				return errClosedByGuard
-			case refuse:
-				if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, codeServerError, g.msg)); err != nil {
-					return err
-				}
-				continue
+		env, err := scanEnvelope(b)
+		if err != nil {
+			// What the relay cannot read is not forwarded: Chromium might
+			// read it otherwise than the guard would (as the browser socket
+			// does, answered with Chromium's own wording).
+			code := codeInvalidRequest
+			if errors.Is(err, errBadJSON) {
+				code = codeParseError
 			}
+			if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, code, err.Error())); err != nil {
+				return err
+			}
+			continue
+		}
+		switch g := guardCommand(env.method, env.params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
+		case closeConn:
+			_ = down.Write(ctx, websocket.MessageText, replyResult(env.id, env.sessionID, nil))
+			closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.method+" closed this connection only", time.Second)
+			return errClosedByGuard
+		case refuse:
+			if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, codeServerError, g.msg)); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := up.Write(ctx, typ, b); err != nil {
 			return err

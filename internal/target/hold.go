@@ -84,7 +84,13 @@ func (p *Pool) onAttached(params []byte) {
 	if json.Unmarshal(params, &m) != nil || m.SessionID == "" {
 		return
 	}
-	if m.WaitingForDebugger && IsRenderer(m.TargetInfo.Type) {
+	if !m.WaitingForDebugger {
+		// Not one the hold paused: a session someone attached on purpose
+		// (a flat-mode view, ADR-025, sees its own attachedToTarget here),
+		// which must not be detached.
+		return
+	}
+	if IsRenderer(m.TargetInfo.Type) {
 		p.upsert(m.TargetInfo) // known before its targetCreated is handled
 	}
 	p.mu.Lock()

@@ -109,7 +109,7 @@ func newWiredEnv(t *testing.T, silence bool) (*env, *wire) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome}, w
+	return &env{t: t, srv: s, client: cs, app: app, chrome: chrome, fullMu: new(sync.Mutex)}, w
 }
 
 // cancelAfter starts tool and cancels it (notifications/cancelled) after d;
