@@ -107,6 +107,10 @@ func (w Window) waitNavigation(ctx context.Context, timeout time.Duration, start
 	defer stopLoads()
 	within, stopWithin := w.conn.Subscribe("Page.navigatedWithinDocument")
 	defer stopWithin()
+	// A page restored from the back-forward cache fires no load event:
+	// its frameNavigated says so (type BackForwardCacheRestore).
+	navigated, stopNavigated := w.conn.Subscribe("Page.frameNavigated")
+	defer stopNavigated()
 	if err := start(); err != nil {
 		return false, err
 	}
@@ -122,6 +126,16 @@ func (w Window) waitNavigation(ctx context.Context, timeout time.Duration, start
 			}
 			if json.Unmarshal(v, &ev) == nil && ev.FrameID == main {
 				return true, nil
+			}
+		case v := <-navigated:
+			var ev struct {
+				Frame struct {
+					ParentID string `json:"parentId"`
+				} `json:"frame"`
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(v, &ev) == nil && ev.Frame.ParentID == "" && ev.Type == "BackForwardCacheRestore" {
+				return false, nil
 			}
 		case <-t.C:
 			return false, errs.New(errs.WaitTimeout, "the window did not finish loading within the timeout")

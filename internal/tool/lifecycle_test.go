@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 		{"electron_launch", map[string]any{"executablePath": e.chrome, "env": map[string]string{"NODE_OPTIONS": "--x"}}, "BAD_ARGUMENT", "env.NODE_OPTIONS"},
 		{"electron_launch", map[string]any{"executablePath": e.chrome, "bogus": 1}, "BAD_ARGUMENT", "bogus"},
 		{"electron_attach", map[string]any{"port": 9222, "host": "10.0.0.1"}, "BAD_ARGUMENT", "host"},
-		{"electron_attach", map[string]any{"cdpUrl": "http://example.com:9222"}, "BAD_ARGUMENT", "cdpUrl"},
+		{"electron_attach", map[string]any{"cdpUrl": "http://example.com:9222"}, "REMOTE_NOT_ALLOWED", "cdpUrl"},
 		{"electron_attach", map[string]any{"port": "9222"}, "BAD_ARGUMENT", "port"},
 		{"electron_attach", map[string]any{}, "BAD_ARGUMENT", "port"},
 		{"electron_attach", map[string]any{"port": 1}, "NOT_RUNNING", ""},
