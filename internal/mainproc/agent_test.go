@@ -22,7 +22,7 @@ func TestAgentRestoresExactly(t *testing.T) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("node is required")
 		}
-		t.Skip("no node")
+		t.Skip("no node (CI is not true, so skipped)")
 	}
 	dir := t.TempDir()
 	if _, _, err := fixture.WriteElectronStandIn(dir, "/nonexistent/chromium"); err != nil {

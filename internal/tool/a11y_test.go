@@ -90,7 +90,7 @@ func findRule(r map[string]any, rule string) map[string]any {
 
 func TestA11yAudit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium")
+		t.Skip("drives Chromium; skipped under -short")
 	}
 	e, s := a11yEnv(t)
 	cross2, guest, top := s["cross2"]["id"].(string), s["guest"]["id"].(string), s["top"]["id"].(string)

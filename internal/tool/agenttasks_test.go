@@ -462,7 +462,7 @@ func checkAgentReports(tb testing.TB, sw, all agentReport) {
 // TestAgentTasks runs the tasks on the full profile both ways.
 func TestAgentTasks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real Chromium")
+		t.Skip("drives real Chromium; skipped under -short")
 	}
 	sw := runAgentTasks(t, "full", false)
 	all := runAgentTasks(t, "full", true)
