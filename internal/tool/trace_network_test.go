@@ -13,7 +13,7 @@ import (
 // shows them.
 func TestTraceNetwork(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium")
+		t.Skip("drives Chromium; skipped under -short")
 	}
 	e := newEnv(t, Config{})
 	e.launch("/index.html")

@@ -10,7 +10,7 @@ import (
 
 func TestTracePromote(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium")
+		t.Skip("drives Chromium; skipped under -short")
 	}
 	e := newEnv(t, Config{})
 	dir := filepath.Join(t.TempDir(), "tr")

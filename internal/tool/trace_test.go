@@ -233,7 +233,7 @@ func TestTraceRecordViewExportReplay(t *testing.T) {
 
 func TestTraceBudgetEnforcedAndKilledTraceOpens(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium")
+		t.Skip("drives Chromium; skipped under -short")
 	}
 	e := newEnv(t, Config{})
 	e.launch("/index.html")

@@ -12,7 +12,7 @@ import (
 
 func TestVisualBaselines(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium")
+		t.Skip("drives Chromium; skipped under -short")
 	}
 	cfg := Config{}
 	dir := t.TempDir()
