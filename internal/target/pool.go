@@ -7,6 +7,7 @@ import (
 	"html"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -619,7 +620,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		ts, raw, err = p.protocolTargets(ctx)
 	} else {
 		ts, err = browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
-		if err == nil {
+		if err == nil && escapedTitles(ts) {
 			raw = p.rawTitles(ctx) // a CDP call: not under p.mu
 		}
 	}
@@ -704,6 +705,18 @@ func (p *Pool) rawTitles(ctx context.Context) map[string]string {
 		m[ti.TargetID] = ti.Title
 	}
 	return m
+}
+
+// escapedTitles reports whether a /json/list title may differ from the raw
+// one: its HTML escaping always writes an '&', so a listing without one
+// holds the raw titles and needs no Target.getTargets round trip.
+func escapedTitles(ts []browser.Target) bool {
+	for _, t := range ts {
+		if strings.IndexByte(t.Title, '&') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // titleOf is a target's raw title: the protocol's, else the /json/list one

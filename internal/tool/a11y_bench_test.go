@@ -20,7 +20,7 @@ func BenchmarkA11yAudit(b *testing.B) {
 	var audit, raw []time.Duration
 	for i := 0; i < 7; i++ {
 		t0 := time.Now()
-		dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 120000}, nil)
+		dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 60000}, nil)
 		raw = append(raw, time.Since(t0))
 		t0 = time.Now()
 		dispatchOK(b, s, "a11y_audit", map[string]any{}, nil)
