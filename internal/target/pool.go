@@ -759,6 +759,26 @@ func (p *Pool) Known(id string) (Info, bool) {
 	return e.info, true
 }
 
+// Live returns what the pool knows of its live targets, in first-seen
+// order, without I/O. Paired with [Pool.Watch] registered first, it misses
+// no target: one the pool has not recorded yet is announced to the watcher.
+func (p *Pool) Live() []Info {
+	p.mu.Lock()
+	es := make([]*entry, 0, len(p.entries))
+	for _, e := range p.entries {
+		if e.destroyedAt == 0 {
+			es = append(es, e)
+		}
+	}
+	p.mu.Unlock()
+	slices.SortFunc(es, func(a, b *entry) int { return compareUint(a.seen, b.seen) })
+	out := make([]Info, len(es))
+	for i, e := range es {
+		out[i] = e.info
+	}
+	return out
+}
+
 // Conn returns the connection of a target's socket; see [Pool.Socket].
 func (p *Pool) Conn(ctx context.Context, targetID string) (*cdp.Conn, error) {
 	s, err := p.Socket(ctx, targetID)
