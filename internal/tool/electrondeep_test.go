@@ -16,12 +16,7 @@ import (
 // it) and toggles a checkbox; bad channels and paths are coded.
 func TestIPCInvokeAndMenuOnStandIn(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalMain: true})
-	electron, mainJS, err := fixture.WriteElectronStandIn(t.TempDir(), e.chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron, "args": []string{e.app.URL("a.test", "/index.html")}})
-	pid := num(r["pid"])
+	pid := num(e.launchStandIn(nil, e.app.URL("a.test", "/index.html"))["pid"])
 	// The app's own code, as its main.js would run it.
 	e.ok("electron_eval_main", map[string]any{"code": `
 		const { ipcMain, Menu } = require('electron');
