@@ -539,7 +539,7 @@ func BenchmarkRendererIPC(b *testing.B) {
 		return Math.round(ds[100] * 1000);
 	})()`
 	median := func() float64 {
-		v, _ := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": loop, "timeoutMs": 120000}, nil)["result"].(float64)
+		v, _ := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": loop, "timeoutMs": 60000}, nil)["result"].(float64)
 		return v
 	}
 	var plain, captured float64
