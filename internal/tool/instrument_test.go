@@ -481,15 +481,7 @@ func TestSurfaceKindsFromMainProcess(t *testing.T) {
 // calls of the _invokeHandlers entry, as Electron makes them) before and
 // during a capture, so their difference is the wrapper's cost per message.
 func BenchmarkIPCCapture(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	s := New(Config{AllowEvalMain: true})
-	b.Cleanup(s.Close)
-	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
-	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	s := echoStandIn(b, Config{AllowEvalMain: true})
 	const loop = `const h = require('electron').ipcMain._invokeHandlers.get('echo');
 		const ev = { sender: require('electron').webContents.fromId(1) };
 		for (let i = 0; i < 200; i++) await h(ev, { i, token: 'x' });
@@ -514,15 +506,13 @@ func BenchmarkIPCCapture(b *testing.B) {
 	dispatchOK(b, s, "electron_stop", map[string]any{"timeoutMs": 3000}, nil)
 }
 
-// BenchmarkRendererIPC: one ipcRenderer.invoke round trip from a page of
-// the stand-in (binding → the main process's handler → Runtime.evaluate
-// back into the page), timed inside the page: the median of 200 awaited
-// invokes, without a capture (plain-us) and with the channel captured
-// (captured-us). Stand-in only: it says what the stand-in's transport
-// costs, not what Electron's IPC does.
-func BenchmarkRendererIPC(b *testing.B) {
+// echoStandIn starts a server with cfg, launches the Node stand-in through
+// electron_launch {main} and registers an "echo" handler in its main
+// process (the benchmarks' common set-up).
+func echoStandIn(b *testing.B, cfg Config) *Server {
+	b.Helper()
 	chrome := chromiumtest.Require(b)
-	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	s := New(cfg)
 	b.Cleanup(s.Close)
 	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
 	if err != nil {
@@ -530,6 +520,17 @@ func BenchmarkRendererIPC(b *testing.B) {
 	}
 	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
 	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	return s
+}
+
+// BenchmarkRendererIPC: one ipcRenderer.invoke round trip from a page of
+// the stand-in (binding → the main process's handler → Runtime.evaluate
+// back into the page), timed inside the page: the median of 200 awaited
+// invokes, without a capture (plain-us) and with the channel captured
+// (captured-us). Stand-in only: it says what the stand-in's transport
+// costs, not what Electron's IPC does.
+func BenchmarkRendererIPC(b *testing.B) {
+	s := echoStandIn(b, Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	const loop = `(async () => {
 		const ipc = window.electronStandIn.ipcRenderer;
 		for (let i = 0; i < 20; i++) await ipc.invoke('echo', { i });
