@@ -283,6 +283,19 @@ func TestRendererIPCOnStandIn(t *testing.T) {
 		t.Fatalf("the second window's invoke: %v (its surface is %v)", two, second["id"])
 	}
 
+	// ipc_invoke as a given surface's renderer: event.sender is that
+	// window's webContents.
+	e.ok("electron_eval_main", map[string]any{"code": `require('electron').ipcMain.handle('who', (event) => event.sender.id); return true`})
+	for _, w := range []struct {
+		surface any
+		want    float64
+	}{{first["id"], 1}, {second["id"], 2}} {
+		if r := e.ok("ipc_invoke", map[string]any{"channel": "who", "surfaceId": w.surface}); r["result"] != w.want || r["sender_webcontents_id"] != w.want {
+			t.Fatalf("ipc_invoke as %v: %v, want webContents %v", w.surface, r, w.want)
+		}
+	}
+	e.fails("ipc_invoke", map[string]any{"channel": "who", "surfaceId": "nope"}, "SURFACE_NOT_FOUND")
+
 	// A stub answers the page instead of the app's handler, until removed.
 	e.ok("ipc_stub", map[string]any{"channel": "add", "response": map[string]any{"stubbed": true}})
 	e.ok("electron_click", map[string]any{"selector": "#ask"})
