@@ -84,3 +84,26 @@ func ownerSelector(ctx context.Context, reg *surface.Registry, parentID, url str
 	}
 	return sel, nil
 }
+
+// SamePlace says whether p is where q was: the same window URL and the
+// same iframe chain from it.
+func (p *Place) SamePlace(q *Place) bool {
+	if p == nil || q == nil || p.WindowURL != q.WindowURL || len(p.Frames) != len(q.Frames) {
+		return false
+	}
+	for i := range p.Frames {
+		if p.Frames[i].Selector != q.Frames[i].Selector {
+			return false
+		}
+	}
+	return true
+}
+
+// Where describes the place for a message: its window and iframe chain.
+func (p *Place) Where() string {
+	s := "window " + p.WindowURL
+	for _, f := range p.Frames {
+		s += " > " + f.Selector
+	}
+	return s
+}
