@@ -16,7 +16,7 @@ import (
 )
 
 func registerA11y(s *Server) {
-	add(s, "a11y_audit", "Audit accessibility with axe-core (the engine the operator gave with --axe-core) in the active surface, the surface surfaceId, or surfaces:'all' (the active window and every frame, nested OOPIF and webview in it). Filter by exact axe rules (or turn rules off with axe's rule options) or by tags (wcag2a, wcag2aa, best-practice, ...), impactMin, include/exclude selectors. Returns bounded violations and incomplete checks with rule id, impact, WCAG tags, help URL and, per node, a ref and surface_id to act on, with the true counts. Automated checks are partial: zero violations is not conformance.", true, gateNone, a11yAudit)
+	add(s, "a11y_audit", "Audit accessibility with axe-core (the engine the operator gave with --axe-core) in the active surface, the surface surfaceId, or surfaces:'all' (the active window and every frame, nested OOPIF and webview in it). Filter by exact axe rules or by tags (wcag2a, wcag2aa, best-practice, ...), impactMin, include/exclude selectors. Returns bounded violations and incomplete checks with rule id, impact, WCAG tags, help URL and, per node, a ref and surface_id to act on, with the true counts. Automated checks are partial: zero violations is not conformance.", true, gateNone, a11yAudit)
 }
 
 // axeEngine holds the engine the server loaded (once it loads; a failure
@@ -45,7 +45,7 @@ type a11yArgs struct {
 	Common
 	SurfaceID            string    `json:"surfaceId,omitempty" jsonschema:"audit this surface (an id from electron_surfaces_list) instead of the active one"`
 	Surfaces             string    `json:"surfaces,omitempty" jsonschema:"'all': the active window and every surface in it (frames, nested OOPIFs, webviews)"`
-	Rules                a11yRules `json:"rules,omitempty" jsonschema:"an array of axe rule ids: run only these; or axe's own per-rule options, {\"color-contrast\": {\"enabled\": false}}, to turn rules off (or on) (an unknown id is A11Y_UNKNOWN_RULE)"`
+	Rules                a11yRules `json:"rules,omitempty" jsonschema:"axe rule ids to run only these, or axe's rule options {\"color-contrast\": {\"enabled\": false}}; unknown ids are A11Y_UNKNOWN_RULE"`
 	Tags                 []string  `json:"tags,omitempty" jsonschema:"or run only rules with any of these tags: wcag2a, wcag2aa, wcag21aa, wcag22aa, best-practice, ..."`
 	Include              []string  `json:"include,omitempty" jsonschema:"CSS selectors: audit only these elements and what is under them"`
 	Scope                string    `json:"scope,omitempty" jsonschema:"one CSS selector to audit under (the same as include:[scope])"`

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/a11y/axetest"
-	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 func TestA11yEngineMissing(t *testing.T) {
