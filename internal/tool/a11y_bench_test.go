@@ -28,11 +28,11 @@ func BenchmarkA11yAudit(b *testing.B) {
   if (!window.axe) await new Promise((ok, no) => { const s = document.createElement('script'); s.src = '/axe-direct.js'; s.onload = ok; s.onerror = () => no(new Error('axe-direct.js did not load')); document.head.appendChild(s); });
   const r = await window.axe.run(document, {iframes: false, resultTypes: ['violations', 'incomplete'], performanceTimer: false});
   return r.violations.length + r.incomplete.length; })()`
-	dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 120000}, nil)
+	dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 60000}, nil)
 	var audit, raw []time.Duration
 	for i := 0; i < 7; i++ {
 		t0 := time.Now()
-		dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 120000}, nil)
+		dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": direct, "timeoutMs": 60000}, nil)
 		raw = append(raw, time.Since(t0))
 		t0 = time.Now()
 		dispatchOK(b, s, "a11y_audit", map[string]any{}, nil)

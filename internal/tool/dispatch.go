@@ -463,6 +463,16 @@ func (s *Server) Close() {
 	s.cancel()
 	s.sessions.Close()
 	s.calls.Wait()
+	// A trace still recording stays as a killed server leaves it (no
+	// footer), with every step that was queued written.
+	s.tracing.mu.Lock()
+	rec := s.tracing.rec
+	s.tracing.rec = nil
+	s.tracing.live.Store(nil)
+	s.tracing.mu.Unlock()
+	if rec != nil {
+		rec.Abort()
+	}
 }
 
 // Dispatch runs one tool call and returns its envelope. It never panics and

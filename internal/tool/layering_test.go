@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,5 +85,41 @@ func TestForbiddenInTool(t *testing.T) {
 		if got := forbiddenInTool(path); got != want {
 			t.Errorf("forbiddenInTool(%q) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestHouseMapNamesEveryPackage keeps CONTRIBUTING.md's house map whole:
+// every package under internal/ with non-test code has a row, except the
+// test fixtures it names as such (internal/fixture/..., *test packages,
+// internal/production/oracle).
+func TestHouseMapNamesEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join("..", "..")
+	var missing []string
+	err = filepath.WalkDir(filepath.Join(root, "internal"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "internal/fixture") || strings.HasSuffix(rel, "test") || rel == "internal/production/oracle" ||
+			strings.Contains(rel, "/node_modules") || strings.HasSuffix(rel, "/testdata") {
+			return nil
+		}
+		code, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		code = slices.DeleteFunc(code, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+		if len(code) > 0 && !strings.Contains(string(doc), "`"+rel+"`") {
+			missing = append(missing, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 {
+		t.Fatalf("CONTRIBUTING.md's house map has no row for %v: add one (layer, what it does, what it may import)", missing)
 	}
 }

@@ -125,18 +125,15 @@ func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id strin
 // finishStep completes a step from the call's envelope and writes it.
 func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
 	st.ElapsedMS = time.Since(start).Milliseconds()
-	var env struct {
-		OK    bool   `json:"ok"`
-		Code  string `json:"code"`
-		Error string `json:"error"`
-		Meta  struct {
-			Tokens    int    `json:"estimated_tokens"`
-			SessionID string `json:"session_id"`
-		} `json:"_meta"`
+	st.OK, st.Code, st.Tokens, st.SessionID = !res.IsError, string(res.Code), res.Tokens, res.SessionID
+	if res.IsError {
+		var env struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal(res.JSON, &env)
+		st.Error = env.Error
 	}
-	_ = json.Unmarshal(res.JSON, &env)
-	st.OK, st.Code, st.Error, st.Tokens, st.SessionID = env.OK, env.Code, env.Error, env.Meta.Tokens, env.Meta.SessionID
-	st.Result = trace.Redact(res.JSON)
+	st.Result = res.JSON // redacted by the recorder's writer, off the call path
 	var shot []byte
 	if sess == nil && st.SessionID != "" {
 		sess, _ = s.sessions.Resolve(st.SessionID)
@@ -148,7 +145,7 @@ func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.S
 			shot = traceShot(sess)
 		}
 	}
-	_ = rec.Add(*st, shot) // a failure is kept and reported by trace_stop
+	rec.Add(*st, shot) // a write failure is kept and reported by trace_stop
 }
 
 // traceNetwork returns the requests the session's network capture
@@ -465,5 +462,15 @@ func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, err
 	if err != nil {
 		return nil, err
 	}
+	if rec := c.Server.tracing.recorder(); rec != nil && sameDir(rec.Dir(), filepath.Dir(real)) {
+		rec.Flush() // the live trace: what its writer still holds is read too
+	}
 	return trace.Load(filepath.Dir(real))
+}
+
+// sameDir reports whether two paths name one folder.
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
