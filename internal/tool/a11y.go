@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -107,12 +108,7 @@ func (r *a11yRules) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 		r.Overrides = make(map[string]bool, len(m))
-		ids := make([]string, 0, len(m))
-		for id := range m {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
+		for _, id := range slices.Sorted(maps.Keys(m)) {
 			o := m[id]
 			var on bool
 			raw, ok := o["enabled"]
