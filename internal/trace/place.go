@@ -98,12 +98,3 @@ func (p *Place) SamePlace(q *Place) bool {
 	}
 	return true
 }
-
-// Where describes the place for a message: its window and iframe chain.
-func (p *Place) Where() string {
-	s := "window " + p.WindowURL
-	for _, f := range p.Frames {
-		s += " > " + f.Selector
-	}
-	return s
-}
