@@ -254,7 +254,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 	// JSON, which schemas.json holds (see inputSchema), so the inference
 	// runs when a test or a tool missing from schemas.json asks for it.
 	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema, err := jsonschema.For[In](&jsonschema.ForOptions{})
+		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
 		}

@@ -101,6 +101,8 @@ type Step struct {
 	// (method, status, URL, type, time, surface), while the session's
 	// network capture is on.
 	Network []string `json:"network,omitempty"`
+	// Checks are a promoted spec's result checks (never in a trace).
+	Checks []*Check `json:"-"`
 }
 
 // Options configure a recording.
@@ -346,6 +348,8 @@ type Trace struct {
 	// server); StoppedAfter is then the last step it wrote.
 	Complete     bool
 	StoppedAfter int
+	// Normalize is a spec's list of what result checks do not compare.
+	Normalize []string
 }
 
 // maxLoadSteps bounds what Load reads.
