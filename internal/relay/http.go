@@ -316,7 +316,7 @@ func (r *Relay) serveBrowserSocket(w http.ResponseWriter, req *http.Request) {
 	}
 	defer r.conns.Done()
 	dctx, cancel := context.WithTimeout(req.Context(), r.callTimeout)
-	root, err := dialUpstream(dctx, r.upstreamWS)
+	root, err := dialUpstream(dctx, r.wsClient, r.upstreamWS)
 	cancel()
 	if err != nil {
 		http.Error(w, "relay: the upstream browser does not answer: "+err.Error(), http.StatusBadGateway)
@@ -369,7 +369,7 @@ func (r *Relay) serveTargetSocket(w http.ResponseWriter, req *http.Request, id s
 	}
 	defer r.conns.Done()
 	dctx, cancel := context.WithTimeout(req.Context(), r.callTimeout)
-	up, err := dialUpstream(dctx, r.targetWSURL(id))
+	up, err := dialUpstream(dctx, r.wsClient, r.targetWSURL(id))
 	cancel()
 	if err != nil {
 		http.Error(w, "relay: no such target, or the upstream does not answer: "+err.Error(), http.StatusNotFound)
