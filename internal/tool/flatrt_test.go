@@ -1,9 +1,11 @@
 package tool
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,19 +18,31 @@ import (
 // mode (one browser socket, as on a Selenium Grid session's se:cdp: the
 // auto-connect path) through a tap that records every command and holds
 // each message for delay each way.
-func flatThroughTap(t testing.TB, e *env, delay time.Duration) *fixture.Tap {
-	b := chromiumtest.Start(t.Context(), t)
-	tap, err := fixture.StartTap(b.WSURL, delay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tap.Close() })
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "DevToolsActivePort"), fmt.Appendf(nil, "%d\n%s\n", tap.Port(), tap.Path()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+func flatThroughTap(t *testing.T, e *env, delay time.Duration) *fixture.Tap {
+	tap, dir := tapActivePort(t, delay)
 	e.ok("electron_attach", map[string]any{"autoConnect": true, "userDataDir": dir})
 	return tap
+}
+
+// tapActivePort starts a browser of tb's own and a tap in front of its
+// browser socket, and returns the tap and a user-data directory whose
+// DevToolsActivePort names the tap (electron_attach {autoConnect,
+// userDataDir} then connects through it).
+func tapActivePort(tb testing.TB, delay time.Duration) (*fixture.Tap, string) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := chromiumtest.Start(ctx, tb)
+	tap, err := fixture.StartTap(b.WSURL, delay)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = tap.Close() })
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "DevToolsActivePort"), fmt.Appendf(nil, "%d\n%s\n", tap.Port(), tap.Path()), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return tap, dir
 }
 
 // commandCounts sums commands by method.
@@ -68,4 +82,52 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	snap := tap.Commands()
 	t.Logf("navigate: %d commands %v\n%s", len(nav), commandCounts(nav), describeCommands(nav))
 	t.Logf("first snapshot: %d commands in %v %v\n%s", len(snap), took, commandCounts(snap), describeCommands(snap))
+}
+
+// BenchmarkFlatFirstSnapshotLatency: the first electron_snapshot of the
+// fixture's top page after electron_navigate (two cross-site OOPIFs, one
+// nested) in flat mode, through a tap that holds every message for 0 and
+// for 20 ms each way (a grid proxy's hop), same run. rt-critical is the
+// round trips on the snapshot's critical path, (t20 − t0) / 40 ms;
+// commands is what the snapshot sent. Run with
+//
+//	go test -run '^$' -bench FlatFirstSnapshotLatency -benchtime 5x ./internal/tool/
+func BenchmarkFlatFirstSnapshotLatency(b *testing.B) {
+	chromiumtest.Require(b)
+	app, err := fixture.Serve(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = app.Close() })
+	const delay = 20 * time.Millisecond
+	type side struct {
+		tap  *fixture.Tap
+		srv  *Server
+		took []time.Duration
+		cmds []int
+	}
+	var sides [2]*side
+	for i, d := range []time.Duration{0, delay} {
+		tap, dir := tapActivePort(b, d)
+		s := New(Config{AllowAutoConnect: true, OperationTimeout: 10 * time.Minute})
+		b.Cleanup(s.Close)
+		dispatchOK(b, s, "electron_attach", map[string]any{"autoConnect": true, "userDataDir": dir}, nil)
+		sides[i] = &side{tap: tap, srv: s}
+	}
+	top := app.URL("a.test", "/index.html")
+	for b.Loop() {
+		for _, sd := range sides {
+			dispatchOK(b, sd.srv, "electron_navigate", map[string]any{"url": top}, nil)
+			sd.tap.Reset()
+			t0 := time.Now()
+			dispatchOK(b, sd.srv, "electron_snapshot", nil, nil)
+			sd.took = append(sd.took, time.Since(t0))
+			sd.cmds = append(sd.cmds, len(sd.tap.Commands()))
+		}
+	}
+	t0, t20 := medianMS(sides[0].took), medianMS(sides[1].took)
+	b.ReportMetric(t0, "ms-d0")
+	b.ReportMetric(t20, "ms-d20")
+	b.ReportMetric((t20-t0)/float64(2*delay.Milliseconds()), "rt-critical")
+	b.ReportMetric(float64(slices.Max(sides[0].cmds)), "commands")
 }
