@@ -184,4 +184,3 @@ func TestRelayGrid(t *testing.T) {
 		noSessions("after the failed start")
 	})
 }
-

@@ -221,9 +221,9 @@ func (r *Relay) start(ctx context.Context) (err error) {
 	default:
 	}
 	if r.opts.Flat {
-		b, err := startBridge(ctx, r.opts.Upstream.BrowserWSURL, r.opts.Header, r.callTimeout)
-		if err != nil {
-			return err
+		b, berr := startBridge(ctx, r.opts.Upstream.BrowserWSURL, r.opts.Header, r.callTimeout)
+		if berr != nil {
+			return berr
 		}
 		r.bridge = b
 		defer func() {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,11 @@ func describeCommands(cmds []fixture.TapCommand) string {
 // nested in the other) after electron_navigate, in flat mode.
 func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e := newEnv(t, Config{AllowAutoConnect: true, AllowEvalRenderer: true})
-	tap := flatThroughTap(t, e, 0)
+	var delay time.Duration // UNDERSTUDY_TAP_DELAY_MS shows the round trips as gaps in the log
+	if ms, err := strconv.Atoi(os.Getenv("UNDERSTUDY_TAP_DELAY_MS")); err == nil {
+		delay = time.Duration(ms) * time.Millisecond
+	}
+	tap := flatThroughTap(t, e, delay)
 	tap.Reset()
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")})
 	nav := tap.Commands()
@@ -80,8 +85,14 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e.ok("electron_snapshot", nil)
 	took := time.Since(t0)
 	snap := tap.Commands()
+	tap.Reset()
+	t0 = time.Now()
+	e.ok("electron_click", map[string]any{"selector": "#btn"})
+	tookClick := time.Since(t0)
+	click := tap.Commands()
 	t.Logf("navigate: %d commands %v\n%s", len(nav), commandCounts(nav), describeCommands(nav))
 	t.Logf("first snapshot: %d commands in %v %v\n%s", len(snap), took, commandCounts(snap), describeCommands(snap))
+	t.Logf("click: %d commands in %v %v\n%s", len(click), tookClick, commandCounts(click), describeCommands(click))
 }
 
 // BenchmarkFlatFirstSnapshotLatency: the first electron_snapshot of the
