@@ -175,11 +175,13 @@ func (s *Store) lock(f Frame) (*surface, error) {
 
 // reply is the envelope of every walker operation.
 type reply struct {
-	Doc  string          `json:"d"`
-	Next int             `json:"n"`
-	Memo string          `json:"m"`
-	R    json.RawMessage `json:"r"`
-	E    *wireError      `json:"e"`
+	// Injected: the operation installed the walker first (guardedExpr).
+	Injected bool            `json:"i"`
+	Doc      string          `json:"d"`
+	Next     int             `json:"n"`
+	Memo     string          `json:"m"`
+	R        json.RawMessage `json:"r"`
+	E        *wireError      `json:"e"`
 }
 
 type wireError struct {
@@ -227,9 +229,23 @@ func (s *Store) installExpr(method string, args []byte) string {
 	return s.b.script + ";\nwindow[Symbol.for(" + strconv.Quote(s.b.key) + ")]." + method + "(" + string(args) + ")"
 }
 
+// guardedExpr installs the walker unless the document has it, and runs op
+// with args, in one evaluation; the answer says "i" when it installed.
+// It carries the whole walker, so it is sent only where the walker is
+// likely missing: the first operation on a surface.
+func (s *Store) guardedExpr(method string, args []byte) string {
+	k := "Symbol.for(" + strconv.Quote(s.b.key) + ")"
+	return "(function(){var i=!window[" + k + "];if(i){" + s.b.script + "\n}var r=window[" + k + "]." + method + "(" + string(args) +
+		");if(i&&r&&typeof r==='object')r.i=true;return r})()"
+}
+
 // call runs one walker operation in the frame: one round trip when the
 // walker is installed in the document, two when it must be installed
-// first. sf must be locked.
+// first, and one on a surface no operation has answered yet (its first
+// snapshot, typically): that one is sent with the walker, installed only
+// if missing (guardedExpr), so a new session's first operation costs one
+// round trip, which counts on an endpoint far away (a Selenium Grid's
+// se:cdp). sf must be locked.
 func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -237,6 +253,17 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	b, err := s.opArgs(f, sf, op, args)
 	if err != nil {
 		return nil, err
+	}
+	if sf.docKey == "" {
+		ro, err := evaluate(ctx, f, s.guardedExpr("op", b), true, "")
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.take(sf, op, ro)
+		if err == nil && r.Injected {
+			sf.injections++
+		}
+		return r, err
 	}
 	return s.exchange(sf, op, func(install bool) (*runtime.RemoteObject, error) {
 		if install {

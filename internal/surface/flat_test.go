@@ -2,7 +2,6 @@ package surface_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -12,13 +11,14 @@ import (
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
-// TestFlatOOPIFsComeAttached counts the commands of listing the fixture's
-// top page (a cross-site OOPIF holding a nested cross-site one) in flat
-// mode, through a tap on the browser socket: the pool attaches the page
-// with Target.attachToTarget, and the OOPIFs come auto-attached under it
-// (Target.setAutoAttach {flatten} on the page's session, pipelined), so no
-// OOPIF costs an attachToTarget round trip.
-func TestFlatOOPIFsComeAttached(t *testing.T) {
+// TestFlatEnablesShareARoundTrip watches, through a tap on the browser
+// socket, the commands of listing the fixture's top page (a cross-site
+// OOPIF holding a nested cross-site one) in flat mode, where every target
+// is a session on that one socket (as through a Selenium Grid's se:cdp,
+// where each round trip is dear): on every target's session the registry
+// sends Runtime.enable before Page.enable's reply has come back, so the
+// two cost one round trip, not two.
+func TestFlatEnablesShareARoundTrip(t *testing.T) {
 	chromiumtest.Require(t)
 	if browser == nil {
 		t.Fatal("chromiumtest: no shared browser")
@@ -52,35 +52,27 @@ func TestFlatOOPIFsComeAttached(t *testing.T) {
 	defer reg.Close()
 	A, B, C := fixture.HostA, fixture.HostB, fixture.HostC
 	waitList(ctx, t, reg, "the top page's frames", ready([2]string{A, "/index.html"}, [2]string{B, "/cross1.html"}, [2]string{C, "/cross2.html"}))
-	infos, err := pool.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kind := map[string]string{}
-	for _, in := range infos {
-		kind[in.ID] = in.Type
-	}
-	attached := map[string]int{} // target type → attachToTarget commands
+	pageOn := map[string]fixture.TapCommand{} // session → its Page.enable
+	counts := map[string]int{}
+	sessions := 0
 	for _, c := range tap.Commands() {
-		if c.Method == "Target.attachToTarget" {
-			var p struct {
-				TargetID string `json:"targetId"`
+		counts[c.Method]++
+		switch c.Method {
+		case "Page.enable":
+			pageOn[c.SessionID] = c
+		case "Runtime.enable":
+			p, ok := pageOn[c.SessionID]
+			if !ok {
+				t.Fatalf("Runtime.enable on %s before its Page.enable", c.SessionID)
 			}
-			_ = json.Unmarshal(c.Params, &p)
-			attached[kind[p.TargetID]]++
+			if !p.Replied.IsZero() && !c.At.Before(p.Replied) {
+				t.Errorf("session %s: Runtime.enable went out %v after Page.enable's reply: a round trip of its own", c.SessionID, c.At.Sub(p.Replied))
+			}
+			sessions++
 		}
 	}
-	iframes := 0
-	for _, k := range kind {
-		if k == target.TypeIframe {
-			iframes++
-		}
-	}
-	t.Logf("targets %v; attachToTarget by target type %v", kind, attached)
-	if iframes < 2 {
-		t.Fatalf("the pool lists %d OOPIFs, want the fixture's two at least", iframes)
-	}
-	if attached[target.TypeIframe] != 0 || attached[target.TypePage] == 0 {
-		t.Fatalf("attachToTarget by target type %v: OOPIFs must come auto-attached, pages attached", attached)
+	t.Logf("commands of the listing: %v", counts)
+	if sessions < 3 {
+		t.Fatalf("%d sessions enabled, want the page and its two OOPIFs at least", sessions)
 	}
 }

@@ -69,7 +69,12 @@ func describeCommands(cmds []fixture.TapCommand) string {
 
 // TestFlatFirstSnapshotCommands counts the CDP commands of the first
 // electron_snapshot of the fixture's top page (two cross-site OOPIFs, one
-// nested in the other) after electron_navigate, in flat mode.
+// nested in the other) after electron_navigate, in flat mode (as on a
+// Selenium Grid session, where every round trip crosses the grid's
+// proxy): one Runtime.evaluate that installs the walker if the document
+// lacks it and walks, and nothing else (no OOPIF is attached for it: the
+// top page's snapshot does not walk them). The click after it is logged
+// with its commands.
 func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e := newEnv(t, Config{AllowAutoConnect: true, AllowEvalRenderer: true})
 	var delay time.Duration // UNDERSTUDY_TAP_DELAY_MS shows the round trips as gaps in the log
@@ -93,6 +98,9 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	t.Logf("navigate: %d commands %v\n%s", len(nav), commandCounts(nav), describeCommands(nav))
 	t.Logf("first snapshot: %d commands in %v %v\n%s", len(snap), took, commandCounts(snap), describeCommands(snap))
 	t.Logf("click: %d commands in %v %v\n%s", len(click), tookClick, commandCounts(click), describeCommands(click))
+	if len(snap) != 1 || snap[0].Method != "Runtime.evaluate" {
+		t.Fatalf("the first snapshot sent %d commands %v, want one Runtime.evaluate", len(snap), commandCounts(snap))
+	}
 }
 
 // BenchmarkFlatFirstSnapshotLatency: the first electron_snapshot of the
