@@ -129,7 +129,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	defer r.Close()
 	what := ep.HTTPURL
 	if gs != nil {
-		what = "grid session " + gs.session.ID + " (" + redactedURL(gs.session.CDPURL) + ")"
+		what = "grid session " + gs.session.ID + " (" + browser.RedactURL(gs.session.CDPURL) + ")"
 	}
 	fmt.Fprintf(stdout, "relaying %s\n  http: %s\n  ws:   %s\n", what, r.HTTPURL(), r.WSURL())
 	var procDone <-chan struct{}

@@ -134,14 +134,3 @@ func (g *relayGrid) end(stderr io.Writer) {
 		fmt.Fprintf(stderr, "understudy relay: deleting grid session %s: %v\n", g.session.ID, err)
 	}
 }
-
-// redactedURL is a URL as the relay prints it: no user info, no query.
-func redactedURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	u.User = nil
-	u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
-	return u.String()
-}

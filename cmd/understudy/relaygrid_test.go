@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -119,29 +118,7 @@ func TestRelayGrid(t *testing.T) {
 	})
 
 	t.Run("Playwright through relay --grid; SIGTERM deletes the session", func(t *testing.T) {
-		cmd := exec.Command(bin, "relay", "--grid", g.URL, "--capabilities", "@"+capsFile, "--allow-remote", allow)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		sc := bufio.NewScanner(out)
-		var httpURL string
-		for sc.Scan() {
-			t.Log(sc.Text())
-			if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "http:" {
-				httpURL = f[1]
-				break
-			}
-		}
-		if httpURL == "" {
-			t.Fatalf("no relay URL printed; stderr: %s\ngrid log:\n%s", stderr.String(), g.Log())
-		}
+		cmd, httpURL, stderr := startRelayCmd(t, "--grid", g.URL, "--capabilities", "@"+capsFile, "--allow-remote", allow)
 		if m, err := g.Sessions(t.Context()); err != nil || len(m) != 1 {
 			t.Fatalf("the grid holds %v (%v), want one session", m, err)
 		}

@@ -275,18 +275,26 @@ func TestSurfacesOnChromium(t *testing.T) { surfacesOnChromium(t, false) }
 // the Electron-shaped HTTP proxy, so it is left out.
 func TestSurfacesOnChromiumFlat(t *testing.T) { surfacesOnChromium(t, true) }
 
-func surfacesOnChromium(t *testing.T, flat bool) {
+// browserAndFixture makes sure the shared browser runs and serves the
+// fixture for one test; ctx ends after 2 minutes, or with the test.
+func browserAndFixture(t *testing.T) (context.Context, *fixture.Server) {
+	t.Helper()
 	chromiumtest.Require(t)
 	if browser == nil {
 		t.Fatal("chromiumtest: no shared browser")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	srv, err := fixture.Serve(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { _ = srv.Close() })
+	return ctx, srv
+}
+
+func surfacesOnChromium(t *testing.T, flat bool) {
+	ctx, srv := browserAndFixture(t)
 	endpoint, webview := "", false
 	if !flat {
 		endpoint, webview = proxyEndpoint(ctx, t, srv)

@@ -3,10 +3,8 @@ package surface_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -19,17 +17,7 @@ import (
 // sends Runtime.enable before Page.enable's reply has come back, so the
 // two cost one round trip, not two.
 func TestFlatEnablesShareARoundTrip(t *testing.T) {
-	chromiumtest.Require(t)
-	if browser == nil {
-		t.Fatal("chromiumtest: no shared browser")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	srv, err := fixture.Serve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ctx, srv := browserAndFixture(t)
 	tap, err := fixture.StartTap(browser.WSURL, 0)
 	if err != nil {
 		t.Fatal(err)
