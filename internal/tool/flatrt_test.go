@@ -74,7 +74,8 @@ func describeCommands(cmds []fixture.TapCommand) string {
 // proxy): one Runtime.evaluate that installs the walker if the document
 // lacks it and walks, and nothing else (no OOPIF is attached for it: the
 // top page's snapshot does not walk them). The click after it is logged
-// with its commands.
+// with its commands; its Page.bringToFront shares a round trip with the
+// wait for the window's paint.
 func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e := newEnv(t, Config{AllowAutoConnect: true, AllowEvalRenderer: true})
 	var delay time.Duration // UNDERSTUDY_TAP_DELAY_MS shows the round trips as gaps in the log
@@ -100,6 +101,14 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	t.Logf("click: %d commands in %v %v\n%s", len(click), tookClick, commandCounts(click), describeCommands(click))
 	if len(snap) != 1 || snap[0].Method != "Runtime.evaluate" {
 		t.Fatalf("the first snapshot sent %d commands %v, want one Runtime.evaluate", len(snap), commandCounts(snap))
+	}
+	// The window comes to the front and waits for its paint in one round
+	// trip: the wait goes out before Page.bringToFront's reply is back.
+	if len(click) < 2 || click[0].Method != "Page.bringToFront" || click[1].Method != "Runtime.evaluate" {
+		t.Fatalf("the click does not start with Page.bringToFront and its paint wait:\n%s", describeCommands(click))
+	}
+	if !click[0].Replied.IsZero() && !click[1].At.Before(click[0].Replied) {
+		t.Errorf("the paint wait went out %v after Page.bringToFront's reply: a round trip of its own", click[1].At.Sub(click[0].Replied))
 	}
 }
 
