@@ -72,7 +72,8 @@ func describeCommands(cmds []fixture.TapCommand) string {
 // nested in the other) after electron_navigate, in flat mode (as on a
 // Selenium Grid session, where every round trip crosses the grid's
 // proxy): one Runtime.evaluate that installs the walker if the document
-// lacks it and walks, and nothing else (no OOPIF is attached for it: the
+// lacks it and walks, and nothing else, for a new session's first
+// snapshot and for the first snapshot after the next navigation (no OOPIF is attached for it: the
 // top page's snapshot does not walk them). The click after it is logged
 // with its commands; its Page.bringToFront shares a round trip with the
 // wait for the window's paint.
@@ -101,6 +102,14 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	t.Logf("click: %d commands in %v %v\n%s", len(click), tookClick, commandCounts(click), describeCommands(click))
 	if len(snap) != 1 || snap[0].Method != "Runtime.evaluate" {
 		t.Fatalf("the first snapshot sent %d commands %v, want one Runtime.evaluate", len(snap), commandCounts(snap))
+	}
+	// A new document on the same surface: its first snapshot is one
+	// evaluation too (the registry saw the new document's context).
+	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html?again=1")})
+	tap.Reset()
+	e.ok("electron_snapshot", nil)
+	if again := tap.Commands(); len(again) != 1 || again[0].Method != "Runtime.evaluate" {
+		t.Fatalf("the first snapshot of a new document sent %d commands %v, want one Runtime.evaluate", len(again), commandCounts(again))
 	}
 	// The window comes to the front and waits for its paint in one round
 	// trip: the wait goes out before Page.bringToFront's reply is back.
