@@ -263,12 +263,10 @@ func (b *bridge) servePair(w http.ResponseWriter, req *http.Request, target stri
 		http.Error(w, "relay: no such target, or the upstream does not answer: "+err.Error(), http.StatusNotFound)
 		return
 	}
-	down, err := websocket.Accept(w, req, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
-	if err != nil {
-		up.closeNow()
+	down, ok := acceptClient(w, req, up)
+	if !ok {
 		return
 	}
-	down.SetReadLimit(clientReadLimit)
 	ctx, stop := context.WithCancel(b.ctx)
 	defer stop()
 	errc := make(chan error, 2)
