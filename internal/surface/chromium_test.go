@@ -180,6 +180,14 @@ func events(ctx context.Context, tb testing.TB, reg *surface.Registry, id string
 
 func clearEvents(ctx context.Context, tb testing.TB, reg *surface.Registry, id string) {
 	tb.Helper()
+	// A frame that has just navigated is listed with its context (and
+	// its title) before its script has run: wait for the fixture's
+	// recorder.
+	waitFor(tb, "the event recorder in "+id, func() bool {
+		res, err := reg.ResolveID(ctx, id)
+		var typ string
+		return err == nil && eval(ctx, res, "typeof window.__events", &typ) == nil && typ == "object"
+	})
 	evalIn(ctx, tb, reg, id, "window.__events.length = 0", nil)
 }
 
