@@ -44,8 +44,10 @@ Usage:
   understudy doctor [--json]   check this machine: browser, display, eval policy, paths
   understudy relay --attach http://127.0.0.1:9222 [--port N] [--token T]
   understudy relay --launch /path/to/app [--port N] [--token T]
+  understudy relay --grid http://HOST:4444 [--capabilities JSON|@file] [--allow-remote HOST]
                                serve a CDP endpoint that Playwright, Puppeteer and
-                               chromedp can connect to, in front of an app
+                               chromedp can connect to, in front of an app (or of a
+                               Selenium Grid session, deleted when the relay exits)
   understudy production validate [--json] [--checks ID,ID] PATH
                                check a packaged app on disk (fuses, app.asar, integrity,
                                versions, webPreferences); exit 0 pass, 1 fail, 2 bad input

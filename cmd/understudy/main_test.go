@@ -289,30 +289,36 @@ func waitGroupGone(t *testing.T, pgid int) {
 	t.Fatalf("process group %d still has live processes", pgid)
 }
 
-func TestRelayCommand(t *testing.T) {
-	b := chromiumtest.Start(t.Context(), t)
-	cmd := exec.Command(binary(t), "relay", "--attach", b.HTTPURL)
+// startRelayCmd starts `understudy relay ARGS…`, reads what it prints up
+// to its http: line, and returns the command (killed at the end of the
+// test unless it exited), the relay's HTTP URL and its stderr.
+func startRelayCmd(t *testing.T, args ...string) (*exec.Cmd, string, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"relay"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := new(bytes.Buffer)
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	sc := bufio.NewScanner(out)
-	var httpURL string
 	for sc.Scan() {
+		t.Log(sc.Text())
 		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "http:" {
-			httpURL = f[1]
-			break
+			return cmd, f[1], stderr
 		}
 	}
-	if httpURL == "" {
-		t.Fatalf("no relay URL printed; stderr: %s", stderr.String())
-	}
+	t.Fatalf("no relay URL printed; stderr: %s", stderr.String())
+	return nil, "", nil
+}
+
+func TestRelayCommand(t *testing.T) {
+	b := chromiumtest.Start(t.Context(), t)
+	cmd, httpURL, _ := startRelayCmd(t, "--attach", b.HTTPURL)
 	resp, err := http.Get(httpURL + "/json/version")
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -22,6 +23,14 @@ const relayUsage = `understudy relay — a CDP endpoint that Playwright, Puppete
 
   understudy relay --attach http://127.0.0.1:9222 [--port N] [--token T]
   understudy relay --launch /path/to/app [--port N] [--token T] [-- app args…]
+  understudy relay --grid http://HOST:4444 [--capabilities JSON|@file] [--allow-remote HOST] [--port N]
+
+With --grid the relay creates a session on a Selenium Grid 4, relays its se:cdp endpoint and
+deletes the session when it exits (SIGINT, SIGTERM, or the session going away). The se:cdp URL
+names the address the grid advertises (off loopback even for a grid on this machine), so
+--allow-remote must name it; a grid URL off loopback needs it too. For example:
+  understudy relay --grid http://127.0.0.1:4444 --allow-remote 192.0.2.2 \
+    --capabilities '{"browserName":"chrome","goog:chromeOptions":{"binary":"/opt/MyApp/myapp","args":["--headless=new"]}}'
 
 Each client gets its own sessions and upstream sockets, so one script's Runtime.enable,
 interception or emulation never changes what another sees. Browser.close from a client closes
@@ -44,6 +53,12 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "", "full listen address (default 127.0.0.1:PORT); a non-loopback address needs --token")
 	token := fs.String("token", "", "require this token (?token= or Authorization: Bearer)")
 	allowClose := fs.Bool("allow-browser-close", false, "let clients close the browser and targets they did not create")
+	gridURL := fs.String("grid", "", "create a session on this Selenium Grid 4 (http://HOST:4444) and relay its se:cdp endpoint")
+	capsFlag := fs.String("capabilities", "", "with --grid: the session's W3C capabilities as JSON, or @FILE (default {\"browserName\":\"chrome\"})")
+	var allowRemote listFlag
+	var remoteHeaders headerFlag
+	fs.Var(&allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) the grid and its se:cdp may name")
+	fs.Var(&remoteHeaders, "remote-header", "a \"Name: value\" header sent to the grid and its se:cdp (repeatable; never logged)")
 	if _, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, relayUsage)
@@ -55,8 +70,12 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "understudy relay:", err)
 		return 2
 	}
-	if (*attach == "") == (*launch == "") {
-		fmt.Fprintln(stderr, "understudy relay: pass exactly one of --attach URL or --launch PATH (see --help)")
+	if n := btoi(*attach != "") + btoi(*launch != "") + btoi(*gridURL != ""); n != 1 {
+		fmt.Fprintln(stderr, "understudy relay: pass exactly one of --attach URL, --launch PATH or --grid URL (see --help)")
+		return 2
+	}
+	if *capsFlag != "" && *gridURL == "" {
+		fmt.Fprintln(stderr, "understudy relay: --capabilities goes with --grid URL")
 		return 2
 	}
 	if *port < 0 || *port > 65535 {
@@ -72,7 +91,18 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 
 	var ep browser.Endpoint
 	var proc *browser.Process
-	if *attach != "" {
+	var header http.Header
+	var gs *relayGrid
+	switch {
+	case *gridURL != "":
+		g, code := startRelayGrid(ctx, *gridURL, *capsFlag, allowRemote, remoteHeaders, stderr)
+		if g == nil {
+			return code
+		}
+		gs, header = g, g.header
+		defer g.end(stderr)
+		ep = browser.Endpoint{BrowserWSURL: g.session.CDPURL}
+	case *attach != "":
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		e, _, err := browser.Resolve(rctx, "", 0, *attach)
 		cancel()
@@ -80,7 +110,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 			return relayFail(stderr, err)
 		}
 		ep = e
-	} else {
+	default:
 		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: stderr})
 		if err != nil {
 			return relayFail(stderr, err)
@@ -89,7 +119,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		defer func() { _ = p.Kill() }()
 	}
 	r, err := relay.New(relay.Options{Upstream: ep, Addr: listen, Token: *token, AllowBrowserClose: *allowClose,
-		Logger: newLogger("warn", stderr)})
+		Flat: gs != nil, Header: header, Logger: newLogger("warn", stderr)})
 	if err != nil {
 		return relayFail(stderr, err)
 	}
@@ -97,7 +127,11 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		return relayFail(stderr, err)
 	}
 	defer r.Close()
-	fmt.Fprintf(stdout, "relaying %s\n  http: %s\n  ws:   %s\n", ep.HTTPURL, r.HTTPURL(), r.WSURL())
+	what := ep.HTTPURL
+	if gs != nil {
+		what = "grid session " + gs.session.ID + " (" + browser.RedactURL(gs.session.CDPURL) + ")"
+	}
+	fmt.Fprintf(stdout, "relaying %s\n  http: %s\n  ws:   %s\n", what, r.HTTPURL(), r.WSURL())
 	var procDone <-chan struct{}
 	if proc != nil {
 		procDone = proc.Done()
@@ -105,10 +139,21 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	select {
 	case <-ctx.Done():
 	case <-r.Done():
+		if gs != nil {
+			fmt.Fprintln(stderr, "understudy relay: the grid session went away:", r.Err())
+			return 1
+		}
 		fmt.Fprintln(stderr, "understudy relay: the upstream app went away:", r.Err())
 		return 1
 	case <-procDone:
 		fmt.Fprintln(stderr, "understudy relay: the launched app exited")
+		return 1
+	}
+	return 0
+}
+
+func btoi(b bool) int {
+	if b {
 		return 1
 	}
 	return 0

@@ -116,3 +116,16 @@ func (a RemoteAllow) CheckURL(field, raw string) (*url.URL, error) {
 	}
 	return u, nil
 }
+
+// RedactURL is a URL as results, logs and printed lines may show it: no
+// user info, no query and no fragment (tokens travel there on some
+// tunnels); "" when it does not parse.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u.User = nil
+	u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
+	return u.String()
+}

@@ -156,8 +156,10 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 // anything else GRID_SESSION_FAILED.
 func gridError(grid, what string, status int, we w3cError) error {
 	msg := we.Message
-	if i := strings.Index(msg, "\nHost info:"); i > 0 {
-		msg = msg[:i] // the grid appends host and build details
+	for _, tail := range []string{"\nHost info:", "\nBuild info:", "\nSystem info:"} {
+		if i := strings.Index(msg, tail); i > 0 {
+			msg = msg[:i] // the grid appends host, build and system details
+		}
 	}
 	if len(msg) > 2000 {
 		msg = msg[:2000] + "…"

@@ -41,13 +41,14 @@ func TestWireAndErrors(t *testing.T) {
 	}
 	status = 500
 	for msg, code := range map[string]errs.Code{
-		"Could not start a new session. New session request timed out \nHost info: x":               errs.GridNoSlot,
-		"Could not start a new session. Error while creating session with the driver service. boom": errs.GridSessionFailed,
+		"Could not start a new session. New session request timed out \nHost info: x":                                                  errs.GridNoSlot,
+		"Could not start a new session. Error while creating session with the driver service. boom":                                    errs.GridSessionFailed,
+		"Could not start a new session. Browser path does not exist: /x\nBuild info: version: '4.48.0'\nSystem info: os.name: 'Linux'": errs.GridSessionFailed,
 	} {
 		b, _ := json.Marshal(map[string]any{"value": map[string]any{"error": "session not created", "message": msg}})
 		answer = string(b)
 		_, err := c.NewSession(context.Background(), nil)
-		if errs.CodeOf(err) != code || strings.Contains(err.Error(), "Host info") || !strings.Contains(err.Error(), "Could not start") {
+		if errs.CodeOf(err) != code || strings.Contains(err.Error(), "Host info") || strings.Contains(err.Error(), "Build info") || !strings.Contains(err.Error(), "Could not start") {
 			t.Fatalf("%q: %v", msg, err)
 		}
 	}

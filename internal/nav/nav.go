@@ -37,11 +37,21 @@ func (w Window) eval(ctx context.Context, expr string, await bool, v any) error 
 
 // BringToFront makes the window the front one and waits two animation
 // frames, so it has painted once it is in front.
+//
+// The two commands go out together and cost one round trip (through a
+// Selenium Grid's proxy each one is dear): the target takes them in
+// order, and the frames waited for come once the window is shown (a
+// hidden page's animation frames wait until it is).
 func (w Window) BringToFront(ctx context.Context) error {
-	if err := w.conn.Call(ctx, "Page.bringToFront", nil, nil); err != nil {
+	front, err := w.conn.Start(ctx, "Page.bringToFront", nil)
+	if err != nil {
 		return err
 	}
-	return w.eval(ctx, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", true, nil)
+	painted := w.eval(ctx, "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", true, nil)
+	if err := front.Wait(ctx, nil); err != nil {
+		return err
+	}
+	return painted
 }
 
 // Location is the window's main document's URL and title.

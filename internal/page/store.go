@@ -28,6 +28,12 @@ type Frame struct {
 	// SurfaceID keys refs and baselines: a ref resolves only in the surface
 	// that issued it.
 	SurfaceID string
+	// Document names the document the caller resolved (its default
+	// execution context, surface.Resolution.Document); 0: not known. When
+	// it is not the one the surface's last operation ran in, the next
+	// operation carries the walker (installed only if missing), so the
+	// first operation in a new document costs one round trip.
+	Document int64
 }
 
 // ObjectGroup is the Runtime object group of the remote objects that
@@ -98,6 +104,7 @@ type surface struct {
 	mu         *sync.Mutex // the store's op lock, held for the whole of an operation
 	next       int         // the next ref to issue; never goes down
 	docKey     string      // the renderer registry's token of the current document
+	document   int64       // Frame.Document of the last answered operation
 	reloaded   bool        // a new document was seen and not yet reported by a snapshot or find
 	known      map[int]refInfo
 	injections int // times the walker was installed into a document
@@ -175,11 +182,13 @@ func (s *Store) lock(f Frame) (*surface, error) {
 
 // reply is the envelope of every walker operation.
 type reply struct {
-	Doc  string          `json:"d"`
-	Next int             `json:"n"`
-	Memo string          `json:"m"`
-	R    json.RawMessage `json:"r"`
-	E    *wireError      `json:"e"`
+	// Injected: the operation installed the walker first (guardedExpr).
+	Injected bool            `json:"i"`
+	Doc      string          `json:"d"`
+	Next     int             `json:"n"`
+	Memo     string          `json:"m"`
+	R        json.RawMessage `json:"r"`
+	E        *wireError      `json:"e"`
 }
 
 type wireError struct {
@@ -227,9 +236,24 @@ func (s *Store) installExpr(method string, args []byte) string {
 	return s.b.script + ";\nwindow[Symbol.for(" + strconv.Quote(s.b.key) + ")]." + method + "(" + string(args) + ")"
 }
 
+// guardedExpr installs the walker unless the document has it, and runs op
+// with args, in one evaluation; the answer says "i" when it installed.
+// It carries the whole walker, so it is sent only where the walker is
+// likely missing: the first operation on a surface.
+func (s *Store) guardedExpr(method string, args []byte) string {
+	k := "Symbol.for(" + strconv.Quote(s.b.key) + ")"
+	return "(function(){var i=!window[" + k + "];if(i){" + s.b.script + "\n}var r=window[" + k + "]." + method + "(" + string(args) +
+		");if(i&&r&&typeof r==='object')r.i=true;return r})()"
+}
+
 // call runs one walker operation in the frame: one round trip when the
 // walker is installed in the document, two when it must be installed
-// first. sf must be locked.
+// first, and one on a surface no operation has answered yet or in a
+// document it has not answered in (Frame.Document): that one is sent with
+// the walker, installed only if missing (guardedExpr), so the first
+// operation in a new document (its first snapshot, typically) costs one
+// round trip, which counts on an endpoint far away (a Selenium Grid's
+// se:cdp). sf must be locked.
 func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -238,12 +262,30 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 	if err != nil {
 		return nil, err
 	}
-	return s.exchange(sf, op, func(install bool) (*runtime.RemoteObject, error) {
+	if sf.docKey == "" || (f.Document != 0 && f.Document != sf.document) {
+		ro, err := evaluate(ctx, f, s.guardedExpr("op", b), true, "")
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.take(sf, op, ro)
+		if err == nil {
+			sf.document = f.Document
+			if r.Injected {
+				sf.injections++
+			}
+		}
+		return r, err
+	}
+	r, err := s.exchange(sf, op, func(install bool) (*runtime.RemoteObject, error) {
 		if install {
 			return evaluate(ctx, f, s.installExpr("op", b), true, "")
 		}
 		return evaluate(ctx, f, s.opExpr("op", b), true, "")
 	})
+	if err == nil {
+		sf.document = f.Document
+	}
+	return r, err
 }
 
 // exec runs one walker operation on the surface under its lock and returns

@@ -106,7 +106,7 @@ func (c *client) attachPage(parent *session, targetID string, auto bool, done fu
 	url := c.r.targetWSURL(targetID)
 	c.goTask(func(ctx context.Context) func() {
 		dctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-		up, err := dialUpstream(dctx, url)
+		up, err := dialUpstream(dctx, c.r.wsClient, url)
 		cancel()
 		return func() {
 			if err != nil {

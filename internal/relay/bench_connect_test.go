@@ -1,13 +1,9 @@
 package relay
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"testing"
-	"time"
-
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // BenchmarkRelayConnectFrames compares Playwright's chromium.connectOverCDP
@@ -22,15 +18,7 @@ import (
 // UNDERSTUDY_BENCH_CONNECTS sets the connects per side (default 30,
 // interleaved direct/relay). It reports the medians and their ratio.
 func BenchmarkRelayConnectFrames(bb *testing.B) {
-	node := requireNode(bb)
-	chromiumtest.Require(bb)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	own := chromiumtest.Start(ctx, bb)
-	srv := fixtureSrv.get(bb)
-	top := srv.URL("a.test", "/index.html")
-	openPageIn(bb, own, top)
-	r := startRelay(bb, endpointOf(own))
+	node, own, top, r := ownRelay(bb, "/index.html")
 	n := "30"
 	if v := os.Getenv("UNDERSTUDY_BENCH_CONNECTS"); v != "" {
 		n = v

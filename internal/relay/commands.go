@@ -322,7 +322,7 @@ func (c *client) attachToBrowserTarget(s *session, id int64) {
 	url := c.r.upstreamWS
 	c.goTask(func(ctx context.Context) func() {
 		dctx, cancel := context.WithTimeout(ctx, c.r.callTimeout)
-		up, err := dialUpstream(dctx, url)
+		up, err := dialUpstream(dctx, c.r.wsClient, url)
 		cancel()
 		return func() {
 			if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 	"github.com/understudy-dev/understudy/internal/fixture/npmtest"
 )
 
@@ -65,19 +64,32 @@ func runNodeTests(t *testing.T, node, file string, env []string) {
 	t.Logf("%s:\n%s", file, summary)
 }
 
-func TestPlaywright(t *testing.T) { runOnTopPage(t, "playwright.test.mjs") }
+func TestPlaywright(t *testing.T) { runOnTopPage(t, "playwright.test.mjs", false) }
 
-func TestPuppeteer(t *testing.T) { runOnTopPage(t, "puppeteer.test.mjs") }
+func TestPuppeteer(t *testing.T) { runOnTopPage(t, "puppeteer.test.mjs", false) }
+
+// TestPlaywrightFlat and TestPuppeteerFlat run the same scripts through a
+// relay whose upstream is the browser WebSocket alone (Options.Flat, as a
+// Selenium Grid session's se:cdp): every target socket is a flattened
+// session on a socket of its own (bridge.go).
+func TestPlaywrightFlat(t *testing.T) { runOnTopPage(t, "playwright.test.mjs", true) }
+
+func TestPuppeteerFlat(t *testing.T) { runOnTopPage(t, "puppeteer.test.mjs", true) }
 
 // runOnTopPage runs a compat script through a relay in front of the shared
-// browser, with the fixture's top page open.
-func runOnTopPage(t *testing.T, script string) {
+// browser (flat: on its browser socket alone), with the fixture's top page
+// open.
+func runOnTopPage(t *testing.T, script string, flat bool) {
 	node := requireNode(t)
 	b := needBrowser(t)
 	srv := fixtureSrv.get(t)
 	top := srv.URL("a.test", "/index.html")
 	openPage(t, top)
-	r := startRelay(t, endpointOf(b))
+	opts := Options{Upstream: endpointOf(b)}
+	if flat {
+		opts = Options{Upstream: browser.Endpoint{BrowserWSURL: b.WSURL}, Flat: true}
+	}
+	r := startRelayWith(t, opts, nil)
 	runNodeTests(t, node, script, compatEnv(r, srv, top))
 }
 
@@ -101,27 +113,10 @@ func TestWebviewGuestCompat(t *testing.T) {
 }
 
 func TestUpstreamCrashCompat(t *testing.T) {
-	node := requireNode(t)
-	chromiumtest.Require(t)
+	node, own, top, r := ownRelay(t, "/second.html")
+	srv := fixtureSrv.get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	own := chromiumtest.Start(ctx, t)
-	srv := fixtureSrv.get(t)
-	top := srv.URL("a.test", "/second.html")
-	if _, err := own.NewPage(ctx, top); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := own.WaitList(ctx, func(ts []chromiumtest.Target) bool {
-		for _, x := range ts {
-			if x.URL == top {
-				return true
-			}
-		}
-		return false
-	}); err != nil {
-		t.Fatal(err)
-	}
-	r := startRelay(t, endpointOf(own))
 
 	cmd := exec.CommandContext(ctx, node, "crash.mjs")
 	cmd.Dir = compatDir

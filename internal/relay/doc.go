@@ -29,6 +29,12 @@
 // attaches targets (attach.go); http.go serves the endpoints and checks
 // every request, frame.go reads message envelopes without decoding them.
 //
+// An upstream that offers its browser WebSocket alone (Options.Flat: a
+// Selenium Grid session's se:cdp) is reached through the bridge
+// (bridge.go), which stands for Chromium's endpoint on an in-memory
+// listener: each target socket the relay dials there is an upstream socket
+// of its own with one flattened session on the target.
+//
 // Flow control (queue.go): each client has a bounded queue with a priority
 // lane for replies and every event that must not be lost, and a bulk lane
 // for Network.*, Log.* and Runtime.consoleAPICalled, which are dropped (and

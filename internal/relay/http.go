@@ -317,18 +317,16 @@ func (r *Relay) serveBrowserSocket(w http.ResponseWriter, req *http.Request) {
 	}
 	defer r.conns.Done()
 	dctx, cancel := context.WithTimeout(req.Context(), r.callTimeout)
-	root, err := dialUpstream(dctx, r.upstreamWS)
+	root, err := dialUpstream(dctx, r.wsClient, r.upstreamWS)
 	cancel()
 	if err != nil {
 		http.Error(w, "relay: the upstream browser does not answer: "+err.Error(), http.StatusBadGateway)
 		return
 	}
-	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
-	if err != nil {
-		root.closeNow()
-		return // Accept has answered
+	ws, ok := acceptClient(w, req, root)
+	if !ok {
+		return
 	}
-	ws.SetReadLimit(clientReadLimit)
 	c := newClient(r, ws, root)
 	reply := make(chan hubSnapshot, 1)
 	var snap hubSnapshot
@@ -370,19 +368,30 @@ func (r *Relay) serveTargetSocket(w http.ResponseWriter, req *http.Request, id s
 	}
 	defer r.conns.Done()
 	dctx, cancel := context.WithTimeout(req.Context(), r.callTimeout)
-	up, err := dialUpstream(dctx, r.targetWSURL(id))
+	up, err := dialUpstream(dctx, r.wsClient, r.targetWSURL(id))
 	cancel()
 	if err != nil {
 		http.Error(w, "relay: no such target, or the upstream does not answer: "+err.Error(), http.StatusNotFound)
 		return
 	}
-	down, err := websocket.Accept(w, req, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
-	if err != nil {
-		up.closeNow()
+	down, ok := acceptClient(w, req, up)
+	if !ok {
 		return
 	}
-	down.SetReadLimit(clientReadLimit)
 	r.tunnel(id, down, up)
+}
+
+// acceptClient upgrades a client's request to a WebSocket for the upstream
+// socket up, which it closes when the upgrade fails (Accept has answered
+// then).
+func acceptClient(w http.ResponseWriter, req *http.Request, up *upstream) (*websocket.Conn, bool) {
+	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		up.closeNow()
+		return nil, false
+	}
+	ws.SetReadLimit(clientReadLimit)
+	return ws, true
 }
 
 // tunnel runs the two copiers of a target socket until either side ends,

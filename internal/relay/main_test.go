@@ -102,6 +102,22 @@ func startRelayWith(tb testing.TB, opts Options, before func(*Relay)) *Relay {
 	return r
 }
 
+// ownRelay starts a browser of the test's own (so no other test's tabs are
+// in it) with the fixture's page loaded in a tab, and a relay in front of
+// it. It returns node (with the pinned clients installed), the browser,
+// the page's URL and the relay.
+func ownRelay(tb testing.TB, page string) (node string, own *chromiumtest.Browser, top string, r *Relay) {
+	tb.Helper()
+	node = requireNode(tb)
+	chromiumtest.Require(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	own = chromiumtest.Start(ctx, tb)
+	top = fixtureSrv.get(tb).URL("a.test", page)
+	openPageIn(tb, own, top)
+	return node, own, top, startRelay(tb, endpointOf(own))
+}
+
 // openPage opens url in a new tab of the shared browser, waits for its
 // document (frames included) to load, and closes it at cleanup.
 func openPage(tb testing.TB, url string) string {

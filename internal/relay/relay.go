@@ -48,6 +48,17 @@ type Options struct {
 	// Logger receives connection-level diagnostics (never one line per
 	// message). Default: discard.
 	Logger *slog.Logger
+	// Flat: Upstream.BrowserWSURL is all the upstream offers (a Selenium
+	// Grid session's se:cdp, a tunnel that forwards the browser socket
+	// only; it may be off loopback: the caller checks it against the
+	// operator's allowlist, ADR-027). There is no HTTP endpoint and no
+	// socket per target: the relay reaches each target through a
+	// flattened session on an upstream socket of its own (bridge.go), so
+	// clients stay isolated as with a DevTools endpoint.
+	Flat bool
+	// Header goes with every WebSocket handshake to a Flat upstream (a
+	// grid's auth token). It is never logged.
+	Header http.Header
 	// QueueLimit is the soft limit of messages waiting to be written to one
 	// client. Past it, high-volume events (Network.*, Log.*,
 	// Runtime.consoleAPICalled) are dropped and counted; a client that is
@@ -91,6 +102,8 @@ type Relay struct {
 	srv          *http.Server
 	hub          *hub
 	httpClient   *http.Client
+	wsClient     *http.Client // dials upstream sockets; nil: the default
+	bridge       *bridge      // Flat: what stands for the upstream's endpoint
 	ctx          context.Context
 	cancel       context.CancelFunc
 
@@ -156,7 +169,11 @@ func New(opts Options) (*Relay, error) {
 	if opts.Upstream.HTTPURL == "" && opts.Upstream.BrowserWSURL == "" {
 		return nil, errs.BadArg("upstream", "no upstream endpoint; attach to an app first (browser.Resolve) and pass its Endpoint")
 	}
-	if opts.Upstream.HTTPURL == "" {
+	if opts.Flat {
+		if u, err := url.Parse(opts.Upstream.BrowserWSURL); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+			return nil, errs.BadArg("upstream", "a flat upstream is its browser WebSocket (ws:// or wss://), not %q", opts.Upstream.BrowserWSURL)
+		}
+	} else if opts.Upstream.HTTPURL == "" {
 		return nil, errs.BadArg("upstream", "the upstream endpoint needs its HTTP URL (http://127.0.0.1:PORT)")
 	}
 	r := &Relay{
@@ -203,6 +220,21 @@ func (r *Relay) start(ctx context.Context) (err error) {
 		return errs.New(errs.NotRunning, "relay: closed before it started")
 	default:
 	}
+	if r.opts.Flat {
+		b, berr := startBridge(ctx, r.opts.Upstream.BrowserWSURL, r.opts.Header, r.callTimeout)
+		if berr != nil {
+			return berr
+		}
+		r.bridge = b
+		defer func() {
+			if err != nil {
+				b.close()
+			}
+		}()
+		r.opts.Upstream = browser.Endpoint{HTTPURL: b.httpURL()}
+		r.httpClient.Transport = b.transport()
+		r.wsClient = &http.Client{Transport: b.transport()}
+	}
 	if err := r.loadVersion(ctx); err != nil {
 		return err
 	}
@@ -214,7 +246,7 @@ func (r *Relay) start(ctx context.Context) (err error) {
 		}
 	}()
 	dctx, cancel := context.WithTimeout(ctx, r.callTimeout)
-	mon, err := dialUpstream(dctx, r.upstreamWS)
+	mon, err := dialUpstream(dctx, r.wsClient, r.upstreamWS)
 	cancel()
 	if err != nil {
 		return errs.Wrap(errs.CDPDisconnected, err, "relay: connecting to the upstream browser at "+r.upstreamWS)
@@ -346,6 +378,9 @@ func (r *Relay) supervise() {
 	r.cancel() // hub, monitor, remaining clients and tunnels
 	<-left
 	r.hub.mon.closeNow()
+	if r.bridge != nil {
+		r.bridge.close()
+	}
 	close(r.done)
 }
 

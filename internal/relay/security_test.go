@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -55,6 +56,15 @@ func TestNewRefusesNonLoopbackWithoutToken(t *testing.T) {
 	}
 	if _, err := New(Options{}); errs.CodeOf(err) != errs.BadArgument {
 		t.Errorf("no upstream: %v", err)
+	}
+	// A flat upstream is its browser WebSocket.
+	for _, ws := range []string{"", "http://127.0.0.1:9222", "ws://"} {
+		if _, err := New(Options{Upstream: browser.Endpoint{BrowserWSURL: ws, HTTPURL: "http://127.0.0.1:9222"}, Flat: true}); errs.CodeOf(err) != errs.BadArgument {
+			t.Errorf("a flat upstream %q: %v", ws, err)
+		}
+	}
+	if _, err := New(Options{Upstream: browser.Endpoint{BrowserWSURL: "ws://192.0.2.2:4444/session/x/se/cdp"}, Flat: true}); err != nil {
+		t.Errorf("a flat upstream: %v", err)
 	}
 	// With a token, every interface is allowed.
 	r := startRelayWith(t, Options{Upstream: up, Addr: "0.0.0.0:0", Token: "s3cret"}, nil)

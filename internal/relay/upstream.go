@@ -51,10 +51,12 @@ type callResult struct {
 	err    error
 }
 
-// dialUpstream opens a socket to a DevTools WebSocket URL. It sends no
-// Origin header (Chromium refuses one unless told otherwise).
-func dialUpstream(ctx context.Context, url string) (*upstream, error) {
+// dialUpstream opens a socket to a DevTools WebSocket URL with client (nil:
+// the default; a flat upstream's bridge has its own). It sends no Origin
+// header (Chromium refuses one unless told otherwise).
+func dialUpstream(ctx context.Context, client *http.Client, url string) (*upstream, error) {
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
+		HTTPClient:      client,
 		HTTPHeader:      http.Header{},
 		CompressionMode: websocket.CompressionDisabled,
 	})

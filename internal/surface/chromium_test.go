@@ -180,6 +180,14 @@ func events(ctx context.Context, tb testing.TB, reg *surface.Registry, id string
 
 func clearEvents(ctx context.Context, tb testing.TB, reg *surface.Registry, id string) {
 	tb.Helper()
+	// A frame that has just navigated is listed with its context (and
+	// its title) before its script has run: wait for the fixture's
+	// recorder.
+	waitFor(tb, "the event recorder in "+id, func() bool {
+		res, err := reg.ResolveID(ctx, id)
+		var typ string
+		return err == nil && eval(ctx, res, "typeof window.__events", &typ) == nil && typ == "object"
+	})
 	evalIn(ctx, tb, reg, id, "window.__events.length = 0", nil)
 }
 
@@ -275,18 +283,26 @@ func TestSurfacesOnChromium(t *testing.T) { surfacesOnChromium(t, false) }
 // the Electron-shaped HTTP proxy, so it is left out.
 func TestSurfacesOnChromiumFlat(t *testing.T) { surfacesOnChromium(t, true) }
 
-func surfacesOnChromium(t *testing.T, flat bool) {
+// browserAndFixture makes sure the shared browser runs and serves the
+// fixture for one test; ctx ends after 2 minutes, or with the test.
+func browserAndFixture(t *testing.T) (context.Context, *fixture.Server) {
+	t.Helper()
 	chromiumtest.Require(t)
 	if browser == nil {
 		t.Fatal("chromiumtest: no shared browser")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	srv, err := fixture.Serve(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { _ = srv.Close() })
+	return ctx, srv
+}
+
+func surfacesOnChromium(t *testing.T, flat bool) {
+	ctx, srv := browserAndFixture(t)
 	endpoint, webview := "", false
 	if !flat {
 		endpoint, webview = proxyEndpoint(ctx, t, srv)

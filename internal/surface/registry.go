@@ -290,12 +290,24 @@ func (r *Registry) CallCount(method string) int64 {
 }
 
 func (r *Registry) call(ctx context.Context, c *cdp.Conn, method string, params, result any) error {
+	r.count(method)
+	return c.Call(ctx, method, params, result)
+}
+
+// start sends a call without waiting for its reply (cdp.Conn.Start), so
+// that calls sent one after another share one round trip; counted as
+// call counts.
+func (r *Registry) start(ctx context.Context, c *cdp.Conn, method string) (*cdp.Pending, error) {
+	r.count(method)
+	return c.Start(ctx, method, nil)
+}
+
+func (r *Registry) count(method string) {
 	v, ok := r.calls.Load(method)
 	if !ok {
 		v, _ = r.calls.LoadOrStore(method, new(atomic.Int64))
 	}
 	v.(*atomic.Int64).Add(1)
-	return c.Call(ctx, method, params, result)
 }
 
 // bumpLocked wakes every resolver waiting for a change. Callers hold r.mu.
@@ -601,11 +613,22 @@ func (r *Registry) ensure(ctx context.Context, targetID string) (*sockState, err
 	}
 	c := s.Conn()
 	// Runtime.enable reports every existing context before it replies, and
-	// the listener was in place before the socket was dialled.
-	if err := r.call(ctx, c, "Page.enable", nil, nil); err != nil {
+	// the listener was in place before the socket was dialled. Both are
+	// sent at once: the target handles them in order, and they cost one
+	// round trip (a socket through a Selenium Grid's proxy, flat mode, pays
+	// dearly for each).
+	pageOn, err := r.start(ctx, c, "Page.enable")
+	if err != nil {
 		return nil, err
 	}
-	if err := r.call(ctx, c, "Runtime.enable", nil, nil); err != nil {
+	runtimeOn, err := r.start(ctx, c, "Runtime.enable")
+	if err != nil {
+		return nil, err
+	}
+	if err := pageOn.Wait(ctx, nil); err != nil {
+		return nil, err
+	}
+	if err := runtimeOn.Wait(ctx, nil); err != nil {
 		return nil, err
 	}
 	st.enabled.Store(true)

@@ -30,6 +30,10 @@ type Resolution struct {
 	// ContextID is the frame's default main-world execution context on
 	// Eval, or 0 for a target's root frame (evaluate without a contextId).
 	ContextID runtime.ExecutionContextID
+	// Document is the frame's default execution context as the registry
+	// last saw it, for a target's root frame too: it changes with every
+	// new document (0: not known yet). page.Frame.Document takes it.
+	Document int64
 	// InputRoot is the nearest page or webview target at or above the
 	// surface: every Input.dispatch* goes there. nil when no window root is
 	// known above the surface (an orphan frame).
@@ -225,6 +229,7 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 		}
 		res.ContextID = runtime.ExecutionContextID(ctxID)
 	}
+	res.Document = st.defaults[n.frameID]
 	if root != nil {
 		res.InputRootID = root.frameID
 		res.InputRoot = r.current[root.host].sock.Conn()

@@ -192,7 +192,7 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}
+		f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
 		return eng.Audit(ctx, f, res.FrameID, c.Session.Pages, o)
 	}
 	if a.Surfaces == "" {

@@ -139,14 +139,5 @@ func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunche
 	return res, nil
 }
 
-// redactURL is a URL as results and logs may show it: no user info, no
-// query (tokens travel there on some tunnels).
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	u.User = nil
-	u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
-	return u.String()
-}
+// redactURL is a URL as results and logs may show it (browser.RedactURL).
+func redactURL(raw string) string { return browser.RedactURL(raw) }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/grid/gridtest"
 )
@@ -34,9 +35,12 @@ func TestGridHubTwoNodes(t *testing.T) {
 	if len(nodes) != 2 || len(seen) != 2 {
 		t.Fatalf("sessions by node: %v", nodes)
 	}
+	t.Logf("sessions by node: %v", nodes)
 	var wg sync.WaitGroup
+	start := time.Now()
 	for _, id := range ids {
 		wg.Go(func() {
+			defer func() { t.Logf("%s: navigate and click done at +%v", id, time.Since(start).Round(time.Millisecond)) }()
 			for _, step := range []struct {
 				tool string
 				args map[string]any

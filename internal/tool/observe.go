@@ -30,7 +30,7 @@ func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, err
 	if err != nil {
 		return nil, page.Frame{}, err
 	}
-	return res, page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}, nil
+	return res, page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}, nil
 }
 
 // childSurface names the surface of an <iframe> entry: the live child of
