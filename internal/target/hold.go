@@ -77,19 +77,28 @@ func (p *Pool) Hold(ctx context.Context, fn func(ctx context.Context, t Info)) (
 }
 
 func (p *Pool) setAutoAttach(ctx context.Context, on bool) error {
-	return p.browser.Call(ctx, "Target.setAutoAttach", map[string]any{
-		"autoAttach": on, "waitForDebuggerOnStart": on, "flatten": true,
-		"filter": []map[string]any{{"type": TypePage}, {"type": TypeWebview}, {"exclude": true}},
-	}, nil)
+	return p.browser.Call(ctx, "Target.setAutoAttach", autoAttach(on, TypePage, TypeWebview), nil)
 }
 
 // setChildAttach switches auto-attach to a target's OOPIFs on its own
 // socket (conn).
 func setChildAttach(ctx context.Context, conn *cdp.Conn, on bool) error {
-	return conn.Call(ctx, "Target.setAutoAttach", map[string]any{
-		"autoAttach": on, "waitForDebuggerOnStart": on, "flatten": true,
-		"filter": []map[string]any{{"type": TypeIframe}, {"exclude": true}},
-	}, nil)
+	return conn.Call(ctx, "Target.setAutoAttach", autoAttach(on, TypeIframe), nil)
+}
+
+// autoAttach is Target.setAutoAttach's params: on, waiting for the
+// debugger, for the target types given; or off (Chromium refuses a filter
+// then: "Target filter should be empty when disabling auto-attach").
+func autoAttach(on bool, types ...string) map[string]any {
+	m := map[string]any{"autoAttach": on, "waitForDebuggerOnStart": on, "flatten": true}
+	if on {
+		f := make([]map[string]any, 0, len(types)+1)
+		for _, t := range types {
+			f = append(f, map[string]any{"type": t})
+		}
+		m["filter"] = append(f, map[string]any{"exclude": true})
+	}
+	return m
 }
 
 // childAttachAll switches auto-attach to OOPIFs on: on the socket of every

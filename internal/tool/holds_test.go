@@ -28,9 +28,6 @@ func TestClockBeforeFirstScriptOfNewWindows(t *testing.T) {
 	sess := e.srv.sessions.List()[0]
 	const start = 1767225600000 // 2026-01-01T00:00:00Z
 	e.ok("clock_install", map[string]any{"time": itoa(start)})
-	if h := sess.Pool.Stats().Holds; h != 1 {
-		t.Fatalf("after clock_install the pool has %d holds, want 1", h)
-	}
 	check := func(what string, at int) {
 		t.Helper()
 		if got := e.eval("__early"); num(got) != at {
@@ -54,13 +51,16 @@ func TestClockBeforeFirstScriptOfNewWindows(t *testing.T) {
 	e.ok("electron_window_open", map[string]any{"url": e.app.URL("a.test", "/early/window.html"), "select": true})
 	check("an electron_window_open window", start+1000)
 
+	if st := sess.Pool.Stats(); st.Holds != 1 || st.ChildAttach == 0 {
+		t.Fatalf("with the clock installed the pool has %+v, want 1 hold and OOPIFs held", st)
+	}
 	k, err := clockOf(sess)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = k.Close() // what the session's end does
-	if h := sess.Pool.Stats().Holds; h != 0 {
-		t.Fatalf("after the clock closed the pool has %d holds", h)
+	if st := sess.Pool.Stats(); st.Holds != 0 || st.ChildAttach != 0 {
+		t.Fatalf("after the clock closed the pool has %+v", st)
 	}
 }
 
