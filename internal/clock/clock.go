@@ -61,9 +61,10 @@ type Clock struct {
 }
 
 // New returns an uninstalled clock over the session's pool, living until
-// life ends or Close. Once installed, a renderer target that appears joins
-// the clock at once (not at the next clock call), and a target's record
-// goes when it is destroyed (ADR-008).
+// life ends or Close. Once installed, a renderer target that appears is
+// held until the clock's script is on its socket (ADR-033) and joins the
+// clock at once (not at the next clock call), and a target's record goes
+// when it is destroyed (ADR-008).
 func New(life context.Context, pool *target.Pool) *Clock {
 	c := &Clock{pool: pool, scripts: map[string]string{}, follow: target.NewFollower(life)}
 	c.follow.Watch(pool, c.onChange)
@@ -113,7 +114,7 @@ func (c *Clock) onHold(ctx context.Context, t target.Info) {
 	if err != nil {
 		return
 	}
-	id, err := addScript(ctx, conn, f.expr())
+	id, err := addScript(ctx, conn, f.expr(), true)
 	if err != nil {
 		return
 	}
@@ -130,11 +131,13 @@ func (c *Clock) onHold(ctx context.Context, t target.Info) {
 }
 
 // addScript puts the clock (expr) into the new documents of a target's
-// socket, turning the Page domain on first: Chromium 156 runs a script
-// added on a socket without it in none of them (ADR-033).
-func addScript(ctx context.Context, conn *cdp.Conn, expr string) (string, error) {
-	if err := conn.Call(ctx, "Page.enable", nil, nil); err != nil {
-		return "", err
+// socket, with enable turning the Page domain on first: Chromium 156 runs
+// a script added on a socket without it in none of them (ADR-033).
+func addScript(ctx context.Context, conn *cdp.Conn, expr string, enable bool) (string, error) {
+	if enable {
+		if err := conn.Call(ctx, "Page.enable", nil, nil); err != nil {
+			return "", err
+		}
 	}
 	var out struct {
 		Identifier string `json:"identifier"`
@@ -252,7 +255,7 @@ func (c *Clock) arm(ctx context.Context, conn *cdp.Conn, id string, rearm bool) 
 	if had {
 		_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": old}, nil)
 	}
-	ident, err := addScript(ctx, conn, c.expr())
+	ident, err := addScript(ctx, conn, c.expr(), !had)
 	if err != nil {
 		return false, err
 	}
