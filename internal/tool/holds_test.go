@@ -74,13 +74,22 @@ func TestNetworkLateOOPIFFirstRequests(t *testing.T) {
 	e.launch("/index.html")
 	top := e.surfaceByURL("/index.html")
 	e.surfaceByURL("/cross2.html") // the fixture's own frames are there
+	e.lateOOPIF(top, "late")
+}
+
+// lateOOPIF runs TestNetworkLateOOPIFFirstRequests's scenario from the top
+// page's surface: the nested OOPIF fixture is added as cross1.html?query.
+// It leaves capture and stubs off.
+func (e *env) lateOOPIF(top map[string]any, query string) {
+	t := e.t
+	t.Helper()
 	e.ok("network_capture_start", nil)
 	const css = "h1 { color: rgb(1, 2, 3) }"
 	stub := e.ok("network_stub", map[string]any{"urls": []string{"/shared/fixture.css"}, "contentType": "text/css", "body": css})
 
 	e.use(top)
-	e.eval("const f = document.createElement('iframe'); f.src = fixtureURL('b.test', '/cross1.html?late'); document.body.appendChild(f); true")
-	late := e.surfaceByURL("/cross1.html?late")
+	e.eval("const f = document.createElement('iframe'); f.src = fixtureURL('b.test', '/cross1.html?" + query + "'); document.body.appendChild(f); true")
+	late := e.surfaceByURL("/cross1.html?" + query)
 	var nested map[string]any
 	deadline := time.Now().Add(60 * time.Second)
 	for nested == nil {
@@ -98,9 +107,9 @@ func TestNetworkLateOOPIFFirstRequests(t *testing.T) {
 
 	b, c := e.app.URL("b.test", "/shared/fixture.css"), e.app.URL("c.example", "/shared/fixture.css")
 	evs := e.netEvents(nil, "the late OOPIFs' requests", func(evs []map[string]any) bool {
-		return withURL(evs, "/cross1.html?late") != nil && withURL(evs, b) != nil && withURL(evs, c) != nil
+		return withURL(evs, "/cross1.html?"+query) != nil && withURL(evs, b) != nil && withURL(evs, c) != nil
 	})
-	if d := withURL(evs, "/cross1.html?late"); d["resourceType"] != "Document" || num(d["status"]) != 200 || d["surface_id"] != late["id"] {
+	if d := withURL(evs, "/cross1.html?"+query); d["resourceType"] != "Document" || num(d["status"]) != 200 || d["surface_id"] != late["id"] {
 		t.Fatalf("the late OOPIF's document request: %v (OOPIF %v)", d, late["id"])
 	}
 	for _, x := range []struct {
