@@ -50,6 +50,9 @@ func TestClockBeforeFirstScriptOfNewWindows(t *testing.T) {
 
 	e.ok("electron_window_open", map[string]any{"url": e.app.URL("a.test", "/early/window.html"), "select": true})
 	check("an electron_window_open window", start+1000)
+	if got := e.eval("history.length + ' ' + location.pathname"); got != "1 /early/window.html" {
+		t.Fatalf("the held window's history: %v (it opened blank and went to its URL)", got)
+	}
 
 	if st := sess.Pool.Stats(); st.Holds != 1 || st.ChildAttach == 0 {
 		t.Fatalf("with the clock installed the pool has %+v, want 1 hold and OOPIFs held", st)
