@@ -4,7 +4,7 @@ cd /tmp/house-bench
 R=${1:-6}
 bench() { # ver pkg
   local v=$1 p=$2 dir
-  if [ $v = old ]; then dir=/work/wt/old234647d; else dir=/work/wt/house; fi
+  if [ $v = old ]; then dir=/work/wt/old234647d; else dir=/work/main; fi
   case $p in
     tool) pat='^(BenchmarkAttach|BenchmarkClickNestedOOPIF|BenchmarkClickByRef|BenchmarkGetTextDispatch|BenchmarkExpectTextHolds)$'; bt=20x;;
     page) pat='^(BenchmarkSnapshotTextLarge|BenchmarkSnapshotJSONLarge|BenchmarkGetText|BenchmarkGetStateSelector|BenchmarkSinceAfterClick)$'; bt=30x;;

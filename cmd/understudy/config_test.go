@@ -96,7 +96,7 @@ func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
 // TestHelpGoesToStdout: every command's --help prints on stdout and exits 0
 // with nothing on stderr.
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"}, {"replay", "--help"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Errorf("%v: exit %d (stderr %q)", args, code, stderr.String())

@@ -1,6 +1,6 @@
 // Command understudy serves MCP tools that drive Electron apps and Chromium
-// over the Chrome DevTools Protocol, and runs the demo, the doctor and the
-// CDP relay. Run `understudy --help`.
+// over the Chrome DevTools Protocol, and runs the demo, the doctor, headless
+// replays of promoted specs and the CDP relay. Run `understudy --help`.
 package main
 
 import (
@@ -49,6 +49,9 @@ Usage:
   understudy production validate [--json] [--checks ID,ID] PATH
                                check a packaged app on disk (fuses, app.asar, integrity,
                                versions, webPreferences); exit 0 pass, 1 fail, 2 bad input
+  understudy replay SPEC [--json] [--confirm] [MCP flags]
+                               run a replay spec (trace_promote) headless; exit 0 pass,
+                               1 a step differed, 2 bad spec, 3 no launch, 64 usage
   understudy --version         version, commit, Go version
   understudy COMMAND --help    help of a command, on stdout
 
@@ -141,6 +144,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runRelay(args, stdout, stderr)
 	case "production":
 		return runProduction(args, stdout, stderr)
+	case "replay":
+		return runReplay(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionLine())
 		return 0
@@ -366,17 +371,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logOut = lf
 	}
 	logger := newLogger(f.logLevel, logOut)
-	srv := tool.New(tool.Config{
-		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
-		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
-		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
-		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
-		AllowSecrets:  f.allowSecrets,
-		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
-		AxeCore:     f.axeCore,
-		AllowRemote: f.remote, RemoteHeaders: f.remoteHeader, AllowAutoConnect: f.allowAutoConnect,
-		OutputSchemas: f.outputSchemas,
-	})
+	srv := tool.New(f.toolConfig(logger))
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -392,6 +387,22 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// toolConfig is the server's configuration from the MCP flags (understudy
+// mcp and understudy replay).
+func (f *mcpFlags) toolConfig(logger *slog.Logger) tool.Config {
+	return tool.Config{
+		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
+		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
+		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
+		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
+		AllowSecrets:  f.allowSecrets,
+		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,
+		AxeCore:     f.axeCore,
+		AllowRemote: f.remote, RemoteHeaders: f.remoteHeader, AllowAutoConnect: f.allowAutoConnect,
+		OutputSchemas: f.outputSchemas,
+	}
 }
 
 // serveHTTP serves streamable HTTP MCP on a loopback address, refusing

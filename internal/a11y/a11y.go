@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -80,14 +81,15 @@ func Load(path string) (*Engine, error) {
 
 // Options select and bound an audit.
 type Options struct {
-	Rules         []string // exact axe rule ids (run only these)
-	Tags          []string // or rules with any of these tags (wcag2a, best-practice, ...)
-	Include       []string // CSS selectors: audit only under these
-	Exclude       []string // CSS selectors: leave these out
-	Impact        string   // minimum impact of what is reported: minor, moderate, serious, critical
-	MaxViolations int      // findings of each kind (violations, incomplete) returned
-	MaxNodes      int      // nodes per finding returned
-	NoIncomplete  bool     // leave out incomplete checks
+	Rules         []string        // exact axe rule ids (run only these)
+	Overrides     map[string]bool // rule id → enabled: axe's own rules option ({"color-contrast": {enabled: false}})
+	Tags          []string        // or rules with any of these tags (wcag2a, best-practice, ...)
+	Include       []string        // CSS selectors: audit only under these
+	Exclude       []string        // CSS selectors: leave these out
+	Impact        string          // minimum impact of what is reported: minor, moderate, serious, critical
+	MaxViolations int             // findings of each kind (violations, incomplete) returned
+	MaxNodes      int             // nodes per finding returned
+	NoIncomplete  bool            // leave out incomplete checks
 }
 
 // Check validates options that need no page.
@@ -97,6 +99,14 @@ func (o *Options) Check() error {
 	}
 	if len(o.Rules) > maxRules || len(o.Tags) > maxRules {
 		return errs.BadArg("rules", "at most %d rules or tags", maxRules)
+	}
+	if len(o.Overrides) > maxRules {
+		return errs.BadArg("rules", "at most %d rule overrides", maxRules)
+	}
+	for r := range o.Overrides {
+		if strings.TrimSpace(r) == "" || len(r) > 100 {
+			return errs.BadArg("rules", "a rule id is a short non-empty word, not %q", r)
+		}
 	}
 	for _, r := range append(append([]string{}, o.Rules...), o.Tags...) {
 		if strings.TrimSpace(r) == "" || len(r) > 100 {
@@ -173,19 +183,23 @@ type Result struct {
 	AxeMS      int64     `json:"axe_ms"`          // axe.run's own time in the page
 }
 
-// key names the engine inside renderers (a registered symbol: a page can
-// see it, as it can see anything in its main world).
+// key names the engine inside the audit's world.
 const key = "understudy.axe"
 
+// World is the isolated world the engine lives in, one per document of a
+// frame (Page.createIsolatedWorld with the same name answers the same
+// world while the document lives; a new document gets a new one). The page
+// cannot see it or its globals, and its own globals (a window.axe, a
+// patched Array.prototype) do not reach it.
+const World = "understudy-axe"
+
 func (e *Engine) installExpr() string {
-	// axe-core's UMD wrapper exports to module/define when they exist (an
-	// Electron renderer with node integration has them): they are shadowed,
-	// so it installs window.axe, which is then moved under the private key
-	// and the page's own window.axe (if any) put back.
+	// axe-core's UMD wrapper exports to module/define when they exist:
+	// they are shadowed, so it installs window.axe (the isolated world's),
+	// which is then kept under the private key.
 	return `(function(){var K=Symbol.for(` + jsString(key) + `);if(window[K])return 'present';` +
-		`var had=Object.prototype.hasOwnProperty.call(window,'axe'),prev=window.axe;` +
 		`(function(module,exports,define,require){` + e.src + "\n}).call(window);" +
-		`var ax=window.axe;if(had){window.axe=prev}else{try{delete window.axe}catch(_){window.axe=undefined}}` +
+		`var ax=window.axe;` +
 		`if(!ax||typeof ax.run!=='function')throw new Error('the axe-core source did not define axe');` +
 		`Object.defineProperty(window,K,{value:ax,configurable:true});return 'installed'})()`
 }
@@ -198,7 +212,7 @@ var ax=window[Symbol.for(KEY)];
 if(!ax)return {missing:true};
 var rules=ax.getRules(),ids={},tags={};
 rules.forEach(function(r){ids[r.ruleId]=1;(r.tags||[]).forEach(function(t){tags[t]=1})});
-var bad=a.rules.filter(function(r){return !ids[r]});
+var bad=a.rules.concat(Object.keys(a.overrides)).filter(function(r){return !ids[r]});
 if(bad.length)return {unknownRules:bad,version:ax.version};
 var badTags=a.tags.filter(function(t){return !tags[t]});
 if(badTags.length)return {unknownTags:badTags};
@@ -211,6 +225,7 @@ var ctx=document;
 if(a.include.length||a.exclude.length){ctx={};if(a.include.length)ctx.include=a.include.map(function(s){return [s]});else ctx.include=[document];if(a.exclude.length)ctx.exclude=a.exclude.map(function(s){return [s]})}
 var opt={iframes:false,resultTypes:['violations','incomplete'],performanceTimer:false};
 if(a.rules.length)opt.runOnly={type:'rule',values:a.rules};else if(a.tags.length)opt.runOnly={type:'tag',values:a.tags};
+var ov=Object.keys(a.overrides);if(ov.length){opt.rules={};ov.forEach(function(k){opt.rules[k]={enabled:a.overrides[k]}})}
 var t0=performance.now();
 var r=await ax.run(ctx,opt);
 var ms=performance.now()-t0;
@@ -275,11 +290,17 @@ type Referrer interface {
 	RefsOf(ctx context.Context, f page.Frame, paths [][]string) ([]*page.Described, error)
 }
 
-// Audit runs axe-core in the surface's document, installing the engine
-// first when the document does not have it, and gives each reported node a
-// ref of the surface (through refs; nil leaves refs out).
-func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Options) (*Result, error) {
+// Audit runs axe-core in the surface's document, in the isolated world
+// World of its frame (frameID), installing the engine first when the
+// document's world does not have it, and gives each reported node a ref of
+// the surface (through refs, in the page's main world f, from axe's
+// selector path; nil leaves refs out).
+func (e *Engine) Audit(ctx context.Context, f page.Frame, frameID string, refs Referrer, o Options) (*Result, error) {
 	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	world, err := isolate(ctx, f, frameID)
+	if err != nil {
 		return nil, err
 	}
 	if o.MaxViolations == 0 {
@@ -288,8 +309,12 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 	if o.MaxNodes == 0 {
 		o.MaxNodes = DefaultMaxNodes
 	}
+	overrides := o.Overrides
+	if overrides == nil {
+		overrides = map[string]bool{}
+	}
 	args, err := json.Marshal(map[string]any{
-		"rules": nonNil(o.Rules), "tags": nonNil(o.Tags), "include": nonNil(o.Include), "exclude": nonNil(o.Exclude),
+		"rules": nonNil(o.Rules), "overrides": overrides, "tags": nonNil(o.Tags), "include": nonNil(o.Include), "exclude": nonNil(o.Exclude),
 		"impact": o.Impact, "maxViolations": o.MaxViolations, "maxNodes": o.MaxNodes, "noIncomplete": o.NoIncomplete,
 	})
 	if err != nil {
@@ -310,7 +335,7 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 		var st struct {
 			Busy, Started bool
 		}
-		if err := evaluate(ctx, f, start, true, &st); err != nil {
+		if err := evaluate(ctx, world, start, true, &st); err != nil {
 			return nil, err
 		}
 		if st.Busy {
@@ -323,7 +348,7 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 				Failed  string          `json:"failed"`
 				V       json.RawMessage `json:"v"`
 			}
-			if err := evaluate(ctx, f, poll, true, &pr); err != nil {
+			if err := evaluate(ctx, world, poll, true, &pr); err != nil {
 				return nil, err
 			}
 			if pr.Pending {
@@ -351,7 +376,7 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 			return nil, errs.New(errs.Internal, "axe-core was installed in surface %s but is gone again (the document was replaced while auditing?)", f.SurfaceID)
 		}
 		var state string
-		if err := evaluate(ctx, f, e.installExpr(), true, &state); err != nil {
+		if err := evaluate(ctx, world, e.installExpr(), true, &state); err != nil {
 			return nil, err
 		}
 		injected = true
@@ -429,6 +454,27 @@ func (e *Engine) Audit(ctx context.Context, f page.Frame, refs Referrer, o Optio
 	res.Violations = convert(w.Violations, &res.Counts.ViolationNodes, true)
 	res.Incomplete = convert(w.Incomplete, &res.Counts.IncompleteNodes, false)
 	return res, nil
+}
+
+// isolate returns f with the context of the frame's isolated audit world
+// (one Page.createIsolatedWorld: the same world while the document lives).
+func isolate(ctx context.Context, f page.Frame, frameID string) (page.Frame, error) {
+	if frameID == "" {
+		return page.Frame{}, errs.New(errs.Internal, "surface %s has no frame id to audit in", f.SurfaceID)
+	}
+	r, err := cdpproto.Call(ctx, f.Session, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: cdpproto.FrameID(frameID), WorldName: World})
+	if err != nil {
+		if errs.As(err) != nil || ctx.Err() != nil {
+			return page.Frame{}, err
+		}
+		return page.Frame{}, errs.Wrap(errs.Internal, err, "creating the audit world in surface "+f.SurfaceID)
+	}
+	if r.ExecutionContextID == 0 {
+		return page.Frame{}, errs.New(errs.Internal, "surface %s gave no context for the audit world", f.SurfaceID)
+	}
+	w := f
+	w.ContextID = r.ExecutionContextID
+	return w, nil
 }
 
 func nonNil(s []string) []string {

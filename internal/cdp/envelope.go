@@ -214,20 +214,28 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index just after the string that starts at b[i]
-// (which must be '"').
+// (which must be '"'). It jumps from quote to quote (bytes.IndexByte), so
+// a long string value (a snapshot, a response body) costs little on the
+// reader: a quote ends the string when an even number of backslashes
+// precede it.
 func skipString(b []byte, i int) (int, error) {
+	start := i
 	i++
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			return i + 1, nil
-		case '\\':
-			i += 2
-		default:
-			i++
+	for {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return 0, ErrEnvelopeJSON
 		}
+		q := i + k
+		n := 0
+		for p := q - 1; p > start && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		i = q + 1
 	}
-	return 0, ErrEnvelopeJSON
 }
 
 // skipValue returns the index just after the JSON value that starts at b[i].

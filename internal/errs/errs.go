@@ -187,7 +187,7 @@ var registry = map[Code]Entry{
 	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
 	TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},
 	TraceNotFound:         {TraceNotFound, 404, false, "No trace artifact is at that path. Pass the folder trace_start/trace_stop returned (it holds trace.json)."},
-	TraceInvalid:          {TraceInvalid, 422, false, "The folder is not a readable understudy trace (the message says which file is wrong). Record a new trace; do not edit trace files by hand."},
+	TraceInvalid:          {TraceInvalid, 422, false, "The folder is not a readable understudy trace, or a replay spec is malformed (the message says which file; details.at the JSON path of a spec's first problem). Record a new trace rather than edit trace files; fix the spec at details.at (docs/evidence.md, Result checks)."},
 	TraceWriteFailed:      {TraceWriteFailed, 500, false, "A trace file could not be written (disk full, folder removed). The steps written so far stay readable; stop the trace and start a new one elsewhere."},
 	TraceBudgetExceeded:   {TraceBudgetExceeded, 429, false, "The trace's token budget is spent and enforce is on: calls other than trace_* are refused. Call trace_stop (or trace_budget to see the numbers), then start again with a larger budgetTokens."},
 	ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},

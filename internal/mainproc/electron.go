@@ -18,16 +18,23 @@ import (
 // invokeJS calls a channel's ipcMain.handle handler as a renderer's
 // ipcRenderer.invoke would: Electron stores a wrapper in _invokeHandlers
 // that answers through event._reply / event._throw; a plain handler's
-// return value is taken too. The sender is the focused window's
-// webContents.
+// return value is taken too. The sender is the webContents of the DevTools
+// target a.target when given (webContents.fromDevToolsTargetId), else the
+// focused window's.
 const invokeJS = `async (a) => {
-  const { ipcMain, BrowserWindow } = require('electron');
+  const { ipcMain, BrowserWindow, webContents } = require('electron');
   const map = ipcMain && ipcMain._invokeHandlers;
   if (!map || typeof map.get !== 'function') return { found: false, unsupported: true, channels: [] };
   const h = map.get(a.channel);
   if (!h) return { found: false, channels: Array.from(map.keys()).map(String).slice(0, 100) };
-  const w = (BrowserWindow.getFocusedWindow && BrowserWindow.getFocusedWindow()) || BrowserWindow.getAllWindows()[0] || null;
-  const sender = w ? w.webContents : null;
+  let sender = null;
+  if (a.target) {
+    sender = (webContents && webContents.fromDevToolsTargetId && webContents.fromDevToolsTargetId(a.target)) || null;
+    if (!sender) return { found: true, noSender: true };
+  } else {
+    const w = (BrowserWindow.getFocusedWindow && BrowserWindow.getFocusedWindow()) || BrowserWindow.getAllWindows()[0] || null;
+    sender = w ? w.webContents : null;
+  }
   const t0 = Date.now();
   try {
     const result = await new Promise((resolve, reject) => {
@@ -47,20 +54,22 @@ type InvokeResult struct {
 	Channel string `json:"channel"`
 	Result  any    `json:"result" jsonschema:"the handler's answer (JSON)"`
 	MS      int64  `json:"handler_ms"`
-	// SenderID is the webContents id the call came from (the focused
-	// window's), when there is a window.
+	// SenderID is the webContents id the call came from (the given
+	// surface's window, or the focused window's), when there is one.
 	SenderID *int `json:"sender_webcontents_id,omitempty"`
 }
 
 // Invoke calls the main-process handler of channel with args, as the
-// focused window's renderer would. A channel without a handler is
-// IPC_NO_HANDLER (naming the channels that have one); a handler that
-// throws is IPC_INVOKE_FAILED.
-func Invoke(ctx context.Context, c *cdp.Conn, channel string, args []json.RawMessage, timeout time.Duration) (*InvokeResult, error) {
+// renderer of the DevTools target sender would (the focused window's when
+// sender is empty). A channel without a handler is IPC_NO_HANDLER (naming
+// the channels that have one); a sender the main process cannot tie to a
+// webContents is SURFACE_NOT_FOUND; a handler that throws is
+// IPC_INVOKE_FAILED.
+func Invoke(ctx context.Context, c *cdp.Conn, channel string, args []json.RawMessage, sender string, timeout time.Duration) (*InvokeResult, error) {
 	if args == nil {
 		args = []json.RawMessage{}
 	}
-	arg, err := json.Marshal(map[string]any{"channel": channel, "args": args})
+	arg, err := json.Marshal(map[string]any{"channel": channel, "args": args, "target": sender})
 	if err != nil {
 		return nil, errs.BadArg("args", "%v", err)
 	}
@@ -77,6 +86,7 @@ func Invoke(ctx context.Context, c *cdp.Conn, channel string, args []json.RawMes
 		Error       string   `json:"error"`
 		MS          int64    `json:"ms"`
 		Sender      *int     `json:"sender"`
+		NoSender    bool     `json:"noSender"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "reading the invoke result")
@@ -84,6 +94,8 @@ func Invoke(ctx context.Context, c *cdp.Conn, channel string, args []json.RawMes
 	switch {
 	case out.Unsupported:
 		return nil, errs.New(errs.TransportUnsupported, "the main process's electron module has no ipcMain handler map")
+	case out.NoSender:
+		return nil, errs.New(errs.SurfaceNotFound, "the main process has no webContents for that surface's window (webContents.fromDevToolsTargetId)").With("field", "surfaceId")
 	case !out.Found:
 		return nil, errs.New(errs.IPCNoHandler, "no ipcMain.handle handler for channel %q", channel).With("channel", channel).With("channels", out.Channels)
 	case !out.OK:

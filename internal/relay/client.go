@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 // A client is one connection to the relay's browser endpoint. Its owner
@@ -82,7 +84,7 @@ type childSess struct {
 type (
 	clientFrame struct {
 		b   []byte
-		env envelope
+		env cdp.Envelope
 		err error
 	}
 	childAttached struct {
@@ -324,7 +326,7 @@ func (c *client) readClient() {
 			c.stop(closeInfo{})
 			return
 		}
-		env, perr := scanEnvelope(b)
+		env, perr := cdp.ScanEnvelope(b)
 		if !c.post(clientFrame{b: b, env: env, err: perr}) {
 			return
 		}
@@ -377,11 +379,11 @@ func (c *client) readUpstream(s *session) {
 			c.post(upClosed{s: s})
 			return
 		}
-		env, err := scanEnvelope(b)
+		env, err := cdp.ScanEnvelope(b)
 		if err != nil || s.up.deliver(&env, b) || s.detached.Load() {
 			continue
 		}
-		switch env.method {
+		switch env.Method {
 		case "Target.attachedToTarget":
 			var p struct {
 				SessionID  string `json:"sessionId"`
@@ -389,8 +391,8 @@ func (c *client) readUpstream(s *session) {
 					TargetID string `json:"targetId"`
 				} `json:"targetInfo"`
 			}
-			if json.Unmarshal(env.params, &p) == nil && p.SessionID != "" {
-				if !c.post(childAttached{owner: s, parent: env.sessionID, id: p.SessionID, targetID: p.TargetInfo.TargetID}) {
+			if json.Unmarshal(env.Params, &p) == nil && p.SessionID != "" {
+				if !c.post(childAttached{owner: s, parent: env.SessionID, id: p.SessionID, targetID: p.TargetInfo.TargetID}) {
 					return
 				}
 			}
@@ -398,34 +400,34 @@ func (c *client) readUpstream(s *session) {
 			var p struct {
 				SessionID string `json:"sessionId"`
 			}
-			if json.Unmarshal(env.params, &p) == nil && p.SessionID != "" {
+			if json.Unmarshal(env.Params, &p) == nil && p.SessionID != "" {
 				if !c.post(childDetached{owner: s, id: p.SessionID}) {
 					return
 				}
 			}
 		}
-		if !env.hasSID && s.id != "" {
+		if !env.HasSessionID && s.id != "" {
 			b = withSession(b, s.id)
 		}
-		if pending := s.rtEnable.Load(); pending != 0 && !env.hasSID {
+		if pending := s.rtEnable.Load(); pending != 0 && !env.HasSessionID {
 			switch {
-			case env.method == "Runtime.executionContextCreated":
-				held.add(b, env.params, s.targetID)
+			case env.Method == "Runtime.executionContextCreated":
+				held.add(b, env.Params, s.targetID)
 				continue
-			case env.isReply() && env.id == pending:
+			case env.IsReply() && env.ID == pending:
 				s.rtEnable.CompareAndSwap(pending, 0)
 				if !held.flush(c.out) {
 					c.tooSlow()
 					return
 				}
-			case strings.HasPrefix(env.method, "Runtime.executionContext"):
+			case strings.HasPrefix(env.Method, "Runtime.executionContext"):
 				if !held.flush(c.out) {
 					c.tooSlow()
 					return
 				}
 			}
 		}
-		if !c.out.push(b, !env.hasID && droppable(env.method)) {
+		if !c.out.push(b, !env.HasID && droppable(env.Method)) {
 			c.tooSlow()
 			return
 		}
@@ -594,21 +596,21 @@ func (c *client) onFrame(f clientFrame) {
 	env := &f.env
 	if f.err != nil {
 		code := codeInvalidRequest
-		if errors.Is(f.err, errBadJSON) {
+		if errors.Is(f.err, cdp.ErrEnvelopeJSON) {
 			code = codeParseError
 		}
-		c.replyErr(env.sessionID, env.id, code, f.err.Error())
+		c.replyErr(env.SessionID, env.ID, code, f.err.Error())
 		return
 	}
-	if !env.hasID {
-		c.replyErr(env.sessionID, 0, codeInvalidRequest, errBadID.Error())
+	if !env.HasID {
+		c.replyErr(env.SessionID, 0, codeInvalidRequest, cdp.ErrEnvelopeID.Error())
 		return
 	}
-	if env.method == "" {
-		c.replyErr(env.sessionID, env.id, codeInvalidRequest, errBadMethod.Error())
+	if env.Method == "" {
+		c.replyErr(env.SessionID, env.ID, codeInvalidRequest, cdp.ErrEnvelopeMethod.Error())
 		return
 	}
-	if s, ok := c.sessions[env.sessionID]; ok {
+	if s, ok := c.sessions[env.SessionID]; ok {
 		if !c.guard(env, s.targetID) {
 			return
 		}
@@ -622,31 +624,31 @@ func (c *client) onFrame(f clientFrame) {
 		}
 		return
 	}
-	if ch, ok := c.children[env.sessionID]; ok {
+	if ch, ok := c.children[env.SessionID]; ok {
 		if !c.guard(env, ch.targetID) {
 			return
 		}
 		c.forward(ch.owner, f.b) // a real child session: as it came
 		return
 	}
-	c.replyErr(env.sessionID, env.id, codeNoSession, "Session with given id not found.")
+	c.replyErr(env.SessionID, env.ID, codeNoSession, "Session with given id not found.")
 }
 
 // guard applies guardCommand to a command on a session of the client whose
 // target is ownTarget (the browser's id on browser sessions). It reports
 // whether the command may go on; when not, it has answered it.
-func (c *client) guard(env *envelope, ownTarget string) bool {
+func (c *client) guard(env *cdp.Envelope, ownTarget string) bool {
 	if ownTarget == c.r.browserID {
 		ownTarget = ""
 	}
-	r := guardCommand(env.method, env.params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose, ownTarget: ownTarget})
+	r := guardCommand(env.Method, env.Params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose, ownTarget: ownTarget})
 	switch r.v {
 	case closeConn:
-		c.reply(env.sessionID, env.id, nil)
-		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: " + env.method + " closed this connection only", drain: true})
+		c.reply(env.SessionID, env.ID, nil)
+		c.stop(closeInfo{code: websocket.StatusNormalClosure, reason: "relay: " + env.Method + " closed this connection only", drain: true})
 		return false
 	case refuse:
-		c.replyErr(env.sessionID, env.id, codeServerError, r.msg)
+		c.replyErr(env.SessionID, env.ID, codeServerError, r.msg)
 		for _, id := range r.closeView {
 			c.closeView(id)
 		}
@@ -665,7 +667,7 @@ func (c *client) forward(s *session, b []byte) {
 
 // forwardOwn forwards a command of a relay session to that session's socket,
 // where the session is the socket's own: the sessionId goes.
-func (c *client) forwardOwn(s *session, b []byte, env *envelope) {
+func (c *client) forwardOwn(s *session, b []byte, env *cdp.Envelope) {
 	c.forward(s, withoutSession(b, env))
 }
 
@@ -678,15 +680,7 @@ func (c *client) forwardOwn(s *session, b []byte, env *envelope) {
 // a page or the tab the relay shows above one; other targets are left as
 // they are.
 func (c *client) closeView(id string) {
-	t := c.targets[id]
-	if t == nil {
-		for _, x := range c.targets {
-			if x.tabID == id {
-				t = x
-				break
-			}
-		}
-	}
+	t := c.targetOrTab(id)
 	if t == nil || !t.pageLike() {
 		return
 	}
@@ -694,4 +688,18 @@ func (c *client) closeView(id string) {
 	c.onTargetGone(tid)
 	c.hidden[tid] = true
 	c.r.stats.closedViews.Add(1)
+}
+
+// targetOrTab is the client's target with id, or the page below the tab
+// the relay shows with that id; nil when neither is known.
+func (c *client) targetOrTab(id string) *target {
+	if t := c.targets[id]; t != nil {
+		return t
+	}
+	for _, t := range c.targets {
+		if t.tabID == id {
+			return t
+		}
+	}
+	return nil
 }

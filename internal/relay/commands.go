@@ -53,15 +53,7 @@ func (c *client) mayClose(targetID string) bool {
 	if c.r.opts.AllowBrowserClose {
 		return true
 	}
-	t := c.targets[targetID]
-	if t == nil {
-		for _, x := range c.targets {
-			if x.tabID == targetID {
-				t = x
-				break
-			}
-		}
-	}
+	t := c.targetOrTab(targetID)
 	if t == nil {
 		return c.created[targetID]
 	}
@@ -69,13 +61,13 @@ func (c *client) mayClose(targetID string) bool {
 	return c.created[tid] || (t.seq > c.baseSeq && t.info.OpenerID != "" && t.pageLike())
 }
 
-func (c *client) browserCommand(s *session, b []byte, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
+func (c *client) browserCommand(s *session, b []byte, env *cdp.Envelope) {
+	sid, id := s.id, env.ID
+	switch env.Method {
 	case "Browser.getVersion":
 		c.reply(sid, id, json.RawMessage(c.r.version))
 	case "Browser.setDownloadBehavior":
-		c.relayCall(s, env.method, env.params, func(_ json.RawMessage, err error) {
+		c.relayCall(s, env.Method, env.Params, func(_ json.RawMessage, err error) {
 			if err != nil {
 				c.r.log.Debug("relay: upstream refused Browser.setDownloadBehavior", "err", err)
 			}
@@ -92,19 +84,19 @@ func (c *client) browserCommand(s *session, b []byte, env *envelope) {
 	}
 }
 
-func (c *client) pageCommand(s *session, b []byte, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
+func (c *client) pageCommand(s *session, b []byte, env *cdp.Envelope) {
+	sid, id := s.id, env.ID
+	switch env.Method {
 	case "Runtime.runIfWaitingForDebugger":
 		c.reply(sid, id, nil) // the relay's targets never wait for a debugger
 	case "Runtime.enable":
-		s.rtEnable.Store(env.id)
+		s.rtEnable.Store(env.ID)
 		c.forwardOwn(s, b, env)
 	case "Target.getTargetInfo":
 		var p struct {
 			TargetID string `json:"targetId"`
 		}
-		_ = decodeParams(env.params, &p)
+		_ = decodeParams(env.Params, &p)
 		if p.TargetID == "" {
 			p.TargetID = s.targetID
 		}
@@ -120,18 +112,18 @@ func (c *client) pageCommand(s *session, b []byte, env *envelope) {
 
 // targetCommand handles the Target commands that browser and page
 // sessions share. It reports false for commands it leaves to the caller.
-func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
-	sid, id := s.id, env.id
-	switch env.method {
+func (c *client) targetCommand(s *session, b []byte, env *cdp.Envelope) bool {
+	sid, id := s.id, env.ID
+	switch env.Method {
 	case "Target.setAutoAttach":
-		c.setAutoAttach(s, id, env.params)
+		c.setAutoAttach(s, id, env.Params)
 	case "Target.setDiscoverTargets":
-		c.setDiscoverTargets(s, id, env.params)
+		c.setDiscoverTargets(s, id, env.Params)
 	case "Target.getTargets":
 		var p struct {
 			Filter targetFilter `json:"filter"`
 		}
-		if err := decodeParams(env.params, &p); err != nil {
+		if err := decodeParams(env.Params, &p); err != nil {
 			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
 			return true
 		}
@@ -140,18 +132,18 @@ func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
 		var p struct {
 			TargetID string `json:"targetId"`
 		}
-		_ = decodeParams(env.params, &p)
+		_ = decodeParams(env.Params, &p)
 		if p.TargetID == "" {
 			c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
 			return true
 		}
 		c.getTargetInfo(sid, id, p.TargetID)
 	case "Target.attachToTarget":
-		c.attachToTarget(s, id, env.params)
+		c.attachToTarget(s, id, env.Params)
 	case "Target.detachFromTarget":
-		c.detachFromTarget(s, id, env.params)
+		c.detachFromTarget(s, id, env.Params)
 	case "Target.createTarget":
-		c.createTarget(s, id, env.params)
+		c.createTarget(s, id, env.Params)
 	case "Target.closeTarget": // guardCommand has checked the client may
 		c.forwardOwn(s, b, env)
 	default:
@@ -160,15 +152,15 @@ func (c *client) targetCommand(s *session, b []byte, env *envelope) bool {
 	return true
 }
 
-func (c *client) tabCommand(s *session, env *envelope) {
-	sid, id := s.id, env.id
-	switch env.method {
+func (c *client) tabCommand(s *session, env *cdp.Envelope) {
+	sid, id := s.id, env.ID
+	switch env.Method {
 	case "Target.setAutoAttach":
 		var p struct {
 			AutoAttach bool  `json:"autoAttach"`
 			Flatten    *bool `json:"flatten"`
 		}
-		if err := decodeParams(env.params, &p); err != nil {
+		if err := decodeParams(env.Params, &p); err != nil {
 			c.replyErr(sid, id, codeInvalidParams, "Invalid parameters: "+err.Error())
 			return
 		}
@@ -197,9 +189,9 @@ func (c *client) tabCommand(s *session, env *envelope) {
 		}
 		c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
 	case "Target.detachFromTarget":
-		c.detachFromTarget(s, id, env.params)
+		c.detachFromTarget(s, id, env.Params)
 	default:
-		c.replyErr(sid, id, codeMethodNotFound, "'"+env.method+"' wasn't found")
+		c.replyErr(sid, id, codeMethodNotFound, "'"+env.Method+"' wasn't found")
 	}
 }
 

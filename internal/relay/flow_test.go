@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 func TestQueueLanesAndLimits(t *testing.T) {
@@ -167,17 +169,17 @@ func TestFloodDropsEventsButNotRepliesOrOthers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("read %d: %v (network %d, dropped %d)", i, err, network, r.Stats().DroppedEvents)
 		}
-		env, err := scanEnvelope(b)
+		env, err := cdp.ScanEnvelope(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch {
-		case env.method == "Network.dataReceived":
+		case env.Method == "Network.dataReceived":
 			network++
 			lastNetwork = i
-		case env.method == "Page.frameNavigated":
+		case env.Method == "Page.frameNavigated":
 			page = i
-		case env.isReply() && env.id == 2:
+		case env.IsReply() && env.ID == 2:
 			reply = i
 		}
 	}

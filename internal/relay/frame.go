@@ -7,58 +7,15 @@ import (
 	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
-// envelope is the routing part of one CDP message: its top-level id, method
-// and sessionId, found by cdp.ScanEnvelope without decoding params or result.
-// Everything else in the message stays as bytes and is forwarded untouched.
-type envelope struct {
-	id        int64
-	hasID     bool
-	method    string
-	sessionID string
-	hasSID    bool
-	params    []byte // the raw params value; nil when absent
-
-	// sidStart and sidEnd bound the bytes to cut to remove the sessionId
-	// member, with one neighbouring comma, so the rest stays valid JSON.
-	sidStart, sidEnd int
-}
-
-// isReply reports whether the message is a command reply (an id and no
-// method).
-func (e *envelope) isReply() bool { return e.hasID && e.method == "" }
-
-// Errors of scanEnvelope. They map to the JSON-RPC codes Chromium uses:
-// errBadJSON is a parse error (-32700), the others invalid requests (-32600).
-var (
-	errBadJSON   = cdp.ErrEnvelopeJSON
-	errBadID     = cdp.ErrEnvelopeID
-	errBadMethod = cdp.ErrEnvelopeMethod
-	errBadSID    = cdp.ErrEnvelopeSessionID
-	errDupKey    = cdp.ErrEnvelopeDuplicate
-)
-
-// scanEnvelope reads a message's routing members with the one envelope
-// scanner (cdp.ScanEnvelope, ADR-017). Member names are read as Chromium
-// reads them, unescaped, so a guard that reads params sees the params
-// Chromium would act on.
-func scanEnvelope(b []byte) (envelope, error) {
-	e, err := cdp.ScanEnvelope(b)
-	return envelope{
-		id: e.ID, hasID: e.HasID, method: e.Method,
-		sessionID: e.SessionID, hasSID: e.HasSessionID, params: e.Params,
-		sidStart: e.SessionIDStart, sidEnd: e.SessionIDEnd,
-	}, err
-}
-
 // withoutSession returns the message with its sessionId member removed, for
 // a socket where the session is the socket itself. b is not modified.
-func withoutSession(b []byte, env *envelope) []byte {
-	if !env.hasSID {
+func withoutSession(b []byte, env *cdp.Envelope) []byte {
+	if !env.HasSessionID {
 		return b
 	}
-	out := make([]byte, 0, len(b)-(env.sidEnd-env.sidStart))
-	out = append(out, b[:env.sidStart]...)
-	return append(out, b[env.sidEnd:]...)
+	out := make([]byte, 0, len(b)-(env.SessionIDEnd-env.SessionIDStart))
+	out = append(out, b[:env.SessionIDStart]...)
+	return append(out, b[env.SessionIDEnd:]...)
 }
 
 // withSession returns the message (a JSON object without a sessionId) with

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 func TestScanEnvelope(t *testing.T) {
@@ -24,25 +26,25 @@ func TestScanEnvelope(t *testing.T) {
 		{in: `{"id":1,"method":"\u0052untime.enable"}`, id: 1, method: "Runtime.enable"},
 		{in: `{"id":1,"method":"M","other":[true,null,1e5,-2.5,"x"]}`, id: 1, method: "M"},
 		{in: `{}`},
-		{in: `[]`, err: errBadJSON},
-		{in: `{"id":1.5,"method":"M"}`, err: errBadID},
-		{in: `{"id":"1","method":"M"}`, err: errBadID},
-		{in: `{"id":1,"method":2}`, err: errBadMethod},
-		{in: `{"id":1,"method":""}`, err: errBadMethod},
-		{in: `{"id":1,"method":"M","sessionId":3}`, err: errBadSID},
-		{in: `{"id":1,"id":2,"method":"M"}`, err: errDupKey},
-		{in: `{"id":1,"method":"M","sessionId":"a","sessionId":"b"}`, err: errDupKey},
-		{in: `{"id":1,"method":"M","params":{},"params":{}}`, err: errDupKey},
-		{in: `{"id":1,"method":"M"`, err: errBadJSON},
-		{in: `{"id":1,"method":"M"}x`, err: errBadJSON},
-		{in: `{"id":1,"params":{"a":[}}`, err: errBadJSON},
-		{in: `{"id":1 "method":"M"}`, err: errBadJSON},
-		{in: `{"id":1,"method":"M",}`, err: errBadJSON},
-		{in: `{"id":1,"method":"M","params":"unterminated}`, err: errBadJSON},
-		{in: ``, err: errBadJSON},
+		{in: `[]`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1.5,"method":"M"}`, err: cdp.ErrEnvelopeID},
+		{in: `{"id":"1","method":"M"}`, err: cdp.ErrEnvelopeID},
+		{in: `{"id":1,"method":2}`, err: cdp.ErrEnvelopeMethod},
+		{in: `{"id":1,"method":""}`, err: cdp.ErrEnvelopeMethod},
+		{in: `{"id":1,"method":"M","sessionId":3}`, err: cdp.ErrEnvelopeSessionID},
+		{in: `{"id":1,"id":2,"method":"M"}`, err: cdp.ErrEnvelopeDuplicate},
+		{in: `{"id":1,"method":"M","sessionId":"a","sessionId":"b"}`, err: cdp.ErrEnvelopeDuplicate},
+		{in: `{"id":1,"method":"M","params":{},"params":{}}`, err: cdp.ErrEnvelopeDuplicate},
+		{in: `{"id":1,"method":"M"`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1,"method":"M"}x`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1,"params":{"a":[}}`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1 "method":"M"}`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1,"method":"M",}`, err: cdp.ErrEnvelopeJSON},
+		{in: `{"id":1,"method":"M","params":"unterminated}`, err: cdp.ErrEnvelopeJSON},
+		{in: ``, err: cdp.ErrEnvelopeJSON},
 	}
 	for _, c := range cases {
-		env, err := scanEnvelope([]byte(c.in))
+		env, err := cdp.ScanEnvelope([]byte(c.in))
 		if err != c.err {
 			t.Errorf("%s: err %v, want %v", c.in, err, c.err)
 			continue
@@ -50,8 +52,8 @@ func TestScanEnvelope(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if env.id != c.id || env.method != c.method || env.sessionID != c.sid || string(env.params) != c.params {
-			t.Errorf("%s: got id %d method %q sid %q params %s", c.in, env.id, env.method, env.sessionID, env.params)
+		if env.ID != c.id || env.Method != c.method || env.SessionID != c.sid || string(env.Params) != c.params {
+			t.Errorf("%s: got id %d method %q sid %q params %s", c.in, env.ID, env.Method, env.SessionID, env.Params)
 		}
 	}
 }
@@ -66,7 +68,7 @@ func TestWithoutAndWithSession(t *testing.T) {
 		{`{"id":1,"method":"M"}`, `{"id":1,"method":"M"}`},
 	}
 	for _, c := range cases {
-		env, err := scanEnvelope([]byte(c.in))
+		env, err := cdp.ScanEnvelope([]byte(c.in))
 		if err != nil {
 			t.Fatalf("%s: %v", c.in, err)
 		}
@@ -118,14 +120,14 @@ func FuzzScanEnvelope(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		env, err := scanEnvelope(b)
+		env, err := cdp.ScanEnvelope(b)
 		var ref map[string]json.RawMessage
 		refErr := json.Unmarshal(b, &ref)
 		if err != nil {
 			// Anything encoding/json takes as a well-formed command must
 			// scan (duplicate keys aside, which encoding/json allows).
 			if refErr == nil && ref != nil && wellFormedCommand(ref) && !hasDuplicateKeys(b) {
-				t.Fatalf("scanEnvelope(%q) = %v, encoding/json takes it", b, err)
+				t.Fatalf("cdp.ScanEnvelope(%q) = %v, encoding/json takes it", b, err)
 			}
 			return
 		}
@@ -140,14 +142,14 @@ func FuzzScanEnvelope(f *testing.F) {
 		if json.Unmarshal(b, &want) != nil || !exactKeys(ref) {
 			return
 		}
-		if want.ID != nil && (!env.hasID || env.id != *want.ID) {
-			t.Fatalf("%q: id %d, want %d", b, env.id, *want.ID)
+		if want.ID != nil && (!env.HasID || env.ID != *want.ID) {
+			t.Fatalf("%q: id %d, want %d", b, env.ID, *want.ID)
 		}
-		if want.Method != nil && env.method != *want.Method {
-			t.Fatalf("%q: method %q, want %q", b, env.method, *want.Method)
+		if want.Method != nil && env.Method != *want.Method {
+			t.Fatalf("%q: method %q, want %q", b, env.Method, *want.Method)
 		}
-		if want.SessionID != nil && env.sessionID != *want.SessionID {
-			t.Fatalf("%q: sessionId %q, want %q", b, env.sessionID, *want.SessionID)
+		if want.SessionID != nil && env.SessionID != *want.SessionID {
+			t.Fatalf("%q: sessionId %q, want %q", b, env.SessionID, *want.SessionID)
 		}
 		out := withoutSession(b, &env)
 		var got map[string]json.RawMessage
@@ -163,7 +165,7 @@ func FuzzScanEnvelope(f *testing.F) {
 				t.Fatalf("withoutSession(%q) changed %s", b, k)
 			}
 		}
-		if !env.hasSID {
+		if !env.HasSessionID {
 			tagged := withSession(b, "S")
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(tagged, &m); err != nil || string(m["sessionId"]) != `"S"` {
@@ -248,7 +250,7 @@ func BenchmarkScanEnvelope(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.b)))
 			for b.Loop() {
-				if _, err := scanEnvelope(c.b); err != nil {
+				if _, err := cdp.ScanEnvelope(c.b); err != nil {
 					b.Fatal(err)
 				}
 			}

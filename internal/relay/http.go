@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
@@ -405,27 +406,27 @@ func (r *Relay) copyClientToTarget(ctx context.Context, target string, down, up 
 		if err != nil {
 			return err
 		}
-		env, err := scanEnvelope(b)
+		env, err := cdp.ScanEnvelope(b)
 		if err != nil {
 			// What the relay cannot read is not forwarded: Chromium might
 			// read it otherwise than the guard would (as the browser socket
 			// does, answered with Chromium's own wording).
 			code := codeInvalidRequest
-			if errors.Is(err, errBadJSON) {
+			if errors.Is(err, cdp.ErrEnvelopeJSON) {
 				code = codeParseError
 			}
-			if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, code, err.Error())); err != nil {
+			if err := down.Write(ctx, websocket.MessageText, replyError(env.ID, env.SessionID, code, err.Error())); err != nil {
 				return err
 			}
 			continue
 		}
-		switch g := guardCommand(env.method, env.params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
+		switch g := guardCommand(env.Method, env.Params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
 		case closeConn:
-			_ = down.Write(ctx, websocket.MessageText, replyResult(env.id, env.sessionID, nil))
-			closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.method+" closed this connection only", time.Second)
+			_ = down.Write(ctx, websocket.MessageText, replyResult(env.ID, env.SessionID, nil))
+			closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.Method+" closed this connection only", time.Second)
 			return errClosedByGuard
 		case refuse:
-			if err := down.Write(ctx, websocket.MessageText, replyError(env.id, env.sessionID, codeServerError, g.msg)); err != nil {
+			if err := down.Write(ctx, websocket.MessageText, replyError(env.ID, env.SessionID, codeServerError, g.msg)); err != nil {
 				return err
 			}
 			continue

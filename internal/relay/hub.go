@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
 )
 
 // The hub is the goroutine that owns the relay's view of the upstream
@@ -202,12 +204,12 @@ func (h *hub) readMonitor(ctx context.Context) {
 			}
 			return
 		}
-		env, err := scanEnvelope(b)
-		if err != nil || h.mon.deliver(&env, b) || env.method == "" {
+		env, err := cdp.ScanEnvelope(b)
+		if err != nil || h.mon.deliver(&env, b) || env.Method == "" {
 			continue
 		}
-		if len(env.method) > 7 && env.method[:7] == "Target." {
-			if !h.send(ctx, monEvent{method: env.method, params: json.RawMessage(env.params)}) {
+		if len(env.Method) > 7 && env.Method[:7] == "Target." {
+			if !h.send(ctx, monEvent{method: env.Method, params: json.RawMessage(env.Params)}) {
 				return
 			}
 		}

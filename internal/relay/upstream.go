@@ -116,13 +116,13 @@ var errUpstreamClosed = errors.New("relay: upstream socket closed")
 
 // deliver hands the reply of one of the relay's own calls to its caller. It
 // reports false when env is not such a reply.
-func (u *upstream) deliver(env *envelope, b []byte) bool {
-	if !env.isReply() || env.id >= 0 {
+func (u *upstream) deliver(env *cdp.Envelope, b []byte) bool {
+	if !env.IsReply() || env.ID >= 0 {
 		return false
 	}
 	u.mu.Lock()
-	ch, ok := u.pending[env.id]
-	delete(u.pending, env.id)
+	ch, ok := u.pending[env.ID]
+	delete(u.pending, env.ID)
 	u.mu.Unlock()
 	if !ok {
 		return true // a call that gave up; nothing else wants it

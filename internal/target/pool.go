@@ -631,7 +631,7 @@ func (p *Pool) List(ctx context.Context) ([]Info, error) {
 		ts, raw, err = p.protocolTargets(ctx)
 	} else {
 		ts, err = browser.ListTargets(ctx, browser.Endpoint{HTTPURL: p.opts.HTTPURL})
-		if err == nil {
+		if err == nil && escapedTitles(ts) {
 			raw = p.rawTitles(ctx) // a CDP call: not under p.mu
 		}
 	}
@@ -718,6 +718,18 @@ func (p *Pool) rawTitles(ctx context.Context) map[string]string {
 	return m
 }
 
+// escapedTitles reports whether a /json/list title may differ from the raw
+// one: its HTML escaping always writes an '&', so a listing without one
+// holds the raw titles and needs no Target.getTargets round trip.
+func escapedTitles(ts []browser.Target) bool {
+	for _, t := range ts {
+		if strings.IndexByte(t.Title, '&') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // titleOf is a target's raw title: the protocol's, else the /json/list one
 // unescaped (the exact inverse of the HTML escaping applied there).
 func titleOf(id, listed string, raw map[string]string) string {
@@ -756,6 +768,26 @@ func (p *Pool) Known(id string) (Info, bool) {
 		return Info{}, false
 	}
 	return e.info, true
+}
+
+// Live returns what the pool knows of its live targets, in first-seen
+// order, without I/O. Paired with [Pool.Watch] registered first, it misses
+// no target: one the pool has not recorded yet is announced to the watcher.
+func (p *Pool) Live() []Info {
+	p.mu.Lock()
+	es := make([]*entry, 0, len(p.entries))
+	for _, e := range p.entries {
+		if e.destroyedAt == 0 {
+			es = append(es, e)
+		}
+	}
+	p.mu.Unlock()
+	slices.SortFunc(es, func(a, b *entry) int { return compareUint(a.seen, b.seen) })
+	out := make([]Info, len(es))
+	for i, e := range es {
+		out[i] = e.info
+	}
+	return out
 }
 
 // Conn returns the connection of a target's socket; see [Pool.Socket].

@@ -1,8 +1,15 @@
 package tool
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
 	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/a11y"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -37,17 +44,17 @@ func (s *Server) axe() (*a11y.Engine, error) {
 
 type a11yArgs struct {
 	Common
-	SurfaceID            string   `json:"surfaceId,omitempty" jsonschema:"audit this surface (an id from electron_surfaces_list) instead of the active one"`
-	Surfaces             string   `json:"surfaces,omitempty" jsonschema:"'all': the active window and every surface in it (frames, nested OOPIFs, webviews)"`
-	Rules                []string `json:"rules,omitempty" jsonschema:"run only these axe rule ids (an unknown id is A11Y_UNKNOWN_RULE)"`
-	Tags                 []string `json:"tags,omitempty" jsonschema:"or run only rules with any of these tags: wcag2a, wcag2aa, wcag21aa, wcag22aa, best-practice, ..."`
-	Include              []string `json:"include,omitempty" jsonschema:"CSS selectors: audit only these elements and what is under them"`
-	Scope                string   `json:"scope,omitempty" jsonschema:"one CSS selector to audit under (the same as include:[scope])"`
-	Exclude              []string `json:"exclude,omitempty" jsonschema:"CSS selectors to leave out"`
-	ImpactMin            string   `json:"impactMin,omitempty" jsonschema:"report only findings of this impact or worse: minor, moderate, serious, critical"`
-	MaxViolations        int      `json:"maxViolations,omitempty" jsonschema:"findings of each kind returned (default 30, max 200); counts are always complete"`
-	MaxNodesPerViolation int      `json:"maxNodesPerViolation,omitempty" jsonschema:"nodes per finding returned (default 5, max 50)"`
-	NoIncomplete         bool     `json:"noIncomplete,omitempty" jsonschema:"leave out incomplete checks (axe could not decide; review them by hand)"`
+	SurfaceID            string    `json:"surfaceId,omitempty" jsonschema:"audit this surface (an id from electron_surfaces_list) instead of the active one"`
+	Surfaces             string    `json:"surfaces,omitempty" jsonschema:"'all': the active window and every surface in it (frames, nested OOPIFs, webviews)"`
+	Rules                a11yRules `json:"rules,omitempty" jsonschema:"axe rule ids to run only these, or axe's rule options {\"color-contrast\": {\"enabled\": false}}; unknown ids are A11Y_UNKNOWN_RULE"`
+	Tags                 []string  `json:"tags,omitempty" jsonschema:"or run only rules with any of these tags: wcag2a, wcag2aa, wcag21aa, wcag22aa, best-practice, ..."`
+	Include              []string  `json:"include,omitempty" jsonschema:"CSS selectors: audit only these elements and what is under them"`
+	Scope                string    `json:"scope,omitempty" jsonschema:"one CSS selector to audit under (the same as include:[scope])"`
+	Exclude              []string  `json:"exclude,omitempty" jsonschema:"CSS selectors to leave out"`
+	ImpactMin            string    `json:"impactMin,omitempty" jsonschema:"report only findings of this impact or worse: minor, moderate, serious, critical"`
+	MaxViolations        int       `json:"maxViolations,omitempty" jsonschema:"findings of each kind returned (default 30, max 200); counts are always complete"`
+	MaxNodesPerViolation int       `json:"maxNodesPerViolation,omitempty" jsonschema:"nodes per finding returned (default 5, max 50)"`
+	NoIncomplete         bool      `json:"noIncomplete,omitempty" jsonschema:"leave out incomplete checks (axe could not decide; review them by hand)"`
 }
 
 func (a *a11yArgs) options() a11y.Options {
@@ -55,11 +62,14 @@ func (a *a11yArgs) options() a11y.Options {
 	if a.Scope != "" {
 		inc = []string{a.Scope}
 	}
-	return a11y.Options{Rules: a.Rules, Tags: a.Tags, Include: inc, Exclude: a.Exclude, Impact: a.ImpactMin,
+	return a11y.Options{Rules: a.Rules.IDs, Overrides: a.Rules.Overrides, Tags: a.Tags, Include: inc, Exclude: a.Exclude, Impact: a.ImpactMin,
 		MaxViolations: a.MaxViolations, MaxNodes: a.MaxNodesPerViolation, NoIncomplete: a.NoIncomplete}
 }
 
 func (a *a11yArgs) validate() error {
+	if a.Rules.bad != "" {
+		return errs.BadArg("rules", "%s", a.Rules.bad)
+	}
 	if a.Surfaces != "" && a.Surfaces != "all" {
 		return errs.BadArg("surfaces", "'all' is the one value (omit it for the active surface)")
 	}
@@ -71,6 +81,77 @@ func (a *a11yArgs) validate() error {
 	}
 	o := a.options()
 	return o.Check()
+}
+
+// a11yRules is a11y_audit's rules: an array of rule ids (run only these)
+// or axe's own per-rule options, {"color-contrast": {"enabled": false}}.
+// It decodes anything; validate names what is wrong (field rules).
+type a11yRules struct {
+	IDs       []string
+	Overrides map[string]bool
+	bad       string
+}
+
+func (r *a11yRules) UnmarshalJSON(b []byte) error {
+	*r = a11yRules{}
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || bytes.Equal(b, []byte("null")):
+	case b[0] == '[':
+		if json.Unmarshal(b, &r.IDs) != nil {
+			r.bad = "an array of rule ids holds strings"
+		}
+	case b[0] == '{':
+		var m map[string]map[string]json.RawMessage
+		if json.Unmarshal(b, &m) != nil {
+			r.bad = `rule options are {"rule-id": {"enabled": true|false}}`
+			return nil
+		}
+		r.Overrides = make(map[string]bool, len(m))
+		for _, id := range slices.Sorted(maps.Keys(m)) {
+			o := m[id]
+			var on bool
+			raw, ok := o["enabled"]
+			if len(o) != 1 || !ok || json.Unmarshal(raw, &on) != nil {
+				r.bad = "rules." + id + ` is {"enabled": true|false} (the one rule option)`
+				return nil
+			}
+			r.Overrides[id] = on
+		}
+	default:
+		r.bad = `an array of rule ids, or rule options {"rule-id": {"enabled": false}}`
+	}
+	return nil
+}
+
+func (r a11yRules) MarshalJSON() ([]byte, error) {
+	if r.Overrides != nil {
+		m := make(map[string]map[string]bool, len(r.Overrides))
+		for id, on := range r.Overrides {
+			m[id] = map[string]bool{"enabled": on}
+		}
+		return json.Marshal(m)
+	}
+	return json.Marshal(nonNilStrings(r.IDs))
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// inputTypeSchemas are the schemas of argument types that decode
+// themselves (jsonschema cannot infer them).
+func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[a11yRules](): {AnyOf: []*jsonschema.Schema{
+			{Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+			{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "object",
+				Properties: map[string]*jsonschema.Schema{"enabled": {Type: "boolean"}}, Required: []string{"enabled"}}},
+		}},
+	}
 }
 
 // a11yAudited is one surface an audit ran in (or could not).
@@ -112,18 +193,18 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 			return nil, err
 		}
 		f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}
-		return eng.Audit(ctx, f, c.Session.Pages, o)
+		return eng.Audit(ctx, f, res.FrameID, c.Session.Pages, o)
 	}
 	if a.Surfaces == "" {
 		var r *a11y.Result
 		if a.SurfaceID != "" {
 			r, err = one(a.SurfaceID)
 		} else {
-			_, f, ferr := frameOf(ctx, c)
+			res, f, ferr := frameOf(ctx, c)
 			if ferr != nil {
 				return nil, ferr
 			}
-			r, err = eng.Audit(ctx, f, c.Session.Pages, o)
+			r, err = eng.Audit(ctx, f, res.FrameID, c.Session.Pages, o)
 		}
 		if err != nil {
 			return nil, err

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/a11y/axetest"
-	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 func TestA11yEngineMissing(t *testing.T) {
@@ -33,21 +31,7 @@ func TestA11yEngineMissing(t *testing.T) {
 // and plants violations in the nested OOPIF (cross2) and the guest.
 func a11yEnv(t *testing.T) (*env, map[string]map[string]any) {
 	t.Helper()
-	e := newEnv(t, Config{AllowEvalRenderer: true, AxeCore: axetest.Path(t)})
-	ctx := t.Context()
-	b := chromiumtest.Start(ctx, t)
-	for _, p := range []string{"/index.html", "/second.html", "/webview-host.html", "/guest.html"} {
-		if _, err := b.NewPage(ctx, e.app.URL("a.test", p)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	proxy, err := fixture.StartElectronProxy(ctx, b.HTTPURL, fixture.ProxyOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	e.ok("electron_attach", map[string]any{"cdpUrl": proxy.HTTPURL()})
-	s := e.surfacesByTitle()
+	e, s := surfaceEnvWith(t, Config{AllowEvalRenderer: true, AxeCore: axetest.Path(t)})
 	e.use(s["cross2"])
 	e.eval(`(() => { const i = document.createElement('img'); i.id = 'noalt'; i.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='; i.width = 20; i.height = 20; document.body.appendChild(i);
 	  const b = document.createElement('button'); b.id = 'nameless'; document.body.appendChild(b); return true; })()`)
@@ -169,6 +153,33 @@ func TestA11yAudit(t *testing.T) {
 	e.fails("a11y_audit", map[string]any{"tags": []any{"wcag9zzz"}}, "BAD_ARGUMENT")
 	e.fails("a11y_audit", map[string]any{"include": []any{"[[["}}, "BAD_ARGUMENT")
 	e.fails("a11y_audit", map[string]any{"include": []any{"#not-here"}}, "SELECTOR_NO_MATCH")
+
+	// Per-rule options, axe's own: image-alt off, the other rules still run.
+	off := e.ok("a11y_audit", map[string]any{"surfaceId": cross2, "rules": map[string]any{"image-alt": map[string]any{"enabled": false}}})
+	if findRule(off, "image-alt") != nil || findRule(off, "button-name") == nil {
+		t.Fatalf("rules {image-alt: {enabled: false}}: %v", off)
+	}
+	u = e.fails("a11y_audit", map[string]any{"surfaceId": cross2, "rules": map[string]any{"no-such-rule": map[string]any{"enabled": false}}}, "A11Y_UNKNOWN_RULE")
+	if !strings.Contains(u["error"].(string), "no-such-rule") {
+		t.Fatalf("unknown rule in rule options: %v", u)
+	}
+	e.fails("a11y_audit", map[string]any{"rules": map[string]any{"image-alt": map[string]any{"on": false}}}, "BAD_ARGUMENT")
+	e.fails("a11y_audit", map[string]any{"rules": "image-alt"}, "BAD_ARGUMENT")
+
+	// The engine runs in an isolated world: a page with its own window.axe
+	// and an Array.prototype.reduce that throws (axe-core calls it) is
+	// audited all the same, and the page sees neither a change to its
+	// window.axe nor anything of the engine's.
+	e.use(s["second"])
+	e.eval(`(() => { window.axe = 1; Array.prototype.reduce = function () { throw new Error('the page broke reduce'); };
+	  const i = document.createElement('img'); i.id = 'noalt2'; i.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='; i.width = 20; i.height = 20; document.body.appendChild(i); return true; })()`)
+	iso := e.ok("a11y_audit", nil)
+	if n := a11yNodes(iso, s["second"]["id"].(string))["image-alt"]; len(n) != 1 || n[0] != "#noalt2" {
+		t.Fatalf("audit of a page with its own window.axe and a broken reduce: %v", iso)
+	}
+	if v := e.eval(`[typeof window.axe, String(window.axe), Symbol.for('understudy.axe') in window, Symbol.for('understudy.axe.job') in window].join(' ')`); v != "number 1 false false" {
+		t.Fatalf("the page's main world after the audit: %v", v)
+	}
 
 	// axe-core run directly in the page through the relay (Playwright, not
 	// our engine) finds the same violations on the same nodes, in the top

@@ -392,17 +392,13 @@ func startCapture(sess *session.Session) {
 				c.enable(ch.Target.ID)
 			}
 		})
-		c.follow.Go(func() {
-			ctx, cancel := context.WithTimeout(c.follow.Life(), captureEnableTimeout)
-			defer cancel()
-			infos, err := sess.Pool.List(ctx)
-			if err != nil {
-				return
-			}
-			for _, info := range infos {
+		// The targets the pool already knows (it listed them when it
+		// opened); any it learns of later reach the watcher above.
+		for _, info := range sess.Pool.Live() {
+			if target.IsRenderer(info.Type) {
 				c.enable(info.ID)
 			}
-		})
+		}
 		return c, c.follow.Close, nil
 	})
 }

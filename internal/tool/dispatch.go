@@ -254,7 +254,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 	// JSON, which schemas.json holds (see inputSchema), so the inference
 	// runs when a test or a tool missing from schemas.json asks for it.
 	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema, err := jsonschema.For[In](&jsonschema.ForOptions{})
+		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
 		}
@@ -463,6 +463,16 @@ func (s *Server) Close() {
 	s.cancel()
 	s.sessions.Close()
 	s.calls.Wait()
+	// A trace still recording stays as a killed server leaves it (no
+	// footer), with every step that was queued written.
+	s.tracing.mu.Lock()
+	rec := s.tracing.rec
+	s.tracing.rec = nil
+	s.tracing.live.Store(nil)
+	s.tracing.mu.Unlock()
+	if rec != nil {
+		rec.Abort()
+	}
 }
 
 // Dispatch runs one tool call and returns its envelope. It never panics and

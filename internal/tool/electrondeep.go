@@ -38,6 +38,7 @@ type ipcInvokeArgs struct {
 	Channel   string            `json:"channel" jsonschema:"the ipcMain.handle channel"`
 	Args      []json.RawMessage `json:"args,omitempty" jsonschema:"the arguments the renderer would pass (JSON values)"`
 	TimeoutMs int               `json:"timeoutMs,omitempty" jsonschema:"how long the handler may take; default 10000"`
+	SurfaceID string            `json:"surfaceId,omitempty" jsonschema:"send as this surface's renderer; default the focused window"`
 }
 
 func (a *ipcInvokeArgs) validate() error {
@@ -64,7 +65,18 @@ func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.Invoke
 	if err != nil {
 		return nil, err
 	}
-	return mainproc.Invoke(ctx, conn, a.Channel, a.Args, ms(a.TimeoutMs, 10*time.Second))
+	sender := ""
+	if a.SurfaceID != "" {
+		res, err := c.Session.Surfaces.ResolveID(ctx, a.SurfaceID)
+		if err != nil {
+			return nil, err
+		}
+		if res.InputRootID == "" {
+			return nil, errs.New(errs.SurfaceNotFound, "surface %s has no window above it", a.SurfaceID).With("field", "surfaceId")
+		}
+		sender = res.InputRootID
+	}
+	return mainproc.Invoke(ctx, conn, a.Channel, a.Args, sender, ms(a.TimeoutMs, 10*time.Second))
 }
 
 type menuResult struct {

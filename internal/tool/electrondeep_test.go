@@ -4,9 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // TestIPCInvokeAndMenuOnStandIn: on the Node stand-in's electron module
@@ -16,12 +13,7 @@ import (
 // it) and toggles a checkbox; bad channels and paths are coded.
 func TestIPCInvokeAndMenuOnStandIn(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalMain: true})
-	electron, mainJS, err := fixture.WriteElectronStandIn(t.TempDir(), e.chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron, "args": []string{e.app.URL("a.test", "/index.html")}})
-	pid := num(r["pid"])
+	pid := num(e.launchStandIn(nil, e.app.URL("a.test", "/index.html"))["pid"])
 	// The app's own code, as its main.js would run it.
 	e.ok("electron_eval_main", map[string]any{"code": `
 		const { ipcMain, Menu } = require('electron');
@@ -126,15 +118,7 @@ func TestIPCNeedsMainEval(t *testing.T) {
 // and the main-process inspector on the Node stand-in (target ≤ 5 ms,
 // docs/benchmarks.md).
 func BenchmarkIPCInvoke(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	s := New(Config{AllowEvalMain: true})
-	b.Cleanup(s.Close)
-	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
-	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	s := echoStandIn(b, Config{AllowEvalMain: true})
 	dispatchOK(b, s, "ipc_invoke", map[string]any{"channel": "echo", "args": []any{1}}, nil)
 	var ds []time.Duration
 	for b.Loop() {

@@ -22,6 +22,10 @@ type Result struct {
 	JSON    json.RawMessage
 	IsError bool
 	Code    errs.Code // set on failure
+	// Tokens and SessionID are what _meta says (estimated_tokens,
+	// session_id), for the dispatch observer.
+	Tokens    int
+	SessionID string
 }
 
 type failure struct {
@@ -66,12 +70,12 @@ func successEnvelope(payload any, start time.Time, sessionID string) (Result, er
 	}
 	writeMeta(&out, len(b), start, sessionID)
 	out.WriteByte('}')
-	return Result{JSON: out.Bytes()}, nil
+	return Result{JSON: out.Bytes(), Tokens: len(b) / 4, SessionID: sessionID}, nil
 }
 
 func writeMeta(out *bytes.Buffer, payloadLen int, start time.Time, sessionID string) {
 	out.WriteString(`,"_meta":{"estimated_tokens":`)
-	out.WriteString(strconv.Itoa(payloadLen / 4))
+	out.WriteString(strconv.Itoa(payloadLen / 4)) // Result.Tokens
 	out.WriteString(`,"elapsed_ms":`)
 	out.WriteString(strconv.FormatInt(time.Since(start).Milliseconds(), 10))
 	if sessionID != "" {
@@ -112,5 +116,5 @@ func failureEnvelope(err error, start time.Time, sessionID string) Result {
 	out.Write(b[:len(b)-1])
 	writeMeta(&out, len(b), start, sessionID)
 	out.WriteByte('}')
-	return Result{JSON: out.Bytes(), IsError: true, Code: e.Code}
+	return Result{JSON: out.Bytes(), IsError: true, Code: e.Code, Tokens: len(b) / 4, SessionID: sessionID}
 }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,26 @@ import (
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
+// launchStandIn writes the Node Electron stand-in and launches it through
+// electron_launch {main} (a dev launch: the main-process inspector is
+// there) with the app's arguments (the first is the first page's URL);
+// extra adds launch arguments. It returns the launch result.
+func (e *env) launchStandIn(extra map[string]any, args ...string) map[string]any {
+	e.t.Helper()
+	electron, mainJS, err := fixture.WriteElectronStandIn(e.t.TempDir(), e.chrome)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	launch := map[string]any{"main": mainJS, "electronPath": electron}
+	if len(args) > 0 {
+		launch["args"] = args
+	}
+	for k, v := range extra {
+		launch[k] = v
+	}
+	return e.ok("electron_launch", launch)
+}
+
 // TestIPCCaptureAndStubOnStandIn: on the Node stand-in's electron module
 // (stand-in, unverified on real Electron), ipc_capture_start records
 // invokes (args redacted, answer, timing, the sender's webContents and
@@ -20,12 +41,7 @@ import (
 // coded; ipc_capture_stop puts every handler and method back exactly.
 func TestIPCCaptureAndStubOnStandIn(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalMain: true})
-	electron, mainJS, err := fixture.WriteElectronStandIn(t.TempDir(), e.chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron, "args": []string{e.app.URL("a.test", "/index.html")}})
-	pid := num(r["pid"])
+	pid := num(e.launchStandIn(nil, e.app.URL("a.test", "/index.html"))["pid"])
 	e.ok("electron_eval_main", map[string]any{"code": `
 		const { ipcMain, webContents } = require('electron');
 		globalThis.__pings = [];
@@ -142,6 +158,168 @@ func TestIPCCaptureAndStubOnStandIn(t *testing.T) {
 	noOrphans(t, pid)
 }
 
+// ipcPage is a renderer page of the stand-in that talks to the main
+// process through the preload's ipcRenderer: #ask invokes "add", #tell
+// sends "note", and what the main process pushes on "pushed" is shown.
+// Each answer starts with the click's number, so a fresh answer is told
+// from an old one.
+const ipcPage = `<!doctype html><html><head><title>IPC</title></head><body>
+<h1>IPC</h1>
+<button id="ask">Ask main</button> <button id="tell">Tell main</button> <button id="missing">Ask nobody</button>
+<p id="answer">none</p>
+<p id="pushed">none</p>
+<script>
+const ipc = window.electronStandIn.ipcRenderer;
+document.title = 'IPC ' + new URLSearchParams(location.search).get('w');
+let n = 0;
+const show = (id, text) => { document.getElementById(id).textContent = text; };
+const ask = async (channel, ...args) => {
+  const k = ++n;
+  try { show('answer', k + ' ' + JSON.stringify(await ipc.invoke(channel, ...args))); }
+  catch (e) { show('answer', k + ' error: ' + e.message); }
+};
+document.getElementById('ask').addEventListener('click', () => ask('add', 2, 40, { pin: '1234' }));
+document.getElementById('missing').addEventListener('click', () => ask('missing'));
+document.getElementById('tell').addEventListener('click', () => ipc.send('note', { title: document.title, n: ++n }));
+ipc.on('pushed', (event, v) => show('pushed', JSON.stringify(v)));
+</script></body></html>`
+
+// textSoon waits until the element's text is want.
+func (e *env) textSoon(selector, want string) {
+	e.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, _ := e.ok("electron_get_text", map[string]any{"selector": selector})["text"].(string)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: text %q, want %q", selector, got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestRendererIPCOnStandIn: a page in the stand-in talks to the main
+// process through the preload's ipcRenderer, carried over a CDP binding
+// (stand-in, unverified on real Electron). The agent clicks the page's
+// buttons: without a capture the page shows the handler's answer (and a
+// rejection for a channel without one); under ipc_capture_start the
+// renderer's invoke and send and the main process's webContents.send reply
+// are recorded with the sending renderer's surface — in the first window
+// and in a second one; ipc_stub changes what the page receives, and after
+// the stub is removed, and after the capture stops, the page gets the
+// app's handler's answer again.
+func TestRendererIPCOnStandIn(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalMain: true})
+	e.app.Mount("/ipc/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(ipcPage))
+	}))
+	page := func(w int) string { return e.app.URL("a.test", "/ipc/page.html?w="+itoa(w)) }
+	pid := num(e.launchStandIn(nil, e.app.URL("a.test", "/index.html"))["pid"])
+	e.ok("electron_eval_main", map[string]any{"code": `
+		const { ipcMain } = require('electron');
+		ipcMain.handle('add', (event, a, b) => ({ sum: a + b, wc: event.sender.id, frame: event.senderFrame.url.split('?')[1] }));
+		ipcMain.on('note', (event, x) => event.sender.send('pushed', { got: x.n, wc: event.sender.id }));
+		return true`})
+	e.ok("electron_navigate", map[string]any{"url": page(1)})
+	first := e.surfaceByURL("?w=1")
+
+	// No capture: the renderer's invoke reaches the app's handler.
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `1 {"sum":42,"wc":1,"frame":"w=1"}`)
+	e.ok("electron_click", map[string]any{"selector": "#missing"})
+	e.textSoon("#answer", `2 error: Error invoking remote method 'missing': Error: No handler registered for 'missing'`)
+	e.ok("electron_click", map[string]any{"selector": "#tell"})
+	e.textSoon("#pushed", `{"got":3,"wc":1}`)
+
+	// Captured: the invoke, the send and the reply the main process pushed.
+	e.ok("ipc_capture_start", map[string]any{"channels": []string{"add", "note", "pushed"}, "captureSend": true,
+		"captureSendToRenderer": true, "redact": []string{"pin"}})
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `4 {"sum":42,"wc":1,"frame":"w=1"}`)
+	e.ok("electron_click", map[string]any{"selector": "#tell"})
+	e.textSoon("#pushed", `{"got":5,"wc":1}`)
+	got := e.ok("ipc_captured", nil)
+	evs := got["events"].([]any)
+	if len(evs) != 3 {
+		t.Fatalf("captured: %v", got)
+	}
+	want := []string{
+		`add invoke renderer_to_main [2,40,{"pin":"[redacted]"}]`,
+		`note send renderer_to_main [{"n":5,"title":"IPC 1"}]`,
+		`pushed send-to-renderer main_to_renderer [{"got":5,"wc":1}]`,
+	}
+	for i, x := range evs {
+		m := x.(map[string]any)
+		if s := m["channel"].(string) + " " + m["type"].(string) + " " + m["direction"].(string) + " " + toJSON(m["args"]); s != want[i] {
+			t.Errorf("event %d: %s, want %s", i, s, want[i])
+		}
+		if m["webcontents_id"] != float64(1) || m["surface_id"] != first["id"] || m["ok"] != true || m["ts"].(float64) <= 0 {
+			t.Errorf("event %d: %v (the page's surface is %v)", i, m, first["id"])
+		}
+	}
+	if add := evs[0].(map[string]any); toJSON(add["answer"]) != `{"frame":"w=1","sum":42,"wc":1}` || add["stubbed"] != nil {
+		t.Errorf("the invoke's answer: %v", add)
+	}
+	last := num(evs[2].(map[string]any)["seq"])
+
+	// A second window: its renderer is told apart by webContents and surface.
+	wc := e.ok("electron_eval_main", map[string]any{"code": `const { BrowserWindow } = require('electron');
+		const w = new BrowserWindow(); await w.loadURL(` + toJSON(page(2)) + `); return w.webContents.id`})
+	if wc["result"] != float64(2) {
+		t.Fatalf("second window: %v", wc)
+	}
+	second := e.surfaceByURL("?w=2")
+	if second["id"] == first["id"] {
+		t.Fatalf("one surface for two windows: %v", second)
+	}
+	e.use(second)
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `1 {"sum":42,"wc":2,"frame":"w=2"}`)
+	two := e.ok("ipc_captured", map[string]any{"since": last})["events"].([]any)
+	if len(two) != 1 || two[0].(map[string]any)["webcontents_id"] != float64(2) || two[0].(map[string]any)["surface_id"] != second["id"] {
+		t.Fatalf("the second window's invoke: %v (its surface is %v)", two, second["id"])
+	}
+
+	// ipc_invoke as a given surface's renderer: event.sender is that
+	// window's webContents.
+	e.ok("electron_eval_main", map[string]any{"code": `require('electron').ipcMain.handle('who', (event) => event.sender.id); return true`})
+	for _, w := range []struct {
+		surface any
+		want    float64
+	}{{first["id"], 1}, {second["id"], 2}} {
+		if r := e.ok("ipc_invoke", map[string]any{"channel": "who", "surfaceId": w.surface}); r["result"] != w.want || r["sender_webcontents_id"] != w.want {
+			t.Fatalf("ipc_invoke as %v: %v, want webContents %v", w.surface, r, w.want)
+		}
+	}
+	e.fails("ipc_invoke", map[string]any{"channel": "who", "surfaceId": "nope"}, "SURFACE_NOT_FOUND")
+
+	// A stub answers the page instead of the app's handler, until removed.
+	e.ok("ipc_stub", map[string]any{"channel": "add", "response": map[string]any{"stubbed": true}})
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `2 {"stubbed":true}`)
+	e.ok("ipc_stub", map[string]any{"channel": "add", "remove": true})
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `3 {"sum":42,"wc":2,"frame":"w=2"}`)
+	e.ok("ipc_stub", map[string]any{"channel": "add", "error": "offline"})
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `4 error: Error invoking remote method 'add': Error: offline`)
+	stubbed := e.ok("ipc_captured", map[string]any{"channel": "add", "since": last})["events"].([]any)
+	if len(stubbed) != 4 || stubbed[1].(map[string]any)["stubbed"] != true || stubbed[2].(map[string]any)["stubbed"] != nil ||
+		stubbed[3].(map[string]any)["ok"] != false || stubbed[3].(map[string]any)["exception"] != "offline" {
+		t.Errorf("stubbed invokes: %v", stubbed)
+	}
+	// Stopping the capture takes the stub with it: the handler answers.
+	e.ok("ipc_capture_stop", nil)
+	e.ok("electron_click", map[string]any{"selector": "#ask"})
+	e.textSoon("#answer", `5 {"sum":42,"wc":2,"frame":"w=2"}`)
+
+	e.ok("electron_stop", map[string]any{"timeoutMs": 3000})
+	noOrphans(t, pid)
+}
+
 // TestNativeNotificationsAndTraysAtLaunch: with electron_launch
 // {instrumentNative: true} the fixed hooks run before the app's main, so a
 // notification shown at startup and a tray's tooltip and menu set at
@@ -232,12 +410,7 @@ require(` + toJSON(mainJS) + `);
 // recorded; notifications are captured from the arm on.
 func TestNativeOnRunningApp(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalMain: true})
-	electron, mainJS, err := fixture.WriteElectronStandIn(t.TempDir(), e.chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron})
-	pid := num(r["pid"])
+	pid := num(e.launchStandIn(nil)["pid"])
 	e.ok("electron_eval_main", map[string]any{"code": `const { Tray, Notification } = require('electron');
 		globalThis.__t = new Tray('/i.png'); __t.setToolTip('early'); __t.setTitle('T');
 		new Notification({ title: 'before arm' }).show(); true`})
@@ -273,12 +446,7 @@ func TestNativeOnRunningApp(t *testing.T) {
 // inspector) stays "other" from CDP.
 func TestSurfaceKindsFromMainProcess(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalMain: true})
-	electron, mainJS, err := fixture.WriteElectronStandIn(t.TempDir(), e.chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := e.ok("electron_launch", map[string]any{"main": mainJS, "electronPath": electron, "args": []string{e.app.URL("a.test", "/index.html")}})
-	pid := num(r["pid"])
+	pid := num(e.launchStandIn(nil, e.app.URL("a.test", "/index.html"))["pid"])
 	e.ok("electron_eval_main", map[string]any{"code": `const { BrowserWindow, WebContentsView } = require('electron');
 		const v = new WebContentsView(); BrowserWindow.getAllWindows()[0].contentView.addChildView(v);
 		await v.webContents.loadURL(` + toJSON(e.app.URL("a.test", "/second.html")) + `); return v.webContents.id`})
@@ -326,15 +494,7 @@ func TestSurfaceKindsFromMainProcess(t *testing.T) {
 // calls of the _invokeHandlers entry, as Electron makes them) before and
 // during a capture, so their difference is the wrapper's cost per message.
 func BenchmarkIPCCapture(b *testing.B) {
-	chrome := chromiumtest.Require(b)
-	s := New(Config{AllowEvalMain: true})
-	b.Cleanup(s.Close)
-	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
-	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	s := echoStandIn(b, Config{AllowEvalMain: true})
 	const loop = `const h = require('electron').ipcMain._invokeHandlers.get('echo');
 		const ev = { sender: require('electron').webContents.fromId(1) };
 		for (let i = 0; i < 200; i++) await h(ev, { i, token: 'x' });
@@ -356,5 +516,54 @@ func BenchmarkIPCCapture(b *testing.B) {
 	b.ReportMetric(raw, "raw-us")
 	b.ReportMetric(captured, "captured-us")
 	dispatchOK(b, s, "ipc_capture_stop", nil, nil)
+	dispatchOK(b, s, "electron_stop", map[string]any{"timeoutMs": 3000}, nil)
+}
+
+// echoStandIn starts a server with cfg, launches the Node stand-in through
+// electron_launch {main} and registers an "echo" handler in its main
+// process (the benchmarks' common set-up).
+func echoStandIn(b *testing.B, cfg Config) *Server {
+	b.Helper()
+	chrome := chromiumtest.Require(b)
+	s := New(cfg)
+	b.Cleanup(s.Close)
+	electron, mainJS, err := fixture.WriteElectronStandIn(b.TempDir(), chrome)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dispatchOK(b, s, "electron_launch", map[string]any{"main": mainJS, "electronPath": electron}, nil)
+	dispatchOK(b, s, "electron_eval_main", map[string]any{"code": "require('electron').ipcMain.handle('echo', (e, x) => x); true"}, nil)
+	return s
+}
+
+// BenchmarkRendererIPC: one ipcRenderer.invoke round trip from a page of
+// the stand-in (binding → the main process's handler → Runtime.evaluate
+// back into the page), timed inside the page: the median of 200 awaited
+// invokes, without a capture (plain-us) and with the channel captured
+// (captured-us). Stand-in only: it says what the stand-in's transport
+// costs, not what Electron's IPC does.
+func BenchmarkRendererIPC(b *testing.B) {
+	s := echoStandIn(b, Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	const loop = `(async () => {
+		const ipc = window.electronStandIn.ipcRenderer;
+		for (let i = 0; i < 20; i++) await ipc.invoke('echo', { i });
+		const ds = [];
+		for (let i = 0; i < 200; i++) { const t0 = performance.now(); await ipc.invoke('echo', { i, token: 'x' }); ds.push(performance.now() - t0); }
+		ds.sort((a, b) => a - b);
+		return Math.round(ds[100] * 1000);
+	})()`
+	median := func() float64 {
+		v, _ := dispatchOK(b, s, "electron_eval_renderer", map[string]any{"code": loop, "timeoutMs": 60000}, nil)["result"].(float64)
+		return v
+	}
+	var plain, captured float64
+	for b.Loop() {
+		plain = median()
+	}
+	dispatchOK(b, s, "ipc_capture_start", map[string]any{"channels": []string{"echo"}, "maxEvents": 10000}, nil)
+	captured = median()
+	dispatchOK(b, s, "ipc_capture_stop", nil, nil)
+	b.ReportMetric(plain, "plain-us")
+	b.ReportMetric(captured, "captured-us")
 	dispatchOK(b, s, "electron_stop", map[string]any{"timeoutMs": 3000}, nil)
 }

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
-
-	"github.com/understudy-dev/understudy/internal/network"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/network"
 )
 
 // launchNetBench launches the fixture's top page and waits until it is
@@ -28,6 +30,37 @@ func launchNetBench(b *testing.B) *Server {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// bareSocket dials a socket of its own to the session's page whose URL
+// ends with path: a CDP client that is not understudy, for baselines.
+func bareSocket(b *testing.B, s *Server, path string) *cdp.Conn {
+	sess, err := s.sessions.Resolve("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp, err := http.Get(sess.Endpoint.HTTPURL + "/json/list")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var list []struct{ Type, URL, WebSocketDebuggerURL string }
+	err = json.NewDecoder(resp.Body).Decode(&list)
+	_ = resp.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range list {
+		if t.Type == "page" && strings.HasSuffix(t.URL, path) {
+			c, err := cdp.Dial(b.Context(), t.WebSocketDebuggerURL, &cdp.Options{CallTimeout: time.Minute})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = c.Close() })
+			return c
+		}
+	}
+	b.Fatalf("no page ending in %s in %v", path, list)
+	return nil
 }
 
 // netOfSession returns the network state of the server's one session.
@@ -78,10 +111,20 @@ func BenchmarkNetworkCapture2000Fetches(b *testing.B) {
 		return v
 	}
 	run() // warm up
-	var off, on, bodies []float64
+	bare := bareSocket(b, s, "/index.html")
+	var off, bared, on, bodies []float64
 	var rssOn, rssBodies float64
 	for i := 0; i < b.N; i++ {
 		off = append(off, run())
+		// Chromium's own cost of the Network domain: a second socket on
+		// the page that enables it and reads (and drops) every event.
+		if err := bare.Call(b.Context(), "Network.enable", map[string]any{}, nil); err != nil {
+			b.Fatal(err)
+		}
+		bared = append(bared, run())
+		if err := bare.Call(b.Context(), "Network.disable", map[string]any{}, nil); err != nil {
+			b.Fatal(err)
+		}
 		dispatchOK(b, s, "network_capture_start", map[string]any{}, nil)
 		on = append(on, run())
 		dispatchOK(b, s, "network_captured", map[string]any{"limit": 1}, nil)
@@ -94,8 +137,11 @@ func BenchmarkNetworkCapture2000Fetches(b *testing.B) {
 		rssBodies = max(rssBodies, rssMiB())
 		dispatchOK(b, s, "network_capture_stop", map[string]any{}, nil)
 	}
-	mo, mn, mb := medianF(off), medianF(on), medianF(bodies)
+	mo, mn, mb, mbare := medianF(off), medianF(on), medianF(bodies), medianF(bared)
 	b.ReportMetric(mo, "ms-off")
+	b.ReportMetric(mbare, "ms-bare-network-enable")
+	b.ReportMetric(mbare/mo, "ratio-bare")
+	b.ReportMetric(mn/mbare, "ratio-on-vs-bare")
 	b.ReportMetric(mn, "ms-on")
 	b.ReportMetric(mb, "ms-bodies")
 	b.ReportMetric(mn/mo, "ratio-on")

@@ -1,10 +1,8 @@
 package tool
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,17 +41,8 @@ func TestNetworkReplayPlaywrightHARFiles(t *testing.T) {
 	pageURL := e.app.URL("a.test", "/second.html")
 	dir := t.TempDir()
 	harPath, zipPath := filepath.Join(dir, "attach", "rec.har"), filepath.Join(dir, "rec.zip")
-	script := filepath.Join(dir, "record.cjs")
-	if err := os.WriteFile(script, []byte(recordHARScript), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Env = append(os.Environ(), "COMPAT_DIR="+compat, "CDP_URL="+b.HTTPURL, "HAR="+harPath, "ZIP="+zipPath, "PAGE_URL="+pageURL)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("recordHar: %v\n%s", err, out)
-	}
+	runNodeScript(t, node, "record.cjs", recordHARScript, 3*time.Minute,
+		"COMPAT_DIR="+compat, "CDP_URL="+b.HTTPURL, "HAR="+harPath, "ZIP="+zipPath, "PAGE_URL="+pageURL)
 	// The HAR keeps the echo's body in a side file, not inline.
 	raw, err := os.ReadFile(harPath)
 	if err != nil {

@@ -109,22 +109,8 @@ func TestNetworkHARRoundTrip(t *testing.T) {
 	}
 
 	// Playwright replays it.
-	script := filepath.Join(t.TempDir(), "route.cjs")
-	if err := os.WriteFile(script, []byte(routeFromHARScript), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Env = append(os.Environ(), "COMPAT_DIR="+compat, "CDP_URL="+b.HTTPURL, "HAR="+harPath, "PAGE_URL="+pageURL)
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("routeFromHAR: %v\n%s\n%s", err, out, stderr)
-	}
+	out := runNodeScript(t, node, "route.cjs", routeFromHARScript, 2*time.Minute,
+		"COMPAT_DIR="+compat, "CDP_URL="+b.HTTPURL, "HAR="+harPath, "PAGE_URL="+pageURL)
 	var got map[string]any
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(out))), &got); err != nil {
 		t.Fatalf("routeFromHAR output %q: %v", out, err)
@@ -162,4 +148,29 @@ func TestNetworkHARRoundTrip(t *testing.T) {
 	e.fails("network_replay_har", map[string]any{"path": bad}, "HAR_INVALID")
 	e.fails("network_replay_har", map[string]any{"path": filepath.Join(os.TempDir(), "no-such.har")}, "FILE_NOT_FOUND")
 	e.fails("network_export_har", map[string]any{"path": "/etc/understudy-test.har"}, "PATH_NOT_ALLOWED")
+}
+
+// runNodeScript writes a Node script (named name) into a temporary folder,
+// runs it with env added to this process's, and returns its stdout; it
+// fails the test with stdout and stderr when the script fails or outlives
+// timeout.
+func runNodeScript(t *testing.T, node, name, script string, timeout time.Duration, env ...string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, path)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("%s: %v\n%s\n%s", name, err, out, stderr)
+	}
+	return out
 }

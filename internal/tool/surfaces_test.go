@@ -14,7 +14,13 @@ import (
 // shows the surface fixture, a second window and a webview guest.
 func surfaceEnv(t *testing.T) (*env, map[string]map[string]any) {
 	t.Helper()
-	e := newEnv(t, Config{AllowEvalRenderer: true})
+	return surfaceEnvWith(t, Config{AllowEvalRenderer: true})
+}
+
+// surfaceEnvWith is surfaceEnv with a server configured by cfg.
+func surfaceEnvWith(t *testing.T, cfg Config) (*env, map[string]map[string]any) {
+	t.Helper()
+	e := newEnv(t, cfg)
 	ctx := t.Context()
 	b := chromiumtest.Start(ctx, t)
 	for _, p := range []string{"/index.html", "/second.html", "/webview-host.html", "/guest.html"} {

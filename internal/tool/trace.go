@@ -125,18 +125,15 @@ func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id strin
 // finishStep completes a step from the call's envelope and writes it.
 func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
 	st.ElapsedMS = time.Since(start).Milliseconds()
-	var env struct {
-		OK    bool   `json:"ok"`
-		Code  string `json:"code"`
-		Error string `json:"error"`
-		Meta  struct {
-			Tokens    int    `json:"estimated_tokens"`
-			SessionID string `json:"session_id"`
-		} `json:"_meta"`
+	st.OK, st.Code, st.Tokens, st.SessionID = !res.IsError, string(res.Code), res.Tokens, res.SessionID
+	if res.IsError {
+		var env struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal(res.JSON, &env)
+		st.Error = env.Error
 	}
-	_ = json.Unmarshal(res.JSON, &env)
-	st.OK, st.Code, st.Error, st.Tokens, st.SessionID = env.OK, env.Code, env.Error, env.Meta.Tokens, env.Meta.SessionID
-	st.Result = trace.Redact(res.JSON)
+	st.Result = res.JSON // redacted by the recorder's writer, off the call path
 	var shot []byte
 	if sess == nil && st.SessionID != "" {
 		sess, _ = s.sessions.Resolve(st.SessionID)
@@ -148,7 +145,7 @@ func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.S
 			shot = traceShot(sess)
 		}
 	}
-	_ = rec.Add(*st, shot) // a failure is kept and reported by trace_stop
+	rec.Add(*st, shot) // a write failure is kept and reported by trace_stop
 }
 
 // traceNetwork returns the requests the session's network capture
@@ -261,8 +258,8 @@ func registerTrace(s *Server) {
 	add(s, "trace_budget", "A cheap poll of the live recording's token budget: {budget_tokens, spent, remaining, over_budget, near_budget}.", false, gateNone, traceBudget)
 	add(s, "trace_view", "Summarise a trace (path: its folder): steps with tool, outcome, code, elapsed ms, tokens and surface; failures; whether it was stopped or where a killed recording ended. html:true also writes a self-contained HTML report (steps with screenshots, console lines between steps, a timeline, failures highlighted; opens from disk with no server) to out (default <trace>/report.html).", false, gateNone, traceView)
 	add(s, "trace_export_playwright", "Write a runnable Playwright Test file (TypeScript) from a trace: it connects to the app through an understudy relay (env UNDERSTUDY_RELAY, default relayUrl) and does what the agent's successful steps did. Refs become getByRole/getByText locators from the role and name they had, frames become frameLocator chains, typed text fill, keys press, checks check/uncheck, options selectOption, and expectations web-first assertions (toHaveText, toHaveValue, toBeVisible, toBeChecked...). Steps with no equivalent are listed in skipped and commented in the file.", false, gateNone, traceExport)
-	add(s, "trace_promote", "Turn a trace (path: its folder) into a reviewable replay spec (JSON, format understudy-replay v1) to commit as a regression: each kept call's arguments (secrets redacted, plus the redactions named), its checkpoint {ok, code}, and what its refs named (role and name); session ids become placeholders ($session1); no result payloads. include/exclude filter by tool name (a trailing * matches a prefix); a kept call whose session an excluded launch or attach opened keeps that step. trace_replay {path: the spec} runs it. Default out: <trace>/replay.json.", false, gateNone, tracePromote)
-	add(s, "trace_replay", "Replay a trace against the app now: each step is dispatched again (with no more power than this server has: eval steps need today's --allow-eval; a trace with destructive steps — stop, kill, eval, files — needs confirm:true), refs are found again by the role and name they had (electron_find), surfaces by URL, and the outcome (ok and error code) is compared with the recorded one. Returns the steps replayed and the first step whose outcome differs.", false, gateNone, traceReplay)
+	add(s, "trace_promote", "Turn a trace (path: its folder) into a reviewable replay spec (JSON, format understudy-replay v1) to commit as a regression: each kept call's arguments (secrets redacted, plus the redactions named), its checkpoint {ok, code}, and what its refs named (role and name); session ids become placeholders ($session1); no result payloads. include/exclude filter by tool name (a trailing * matches a prefix); a kept call whose session an excluded launch or attach opened keeps that step. trace_replay {path: the spec} runs it. Reviewers add result checks in expect.result (exact, subset, regex, ignore). Default out: <trace>/replay.json.", false, gateNone, tracePromote)
+	add(s, "trace_replay", "Replay a trace against the app now: each step is dispatched again (with no more power than this server has: eval steps need today's --allow-eval; a trace with destructive steps — stop, kill, eval, files — needs confirm:true), refs are found again by the role and name they had in their surface, surfaces by URL, and the outcome (ok and error code; a spec's result checks) is compared with the recorded one. Returns the steps replayed and the first step whose outcome differs.", false, gateNone, traceReplay)
 }
 
 type traceStartArgs struct {
@@ -465,5 +462,15 @@ func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, err
 	if err != nil {
 		return nil, err
 	}
+	if rec := c.Server.tracing.recorder(); rec != nil && sameDir(rec.Dir(), filepath.Dir(real)) {
+		rec.Flush() // the live trace: what its writer still holds is read too
+	}
 	return trace.Load(filepath.Dir(real))
+}
+
+// sameDir reports whether two paths name one folder.
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }

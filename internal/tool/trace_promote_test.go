@@ -2,11 +2,55 @@ package tool
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// withChecks writes a copy of the spec at path whose first step of tool
+// has expect.result set to checks (JSON text), and returns its path.
+func withChecks(t *testing.T, path, tool, checks string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sp map[string]any
+	if err := json.Unmarshal(b, &sp); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range sp["steps"].([]any) {
+		m := st.(map[string]any)
+		if m["tool"] == tool {
+			m["expect"].(map[string]any)["result"] = json.RawMessage(checks)
+			break
+		}
+	}
+	out, err := json.MarshalIndent(sp, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "checked.json")
+	if err := os.WriteFile(f, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// failedCheck fails the test unless the replay stopped at
+// electron_get_text on a result check at path with these values.
+func failedCheck(t *testing.T, rep map[string]any, path, expected, actual string) {
+	t.Helper()
+	first, _ := rep["first_difference"].(map[string]any)
+	fc, _ := first["failed_check"].(map[string]any)
+	if rep["passed"] != false || first["tool"] != "electron_get_text" || fc == nil || fc["path"] != path || fc["expected"] != expected || fc["actual"] != actual ||
+		!strings.Contains(fmt.Sprint(first["why"]), path) {
+		t.Fatalf("want a failed check at %s (expected %s, actual %s): %v", path, expected, actual, toJSON(rep))
+	}
+}
 
 func TestTracePromote(t *testing.T) {
 	if testing.Short() {
@@ -18,6 +62,7 @@ func TestTracePromote(t *testing.T) {
 	e.launch("/index.html")
 	e.ok("electron_type", map[string]any{"selector": "#inp", "text": "42"})
 	e.ok("electron_expect_value", map[string]any{"selector": "#inp", "equals": "42"})
+	e.ok("electron_get_text", map[string]any{"selector": "h1"})
 	e.fails("electron_click", map[string]any{"selector": "#no-such", "timeoutMs": 300}, "SELECTOR_NO_MATCH")
 	e.ok("trace_stop", nil)
 
@@ -58,8 +103,50 @@ func TestTracePromote(t *testing.T) {
 	e.ok("trace_promote", map[string]any{"path": dir, "out": full})
 	e.ok("electron_stop", nil) // one session at a time: the replay launches its own
 	rep := e.ok("trace_replay", map[string]any{"path": full})
-	if rep["passed"] != true || num(rep["replayed"]) != 4 {
+	if rep["passed"] != true || num(rep["replayed"]) != 5 {
 		t.Fatalf("trace_replay of the spec: %v", toJSON(rep))
+	}
+	e.ok("electron_stop", map[string]any{"sessionId": rep["session_id"]})
+
+	// Result checks a reviewer adds: a subset and a regex on
+	// electron_get_text's result pass on the app as it is.
+	checked := withChecks(t, full, "electron_get_text", `[{"path": "$", "subset": {"ok": true, "text": "Top"}}, {"path": "$.text", "regex": "^T[a-z]+$"}, {"path": "$.length", "exact": 4, "tolerance": 1}]`)
+	rep = e.ok("trace_replay", map[string]any{"path": checked})
+	if rep["passed"] != true || num(rep["replayed"]) != 5 {
+		t.Fatalf("trace_replay of the spec with result checks: %v", toJSON(rep))
+	}
+	e.ok("electron_stop", map[string]any{"sessionId": rep["session_id"]})
+	// A changed check fails at that step, naming the path and both values.
+	wrong := withChecks(t, full, "electron_get_text", `[{"path": "$", "subset": {"ok": true, "text": "Topp"}}]`)
+	rep = e.ok("trace_replay", map[string]any{"path": wrong})
+	failedCheck(t, rep, "$.text", `"Topp"`, `"Top"`)
+	e.ok("electron_stop", map[string]any{"sessionId": rep["session_id"]})
+	// The app changes its heading: the unchanged spec fails there.
+	e.app.Mount("/index.html", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Top</title><h1>Bottom</h1><input id="inp" aria-label="Input top">`)
+	}))
+	rep = e.ok("trace_replay", map[string]any{"path": checked})
+	failedCheck(t, rep, "$.text", `"Top"`, `"Bottom"`)
+	e.ok("electron_stop", map[string]any{"sessionId": rep["session_id"]})
+
+	// Bad checks are TRACE_INVALID naming where, before anything runs.
+	for check, at := range map[string]string{
+		`[{"path": "$.text", "regex": "("}]`:                                 "expect.result[0].regex",
+		`[{"path": "$.text", "regex": "` + strings.Repeat("a", 1025) + `"}]`: "expect.result[0].regex",
+		`[{"path": "$.text", "subset": "Top", "exact": "Top"}]`:              "expect.result[0]",
+		`[{"path": "$.text", "sbuset": "Top"}]`:                              "expect.result[0].sbuset",
+		`[{"path": "$.text[", "exact": "Top"}]`:                              "expect.result[0].path",
+		`[{"path": "$.text", "ignore": false}]`:                              "expect.result[0].ignore",
+		`[{"path": "$.text", "regex": "T", "tolerance": 1}]`:                 "expect.result[0].tolerance",
+		`{"path": "$.text"}`:                                                 "expect.result",
+	} {
+		m := e.fails("trace_replay", map[string]any{"path": withChecks(t, full, "electron_get_text", check)}, "TRACE_INVALID")
+		d, _ := m["details"].(map[string]any)
+		got, _ := d["at"].(string)
+		if !strings.HasPrefix(got, "steps[") || !strings.HasSuffix(got, at) {
+			t.Errorf("check %s: TRACE_INVALID at %q, want …%s: %v", check, got, at, m)
+		}
 	}
 
 	// Bad input.

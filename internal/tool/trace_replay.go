@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
@@ -52,6 +55,8 @@ type ReplayStep struct {
 	// Resolved says how refs were found again ("ref 12 → 31 (button \"Order\")").
 	Resolved []string `json:"resolved,omitempty"`
 	Why      string   `json:"why,omitempty"`
+	// FailedCheck is the spec's first result check the result did not pass.
+	FailedCheck *trace.CheckFailure `json:"failed_check,omitempty"`
 }
 
 // TraceReplayResult is trace_replay's answer.
@@ -140,6 +145,12 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 			}
 			_ = json.Unmarshal(res.JSON, &env)
 			out = ReplayOutcome{OK: env.OK, Code: env.Code, Error: env.Error}
+			if out.OK == st.OK && out.Code == st.Code {
+				if f := trace.Apply(st.Checks, t.Normalize, res.JSON); f != nil {
+					rs.FailedCheck = f
+					rs.Why = "result check " + itoa(f.Check) + " (" + f.Kind + ") failed at " + f.Path + ": " + f.Why + "; expected " + f.Expected + ", got " + f.Actual
+				}
+			}
 			if env.Meta.SessionID != "" {
 				if st.SessionID != "" {
 					sessions[st.SessionID] = env.Meta.SessionID
@@ -150,7 +161,7 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 			}
 		}
 		rs.Replayed = &out
-		rs.Matched = out.OK == st.OK && out.Code == st.Code
+		rs.Matched = out.OK == st.OK && out.Code == st.Code && rs.FailedCheck == nil
 		r.Replayed++
 		if rs.Matched {
 			r.Matched++
@@ -181,8 +192,10 @@ func hasRedacted(args map[string]any) bool {
 }
 
 // reresolve rewrites the step's refs and surface ids for the app as it is
-// now: a ref is found again by the role and name it had (electron_find in
-// its surface), a surface by its URL. It returns why it could not.
+// now: a ref is found again by the role and name it had, in the active
+// surface or (a ref of another surface) in the surface of this run that is
+// where its surface was; a surface id by its URL, kind and iframe chain.
+// It returns why it could not.
 func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]any, rs *ReplayStep) string {
 	sid, _ := args["sessionId"].(string)
 	if t, ok := st.Targets["surfaceId"]; ok && t.Place != nil {
@@ -201,16 +214,24 @@ func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]a
 		if !ok || (t.Role == "" && t.Name == "") {
 			return "ref " + itoa(int(n)) + " was not known when recorded, so it cannot be found again"
 		}
+		// A ref of another surface than the active one (a ref from a find
+		// or an audit of all surfaces, acted on where it points): look in
+		// that surface.
+		if t.Place != nil && st.Surface != nil && t.Place.SurfaceID != st.Surface.SurfaceID {
+			ref, where, why := s.findRefIn(ctx, sid, t)
+			if why != "" {
+				return why
+			}
+			args[k] = ref
+			rs.Resolved = append(rs.Resolved, k+" "+itoa(int(n))+" → "+itoa(ref)+" ("+t.Role+" \""+t.Name+"\" in "+where+")")
+			continue
+		}
 		q := map[string]any{"role": t.Role, "limit": 2}
 		if t.Name != "" {
 			q["name_exact"] = t.Name
 		}
 		if sid != "" {
 			q["sessionId"] = sid
-		}
-		// A ref of another surface than the active one: look there.
-		if t.Place != nil && st.Surface != nil && t.Place.SurfaceID != st.Surface.SurfaceID {
-			return "ref " + itoa(int(n)) + " belonged to another surface than the active one"
 		}
 		raw, _ := json.Marshal(q)
 		res := s.Dispatch(ctx, "electron_find", raw, nil)
@@ -230,28 +251,97 @@ func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]a
 	return ""
 }
 
-// findSurface finds the live surface that is where place was: same URL and
-// kind.
+// findRefIn finds what target named (role and name) in the surface of this
+// run that is where the target's surface was, and returns its new ref and
+// that surface's id. The find issues the ref through the page store like
+// electron_find, under a shared hold of the session.
+func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int, string, string) {
+	sess, err := s.resolveSession(ctx, sid)
+	if err != nil {
+		return 0, "", "no session to find ref " + itoa(t.Ref) + " in: " + err.Error()
+	}
+	hold, err := sess.Acquire(ctx, "trace_replay: finding a ref", session.Shared)
+	if err != nil {
+		return 0, "", "finding ref " + itoa(t.Ref) + ": " + err.Error()
+	}
+	defer hold.Release()
+	id, why := matchSurface(ctx, sess, t.Place)
+	if why != "" {
+		return 0, "", why + " (ref " + itoa(t.Ref) + " was there)"
+	}
+	res, err := sess.Surfaces.ResolveID(ctx, id)
+	if err != nil {
+		return 0, "", "surface " + id + " (" + t.Place.URL + "): " + err.Error()
+	}
+	f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}
+	r, err := sess.Pages.Find(ctx, f, page.FindQuery{Role: t.Role, NameExact: t.Name, Limit: 2})
+	if err != nil {
+		return 0, "", "finding " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + ": " + err.Error()
+	}
+	if len(r.Matches) == 0 || r.Matches[0].Ref == 0 {
+		return 0, "", "no element is " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + " now (ref " + itoa(t.Ref) + " when recorded)"
+	}
+	return r.Matches[0].Ref, id, ""
+}
+
+// findSurface finds the live surface that is where place was (see
+// matchSurface).
 func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place) (string, string) {
-	q := map[string]any{}
-	if sid != "" {
-		q["sessionId"] = sid
+	sess, err := s.resolveSession(ctx, sid)
+	if err != nil {
+		return "", "no session to find the surface of " + place.URL + " in: " + err.Error()
 	}
-	raw, _ := json.Marshal(q)
-	res := s.Dispatch(ctx, "electron_surfaces_list", raw, nil)
-	var list struct {
-		OK       bool `json:"ok"`
-		Surfaces []struct {
-			ID   string `json:"id"`
-			Kind string `json:"kind"`
-			URL  string `json:"url"`
-		} `json:"surfaces"`
+	hold, err := sess.Acquire(ctx, "trace_replay: finding a surface", session.Shared)
+	if err != nil {
+		return "", "finding the surface of " + place.URL + ": " + err.Error()
 	}
-	_ = json.Unmarshal(res.JSON, &list)
-	for _, x := range list.Surfaces {
-		if x.URL == place.URL && (place.Kind == "" || x.Kind == place.Kind) {
-			return x.ID, ""
+	defer hold.Release()
+	return matchSurface(ctx, sess, place)
+}
+
+// surfaceWait bounds how long a replay waits for a recorded surface to
+// show (a frame attaches after its page loads).
+const surfaceWait = 10 * time.Second
+
+// matchSurface finds the live surface that is where place was: the one
+// surface of the same URL and kind, or among several, the one in the same
+// window behind the same iframe chain (trace.Locate, as recorded), else
+// the first of them. It
+// waits up to surfaceWait for one to show. The caller holds the session
+// (shared).
+func matchSurface(ctx context.Context, sess *session.Session, place *trace.Place) (string, string) {
+	deadline := time.Now().Add(surfaceWait)
+	for {
+		list, err := sess.Surfaces.List(ctx)
+		if err != nil {
+			return "", "listing surfaces: " + err.Error()
+		}
+		var cands []string
+		for _, d := range list {
+			if d.URL == place.URL && (place.Kind == "" || d.Kind == place.Kind) {
+				cands = append(cands, d.ID)
+			}
+		}
+		if len(cands) == 1 {
+			return cands[0], ""
+		}
+		for _, id := range cands {
+			if p, err := trace.Locate(ctx, sess.Surfaces, id); err == nil && p.SamePlace(place) {
+				return id, ""
+			}
+		}
+		if len(cands) > 1 {
+			// None is provably in the recorded place (an iframe chain that
+			// cannot be told apart): the first, as a replay always took.
+			return cands[0], ""
+		}
+		if time.Now().After(deadline) {
+			return "", "no surface shows " + place.URL + " now"
+		}
+		select {
+		case <-ctx.Done():
+			return "", "no surface shows " + place.URL + " now"
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return "", "no surface shows " + place.URL + " now"
 }

@@ -270,3 +270,57 @@ func TestTraceBudgetEnforcedAndKilledTraceOpens(t *testing.T) {
 	e.fails("trace_view", map[string]any{"path": dir}, "TRACE_INVALID")
 	e.fails("trace_export_playwright", map[string]any{"path": dir, "out": "x.txt"}, "BAD_ARGUMENT")
 }
+
+// TestTraceReplayRefInOtherSurface: refs of the nested cross-site OOPIF
+// (cross2) used while the top page is the active surface (found with
+// surfaces:"all", acted on where they point) are found again by role and
+// name in the cross2 of the new run, and the replay acts there.
+func TestTraceReplayRefInOtherSurface(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium; skipped under -short")
+	}
+	e := newEnv(t, Config{})
+	e.launch("/index.html")
+	s := e.topSurfaces()
+	e.use(s["top"])
+	refIn := func(role, name string) int {
+		m := e.ok("electron_find", map[string]any{"role": role, "name_exact": name, "surfaces": "all"})
+		ms, _ := m["matches"].([]any)
+		if len(ms) != 1 || ms[0].(map[string]any)["surface_id"] != s["cross2"]["id"] {
+			t.Fatalf("find %s %q in every surface: %v", role, name, m)
+		}
+		return num(ms[0].(map[string]any)["ref"])
+	}
+	dir := filepath.Join(t.TempDir(), "oopif.trace")
+	e.ok("trace_start", map[string]any{"path": dir})
+	qty, order := refIn("textbox", "Quantity"), refIn("button", "Order")
+	e.ok("electron_type", map[string]any{"ref": qty, "text": "7"})
+	e.ok("electron_click", map[string]any{"ref": order})
+	e.ok("trace_stop", nil)
+	e.use(s["cross2"])
+	e.ok("electron_expect_text", map[string]any{"selector": "#result", "equals": "Ordered 7 x s"})
+
+	// A fresh page (new surface ids, new refs, an empty form): the replay
+	// finds both refs in the new cross2, with the top page active.
+	e.reloadTop()
+	rep := e.ok("trace_replay", map[string]any{"path": dir})
+	if rep["passed"] != true || num(rep["replayed"]) != 4 {
+		t.Fatalf("trace_replay of refs in the nested OOPIF: %v", toJSON(rep))
+	}
+	now := e.topSurfaces()
+	for _, i := range []int{2, 3} {
+		st := rep["step_list"].([]any)[i].(map[string]any)
+		res, _ := st["resolved"].([]any)
+		if len(res) != 1 || !strings.Contains(fmt.Sprint(res[0]), "in "+now["cross2"]["id"].(string)) {
+			t.Fatalf("step %d was not re-resolved in the new cross2 (%v): %v", i, now["cross2"]["id"], st)
+		}
+	}
+	// The replay acted where the refs pointed; the selection stayed on top.
+	for _, x := range e.ok("electron_surfaces_list", nil)["surfaces"].([]any) {
+		if m := x.(map[string]any); m["active"] == true && m["id"] != now["top"]["id"] {
+			t.Fatalf("the replay moved the selection to %v", m)
+		}
+	}
+	e.use(now["cross2"])
+	e.ok("electron_expect_text", map[string]any{"selector": "#result", "equals": "Ordered 7 x s"})
+}

@@ -101,6 +101,8 @@ type Step struct {
 	// (method, status, URL, type, time, surface), while the session's
 	// network capture is on.
 	Network []string `json:"network,omitempty"`
+	// Checks are a promoted spec's result checks (never in a trace).
+	Checks []*Check `json:"-"`
 }
 
 // Options configure a recording.
@@ -111,7 +113,22 @@ type Options struct {
 	MaxSteps      int
 }
 
-// Recorder writes one trace. It is safe for concurrent use.
+// writeQueue bounds the steps waiting for the writer; a call that finds it
+// full waits (no step is dropped).
+const writeQueue = 64
+
+// pendingStep is a step on its way to disk.
+type pendingStep struct {
+	st   Step
+	shot []byte
+}
+
+// Recorder writes one trace. It is safe for concurrent use. Steps are
+// written by a goroutine the recorder owns, so a traced call does not wait
+// for its redaction, encoding and file writes; each step is still its own
+// file written through a temporary file and a rename, so a killed server
+// leaves every step that reached the disk readable. Stop and Abort drain
+// the queue and end the goroutine.
 type Recorder struct {
 	dir string
 
@@ -122,6 +139,12 @@ type Recorder struct {
 	tokens  Tokens
 	failed  error // the first write failure
 	max     int
+	ended   bool // Stop or Abort ran: Add only counts
+
+	queue   chan pendingStep
+	senders sync.WaitGroup // Adds between their check of ended and their send
+	queued  sync.WaitGroup // steps sent and not yet written
+	done    chan struct{}  // closed when the writer ends
 }
 
 // Start creates the artifact folder dir (which must not exist; its parent
@@ -147,7 +170,18 @@ func Start(dir string, o Options) (*Recorder, error) {
 	if err := writeJSON(filepath.Join(dir, HeaderFile), r.header); err != nil {
 		return nil, err
 	}
+	r.queue, r.done = make(chan pendingStep, writeQueue), make(chan struct{})
+	go r.writeLoop()
 	return r, nil
+}
+
+// writeLoop writes queued steps in order until the queue closes.
+func (r *Recorder) writeLoop() {
+	defer close(r.done)
+	for p := range r.queue {
+		r.write(p.st, p.shot)
+		r.queued.Done()
+	}
 }
 
 // Dir is the artifact folder.
@@ -164,21 +198,55 @@ func (r *Recorder) Next() int {
 	return r.seq
 }
 
-// Add writes step (its Seq from Next) and, when given, its screenshot.
-// Past the step cap the step is only counted. A write failure is kept and
+// Add queues step (its Seq from Next) and, when given, its screenshot, for
+// the writer. st.Result is the call's envelope as it was answered: the
+// writer redacts it (Redact) before it reaches the disk. Past the step cap,
+// or after Stop, the step is only counted. A write failure is kept and
 // reported by Stop.
-func (r *Recorder) Add(st Step, shot []byte) error {
+func (r *Recorder) Add(st Step, shot []byte) {
 	r.mu.Lock()
 	r.tokens.add(st.Seq, st.Tool, st.Tokens)
-	if r.written >= r.max {
+	if r.ended || r.written >= r.max {
 		r.header.Dropped++
 		r.mu.Unlock()
-		return nil
+		return
 	}
 	r.written++
+	r.senders.Add(1)
+	r.queued.Add(1)
 	r.mu.Unlock()
+	r.queue <- pendingStep{st: st, shot: shot}
+	r.senders.Done()
+}
+
+// Flush waits until every step queued so far is on disk.
+func (r *Recorder) Flush() { r.queued.Wait() }
+
+// end stops taking steps and waits for the writer to write those queued.
+func (r *Recorder) end() {
+	r.mu.Lock()
+	already := r.ended
+	r.ended = true
+	r.mu.Unlock()
+	if already {
+		<-r.done
+		return
+	}
+	r.senders.Wait()
+	close(r.queue)
+	<-r.done
+}
+
+// Abort ends the recording without its footer, as a killed server would
+// leave it (the trace opens as incomplete), after writing what is queued.
+func (r *Recorder) Abort() { r.end() }
+
+// write puts one step (and its screenshot) on disk.
+func (r *Recorder) write(st Step, shot []byte) {
 	if len(st.Result) > maxResultBytes {
 		st.Result, st.Truncated = nil, true
+	} else {
+		st.Result = Redact(st.Result)
 	}
 	var err error
 	if len(shot) > 0 {
@@ -197,7 +265,6 @@ func (r *Recorder) Add(st Step, shot []byte) error {
 		}
 		r.mu.Unlock()
 	}
-	return err
 }
 
 // Spent is the estimated tokens of every call so far (dropped ones too).
@@ -240,6 +307,7 @@ func (r *Recorder) TokenReport() Tokens {
 
 // Stop writes the footer (complete:true) and returns the final status.
 func (r *Recorder) Stop() (Status, error) {
+	r.end()
 	r.mu.Lock()
 	now := time.Now().UTC()
 	r.header.Complete = true
@@ -280,6 +348,8 @@ type Trace struct {
 	// server); StoppedAfter is then the last step it wrote.
 	Complete     bool
 	StoppedAfter int
+	// Normalize is a spec's list of what result checks do not compare.
+	Normalize []string
 }
 
 // maxLoadSteps bounds what Load reads.

@@ -84,3 +84,17 @@ func ownerSelector(ctx context.Context, reg *surface.Registry, parentID, url str
 	}
 	return sel, nil
 }
+
+// SamePlace says whether p is where q was: the same window URL and the
+// same iframe chain from it.
+func (p *Place) SamePlace(q *Place) bool {
+	if p == nil || q == nil || p.WindowURL != q.WindowURL || len(p.Frames) != len(q.Frames) {
+		return false
+	}
+	for i := range p.Frames {
+		if p.Frames[i].Selector != q.Frames[i].Selector {
+			return false
+		}
+	}
+	return true
+}

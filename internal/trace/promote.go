@@ -1,8 +1,12 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,10 +51,12 @@ type SpecStep struct {
 	Retained  bool              `json:"retained,omitempty"` // kept, though filtered out, because a selected step needs its session
 }
 
-// SpecExpect is a checkpoint: the call's ok and, when it failed, its code.
+// SpecExpect is a checkpoint: the call's ok and, when it failed, its code;
+// and the result checks a reviewer added (trace_promote writes none).
 type SpecExpect struct {
-	OK   bool   `json:"ok"`
-	Code string `json:"code,omitempty"`
+	OK     bool              `json:"ok"`
+	Code   string            `json:"code,omitempty"`
+	Result []json.RawMessage `json:"result,omitempty"` // checks: see Check
 }
 
 // PromoteOptions select and redact what a spec keeps.
@@ -140,12 +146,18 @@ func (t *Trace) Promote(o PromoteOptions) *Spec {
 	return sp
 }
 
+// unknownField reads the field name out of encoding/json's error for
+// an unknown field (it has no typed error for it).
+var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+
 // maxSpecBytes bounds a spec file LoadSpec reads.
 const maxSpecBytes = 64 << 20
 
 // LoadSpec reads a promoted spec as a trace that trace_replay can run: its
-// steps with their arguments, checkpoints and ref targets (placeholder
-// session ids are remapped by the replay like recorded ones).
+// steps with their arguments, checkpoints, result checks and ref targets
+// (placeholder session ids are remapped by the replay like recorded ones).
+// A malformed spec is TRACE_INVALID naming the JSON path of its first
+// problem (detail "at").
 func LoadSpec(path string) (*Trace, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -158,21 +170,68 @@ func LoadSpec(path string) (*Trace, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.TraceInvalid, err, "reading "+path)
 	}
-	var sp Spec
+	invalid := func(at, format string, args ...any) error {
+		return errs.New(errs.TraceInvalid, "%s: %s: %s", path, at, fmt.Sprintf(format, args...)).With("field", "path").With("at", at)
+	}
+	var sp struct {
+		Format    string            `json:"format"`
+		Version   int               `json:"version"`
+		Normalize []json.RawMessage `json:"normalize"`
+		Steps     []json.RawMessage `json:"steps"`
+	}
 	if err := json.Unmarshal(b, &sp); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, invalid("$."+te.Field, "expected %s, got a JSON %s", te.Type, te.Value)
+		}
 		return nil, errs.New(errs.TraceInvalid, "%s is not JSON: %v", path, err).With("field", "path")
 	}
 	if sp.Format != SpecFormat || sp.Version != SpecVersion {
 		return nil, errs.New(errs.TraceInvalid, "%s: not an %s v%d spec (format %q, version %d)", path, SpecFormat, SpecVersion, sp.Format, sp.Version).With("field", "path")
 	}
 	t := &Trace{Dir: path, Complete: true}
+	for i, raw := range sp.Normalize {
+		var n string
+		if json.Unmarshal(raw, &n) != nil || !normalizations[n] {
+			return nil, invalid(fmt.Sprintf("normalize[%d]", i), "is one of session_id, timestamps, absolute_paths, refs")
+		}
+		t.Normalize = append(t.Normalize, n)
+	}
 	prev := 0
-	for _, s := range sp.Steps {
+	for i, raw := range sp.Steps {
+		at := fmt.Sprintf("steps[%d]", i)
+		var s SpecStep
+		// Strict: a misspelt field ("results") would otherwise be a
+		// check that silently never runs.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				return nil, invalid(at+"."+te.Field, "expected %s, got a JSON %s", te.Type, te.Value)
+			}
+			if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+				return nil, invalid(at, "has a field %q that a spec step does not have", m[1])
+			}
+			return nil, invalid(at, "is not a step object: %v", err)
+		}
 		if s.Seq <= prev || s.Tool == "" {
-			return nil, errs.New(errs.TraceInvalid, "%s: step %d is out of order or names no tool", path, s.Seq).With("field", "path")
+			return nil, invalid(at, "step %d is out of order or names no tool", s.Seq)
 		}
 		prev = s.Seq
-		t.Steps = append(t.Steps, Step{Seq: s.Seq, Tool: s.Tool, Args: s.Args, OK: s.Expect.OK, Code: s.Expect.Code, SessionID: s.SessionID, Surface: s.Surface, Targets: s.Targets})
+		if len(s.Expect.Result) > MaxChecksPerStep {
+			return nil, invalid(at+".expect.result", "has over %d checks", MaxChecksPerStep)
+		}
+		st := Step{Seq: s.Seq, Tool: s.Tool, Args: s.Args, OK: s.Expect.OK, Code: s.Expect.Code, SessionID: s.SessionID, Surface: s.Surface, Targets: s.Targets}
+		for j, cr := range s.Expect.Result {
+			c, err := ParseCheck(cr, fmt.Sprintf("%s.expect.result[%d]", at, j))
+			if err != nil {
+				ce := err.(*CheckError)
+				return nil, invalid(ce.At, "%s", ce.Msg)
+			}
+			st.Checks = append(st.Checks, c)
+		}
+		t.Steps = append(t.Steps, st)
 	}
 	t.StoppedAfter = prev
 	t.Header = Header{Format: SpecFormat, Version: SpecVersion, Complete: true, Steps: len(t.Steps)}

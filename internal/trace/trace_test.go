@@ -26,10 +26,9 @@ func TestKilledTraceStillOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, tool := range []string{"electron_click", "electron_type"} {
-		if err := r.Add(step(r, tool, `{"ref":3}`, i == 0, 7), []byte("\x89PNG fake")); err != nil {
-			t.Fatal(err)
-		}
+		r.Add(step(r, tool, `{"ref":3}`, i == 0, 7), []byte("\x89PNG fake"))
 	}
+	r.Flush()
 	// A kill in the middle of writing the third step leaves only its
 	// temporary file.
 	if err := os.WriteFile(filepath.Join(dir, "steps", ".understudy-tmp-123"), []byte(`{"seq":3,"to`), 0o600); err != nil {
@@ -131,5 +130,31 @@ func TestExportPlaywright(t *testing.T) {
 	}
 	if strings.Contains(ex.Source, "clickInFrames(") {
 		t.Fatal("the frame helper is written only when used")
+	}
+}
+
+// TestAbortWritesWhatWasQueued: steps handed to the writer reach the disk
+// even when the recording ends without trace_stop (the server closing),
+// and a step added after the end is only counted.
+func TestAbortWritesWhatWasQueued(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t")
+	r, err := Start(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * writeQueue {
+		r.Add(step(r, "electron_click", `{"ref":1}`, true, 1), nil)
+	}
+	r.Abort()
+	r.Add(step(r, "electron_type", `{"ref":2}`, true, 1), nil)
+	tr, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Complete || len(tr.Steps) != 3*writeQueue || tr.StoppedAfter != 3*writeQueue {
+		t.Fatalf("after abort: complete %v, %d steps, stopped after %d", tr.Complete, len(tr.Steps), tr.StoppedAfter)
+	}
+	if _, err := r.Stop(); err != nil { // a second end is harmless
+		t.Fatal(err)
 	}
 }

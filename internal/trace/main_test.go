@@ -1,0 +1,12 @@
+package trace
+
+import (
+	"os"
+	"testing"
+
+	"github.com/understudy-dev/understudy/internal/leakcheck"
+)
+
+// TestMain fails the package when its tests leave goroutines running (a
+// recorder's writer that was never stopped).
+func TestMain(m *testing.M) { os.Exit(leakcheck.Main(m.Run)) }
