@@ -31,22 +31,15 @@ func (p *page) close() { _ = p.conn.Close() }
 
 // eval runs expr in the page and decodes its value into out (if not nil).
 func (p *page) eval(ctx context.Context, expr string, out any) error {
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
+	var res cdp.Evaluated
 	err := p.conn.Call(ctx, "Runtime.evaluate", map[string]any{
 		"expression": expr, "returnByValue": true, "awaitPromise": true,
 	}, &res)
 	if err != nil {
 		return err
 	}
-	if res.ExceptionDetails != nil {
-		return fmt.Errorf("page: %s: %s", expr, res.ExceptionDetails.Text)
+	if text, threw := res.Threw(); threw {
+		return fmt.Errorf("page: %s: %s", expr, text)
 	}
 	if out == nil || len(res.Result.Value) == 0 {
 		return nil

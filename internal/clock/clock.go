@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
@@ -36,43 +37,126 @@ type Status struct {
 
 // Clock is the session's fake clock.
 type Clock struct {
-	pool    *target.Pool
-	life    context.Context
-	cancel  context.CancelFunc
-	unwatch func()
-	wg      sync.WaitGroup // joins of new targets (owned by the Clock, ended by Close)
+	pool   *target.Pool
+	follow *target.Follower // joins of new targets (owned by the Clock, ended by Close)
+
+	// shown is the clock a new document starts from, once installed (nil
+	// before): the hold reads it without waiting for mu, which a clock
+	// call keeps across its round trips.
+	shown atomic.Pointer[face]
+
+	holdMu sync.Mutex
+	unhold func() // the pool hold (ADR-033), from the first install to Close
 
 	mu        sync.Mutex
-	closed    bool
 	installed bool
 	now       float64
 	runSince  time.Time // when mode became Running: now moves with the wall clock from here
 	mode      string
-	scripts   map[string]string // target id → identifier of its new-document script
-	advances  int               // numbers each advance (a jump's token in the documents)
-	joined    int64             // targets that joined the clock when they appeared
+	advances  int // numbers each advance (a jump's token in the documents)
+
+	smu     sync.Mutex        // after mu when both are taken; the hold takes only smu
+	scripts map[string]string // target id → identifier of its new-document script
+	joined  int64             // targets that joined the clock when they appeared
 }
 
 // New returns an uninstalled clock over the session's pool, living until
-// life ends or Close. Once installed, a renderer target that appears joins
-// the clock at once (not at the next clock call), and a target's record
-// goes when it is destroyed (ADR-008).
+// life ends or Close. Once installed, a renderer target that appears is
+// held until the clock's script is on its socket (ADR-033) and joins the
+// clock at once (not at the next clock call), and a target's record goes
+// when it is destroyed (ADR-008).
 func New(life context.Context, pool *target.Pool) *Clock {
-	c := &Clock{pool: pool, scripts: map[string]string{}}
-	c.life, c.cancel = context.WithCancel(life)
-	c.unwatch = pool.Watch(c.onChange)
+	c := &Clock{pool: pool, scripts: map[string]string{}, follow: target.NewFollower(life)}
+	c.follow.Watch(pool, c.onChange)
 	return c
 }
 
-// Close stops following the pool and waits for joins in flight.
+// Close stops following the pool, drops the hold and waits for joins in
+// flight.
 func (c *Clock) Close() error {
-	c.unwatch()
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
-	c.cancel()
-	c.wg.Wait()
-	return nil
+	c.holdMu.Lock()
+	if c.unhold != nil {
+		c.unhold()
+		c.unhold = nil
+	}
+	c.holdMu.Unlock()
+	return c.follow.Close()
+}
+
+// hold registers the pool hold once (ADR-033): every later window, popup
+// and OOPIF runs the clock from its first document on, before any script
+// of that document. Without it (auto-attach refused) a new target joins
+// when the pool reports it.
+func (c *Clock) hold(ctx context.Context) {
+	c.holdMu.Lock()
+	defer c.holdMu.Unlock()
+	if c.unhold != nil || c.follow.Life().Err() != nil {
+		return
+	}
+	if rm, err := c.pool.Hold(ctx, c.onHold); err == nil {
+		c.unhold = rm
+	}
+}
+
+// onHold runs in the pool's goroutine while a new target waits to start:
+// the clock's new-document script goes on the target's own socket (with
+// the Page domain on, without which Chromium 156 does not run it in the
+// target's first document), so its first document and every later one
+// run on the clock. It does not wait for mu, which a clock call keeps
+// across its round trips; a clock call that armed the target meanwhile
+// keeps its own script.
+func (c *Clock) onHold(ctx context.Context, t target.Info) {
+	f := c.shown.Load()
+	if f == nil || c.follow.Life().Err() != nil {
+		return
+	}
+	conn, err := c.pool.Conn(ctx, t.ID)
+	if err != nil {
+		return
+	}
+	id, err := addScript(ctx, conn, f.expr(), true)
+	if err != nil {
+		return
+	}
+	c.smu.Lock()
+	_, had := c.scripts[t.ID]
+	if !had {
+		c.scripts[t.ID] = id
+		c.joined++
+	}
+	c.smu.Unlock()
+	if had {
+		_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": id}, nil)
+	}
+}
+
+// addScript puts the clock (expr) into the new documents of a target's
+// socket, with enable turning the Page domain on first: Chromium 156 runs
+// a script added on a socket without it in none of them (ADR-033).
+func addScript(ctx context.Context, conn *cdp.Conn, expr string, enable bool) (string, error) {
+	if enable {
+		if err := conn.Call(ctx, "Page.enable", nil, nil); err != nil {
+			return "", err
+		}
+	}
+	var out struct {
+		Identifier string `json:"identifier"`
+	}
+	if err := conn.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": expr}, &out); err != nil {
+		return "", err
+	}
+	return out.Identifier, nil
+}
+
+// show publishes the clock as it is now to the hold (see shown), or
+// nothing when it is not installed. Callers hold mu.
+func (c *Clock) show(installed bool) {
+	if !installed {
+		c.shown.Store(nil)
+		return
+	}
+	f := c.face()
+	c.shown.Store(&f)
 }
 
 // Stats counts what the clock keeps per target.
@@ -83,8 +167,8 @@ type Stats struct {
 
 // Stats returns the counts now.
 func (c *Clock) Stats() Stats {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.smu.Lock()
+	defer c.smu.Unlock()
 	return Stats{Scripts: len(c.scripts), Joined: c.joined}
 }
 
@@ -93,14 +177,18 @@ func (c *Clock) onChange(ch target.Change) {
 	if !target.IsRenderer(ch.Target.Type) {
 		return
 	}
+	if ch.Kind == target.Destroyed {
+		c.smu.Lock()
+		delete(c.scripts, ch.Target.ID) // ADR-008: keyed by a target, pruned with it
+		c.smu.Unlock()
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case ch.Kind == target.Destroyed:
-		delete(c.scripts, ch.Target.ID) // ADR-008: keyed by a target, pruned with it
-	case ch.Kind == target.Created && c.installed && !c.closed:
+	case ch.Kind == target.Created && c.installed:
 		id := ch.Target.ID
-		c.wg.Go(func() { c.join(id) })
+		c.follow.Go(func() { c.join(id) })
 	}
 }
 
@@ -108,7 +196,7 @@ func (c *Clock) onChange(ch target.Change) {
 // script for later documents and the clock in its current one, at the
 // clock's time now.
 func (c *Clock) join(id string) {
-	ctx, cancel := context.WithTimeout(c.life, 10*time.Second)
+	ctx, cancel := context.WithTimeout(c.follow.Life(), 10*time.Second)
 	defer cancel()
 	conn, err := c.pool.Conn(ctx, id)
 	if err != nil {
@@ -116,51 +204,77 @@ func (c *Clock) join(id string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, had := c.scripts[id]; had || c.closed || !c.installed {
+	if ctx.Err() != nil || !c.installed {
 		return
 	}
-	if err := c.arm(ctx, conn, id, false); err != nil {
-		return
+	if armed, err := c.arm(ctx, conn, id, false); err == nil && armed {
+		c.smu.Lock()
+		c.joined++
+		c.smu.Unlock()
 	}
-	c.joined++
 }
+
+// face is what a document's clock starts from: the time set, when the
+// clock started running with the wall clock, and the mode.
+type face struct {
+	now      float64
+	runSince time.Time
+	mode     string
+}
+
+func (c *Clock) face() face { return face{now: c.now, runSince: c.runSince, mode: c.mode} }
 
 // current is the clock's time: the time set, plus the wall time since
 // when the clock runs.
-func (c *Clock) current() float64 {
-	if c.mode == Running && !c.runSince.IsZero() {
-		return c.now + float64(time.Since(c.runSince).Milliseconds())
+func (f face) current() float64 {
+	if f.mode == Running && !f.runSince.IsZero() {
+		return f.now + float64(time.Since(f.runSince).Milliseconds())
 	}
-	return c.now
+	return f.now
 }
 
-func (c *Clock) expr() string {
-	return "(" + source + ")(" + strconv.FormatFloat(c.current(), 'f', -1, 64) + "," + strconv.Quote(c.mode) + ")"
+// expr installs the clock in a document (or moves one installed there).
+func (f face) expr() string {
+	return "(" + source + ")(" + strconv.FormatFloat(f.current(), 'f', -1, 64) + "," + strconv.Quote(f.mode) + ")"
 }
+
+func (c *Clock) current() float64 { return c.face().current() }
+
+func (c *Clock) expr() string { return c.face().expr() }
 
 // arm (re)places target id's new-document script at the clock's time and,
-// for a target that had none, installs the clock in its document now.
-func (c *Clock) arm(ctx context.Context, conn *cdp.Conn, id string, rearm bool) error {
+// for a target that had none, installs the clock in its document now. It
+// reports whether the target had no script before. Callers hold mu.
+func (c *Clock) arm(ctx context.Context, conn *cdp.Conn, id string, rearm bool) (bool, error) {
+	c.smu.Lock()
 	old, had := c.scripts[id]
+	c.smu.Unlock()
 	if had && !rearm {
-		return nil
+		return false, nil
 	}
 	if had {
 		_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": old}, nil)
 	}
-	var out struct {
-		Identifier string `json:"identifier"`
+	ident, err := addScript(ctx, conn, c.expr(), !had)
+	if err != nil {
+		return false, err
 	}
-	if err := conn.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": c.expr()}, &out); err != nil {
-		return err
+	c.smu.Lock()
+	prev, held := c.scripts[id]
+	c.scripts[id] = ident
+	c.smu.Unlock()
+	if held && !had {
+		// The hold armed it meanwhile (onHold): ours replaces that script,
+		// and its document runs the clock already.
+		_ = conn.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": prev}, nil)
+		had = true
 	}
-	c.scripts[id] = out.Identifier
 	if !had {
 		if _, err := eval(ctx, conn, c.expr()); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return !had, nil
 }
 
 // setMode records the mode, and when the clock starts running.
@@ -190,33 +304,28 @@ func (c *Clock) targets(ctx context.Context, rearm bool) ([]*cdp.Conn, error) {
 		if err != nil {
 			continue // going away
 		}
-		if err := c.arm(ctx, conn, t.ID, rearm); err != nil {
+		if _, err := c.arm(ctx, conn, t.ID, rearm); err != nil {
 			return nil, err
 		}
 		conns = append(conns, conn)
 	}
+	c.smu.Lock()
 	for id := range c.scripts {
 		if !live[id] {
 			delete(c.scripts, id) // ADR-008: keyed by a target, pruned with it
 		}
 	}
+	c.smu.Unlock()
 	return conns, nil
 }
 
 func eval(ctx context.Context, conn *cdp.Conn, expr string) (json.RawMessage, error) {
-	var out struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
+	var out cdp.Evaluated
 	if err := conn.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &out); err != nil {
 		return nil, err
 	}
-	if out.ExceptionDetails != nil {
-		return nil, fmt.Errorf("clock: %s", out.ExceptionDetails.Text)
+	if text, threw := out.Threw(); threw {
+		return nil, fmt.Errorf("clock: %s", text)
 	}
 	return out.Result.Value, nil
 }
@@ -240,11 +349,17 @@ func (c *Clock) Install(ctx context.Context, time float64) (Status, error) {
 	defer c.mu.Unlock()
 	c.now = time
 	c.setMode(Fixed)
+	// From here on a new target is held until the clock is in it; one
+	// that appears before the listing below is in the listing.
+	c.show(true)
+	c.hold(ctx)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
+		c.show(c.installed)
 		return Status{}, err
 	}
 	if _, err := each(ctx, conns, fmt.Sprintf("__usClockTarget.setNow(%v), __usClockTarget.setMode(%q)", time, Fixed)); err != nil {
+		c.show(c.installed)
 		return Status{}, err
 	}
 	c.installed = true
@@ -269,6 +384,7 @@ func (c *Clock) SetTime(ctx context.Context, time float64, mode string) (Status,
 	c.now = time
 	c.runSince = timeNow()
 	c.setMode(mode)
+	c.show(true)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
 		return Status{}, err
@@ -352,6 +468,7 @@ func (c *Clock) Advance(ctx context.Context, ms float64, jump bool) (int, Status
 		}
 	}
 	c.now = end
+	c.show(true)
 	all, err := c.targets(ctx, true)
 	if err != nil {
 		return fired, Status{}, err
@@ -374,6 +491,7 @@ func (c *Clock) SetMode(ctx context.Context, mode string) (Status, error) {
 		c.now = c.current()
 	}
 	c.setMode(mode)
+	c.show(true)
 	conns, err := c.targets(ctx, true)
 	if err != nil {
 		return Status{}, err

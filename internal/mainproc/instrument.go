@@ -434,22 +434,15 @@ func (in *Instrument) withTrays(ctx context.Context, a map[string]any) (json.Raw
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding the tray call")
 	}
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
+	var res cdp.Evaluated
 	fn := "function (req, a) { a.list = this; return (" + agentJS + ")(a, req); }"
 	if err := in.conn.Call(ctx, "Runtime.callFunctionOn", map[string]any{"objectId": list.Objects.ObjectID, "functionDeclaration": fn,
 		"arguments":     []any{map[string]any{"objectId": req.Result.ObjectID}, map[string]any{"value": json.RawMessage(arg)}},
 		"returnByValue": true, "awaitPromise": true}, &res); err != nil {
 		return nil, err
 	}
-	if res.ExceptionDetails != nil {
-		return nil, errs.New(errs.Internal, "tray instrumentation threw: %s", res.ExceptionDetails.Text)
+	if text, threw := res.Threw(); threw {
+		return nil, errs.New(errs.Internal, "tray instrumentation threw: %s", text)
 	}
 	return res.Result.Value, nil
 }

@@ -144,3 +144,10 @@ func (w Window) waitNavigation(ctx context.Context, timeout time.Duration, start
 		}
 	}
 }
+
+// ForgetOtherEntries drops every entry of the window's history but the
+// current one (Page.resetNavigationHistory): a window opened blank and
+// then sent to its first URL has a history as if it had opened there.
+func (w Window) ForgetOtherEntries(ctx context.Context) error {
+	return w.conn.Call(ctx, "Page.resetNavigationHistory", nil, nil)
+}

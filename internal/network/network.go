@@ -192,8 +192,8 @@ func (n *Network) forget(targetID string) {
 }
 
 // syncHold keeps a pool hold (ADR-033) while targets need a domain of
-// ours, so that a target opening later (a popup) is brought to the
-// desired state before its first request; without it (auto-attach
+// ours, so that a target opening later (a popup, a new OOPIF) is brought
+// to the desired state before its first request; without it (auto-attach
 // refused) such a target is enabled when the watcher reports it.
 func (n *Network) syncHold(ctx context.Context) {
 	want := n.wanted()
@@ -213,7 +213,8 @@ func (n *Network) syncHold(ctx context.Context) {
 	}
 }
 
-// onHold runs in the pool's goroutine while a new window waits to start.
+// onHold runs in the pool's goroutine while a new window or OOPIF waits
+// to start.
 func (n *Network) onHold(ctx context.Context, t target.Info) {
 	if browserUI(t.URL) || !n.wanted() {
 		return
@@ -524,7 +525,7 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 			r.ResourceType = ev.Type
 		}
 	case "Network.loadingFinished", "Network.loadingFailed":
-		delete(n.pending, k)
+		n.dropPendingLocked(k, r)
 		d := (ev.Timestamp - r.mono) * 1000
 		if r.mono > 0 && d >= 0 {
 			r.DurationMs = &d
@@ -542,9 +543,12 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 			// the popup (ADR-033); by its end it usually does.
 			n.attribute(r, k.target)
 		}
-		if s, ok := n.stubbedBy[k]; ok {
-			r.Stubbed = s
-			delete(n.stubbedBy, k)
+		for _, sk := range []pkey{k, {r.TargetID, r.ID}} { // an OOPIF's document was paused on its parent
+			if s, ok := n.stubbedBy[sk]; ok {
+				r.Stubbed = s
+				delete(n.stubbedBy, sk)
+				break
+			}
 		}
 		bodies := n.opts.Bodies
 		if bodies != "" && n.jobs != nil && method == "Network.loadingFinished" {
@@ -579,6 +583,9 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if r := n.pending[k]; r != nil && ev.Redirect == nil && r.TargetID != k.target {
+		return // an OOPIF's document request, announced again by the OOPIF (see below)
+	}
 	if r := n.pending[k]; r != nil && ev.Redirect != nil {
 		// A redirect: the same request id goes on with a new URL.
 		r.Redirects = append(r.Redirects, Redirect{URL: r.URL, Status: ev.Redirect.Status})
@@ -631,6 +638,22 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		n.takeRequestBody(r, ev.Request.PostData, ev.Request.HasPostData)
 	}
 	n.pending[k] = r
+	if ev.Type == "Document" && ev.FrameID != "" && ev.FrameID != k.target {
+		// A frame's document: if the frame becomes an OOPIF, Chromium
+		// reports the request's start here (its parent's target) and the
+		// rest on the OOPIF's target, whose id is the frame's.
+		n.pending[pkey{ev.FrameID, ev.RequestID}] = r
+	}
+}
+
+// dropPendingLocked ends request k's record r in flight, under both keys
+// it may have (see onRequest). n.mu is held.
+func (n *Network) dropPendingLocked(k pkey, r *Record) {
+	for _, pk := range []pkey{k, {r.TargetID, r.ID}, {r.FrameID, r.ID}} {
+		if n.pending[pk] == r {
+			delete(n.pending, pk)
+		}
+	}
 }
 
 // attribute sets a record's surface and window from its frame, else (a
@@ -775,7 +798,12 @@ func (n *Network) Read(o ReadOptions) Page {
 		recs = append(recs, c)
 	}
 	if o.InFlight {
+		seen := make(map[*Record]bool, len(n.pending))
 		for _, r := range n.pending {
+			if seen[r] {
+				continue // an OOPIF's document, kept under two keys
+			}
+			seen[r] = true
 			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
 				c := *r
 				c.InFlight = true

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
@@ -133,19 +134,12 @@ func eval(ctx context.Context, res *surface.Resolution, expression string, out a
 	if res.ContextID != 0 {
 		p["contextId"] = res.ContextID
 	}
-	var r struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
+	var r cdp.Evaluated
 	if err := res.Eval.Call(ctx, "Runtime.evaluate", p, &r); err != nil {
 		return err
 	}
-	if r.ExceptionDetails != nil {
-		return fmt.Errorf("%s threw: %s", expression, r.ExceptionDetails.Text)
+	if text, threw := r.Threw(); threw {
+		return fmt.Errorf("%s threw: %s", expression, text)
 	}
 	if out == nil {
 		return nil

@@ -16,7 +16,10 @@
 // sees every event of it, so a caller can send Runtime.enable after
 // [Pool.Socket] returns and miss no executionContextCreated. Target changes go
 // to [Options.OnChange] and to [Pool.Watch] functions from one pool goroutine,
-// in order, with no lock held.
+// in order, with no lock held. [Pool.Hold] holds new windows and OOPIFs
+// paused until registered functions have brought them to a state (ADR-033),
+// and a [Follower] owns the goroutines a component starts for targets as
+// the pool reports them.
 //
 // Read internal/surface next: it builds the surface registry on this pool.
 package target

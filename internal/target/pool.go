@@ -125,8 +125,8 @@ type Pool struct {
 	listing    map[uint64]int // destroyGen at the start of each listing in flight → count
 	sockets    map[string]*Socket
 	watchers   []*watcher
-	holders    []*holder // Hold registrations (ADR-033)
-	held       int       // new targets being held now
+	holders    []*holder                // Hold registrations (ADR-033)
+	held       map[string]chan struct{} // new targets being held now → closed when let go
 	closed     bool
 
 	holdMu sync.Mutex // one auto-attach change at a time
@@ -179,6 +179,8 @@ type Socket struct {
 	err      error
 	gone     chan struct{}
 	goneOnce sync.Once
+
+	childAttach bool // Target.setAutoAttach to its OOPIFs is on (a hold, ADR-033); under Pool.mu
 }
 
 func newSocket(id string) *Socket {
@@ -251,6 +253,7 @@ func Open(ctx context.Context, opts Options) (*Pool, error) {
 		entries: map[string]*entry{},
 		listing: map[uint64]int{},
 		sockets: map[string]*Socket{},
+		held:    map[string]chan struct{}{},
 		wake:    make(chan struct{}, 1),
 		quit:    make(chan struct{}),
 	}
@@ -522,6 +525,9 @@ type PoolStats struct {
 	Watchers  int // Watch registrations (OnChange included)
 	Holds     int // Hold registrations
 	Held      int // new targets waiting for the hold functions now
+	// ChildAttach counts the sockets with auto-attach to their OOPIFs on
+	// (while a hold is registered, ADR-033).
+	ChildAttach int
 }
 
 // Stats counts what the pool keeps now.
@@ -529,9 +535,14 @@ func (p *Pool) Stats() PoolStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := PoolStats{Targets: len(p.entries) - p.destroyed, Destroyed: p.destroyed, Sockets: len(p.sockets), Watchers: len(p.watchers),
-		Holds: len(p.holders), Held: p.held}
+		Holds: len(p.holders), Held: len(p.held)}
 	if ls := p.listeners.Load(); ls != nil {
 		st.Listeners = len(*ls)
+	}
+	for _, s := range p.sockets {
+		if s.childAttach {
+			st.ChildAttach++
+		}
 	}
 	return st
 }
@@ -812,7 +823,11 @@ func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
 		if s == nil {
 			e := p.entries[targetID]
 			alive := e != nil && e.destroyedAt == 0
-			if !alive || (e.info.WSURL == "" && !p.opts.Flat) {
+			var wsURL string
+			if alive {
+				wsURL = cmp.Or(e.info.WSURL, p.derivedWSURLLocked(targetID))
+			}
+			if !alive || (wsURL == "" && !p.opts.Flat) {
 				p.mu.Unlock()
 				if attempt == 0 {
 					if _, err := p.List(ctx); err != nil {
@@ -831,7 +846,7 @@ func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
 			s = newSocket(targetID)
 			p.sockets[targetID] = s
 			p.wg.Add(1)
-			go p.dial(s, e.info.WSURL)
+			go p.dial(s, wsURL)
 		}
 		p.mu.Unlock()
 		select {
@@ -846,6 +861,24 @@ func (p *Pool) Socket(ctx context.Context, targetID string) (*Socket, error) {
 	}
 }
 
+// derivedWSURLLocked is target id's socket address made from a listed
+// target's: Chromium (and Electron, and a proxy in front of either) serve
+// every target at …/devtools/page/ID, the address /json/list names. It
+// saves a listing, and /json/list does not answer at all while a new OOPIF
+// waits for the debugger (a hold, ADR-033; measured on Chromium 156).
+// "" when no listed address ends with its target's id. Callers hold p.mu.
+func (p *Pool) derivedWSURLLocked(id string) string {
+	if p.opts.Flat {
+		return ""
+	}
+	for oid, e := range p.entries {
+		if u := e.info.WSURL; u != "" && strings.HasSuffix(u, "/devtools/page/"+oid) {
+			return strings.TrimSuffix(u, oid) + id
+		}
+	}
+	return ""
+}
+
 // dial opens one socket. It belongs to the pool (wg), not to the caller
 // that asked first.
 func (p *Pool) dial(s *Socket, url string) {
@@ -854,12 +887,18 @@ func (p *Pool) dial(s *Socket, url string) {
 	defer cancel()
 	var c *cdp.Conn
 	var err error
+	onEvent := func(ev cdp.Event) {
+		if ev.SessionID == "" && ev.Method == "Target.attachedToTarget" {
+			p.onChildAttached(s, ev.Params) // an OOPIF a hold paused
+		}
+		p.fanout(s, ev)
+	}
 	if p.opts.Flat {
-		c, err = p.browser.Attach(ctx, s.targetID, func(ev cdp.Event) { p.fanout(s, ev) })
+		c, err = p.browser.Attach(ctx, s.targetID, onEvent)
 	} else {
 		c, err = cdp.Dial(ctx, url, &cdp.Options{
 			CallTimeout: p.opts.CallTimeout,
-			OnEvent:     func(ev cdp.Event) { p.fanout(s, ev) },
+			OnEvent:     onEvent,
 			Header:      p.opts.Header,
 		})
 	}
@@ -874,6 +913,15 @@ func (p *Pool) dial(s *Socket, url string) {
 	}
 	s.conn, s.err = c, err
 	close(s.ready) // under p.mu: destroy and Close see a consistent socket
+	if err == nil && len(p.holders) > 0 {
+		// A socket opened while a hold is registered holds its target's
+		// new OOPIFs too (ADR-033).
+		p.wg.Go(func() {
+			ctx, cancel := context.WithTimeout(p.life, holdTimeout)
+			defer cancel()
+			p.childAttach(ctx, s.targetID)
+		})
+	}
 	p.mu.Unlock()
 	if err != nil {
 		s.markGone()

@@ -364,25 +364,20 @@ const captureEnableTimeout = 10 * time.Second
 // capture enables every renderer target of a session as it appears. Its
 // goroutines belong to it: close cancels and waits for them.
 type capture struct {
-	sess    *session.Session
-	life    context.Context
-	cancel  context.CancelFunc
-	unwatch func()
+	sess   *session.Session
+	follow *target.Follower
 
 	mu      sync.Mutex
-	closed  bool
 	started map[string]bool // targets being enabled or enabled (pruned when they go)
 	logs    *capt.LogSwitch // Log.enable once per socket
-	wg      sync.WaitGroup
 }
 
 // startCapture hangs the capture on the session (once). openSession calls
 // it after the session's listeners are in place.
 func startCapture(sess *session.Session) {
 	_, _ = session.Attach(sess, func(life context.Context) (*capture, func() error, error) {
-		c := &capture{sess: sess, started: map[string]bool{}, logs: capt.NewLogSwitch()}
-		c.life, c.cancel = context.WithCancel(life)
-		c.unwatch = sess.Pool.Watch(func(ch target.Change) {
+		c := &capture{sess: sess, started: map[string]bool{}, logs: capt.NewLogSwitch(), follow: target.NewFollower(life)}
+		c.follow.Watch(sess.Pool, func(ch target.Change) {
 			switch {
 			case !target.IsRenderer(ch.Target.Type):
 			case ch.Kind == target.Destroyed:
@@ -404,18 +399,8 @@ func startCapture(sess *session.Session) {
 				c.enable(info.ID)
 			}
 		}
-		return c, c.close, nil
+		return c, c.follow.Close, nil
 	})
-}
-
-// spawn runs fn in a goroutine the capture owns, unless it is closed.
-func (c *capture) spawn(fn func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	c.wg.Go(fn)
 }
 
 // enable opens and enables one target in the background, unless that is
@@ -428,7 +413,7 @@ func (c *capture) enable(targetID string) {
 	}
 	c.started[targetID] = true
 	c.mu.Unlock()
-	c.spawn(func() {
+	c.follow.Go(func() {
 		if !c.enableNow(targetID) {
 			c.mu.Lock()
 			delete(c.started, targetID)
@@ -440,7 +425,7 @@ func (c *capture) enable(targetID string) {
 // enableNow enables Page, Runtime and Log on a target's socket, retrying
 // for a while when the target has no socket URL yet.
 func (c *capture) enableNow(targetID string) bool {
-	ctx, cancel := context.WithTimeout(c.life, captureEnableTimeout)
+	ctx, cancel := context.WithTimeout(c.follow.Life(), captureEnableTimeout)
 	defer cancel()
 	for {
 		err := c.sess.Surfaces.Enable(ctx, targetID)
@@ -464,14 +449,4 @@ func (c *capture) enableNow(targetID string) bool {
 		return false
 	}
 	return true
-}
-
-func (c *capture) close() error {
-	c.unwatch()
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
-	c.cancel()
-	c.wg.Wait()
-	return nil
 }

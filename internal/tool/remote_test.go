@@ -75,6 +75,14 @@ func TestAutoConnect(t *testing.T) {
 	if v := e.evalString("document.getElementById('inp').value"); v != "own chrome" {
 		t.Fatalf("value %q", v)
 	}
+	// New OOPIFs are held here too (ADR-033 amendment 2: auto-attach on
+	// each target's view), and the views work on once the hold is gone.
+	e.lateOOPIF(s["top"], "flat")
+	e.use(s["cross2"])
+	e.ok("electron_click", map[string]any{"selector": "#btn"})
+	if n := e.clicksOn("btn"); n != 2 {
+		t.Fatalf("after the hold cross2 recorded %d clicks", n)
+	}
 	if r := e.ok("electron_stop", nil); r["action"] != "detached" || r["app_left_running"] != true {
 		t.Fatalf("stop: %v", r)
 	}

@@ -63,11 +63,25 @@ func windowOpen(ctx context.Context, c *Call, a *windowOpenArgs) (*windowOpenRes
 	if isElectron(c) {
 		return nil, errs.New(errs.WindowOpenRefused, "an Electron app opens its own windows (BrowserWindow in its main process)")
 	}
-	id, err := nav.OpenWindow(ctx, c.Session.Pool.Browser(), a.URL)
+	// While a hold is registered (a network capture, stubs, the clock:
+	// ADR-033) the window opens blank and goes to the URL once the hold
+	// let it go: Chromium attaches a window Target.createTarget opens at
+	// a URL after that document committed, too late for the hold.
+	held := c.Session.Pool.Holding()
+	first := a.URL
+	if held {
+		first = "about:blank"
+	}
+	id, err := nav.OpenWindow(ctx, c.Session.Pool.Browser(), first)
 	if err != nil {
 		return nil, err
 	}
 	deadline := time.Now().Add(ms(a.TimeoutMs, 30*time.Second))
+	if held {
+		if err := goFirst(ctx, c, id, a.URL, time.Until(deadline)); err != nil {
+			return nil, err
+		}
+	}
 	out := &windowOpenResult{WindowID: id}
 	for {
 		wins, _, err := listWindows(ctx, c.Session, false)
@@ -104,6 +118,12 @@ func windowOpen(ctx context.Context, c *Call, a *windowOpenArgs) (*windowOpenRes
 			return nil, errs.New(errs.WaitTimeout, "the new window %s did not finish loading", id).With("window_id", id).With("url", u)
 		}
 		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+	if held {
+		// Its history starts at the URL, as if it had opened there.
+		if err := win.ForgetOtherEntries(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -253,4 +273,23 @@ func reload(ctx context.Context, c *Call, a *reloadArgs) (*navigationResult, err
 	return traverse(ctx, c, a.TimeoutMs, func(w nav.Window, d time.Duration) (*nav.Traversal, error) {
 		return w.Reload(ctx, a.IgnoreCache, d)
 	})
+}
+
+// goFirst sends a window opened blank to its URL once the pool's hold let
+// it go (ADR-033): the held window has what the hold put on it (capture,
+// stubs, the clock's script) before its first document starts.
+func goFirst(ctx context.Context, c *Call, id, url string, timeout time.Duration) error {
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := c.Session.Pool.Settle(wait, id); err != nil {
+		return err
+	}
+	conn, err := c.Session.Pool.Conn(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := nav.On(conn).Navigate(ctx, url, nav.NoWait, timeout); err != nil {
+		return navigateError(url, err)
+	}
+	return nil
 }

@@ -205,6 +205,22 @@ type navigateResult struct {
 	Title        string `json:"title,omitempty"`
 }
 
+// navigateError names the url argument in a navigation the browser
+// refused or that failed.
+func navigateError(url string, err error) error {
+	var refused *nav.RefusedError
+	var failed *nav.FailedError
+	switch {
+	case errors.As(err, &refused):
+		// The browser refused the URL itself ("Cannot navigate to
+		// invalid URL"): the argument is wrong, not the server.
+		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(url), refused.Message)
+	case errors.As(err, &failed):
+		return errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
+	}
+	return err
+}
+
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {
 		return nil, err
@@ -230,17 +246,7 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, e
 	win := nav.On(conn)
 	went, err := win.Navigate(ctx, a.URL, until, ms(a.TimeoutMs, 30*time.Second))
 	if err != nil {
-		var refused *nav.RefusedError
-		var failed *nav.FailedError
-		switch {
-		case errors.As(err, &refused):
-			// The browser refused the URL itself ("Cannot navigate to
-			// invalid URL"): the argument is wrong, not the server.
-			return nil, errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(a.URL), refused.Message)
-		case errors.As(err, &failed):
-			return nil, errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
-		}
-		return nil, err
+		return nil, navigateError(a.URL, err)
 	}
 	loc, locErr := win.Location(ctx)
 	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument}
