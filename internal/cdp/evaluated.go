@@ -10,7 +10,10 @@ type Evaluated struct {
 		Value json.RawMessage `json:"value"`
 	} `json:"result"`
 	ExceptionDetails *struct {
-		Text string `json:"text"`
+		Text      string `json:"text"`
+		Exception struct {
+			Description string `json:"description"`
+		} `json:"exception"`
 	} `json:"exceptionDetails"`
 }
 
@@ -18,6 +21,19 @@ type Evaluated struct {
 func (e *Evaluated) Threw() (string, bool) {
 	if e.ExceptionDetails == nil {
 		return "", false
+	}
+	return e.ExceptionDetails.Text, true
+}
+
+// Thrown returns what the script threw as the page describes it (the
+// exception's description, with its stack), else the text, and whether
+// it threw.
+func (e *Evaluated) Thrown() (string, bool) {
+	if e.ExceptionDetails == nil {
+		return "", false
+	}
+	if d := e.ExceptionDetails.Exception.Description; d != "" {
+		return d, true
 	}
 	return e.ExceptionDetails.Text, true
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -36,7 +37,28 @@ func (d *DB) run(ctx context.Context, op string, q any, out any) error {
 		return err
 	}
 	opArg, _ := json.Marshal(op)
-	params := map[string]any{"expression": "(" + idbJS + ")(" + string(opArg) + "," + string(arg) + ")", "awaitPromise": true, "returnByValue": true}
+	v, thrown, err := d.evaluate(ctx, "("+idbJS+")("+string(opArg)+","+string(arg)+")")
+	if err != nil {
+		return err
+	}
+	if thrown != "" {
+		if err := d.fieldError(thrown, "database", "store", "key", "value", "index"); err != nil {
+			return err
+		}
+		msg := strings.TrimPrefix(strings.SplitN(thrown, "\n", 2)[0], "Error: ")
+		return errs.New(errs.Internal, "IndexedDB of %s: %s", d.origin, msg).With("origin", d.origin)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(v, out)
+}
+
+// evaluate runs expr (awaited, returned by value) in the origin's document:
+// the frame's context when the origin lives in a frame, else the target's
+// root. It returns the value, or what the script threw.
+func (d *DB) evaluate(ctx context.Context, expr string) (json.RawMessage, string, error) {
+	params := map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}
 	conn := d.conn
 	if d.doc != nil {
 		conn = d.doc
@@ -44,37 +66,26 @@ func (d *DB) run(ctx context.Context, op string, q any, out any) error {
 			params["contextId"] = d.ctxID
 		}
 	}
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text      string `json:"text"`
-			Exception struct {
-				Description string `json:"description"`
-			} `json:"exception"`
-		} `json:"exceptionDetails"`
-	}
+	var res cdp.Evaluated
 	if err := conn.Call(ctx, "Runtime.evaluate", params, &res); err != nil {
-		return err
+		return nil, "", err
 	}
-	if e := res.ExceptionDetails; e != nil {
-		msg := e.Exception.Description
-		if msg == "" {
-			msg = e.Text
+	if thrown, ok := res.Thrown(); ok {
+		return nil, cmp.Or(thrown, "an exception"), nil
+	}
+	return res.Result.Value, "", nil
+}
+
+// fieldError is BAD_ARGUMENT naming the field when the IndexedDB scripts
+// threw "Error: <field>: <why>" for one of fields, else nil.
+func (d *DB) fieldError(thrown string, fields ...string) error {
+	for _, f := range fields {
+		if i := strings.Index(thrown, "Error: "+f+": "); i >= 0 {
+			line, _, _ := strings.Cut(thrown[i+len("Error: "+f+": "):], "\n")
+			return errs.BadArg(f, "%s: %s", d.origin, line)
 		}
-		msg = strings.TrimPrefix(strings.SplitN(msg, "\n", 2)[0], "Error: ")
-		for _, f := range []string{"database", "store", "key", "value", "index"} {
-			if strings.HasPrefix(msg, f+": ") {
-				return errs.BadArg(f, "%s: %s", d.origin, strings.TrimPrefix(msg, f+": "))
-			}
-		}
-		return errs.New(errs.Internal, "IndexedDB of %s: %s", d.origin, msg).With("origin", d.origin)
 	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(res.Result.Value, out)
+	return nil
 }
 
 // SetResult is a record written by Set.

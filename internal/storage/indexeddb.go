@@ -445,48 +445,30 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 	if err != nil {
 		return nil, false, err
 	}
-	var out struct {
-		Result struct {
-			Value struct {
-				Records []Record `json:"records"`
-				HasMore bool     `json:"hasMore"`
-				Origin  string   `json:"origin"`
-			} `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text      string `json:"text"`
-			Exception struct {
-				Description string `json:"description"`
-			} `json:"exception"`
-		} `json:"exceptionDetails"`
-	}
-	params := map[string]any{"expression": "(" + readJS + ")(" + string(arg) + ")", "awaitPromise": true, "returnByValue": true}
-	conn := d.conn
-	if d.doc != nil {
-		conn = d.doc
-		if d.ctxID != 0 {
-			params["contextId"] = d.ctxID
-		}
-	}
-	if err := conn.Call(ctx, "Runtime.evaluate", params, &out); err != nil {
+	v, thrown, err := d.evaluate(ctx, "("+readJS+")("+string(arg)+")")
+	if err != nil {
 		return nil, false, err
 	}
-	if e := out.ExceptionDetails; e != nil {
-		msg := e.Exception.Description
-		for _, field := range []string{"database", "store", "index"} {
-			if i := strings.Index(msg, "Error: "+field+": "); i >= 0 {
-				line, _, _ := strings.Cut(msg[i+len("Error: "+field+": "):], "\n")
-				return nil, false, errs.BadArg(field, "%s: %s", d.origin, line)
-			}
+	if thrown != "" {
+		if err := d.fieldError(thrown, "database", "store", "index"); err != nil {
+			return nil, false, err
 		}
-		return nil, false, errs.New(errs.Internal, "reading IndexedDB of %s: %s %s", d.origin, e.Text, msg)
+		return nil, false, errs.New(errs.Internal, "reading IndexedDB of %s: %s", d.origin, thrown)
 	}
-	if o := out.Result.Value.Origin; o != "" && o != d.origin {
+	var out struct {
+		Records []Record `json:"records"`
+		HasMore bool     `json:"hasMore"`
+		Origin  string   `json:"origin"`
+	}
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, false, errs.Wrap(errs.Internal, err, "reading IndexedDB of "+d.origin)
+	}
+	if o := out.Origin; o != "" && o != d.origin {
 		return nil, false, ErrOriginChanged
 	}
-	recs := out.Result.Value.Records
+	recs := out.Records
 	if recs == nil {
 		recs = []Record{}
 	}
-	return recs, out.Result.Value.HasMore, nil
+	return recs, out.HasMore, nil
 }
