@@ -80,17 +80,7 @@ func openTab(tb testing.TB, url string) *tab {
 // out (which may be nil).
 func (t *tab) eval(tb testing.TB, expr string, out any) {
 	tb.Helper()
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text      string `json:"text"`
-			Exception struct {
-				Description string `json:"description"`
-			} `json:"exception"`
-		} `json:"exceptionDetails"`
-	}
+	var res cdp.Evaluated
 	var raw json.RawMessage
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
@@ -101,8 +91,8 @@ func (t *tab) eval(tb testing.TB, expr string, out any) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		tb.Fatal(err)
 	}
-	if res.ExceptionDetails != nil {
-		tb.Fatalf("eval %s: %s %s", expr, res.ExceptionDetails.Text, res.ExceptionDetails.Exception.Description)
+	if thrown, ok := res.Thrown(); ok {
+		tb.Fatalf("eval %s: %s", expr, thrown)
 	}
 	if out != nil && len(res.Result.Value) > 0 {
 		if err := json.Unmarshal(res.Result.Value, out); err != nil {
