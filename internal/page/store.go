@@ -116,7 +116,7 @@ type refInfo struct{ role, name string }
 func NewStore() *Store {
 	var t [6]byte
 	_, _ = rand.Read(t[:])
-	return &Store{b: loadBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
+	return &Store{b: theBundle(), token: hex.EncodeToString(t[:]), surfaces: map[string]*surface{}}
 }
 
 // Drop forgets a surface for good: the session calls it when the surface
