@@ -58,7 +58,11 @@ func TestKilledTraceStillOpens(t *testing.T) {
 		t.Fatalf("after stop: %+v %v", tr, err)
 	}
 	// A footer that lies about the steps is refused.
-	if err := os.Remove(filepath.Join(dir, "steps", "000002.json")); err != nil {
+	files, _ := filepath.Glob(filepath.Join(dir, "steps", "0*.json"))
+	if len(files) == 0 {
+		t.Fatal("no step files")
+	}
+	if err := os.Remove(files[len(files)-1]); err != nil { // the file holding step 2
 		t.Fatal(err)
 	}
 	if _, err := Load(dir); errs.CodeOf(err) != errs.TraceInvalid {
@@ -156,5 +160,41 @@ func TestAbortWritesWhatWasQueued(t *testing.T) {
 	}
 	if _, err := r.Stop(); err != nil { // a second end is harmless
 		t.Fatal(err)
+	}
+}
+
+// TestStepsGatheredIntoFiles: steps added close together share a file
+// (NNNNNN-MMMMMM.json), steps finishing out of seq order load in order,
+// and a file whose steps do not match its name is TRACE_INVALID.
+func TestStepsGatheredIntoFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t")
+	r, err := Start(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := step(r, "electron_click", `{}`, true, 1), step(r, "electron_type", `{}`, true, 1), step(r, "electron_get_text", `{}`, true, 1)
+	r.Add(b, nil) // calls can finish out of their seq order
+	r.Add(a, nil)
+	r.Add(c, nil)
+	if _, err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "steps", "*.json"))
+	if len(files) != 1 || filepath.Base(files[0]) != "000001-000003.json" {
+		t.Fatalf("step files %v, want one file for the three steps", files)
+	}
+	tr, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Complete || len(tr.Steps) != 3 || tr.Steps[0].Tool != "electron_click" || tr.Steps[2].Seq != 3 || tr.StoppedAfter != 3 {
+		t.Fatalf("loaded %+v", tr)
+	}
+	// A file named for steps it does not hold.
+	if err := os.Rename(files[0], filepath.Join(dir, "steps", "000002-000004.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); errs.CodeOf(err) != errs.TraceInvalid {
+		t.Fatalf("misnamed step file: %v", err)
 	}
 }
