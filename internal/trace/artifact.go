@@ -153,7 +153,7 @@ type Recorder struct {
 	ended   bool // Stop or Abort ran: Add only counts
 
 	queue   chan pendingStep
-	senders sync.WaitGroup      // Adds between their check of ended and their send
+	senders sync.WaitGroup     // Adds between their check of ended and their send
 	flushes chan chan struct{} // Flush asks the writer to write what it has now
 	done    chan struct{}      // closed when the writer ends
 }
