@@ -7,6 +7,7 @@ import "encoding/json"
 // threw.
 type Evaluated struct {
 	Result struct {
+		Type  string          `json:"type"`
 		Value json.RawMessage `json:"value"`
 	} `json:"result"`
 	ExceptionDetails *struct {
