@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
@@ -47,7 +48,7 @@ type Engine struct {
 	src     string
 }
 
-var versionRe = regexp.MustCompile(`axe v([0-9][0-9A-Za-z.\-]*)`)
+var versionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`axe v([0-9][0-9A-Za-z.\-]*)`) }) // compiled on first use, not at start
 
 // Load reads axe.min.js (or axe.js) from path. A missing or empty path, a
 // file that cannot be read or one that is not axe-core is
@@ -72,7 +73,7 @@ func Load(path string) (*Engine, error) {
 	if len(head) > 4096 {
 		head = head[:4096]
 	}
-	m := versionRe.FindStringSubmatch(head)
+	m := versionRe().FindStringSubmatch(head)
 	if m == nil || !strings.Contains(src, "axe.run") && !strings.Contains(src, "getRules") {
 		return nil, errs.New(errs.A11yEngineMissing, "%s does not look like axe-core (no \"axe vX\" banner)", path)
 	}

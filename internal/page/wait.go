@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
@@ -163,7 +164,7 @@ func StateFlags() []string {
 		"readonly", "required", "invalid", "busy"}
 }
 
-var eventName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:.\-]{0,63}$`)
+var eventName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:.\-]{0,63}$`) }) // compiled on first use, not at start
 
 // Condition is what a wait polls for. Locator names the element of the
 // element conditions; it is the zero value for a document's text, a
@@ -268,7 +269,7 @@ func (c Condition) Check() error {
 	case CondCount:
 		return c.checkCount()
 	case CondEvent:
-		if !eventName.MatchString(c.Event) {
+		if !eventName().MatchString(c.Event) {
 			return errs.BadArg("eventName", "must be an event name such as click, input, keydown or my-event (letters, digits, _ : . -; at most 64)")
 		}
 		return optionalElement()

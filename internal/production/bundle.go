@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // maxBundle bounds how much of the main bundle is read for literals.
@@ -84,7 +85,9 @@ type WebPreferences struct {
 
 // literalRE matches `setting: true|false|!0|!1` as written or minified,
 // with the key bare or quoted.
-var literalRE = regexp.MustCompile(`["']?\b(nodeIntegrationInSubFrames|nodeIntegrationInWorker|nodeIntegration|contextIsolation|sandbox|webSecurity|allowRunningInsecureContent)["']?\s*:\s*(true|false|!0|!1)`)
+var literalRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`["']?\b(nodeIntegrationInSubFrames|nodeIntegrationInWorker|nodeIntegration|contextIsolation|sandbox|webSecurity|allowRunningInsecureContent)["']?\s*:\s*(true|false|!0|!1)`)
+}) // compiled on first use, not at start
 
 // riskyWhen is the value of each setting that weakens the renderer.
 var riskyWhen = map[string]bool{
@@ -100,7 +103,7 @@ var riskyWhen = map[string]bool{
 func scanWebPreferences(file string, src []byte, truncated bool) *WebPreferences {
 	wp := &WebPreferences{File: file, Bytes: len(src), Truncated: truncated, Literals: []Literal{}, Risky: []Literal{}}
 	const maxEach = 50
-	for _, m := range literalRE.FindAllSubmatchIndex(src, -1) {
+	for _, m := range literalRE().FindAllSubmatchIndex(src, -1) {
 		if len(wp.Literals) >= maxEach {
 			break
 		}

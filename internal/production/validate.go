@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -476,16 +477,20 @@ func plistAsarHash(p string) string {
 	if err != nil || len(b) > 4<<20 {
 		return ""
 	}
-	m := plistHashRE.FindSubmatch(b)
+	m := plistHashRE().FindSubmatch(b)
 	if m == nil {
 		return ""
 	}
 	return strings.ToLower(string(m[1]))
 }
 
-var plistHashRE = regexp.MustCompile(`(?s)<key>ElectronAsarIntegrity</key>\s*<dict>.*?<key>Resources/app\.asar</key>\s*<dict>.*?<key>hash</key>\s*<string>([0-9a-fA-F]{64})</string>`)
+var plistHashRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<key>ElectronAsarIntegrity</key>\s*<dict>.*?<key>Resources/app\.asar</key>\s*<dict>.*?<key>hash</key>\s*<string>([0-9a-fA-F]{64})</string>`)
+}) // compiled on first use, not at start
 
-var versionFileRE = regexp.MustCompile(`^v?(\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]+)?)\s*$`)
+var versionFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?(\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]+)?)\s*$`)
+}) // compiled on first use, not at start
 
 func (v *validation) versions() *Versions {
 	out := &Versions{}
@@ -500,7 +505,7 @@ func (v *validation) versions() *Versions {
 	if out.Electron == "" && v.art.binary != "" {
 		vf := filepath.Join(filepath.Dir(v.art.binary), "version")
 		if b, err := os.ReadFile(vf); err == nil && len(b) < 64 {
-			if m := versionFileRE.FindSubmatch(b); m != nil {
+			if m := versionFileRE().FindSubmatch(b); m != nil {
 				out.Electron, out.ElectronSource = string(m[1]), "version file"
 			}
 		}

@@ -302,7 +302,7 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 // is the one place that classifies a decoding error by its text; every
 // other failure is matched by type below (UnmarshalTypeError, SyntaxError).
 // TestDecodeArgsNamesUnknownField fails if the text changes.
-var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]+)"`) }) // compiled on first use, not at start
 
 // decodeArgs decodes strictly and turns every decoding failure into a
 // BAD_ARGUMENT that names the field.
@@ -329,7 +329,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		}
 		return errs.BadArg(field, "expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
 	}
-	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+	if m := unknownField().FindStringSubmatch(err.Error()); m != nil {
 		return errs.BadArg(m[1], "is not a parameter of this tool; check the tool's input schema")
 	}
 	var se *json.SyntaxError

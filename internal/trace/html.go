@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"html/template"
+	"sync"
 	"time"
 )
 
@@ -31,7 +32,12 @@ type htmlData struct {
 	TotalMS      int64
 }
 
-var reportTmpl = template.Must(template.New("report").Parse(`<!doctype html>
+// reportTmpl is parsed on first use, not when the binary starts.
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(reportHTML))
+})
+
+const reportHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>understudy trace</title>
 <style>
@@ -78,7 +84,7 @@ img{max-width:100%;border:1px solid #ccc} table{border-collapse:collapse} td,th{
 </details>
 {{end}}
 </body></html>
-`))
+`
 
 // HTML renders the trace as one self-contained HTML document: inline CSS,
 // no script, screenshots inlined as data URLs; every value is escaped.
@@ -117,7 +123,7 @@ func (t *Trace) HTML(now time.Time) ([]byte, error) {
 		d.Steps = append(d.Steps, hs)
 	}
 	var b bytes.Buffer
-	if err := reportTmpl.Execute(&b, d); err != nil {
+	if err := reportTmpl().Execute(&b, d); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

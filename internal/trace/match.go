@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -224,7 +225,7 @@ func parsePath(p string) ([]seg, error) {
 	return out, nil
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`) }) // compiled on first use, not at start
 
 func pathString(segs []seg) string {
 	var b strings.Builder
@@ -235,7 +236,7 @@ func pathString(segs []seg) string {
 			b.WriteString("[" + strconv.Itoa(s.index) + "]")
 		case s.wild:
 			b.WriteString("[*]")
-		case plainKey.MatchString(s.key):
+		case plainKey().MatchString(s.key):
 			b.WriteString("." + s.key)
 		default:
 			q, _ := json.Marshal(s.key)

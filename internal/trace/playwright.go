@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Skipped is a step the export leaves out, and why.
@@ -236,10 +237,10 @@ async function pageAt(browser: Browser, url: string): Promise<Page> {
 	return e.ex
 }
 
-var keyPlus = regexp.MustCompile(`\s*\+\s*`)
+var keyPlus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\+\s*`) }) // compiled on first use, not at start
 
 // pwKey turns our chord syntax into Playwright's (the same, with "+").
-func pwKey(k string) string { return keyPlus.ReplaceAllString(strings.TrimSpace(k), "+") }
+func pwKey(k string) string { return keyPlus().ReplaceAllString(strings.TrimSpace(k), "+") }
 
 // step writes one step; it returns why it could not.
 func (e *exporter) step(st Step, args map[string]any) string {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -38,11 +39,11 @@ type Meta struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) }) // compiled on first use, not at start
 
 // CheckName refuses a baseline name that is not a plain leaf name.
 func CheckName(name string) error {
-	if !nameRE.MatchString(name) || name == "." || name == ".." {
+	if !nameRE().MatchString(name) || name == "." || name == ".." {
 		return errs.BadArg("name", "must be 1-100 letters, digits, '.', '_' or '-' (a name, not a path), starting with a letter or digit")
 	}
 	return nil
