@@ -79,7 +79,12 @@ func describeCommands(cmds []fixture.TapCommand) string {
 // wait for the window's paint.
 func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e := newEnv(t, Config{AllowAutoConnect: true, AllowEvalRenderer: true})
-	var delay time.Duration // UNDERSTUDY_TAP_DELAY_MS shows the round trips as gaps in the log
+	// Every message waits 30 ms in the tap each way, so that a reply comes
+	// back no sooner than 60 ms after its command: a command sent without
+	// waiting for it goes out well before (with no delay a fast reply could
+	// beat a pipelined command under -race). UNDERSTUDY_TAP_DELAY_MS sets
+	// another delay.
+	delay := 30 * time.Millisecond
 	if ms, err := strconv.Atoi(os.Getenv("UNDERSTUDY_TAP_DELAY_MS")); err == nil {
 		delay = time.Duration(ms) * time.Millisecond
 	}
