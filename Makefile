@@ -87,7 +87,7 @@ release-check: chromium release
 test: chromium grid-deps tools vet crossbuild lint release-check unit
 
 bench: chromium grid-deps build
-	UNDERSTUDY_GRID_HUB=1 $(GO) test -count=1 -run 'TestGridHubTwoNodes' -timeout 30m ./internal/tool/
+	$(GO) test -tags gridhub -count=1 -run 'TestGridHubTwoNodes' -timeout 30m ./internal/tool/
 	UNDERSTUDY_BENCH_GRID=1 $(GO) test -run '^$$' -bench 'GridVsLocal' -benchtime 3x -timeout 30m ./internal/tool/
 	$(GO) test -run '^$$' -bench . -skip 'RelayPeers|ClickWithOtherSessions' -benchtime 20x ./...
 	$(GO) test -run '^$$' -bench 'RelayPeers|ClickWithOtherSessions' -benchtime 1x -timeout 30m ./internal/relay/ ./internal/tool/

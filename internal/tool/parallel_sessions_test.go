@@ -81,7 +81,7 @@ func roundTrip(s *Server, sid, value string) error {
 func TestEightSessionsInParallel(t *testing.T) {
 	chrome := chromiumtest.Require(t)
 	if testing.Short() {
-		t.Skip("launches eight browsers")
+		t.Skip("-short: launches eight browsers")
 	}
 	app, err := fixture.Serve(context.Background())
 	if err != nil {

@@ -209,7 +209,7 @@ func TestStorageStateRoundTrip(t *testing.T) {
 // app.
 func TestStorageStatePlaywright(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs node against a real browser")
+		t.Skip("-short: runs node against a real browser")
 	}
 	node, compat := playwrightNode(t)
 	e := newEnv(t, Config{AllowEvalRenderer: true})

@@ -110,7 +110,7 @@ func (e *env) reloadTop() {
 
 func TestTraceRecordViewExportReplay(t *testing.T) {
 	if testing.Short() {
-		t.Skip("drives Chromium and Playwright")
+		t.Skip("-short: drives Chromium and Playwright")
 	}
 	node := requirePlaywrightTest(t)
 	gen, err := os.MkdirTemp(compatDir, ".generated-")
