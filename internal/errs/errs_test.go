@@ -2,6 +2,7 @@ package errs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -122,5 +123,19 @@ func TestFromContext(t *testing.T) {
 	err = FromContext(cc, CDPTimeout, "sleeping")
 	if CodeOf(err) != OperationTimeout || !errors.Is(err, context.Canceled) {
 		t.Errorf("cancel: %v", err)
+	}
+}
+
+func TestUnknownJSONField(t *testing.T) {
+	var v struct{ A int }
+	dec := json.NewDecoder(strings.NewReader(`{"A":1,"bogus":2}`))
+	dec.DisallowUnknownFields()
+	if name, ok := UnknownJSONField(dec.Decode(&v)); !ok || name != "bogus" {
+		t.Fatalf("got %q %v from encoding/json's error", name, ok)
+	}
+	for _, err := range []error{nil, errors.New("json: cannot unmarshal"), errors.New(`unknown field "`)} {
+		if name, ok := UnknownJSONField(err); ok {
+			t.Fatalf("%v: got %q", err, name)
+		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -296,14 +295,6 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 	s.order = append(s.order, name)
 }
 
-// unknownField reads the field name out of the error that
-// Decoder.DisallowUnknownFields produces. encoding/json has no typed error
-// for an unknown field (only a fmt error "json: unknown field %q"), so this
-// is the one place that classifies a decoding error by its text; every
-// other failure is matched by type below (UnmarshalTypeError, SyntaxError).
-// TestDecodeArgsNamesUnknownField fails if the text changes.
-var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]+)"`) }) // compiled on first use, not at start
-
 // decodeArgs decodes strictly and turns every decoding failure into a
 // BAD_ARGUMENT that names the field.
 func decodeArgs(raw json.RawMessage, into any) error {
@@ -329,8 +320,8 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		}
 		return errs.BadArg(field, "expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
 	}
-	if m := unknownField().FindStringSubmatch(err.Error()); m != nil {
-		return errs.BadArg(m[1], "is not a parameter of this tool; check the tool's input schema")
+	if name, ok := errs.UnknownJSONField(err); ok {
+		return errs.BadArg(name, "is not a parameter of this tool; check the tool's input schema")
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

@@ -138,6 +138,3 @@ func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunche
 	res.GridSessionMs = created.Milliseconds()
 	return res, nil
 }
-
-// redactURL is a URL as results and logs may show it (browser.RedactURL).
-func redactURL(raw string) string { return browser.RedactURL(raw) }

@@ -317,7 +317,7 @@ func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browse
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
-	c.Step("connected to " + cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)))
+	c.Step("connected to " + cmp.Or(ep.HTTPURL, browser.RedactURL(ep.BrowserWSURL)))
 	return sess, nil
 }
 
@@ -340,7 +340,7 @@ func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeo
 	}
 	res := &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(sess.Mode), PID: sess.PID,
-		Endpoint: cmp.Or(sess.Endpoint.HTTPURL, redactURL(sess.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
+		Endpoint: cmp.Or(sess.Endpoint.HTTPURL, browser.RedactURL(sess.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: sess.Version.Browser,
 		Windows: wins, RendererReady: ready, ReadyNote: note, Capabilities: c.Server.capabilities(),
 	}
 	return res, nil
@@ -501,7 +501,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}
 	return &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
-		Endpoint: cmp.Or(ep.HTTPURL, redactURL(ep.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
+		Endpoint: cmp.Or(ep.HTTPURL, browser.RedactURL(ep.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
 		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
 		AutoConnected: found,
 	}, nil
@@ -719,7 +719,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
 		}
 		list = append(list, sessionStatus{Note: note, State: state, Crash: crash,
-			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: cmp.Or(x.Endpoint.HTTPURL, redactURL(x.Endpoint.BrowserWSURL)), Alive: alive, EndedWhy: why,
+			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: cmp.Or(x.Endpoint.HTTPURL, browser.RedactURL(x.Endpoint.BrowserWSURL)), Alive: alive, EndedWhy: why,
 			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
 			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
 		})

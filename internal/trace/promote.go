@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -147,10 +145,6 @@ func (t *Trace) Promote(o PromoteOptions) *Spec {
 	return sp
 }
 
-// unknownField reads the field name out of encoding/json's error for
-// an unknown field (it has no typed error for it).
-var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]+)"`) }) // compiled on first use, not at start
-
 // maxSpecBytes bounds a spec file LoadSpec reads.
 const maxSpecBytes = 64 << 20
 
@@ -211,8 +205,8 @@ func LoadSpec(path string) (*Trace, error) {
 			if errors.As(err, &te) && te.Field != "" {
 				return nil, invalid(at+"."+te.Field, "expected %s, got a JSON %s", te.Type, te.Value)
 			}
-			if m := unknownField().FindStringSubmatch(err.Error()); m != nil {
-				return nil, invalid(at, "has a field %q that a spec step does not have", m[1])
+			if name, ok := errs.UnknownJSONField(err); ok {
+				return nil, invalid(at, "has a field %q that a spec step does not have", name)
 			}
 			return nil, invalid(at, "is not a step object: %v", err)
 		}
