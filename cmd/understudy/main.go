@@ -373,11 +373,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logOut = lf
 	}
 	logger := newLogger(f.logLevel, logOut)
-	srv := tool.New(f.toolConfig(logger))
+	ctx, installed, stopSignals := signalContext()
+	defer stopSignals()
+	cfg := f.toolConfig(logger)
+	cfg.Launchable = installed
+	srv := tool.New(cfg)
 	defer srv.Close() // kills what we launched; leaves attached apps alone
 
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
 	if f.http != "" {
 		return serveHTTP(ctx, srv.HTTPHandler(tool.HTTPOptions{Token: f.token}), f.http, logger, stderr)
 	}
@@ -389,6 +391,32 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// signalContext is a context that ends at the first SIGINT or SIGTERM; a
+// second one gets the default action (as with signal.NotifyContext). The
+// handler is installed on a goroutine of its own: installing it starts the
+// runtime's signal thread, about a millisecond that a host would otherwise
+// wait for before the initialize reply (issue 11). installed is closed
+// once the handler is in place; the server holds launches until then
+// (tool.Config.Launchable). stop ends the context and waits for the
+// goroutine.
+func signalContext() (ctx context.Context, installed <-chan struct{}, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sigs)
+		close(ready)
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, ready, func() { cancel(); <-done }
 }
 
 // toolConfig is the server's configuration from the MCP flags (understudy

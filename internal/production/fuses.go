@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 )
 
 // Sentinel precedes Electron's fuse wire in the binary (Electron 12 and
@@ -78,10 +79,13 @@ func fuseState(b byte) string {
 // scanChunk is how much of a binary is read at a time.
 const scanChunk = 1 << 20
 
-// versionRE finds version tokens as a user agent names them.
+// electronVersionRE and chromeVersionRE find version tokens as a user agent
+// names them; compiled on first use, not when the binary starts.
 var (
-	electronVersionRE = regexp.MustCompile(`^Electron/(\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]+)?)`)
-	chromeVersionRE   = regexp.MustCompile(`^Chrome/(\d{2,4}\.\d+\.\d+\.\d+)`)
+	electronVersionRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Electron/(\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]+)?)`)
+	})
+	chromeVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Chrome/(\d{2,4}\.\d+\.\d+\.\d+)`) })
 )
 
 // binaryScan is what one pass over a binary found.
@@ -127,10 +131,10 @@ func scanBinary(ctx context.Context, path string) (*binaryScan, error) {
 			i += j + 1
 		}
 		if out.electron == "" {
-			out.electron = firstToken(data, limit, "Electron/", electronVersionRE)
+			out.electron = firstToken(data, limit, "Electron/", electronVersionRE())
 		}
 		if out.chrome == "" {
-			out.chrome = firstToken(data, limit, "Chrome/", chromeVersionRE)
+			out.chrome = firstToken(data, limit, "Chrome/", chromeVersionRE())
 		}
 		if eof {
 			return out, nil

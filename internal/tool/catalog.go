@@ -376,7 +376,7 @@ func (sel selection) notEnabled(name string) error {
 // tools/list).
 func (s *Server) enabledNames() []string {
 	var out []string
-	for _, n := range s.order {
+	for _, n := range s.tools().order {
 		if s.sel.enabled(n) {
 			out = append(out, n)
 		}
@@ -415,7 +415,7 @@ type groupInfo struct {
 
 func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error) {
 	s := c.Server
-	names := append([]string(nil), s.order...)
+	names := append([]string(nil), s.tools().order...)
 	sort.Strings(names)
 	r := &pluginsResult{Profile: s.sel.profile, Profiles: []profileInfo{}, Groups: []groupInfo{}}
 	if r.Profile == "" {

@@ -59,7 +59,7 @@ func TestCatalog(t *testing.T) {
 			t.Errorf("%s has two rows", e.name)
 		}
 		seen[e.name] = true
-		if _, ok := s.defs[e.name]; !ok && groupOf(e.name) == "" {
+		if _, ok := s.tools().defs[e.name]; !ok && groupOf(e.name) == "" {
 			t.Errorf("row %s names no registered core tool", e.name)
 		}
 	}

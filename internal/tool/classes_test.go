@@ -17,7 +17,7 @@ func TestEveryToolClassified(t *testing.T) {
 		if e, ok := rowOf(n); !ok || e.class == 0 {
 			t.Errorf("tool %s has no class in its catalog row (catalog.go): say whether it reads, waits, acts or changes the session", n)
 		}
-		d := s.defs[n]
+		d := s.tools().defs[n]
 		if c := classOf(n); !d.session && c != classLifecycle && c != classWait {
 			t.Errorf("tool %s needs no session but is classed %s; a tool without a session manages sessions (lifecycle) or only waits", n, c)
 		}

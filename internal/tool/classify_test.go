@@ -43,13 +43,13 @@ func TestUnknownSessionIsNotRunning(t *testing.T) {
 	s.Sessions().Add(&session.Session{ID: s.Sessions().NextID()})
 	checked, skipped := 0, []string(nil)
 	for _, name := range s.Names() {
-		if !s.defs[name].session {
+		if !s.tools().defs[name].session {
 			continue
 		}
 		// Fill the required parameters with plausible values so that
 		// validation lets most tools through to the session lookup.
 		args := map[string]any{"sessionId": "nope"}
-		d := s.defs[name]
+		d := s.tools().defs[name]
 		for _, req := range d.schema().Required {
 			p := d.schema().Properties[req]
 			typ := p.Type

@@ -83,6 +83,12 @@ type Config struct {
 	// schema as its MCP outputSchema; off, tools/list carries none
 	// (docs/adr/030).
 	OutputSchemas bool
+	// Launchable, when set, holds every launch until it is closed. The
+	// command closes it once its SIGINT/SIGTERM handler is installed,
+	// which it does beside startup rather than before it (issue 11): no
+	// app is started that a signal arriving before the handler could
+	// leave running.
+	Launchable <-chan struct{}
 }
 
 // Server holds the tools, the sessions and the configuration.
@@ -92,8 +98,7 @@ type Server struct {
 	files    *files.Roots     // where tools may read and write files
 	clients  clientRootsCache // the MCP clients' roots
 	sessions *session.Manager
-	defs     map[string]*def
-	order    []string
+	reg      registry // the tools; read it through s.tools()
 	owners   owners
 	sel      selection // the tools the operator enabled (catalog.go)
 	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
@@ -215,7 +220,7 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager(), defs: map[string]*def{}}
+	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager()}
 	s.sdkLog = cfg.Logger
 	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
 	s.cfg.Logger = s.log
@@ -226,11 +231,31 @@ func New(cfg Config) *Server {
 		sel.profile = "essential"
 	}
 	s.sel = sel
-	for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerA11y, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument} {
-		group(s)
-	}
 	s.files = newFileRoots(cfg)
 	return s
+}
+
+// registry is every tool the configuration allows, by name and in
+// registration order. It is built on first use ([Server.tools]), not in
+// [New]: building it runs each tool's generic registration, which is most
+// of New's time, and a host starting the server waits for the initialize
+// reply, which needs no tool (ADR-026, issue 11's cold start).
+type registry struct {
+	once  sync.Once
+	defs  map[string]*def
+	order []string
+}
+
+// tools is the registry, built by the first caller; concurrent first
+// callers wait for that one.
+func (s *Server) tools() *registry {
+	s.reg.once.Do(func() {
+		s.reg.defs = map[string]*def{}
+		for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerA11y, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument} {
+			group(s)
+		}
+	})
+	return &s.reg
 }
 
 // add registers a tool whose arguments decode into In and whose result
@@ -288,11 +313,11 @@ func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, r
 		},
 		run: func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(*In)) },
 	}
-	if _, dup := s.defs[name]; dup {
+	if _, dup := s.reg.defs[name]; dup {
 		panic("tool registered twice: " + name)
 	}
-	s.defs[name] = d
-	s.order = append(s.order, name)
+	s.reg.defs[name] = d
+	s.reg.order = append(s.reg.order, name)
 }
 
 // decodeArgs decodes strictly and turns every decoding failure into a
@@ -440,7 +465,7 @@ func jsonKind(t reflect.Type) string {
 }
 
 // Names lists the registered tools in registration order.
-func (s *Server) Names() []string { return append([]string(nil), s.order...) }
+func (s *Server) Names() []string { return append([]string(nil), s.tools().order...) }
 
 // Sessions gives access to the session manager (status, shutdown).
 func (s *Server) Sessions() *session.Manager { return s.sessions }
@@ -490,7 +515,7 @@ func (s *Server) Dispatch(ctx context.Context, name string, raw json.RawMessage,
 
 func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage, progress func(msg string, done, total float64)) Result {
 	start := time.Now()
-	d, ok := s.defs[name]
+	d, ok := s.tools().defs[name]
 	if !ok {
 		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
 	}

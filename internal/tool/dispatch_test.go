@@ -136,7 +136,7 @@ func FuzzToolArguments(f *testing.F) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	f.Fuzz(func(t *testing.T, raw string) {
 		for _, name := range s.Names() {
-			_, err := s.defs[name].decode(json.RawMessage(raw))
+			_, err := s.tools().defs[name].decode(json.RawMessage(raw))
 			if err == nil {
 				continue
 			}

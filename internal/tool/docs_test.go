@@ -27,7 +27,7 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString(docsElements)
 	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
-		d := s.defs[name]
+		d := s.tools().defs[name]
 		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
 		if short, ok := hostDescs[name]; ok {
 			b.WriteString("*In tools/list:* " + short + "\n\n")

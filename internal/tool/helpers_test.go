@@ -130,7 +130,7 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 			e.t.Fatalf("%s: the result does not match the tool's outputSchema: %v\n%s", name, err, b)
 		}
 	}
-	if d, known := e.srv.defs[name]; known && !res.IsError && d.outputSchema() != nil {
+	if d, known := e.srv.tools().defs[name]; known && !res.IsError && d.outputSchema() != nil {
 		// The full schema of the result type, nested fields included
 		// (tools/list carries none, docs/adr/030).
 		if err := e.fullResultSchema(name).Validate(m); err != nil {
@@ -149,7 +149,7 @@ func (e *env) fullResultSchema(name string) *jsonschema.Resolved {
 		return r
 	}
 	var sch jsonschema.Schema
-	if err := json.Unmarshal(e.srv.defs[name].outputSchema(), &sch); err != nil {
+	if err := json.Unmarshal(e.srv.tools().defs[name].outputSchema(), &sch); err != nil {
 		e.t.Fatalf("%s: result schema: %v", name, err)
 	}
 	r, err := sch.Resolve(nil)

@@ -25,7 +25,7 @@ func TestHostDescriptions(t *testing.T) {
 	defer s.Close()
 	code := regexp.MustCompile(`\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b`)
 	for name, short := range hostDescs {
-		d, ok := s.defs[name]
+		d, ok := s.tools().defs[name]
 		if !ok {
 			t.Errorf("hostDescs names %s, which is not a registered tool", name)
 			continue
@@ -46,8 +46,8 @@ func TestHostDescriptions(t *testing.T) {
 		if groupOf(name) != "" {
 			continue
 		}
-		if _, ok := hostDescs[name]; !ok && len(s.defs[name].desc) > hostDescLimit {
-			t.Errorf("%s: its description is %d bytes; give tools/list a short one in hostDescs (hostview.go), the full one stays in docs/tools.md", name, len(s.defs[name].desc))
+		if _, ok := hostDescs[name]; !ok && len(s.tools().defs[name].desc) > hostDescLimit {
+			t.Errorf("%s: its description is %d bytes; give tools/list a short one in hostDescs (hostview.go), the full one stays in docs/tools.md", name, len(s.tools().defs[name].desc))
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestOutputSchemasOnRequest(t *testing.T) {
 	defer s.Close()
 	n := 0
 	for _, tl := range listTools(t, Config{OutputSchemas: true}) {
-		d := s.defs[tl.Name]
+		d := s.tools().defs[tl.Name]
 		want := d.outputSchema()
 		if want == nil {
 			continue

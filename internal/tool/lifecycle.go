@@ -166,6 +166,13 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		c.Steps(6)
 	}
 	opts.Progress = func(stage string) { c.Step("launch: " + stage) }
+	if s.cfg.Launchable != nil {
+		select {
+		case <-s.cfg.Launchable:
+		case <-ctx.Done():
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the server's signal handler")
+		}
+	}
 	proc, err := browser.Launch(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -728,7 +735,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 		Server:    serverStatus{Name: "understudy", Version: s.cfg.Version, UptimeMS: time.Since(s.started).Milliseconds(), PID: os.Getpid()},
 		Sessions:  list,
 		Eval:      evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer},
-		Tools:     len(s.order),
+		Tools:     len(s.tools().order),
 		Transport: "cdp",
 	}, nil
 }

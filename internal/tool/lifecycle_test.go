@@ -2,13 +2,17 @@ package tool
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/fixture"
 
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
@@ -333,4 +337,40 @@ func TestWindowTitlesAreRaw(t *testing.T) {
 	if w := r["windows"].([]any)[0].(map[string]any); w["title"] != title {
 		t.Fatalf("windows_list: %v", w)
 	}
+}
+
+// TestLaunchWaitsUntilLaunchable: while Config.Launchable is open (the
+// command has not yet installed its signal handler) a launch starts
+// nothing and ends when its context does; once it is closed, the same
+// server launches.
+func TestLaunchWaitsUntilLaunchable(t *testing.T) {
+	launchable := make(chan struct{})
+	e := newEnv(t, Config{Launchable: launchable})
+	raw, _ := json.Marshal(map[string]any{"executablePath": e.chrome, "args": []string{e.app.URL("a.test", "/")}})
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	var mu sync.Mutex
+	var stages []string // browser.Launch reports each stage, "spawned" first
+	res := e.srv.Dispatch(ctx, "electron_launch", raw, func(msg string, _, _ float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		stages = append(stages, msg)
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if !res.IsError || res.Code != errs.OperationTimeout {
+		t.Fatalf("a held launch answered %s", res.JSON)
+	}
+	if len(stages) != 0 {
+		t.Fatalf("a held launch went on: %q", stages)
+	}
+	if d := time.Since(start); d < 400*time.Millisecond {
+		t.Fatalf("the held launch ended after %v, before its context", d)
+	}
+	if n := e.srv.Sessions().Len(); n != 0 {
+		t.Fatalf("%d sessions after a held launch, want 0", n)
+	}
+	close(launchable)
+	e.launch("/")
 }

@@ -39,7 +39,7 @@ func (s *Server) MCP() *mcp.Server {
 // [addToolsOnFirstUse] says when.
 func (s *Server) addTools(srv *mcp.Server) {
 	for _, name := range s.enabledNames() {
-		d := s.defs[name]
+		d := s.tools().defs[name]
 		// The host view (hostview.go, docs/adr/030): a short description,
 		// the input schema without repeated prose, no outputSchema.
 		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc), InputSchema: hostInputSchema(d.inputSchema())}

@@ -46,7 +46,7 @@ func TestToolsRegisteredOnFirstUse(t *testing.T) {
 	if caps.Tools == nil || caps.Tools.ListChanged || caps.Logging == nil {
 		t.Fatalf("initialize capabilities: tools %+v, logging %+v; want tools without listChanged, and logging", caps.Tools, caps.Logging)
 	}
-	want := len(s.order)
+	want := len(s.tools().order)
 	if want < 50 {
 		t.Fatalf("only %d tools defined", want)
 	}

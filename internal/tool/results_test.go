@@ -15,8 +15,8 @@ import (
 func TestEveryToolHasAResultType(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	t.Cleanup(s.Close)
-	for _, name := range s.order {
-		d := s.defs[name]
+	for _, name := range s.tools().order {
+		d := s.tools().defs[name]
 		switch {
 		case d.result == nil:
 			t.Errorf("%s returns an untyped result: give its handler a result type", name)
@@ -74,8 +74,8 @@ func TestOutputSchemaRejectsWrongResults(t *testing.T) {
 func TestResultSchemasMatchTheirJSON(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	t.Cleanup(s.Close)
-	for _, name := range s.order {
-		d := s.defs[name]
+	for _, name := range s.tools().order {
+		d := s.tools().defs[name]
 		if d.result == nil {
 			continue
 		}
@@ -126,8 +126,8 @@ func TestResultSchemasAreTyped(t *testing.T) {
 			walk(name, path+"{}", sch.AdditionalProperties)
 		}
 	}
-	for _, name := range s.order {
-		if d := s.defs[name]; d.result != nil {
+	for _, name := range s.tools().order {
+		if d := s.tools().defs[name]; d.result != nil {
 			walk(name, "result", d.result())
 		}
 	}
@@ -199,8 +199,8 @@ func TestResultFieldsHaveOneType(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	t.Cleanup(s.Close)
 	seen := map[string]map[string][]string{} // field → type → tools
-	for _, name := range s.order {
-		d := s.defs[name]
+	for _, name := range s.tools().order {
+		d := s.tools().defs[name]
 		if d.result == nil {
 			continue
 		}

@@ -17,13 +17,13 @@ func TestToolsDocSchemas(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	t.Cleanup(s.Close)
 	want := map[string][]byte{}
-	for _, name := range s.order {
-		b, err := json.Marshal(s.defs[name].schema())
+	for _, name := range s.tools().order {
+		b, err := json.Marshal(s.tools().defs[name].schema())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		want[name+".json"] = b
-		if r := s.defs[name].result; r != nil {
+		if r := s.tools().defs[name].result; r != nil {
 			if b, err = json.Marshal(envelopeSchema(r())); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -67,10 +67,10 @@ func TestToolsDocSchemas(t *testing.T) {
 		}
 		// What the server publishes is what was inferred.
 		if name, ok := strings.CutPrefix(f, "out/"); ok {
-			if pub := s.defs[strings.TrimSuffix(name, ".json")].outputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
+			if pub := s.tools().defs[strings.TrimSuffix(name, ".json")].outputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
 				t.Errorf("%s: published output schema differs from the inferred one", f)
 			}
-		} else if pub := s.defs[strings.TrimSuffix(f, ".json")].inputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
+		} else if pub := s.tools().defs[strings.TrimSuffix(f, ".json")].inputSchema(); !*updateDocs && !bytes.Equal(pub, b) {
 			t.Errorf("%s: published schema differs from the inferred one", f)
 		}
 	}

@@ -83,7 +83,7 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 		if strings.HasPrefix(st.Tool, "trace_") {
 			continue
 		}
-		if _, ok := s.defs[st.Tool]; !ok {
+		if _, ok := s.tools().defs[st.Tool]; !ok {
 			refused = append(refused, "#"+itoa(st.Seq)+" "+st.Tool)
 		}
 		if destructiveTools[st.Tool] {
@@ -120,7 +120,7 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 				args["sessionId"] = current
 			}
 		} else if current != "" && st.Tool != "electron_launch" && st.Tool != "electron_attach" {
-			if d := s.defs[st.Tool]; d != nil && d.session {
+			if d := s.tools().defs[st.Tool]; d != nil && d.session {
 				args["sessionId"] = current
 			}
 		}
