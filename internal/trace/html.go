@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"html/template"
-	"sync"
+	"html"
+	"maps"
+	"slices"
+	"strconv"
 	"time"
 )
 
@@ -14,9 +16,9 @@ type htmlStep struct {
 	Step
 	ArgsText   string
 	ResultText string
-	Shot       template.URL // a data: URL, inlined so the file stands alone
-	Offset     float64      // percent of the timeline where the step starts
-	Width      float64      // percent of the timeline the step takes
+	Shot       string  // a data: URL, inlined so the file stands alone
+	Offset     float64 // percent of the timeline where the step starts
+	Width      float64 // percent of the timeline the step takes
 }
 
 type htmlData struct {
@@ -32,12 +34,7 @@ type htmlData struct {
 	TotalMS      int64
 }
 
-// reportTmpl is parsed on first use, not when the binary starts.
-var reportTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("report").Parse(reportHTML))
-})
-
-const reportHTML = `<!doctype html>
+const reportHead = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>understudy trace</title>
 <style>
@@ -55,36 +52,112 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5em;ma
 img{max-width:100%;border:1px solid #ccc} table{border-collapse:collapse} td,th{border:1px solid #ccc;padding:2px 8px}
 </style></head><body>
 <h1>understudy trace</h1>
-<p id="source">{{.Dir}} · started {{.Header.StartedAt.Format "2006-01-02 15:04:05Z07:00"}} · report generated {{.Generated}}</p>
-{{if not .Complete}}<p class="warn" id="incomplete">This trace was not stopped (the server ended while recording); it stops after step {{.StoppedAfter}}.</p>{{end}}
-<div class="cards">
-<div class="card" id="calls">{{len .Steps}} calls</div>
-<div class="card" id="oks">{{.OK}} ok</div>
-<div class="card" id="failures">{{.Failed}} failed</div>
-<div class="card" id="tokens">{{.Tokens.Total}} estimated tokens</div>
-<div class="card" id="elapsed">{{.TotalMS}} ms</div>
-{{with .Budget}}<div class="card" id="budget">budget {{.Spent}} / {{.BudgetTokens}}{{if .OverBudget}} — over budget{{end}}</div>{{end}}
-</div>
-<h2>Timeline</h2>
-<div class="timeline" id="timeline">{{range .Steps}}<span class="{{if not .OK}}fail{{end}}" style="left:{{printf "%.2f" .Offset}}%;width:{{printf "%.2f" .Width}}%" title="#{{.Seq}} {{.Tool}} {{.ElapsedMS}} ms"></span>{{end}}</div>
-<h2>Tokens by tool</h2>
-<table id="per-tool"><tr><th>tool</th><th>calls</th><th>tokens</th><th>largest</th></tr>
-{{range .Tokens.PerTool}}<tr><td>{{.Tool}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td><td>{{.Max}}</td></tr>{{end}}</table>
-<h2>Steps</h2>
-{{range .Steps}}<details class="step{{if not .OK}} fail{{end}}" id="step-{{.Seq}}"{{if not .OK}} open{{end}}>
-<summary>#{{.Seq}} <b>{{.Tool}}</b> — {{if .OK}}ok{{else}}<span class="code">{{.Code}}</span> {{.Error}}{{end}} · {{.ElapsedMS}} ms · {{.Tokens}} tokens{{with .Surface}} · {{.SurfaceID}}{{end}}{{range $k, $t := .Targets}}{{if $t.Role}} · {{$t.Role}} "{{$t.Name}}"{{end}}{{end}}</summary>
-<h4>Arguments</h4><pre>{{.ArgsText}}</pre>
-{{range $k, $t := .Targets}}<p>{{$k}} {{$t.Ref}} = {{$t.Role}} "{{$t.Name}}"</p>{{end}}
-{{if .Console}}<h4>Console since the previous step</h4><pre class="console">{{range .Console}}{{.}}
-{{end}}</pre>{{end}}
-{{if .Network}}<h4>Network since the previous step</h4><pre class="network">{{range .Network}}{{.}}
-{{end}}</pre>{{end}}
-{{if .Shot}}<h4>Screenshot after the step</h4><img alt="screenshot after step {{.Seq}}" src="{{.Shot}}">{{end}}
-<h4>Result</h4><pre>{{.ResultText}}</pre>
-</details>
-{{end}}
-</body></html>
 `
+
+// report writes the document. It is plain Go rather than html/template,
+// whose packages (and their initialisation) were a tenth of what the
+// binary's cold start spent beyond a bare MCP server (issue 11). The
+// markup is fixed; every value from the trace goes through esc, and every
+// attribute value is double-quoted, so captured text never becomes markup.
+func report(d *htmlData) []byte {
+	var b bytes.Buffer
+	w := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	n := strconv.Itoa
+	w(reportHead)
+	w(`<p id="source">`, esc(d.Dir), ` · started `, esc(d.Header.StartedAt.Format("2006-01-02 15:04:05Z07:00")), ` · report generated `, esc(d.Generated), "</p>\n")
+	if !d.Complete {
+		w(`<p class="warn" id="incomplete">This trace was not stopped (the server ended while recording); it stops after step `, n(d.StoppedAfter), ".</p>")
+	}
+	w("\n", `<div class="cards">`, "\n")
+	w(`<div class="card" id="calls">`, n(len(d.Steps)), " calls</div>\n")
+	w(`<div class="card" id="oks">`, n(d.OK), " ok</div>\n")
+	w(`<div class="card" id="failures">`, n(d.Failed), " failed</div>\n")
+	w(`<div class="card" id="tokens">`, n(d.Tokens.Total), " estimated tokens</div>\n")
+	w(`<div class="card" id="elapsed">`, strconv.FormatInt(d.TotalMS, 10), " ms</div>\n")
+	if bs := d.Budget; bs != nil {
+		w(`<div class="card" id="budget">budget `, n(bs.Spent), " / ", n(bs.BudgetTokens))
+		if bs.OverBudget {
+			w(" — over budget")
+		}
+		w("</div>")
+	}
+	w("\n</div>\n<h2>Timeline</h2>\n", `<div class="timeline" id="timeline">`)
+	for _, st := range d.Steps {
+		w(`<span class="`, failClass(st.OK, ""), `" style="left:`, strconv.FormatFloat(st.Offset, 'f', 2, 64), "%;width:", strconv.FormatFloat(st.Width, 'f', 2, 64),
+			`%" title="#`, n(st.Seq), " ", esc(st.Tool), " ", strconv.FormatInt(st.ElapsedMS, 10), ` ms"></span>`)
+	}
+	w("</div>\n<h2>Tokens by tool</h2>\n", `<table id="per-tool"><tr><th>tool</th><th>calls</th><th>tokens</th><th>largest</th></tr>`, "\n")
+	for _, u := range d.Tokens.PerTool {
+		w("<tr><td>", esc(u.Tool), "</td><td>", n(u.Calls), "</td><td>", n(u.Tokens), "</td><td>", n(u.Max), "</td></tr>")
+	}
+	w("</table>\n<h2>Steps</h2>\n")
+	for _, st := range d.Steps {
+		targets := slices.Sorted(maps.Keys(st.Targets))
+		w(`<details class="step`, failClass(st.OK, " "), `" id="step-`, n(st.Seq), `"`)
+		if !st.OK {
+			w(" open")
+		}
+		w(">\n<summary>#", n(st.Seq), " <b>", esc(st.Tool), "</b> — ")
+		if st.OK {
+			w("ok")
+		} else {
+			w(`<span class="code">`, esc(st.Code), "</span> ", esc(st.Error))
+		}
+		w(" · ", strconv.FormatInt(st.ElapsedMS, 10), " ms · ", n(st.Tokens), " tokens")
+		if st.Surface != nil {
+			w(" · ", esc(st.Surface.SurfaceID))
+		}
+		for _, k := range targets {
+			if t := st.Targets[k]; t.Role != "" {
+				w(" · ", esc(t.Role), ` "`, esc(t.Name), `"`)
+			}
+		}
+		w("</summary>\n<h4>Arguments</h4><pre>", esc(st.ArgsText), "</pre>\n")
+		for _, k := range targets {
+			t := st.Targets[k]
+			w("<p>", esc(k), " ", n(t.Ref), " = ", esc(t.Role), ` "`, esc(t.Name), `"</p>`)
+		}
+		w("\n")
+		if len(st.Console) > 0 {
+			w(`<h4>Console since the previous step</h4><pre class="console">`)
+			for _, l := range st.Console {
+				w(esc(l), "\n")
+			}
+			w("</pre>")
+		}
+		w("\n")
+		if len(st.Network) > 0 {
+			w(`<h4>Network since the previous step</h4><pre class="network">`)
+			for _, l := range st.Network {
+				w(esc(l), "\n")
+			}
+			w("</pre>")
+		}
+		w("\n")
+		if st.Shot != "" {
+			w(`<h4>Screenshot after the step</h4><img alt="screenshot after step `, n(st.Seq), `" src="`, esc(st.Shot), `">`)
+		}
+		w("\n<h4>Result</h4><pre>", esc(st.ResultText), "</pre>\n</details>\n")
+	}
+	w("\n</body></html>\n")
+	return b.Bytes()
+}
+
+// esc escapes text for an HTML text node or a double-quoted attribute
+// value.
+func esc(s string) string { return html.EscapeString(s) }
+
+// failClass is "fail" (after sep) for a failed step, else "".
+func failClass(ok bool, sep string) string {
+	if ok {
+		return ""
+	}
+	return sep + "fail"
+}
 
 // HTML renders the trace as one self-contained HTML document: inline CSS,
 // no script, screenshots inlined as data URLs; every value is escaped.
@@ -109,7 +182,7 @@ func (t *Trace) HTML(now time.Time) ([]byte, error) {
 			hs.ResultText = "(the result was larger than 64 KiB and was not kept)"
 		}
 		if shot := t.Screenshot(st); shot != nil {
-			hs.Shot = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(shot))
+			hs.Shot = "data:image/png;base64," + base64.StdEncoding.EncodeToString(shot)
 		}
 		if span > 0 {
 			hs.Offset = 100 * float64(st.StartedAt.Sub(first)) / float64(span)
@@ -122,11 +195,7 @@ func (t *Trace) HTML(now time.Time) ([]byte, error) {
 		}
 		d.Steps = append(d.Steps, hs)
 	}
-	var b bytes.Buffer
-	if err := reportTmpl().Execute(&b, d); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return report(&d), nil
 }
 
 func pretty(raw json.RawMessage) string {

@@ -92,6 +92,46 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+// hostileTrace puts v in every text the report shows.
+func hostileTrace(v string) *Trace {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	arg, _ := json.Marshal(map[string]string{"text": v})
+	tr := &Trace{Dir: v, Steps: []Step{
+		{Seq: 1, Tool: v, OK: true, StartedAt: t0, ElapsedMS: 12, Args: arg, Result: arg, Surface: &Place{SurfaceID: v},
+			Targets: map[string]Target{v: {Ref: 3, Role: v, Name: v}}, Console: []string{v}, Network: []string{v}},
+		{Seq: 2, Tool: v, Code: v, Error: v, StartedAt: t0.Add(time.Second), Args: arg},
+	}}
+	tr.Header.StartedAt = t0
+	return tr
+}
+
+// FuzzHTMLEscapes: whatever text a trace holds, the report has exactly
+// the markup it has for plain text: every '<', '>' and '"' comes from the
+// report's own markup.
+func FuzzHTMLEscapes(f *testing.F) {
+	for _, s := range []string{`<img src=x onerror=alert(1)>`, `"><script>alert(1)</script>`, `' onmouseover='x`, "&amp;", "</pre></details>"} {
+		f.Add(s)
+	}
+	plain, err := hostileTrace("plain").HTML(time.Unix(0, 0))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if v == "" { // an empty role leaves out the target's name, on purpose
+			return
+		}
+		got, err := hostileTrace(v).HTML(time.Unix(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []string{"<", ">", `"`} {
+			if a, b := strings.Count(string(got), c), strings.Count(string(plain), c); a != b {
+				t.Fatalf("%d %q in the report of %q, %d in that of plain text", a, c, v, b)
+			}
+		}
+	})
+}
+
 func TestHTMLEscapesCapturedMarkup(t *testing.T) {
 	tr := &Trace{Dir: "x", Complete: true, Steps: []Step{{Seq: 1, Tool: "electron_type", OK: false, Code: "X",
 		Error: `<img src=x onerror=alert(1)>`, Args: json.RawMessage(`{"text":"</pre><script>alert(2)</script>"}`)}}}
