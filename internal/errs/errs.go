@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Code is a stable, machine-readable error code, such as "SURFACE_CLOSED".
@@ -113,104 +114,106 @@ type Entry struct {
 	Hint      string
 }
 
-var registry = map[Code]Entry{
-	NotRunning:           {NotRunning, 409, false, "No app session is open. Call electron_launch or electron_attach first, or pass the sessionId of an open session."},
-	AlreadyRunning:       {AlreadyRunning, 409, false, "A session is already open. Stop it with electron_stop, pass allowMultiple:true, or keep using it."},
-	LaunchTimeout:        {LaunchTimeout, 408, true, "The app did not open a DevTools endpoint or a ready renderer in time. Raise timeoutMs/readyTimeoutMs, or run electron_doctor."},
-	LaunchFailed:         {LaunchFailed, 500, false, "The app could not be started. Check executablePath, args and the stderr tail in details; run electron_doctor."},
-	FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid what this launch needs (details.fuse names the fuse, details.reason what it blocks): EnableNodeCliInspectArguments off ignores --inspect and SIGUSR1, OnlyLoadAppFromAsar on refuses a main script outside app.asar. Use a build with the fuse flipped (@electron/fuses), launch the packaged app with executablePath (no main-process tools), or run production_validate to see every fuse."},
-	SingleInstanceLock:   {SingleInstanceLock, 409, false, "Another instance of the app holds its single-instance lock. Quit it, or attach to it with electron_attach."},
-	BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
-	FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
-	AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
-	RefNotFound:          {RefNotFound, 404, false, "The ref is not live (in the surface that issued it, or the active one for a ref this session never issued). Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
-	RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
-	SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
-	SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
-	SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
-	DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
-	SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
-	ElementNotFound:      {ElementNotFound, 404, false, "No element has that role and name, even after scrolling the virtualized lists (details: lists, steps, scroll_top, timed_out). Check the name with electron_snapshot or electron_find, name the list with listRef, or raise timeoutMs when timed_out."},
-	ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
-	ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
-	TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},
-	DragNoEffect:         {DragNoEffect, 422, false, "The drag ended but the list kept its order (details.order). Check that the item can be dragged there (a handle, a delay), or pass expect:\"drop\" when the drag is not meant to reorder."},
-	DragMisplaced:        {DragMisplaced, 422, false, "The list was reordered, but the dragged item is not where the target was: details.order is the order now and details.index its place. Do not repeat the same drag: drag it again from where it is now."},
-	WaitTimeout:          {WaitTimeout, 408, true, "The condition did not hold in time; details carry the last state seen. Raise timeoutMs or check the condition."},
-	ExpectationFailed:    {ExpectationFailed, 417, true, "The expectation did not hold; compare expected and actual in details."},
-	TransportUnsupported: {TransportUnsupported, 501, false, "This transport cannot do that (for example no Node inspector for the main process). Launch with main, attach with inspectorPort, or use electron_inject."},
-	CDPDisconnected:      {CDPDisconnected, 503, true, "The DevTools connection dropped (the app or window may have closed). Check electron_status; relaunch or reattach."},
-	CDPTimeout:           {CDPTimeout, 408, true, "The app did not answer a DevTools call in time; it may be busy or paused. Retry, or check electron_status."},
-	InjectFailed:         {InjectFailed, 500, true, "The main-process inspector did not open. The app may forbid it (fuses); retry or launch it yourself with --inspect."},
-	EvalSyntaxError:      {EvalSyntaxError, 400, false, "The code does not parse. Fix the syntax; pass an expression or a function body."},
-	EvalRuntimeError:     {EvalRuntimeError, 500, false, "The code threw; details carry the exception. Fix the code or the state it expects."},
-	EvalTimeout:          {EvalTimeout, 408, true, "The code did not finish in time. Make it shorter or raise timeoutMs."},
-	EvalBlockedKeyword:   {EvalBlockedKeyword, 400, false, "The operator's eval policy forbids a keyword in this code."},
-	EvalBlockedConstruct: {EvalBlockedConstruct, 400, false, "The operator's eval policy forbids a construct in this code."},
-	OperationTimeout:     {OperationTimeout, 408, true, "The tool call hit the server's backstop (--operation-timeout-ms). The session is still usable; retry with a smaller step."},
-	NotImplemented:       {NotImplemented, 501, false, "This tool or option is not built yet on this transport."},
-	Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
-	TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
-	PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
-	ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
-	OriginNotOpen:        {OriginNotOpen, 404, false, "No document of the app has that origin open, so its Web Storage cannot be reached (the DevTools DOMStorage domain works through a live document of the origin). details.open_origins lists the origins that are open (storage_snapshot shows them too); open a page of the origin first (electron_navigate, electron_window_open) or pass one of those."},
-	SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "Secret values (cookie values, credentials) are shown only when the operator started the server with --allow-secrets. Call again without reveal (the value stays [redacted]), or ask the operator for the flag."},
-	StorageStateInvalid:  {StorageStateInvalid, 400, false, "The storageState file does not have Playwright's shape ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}); details.path is the JSON path of the first problem. Nothing was written. Fix the file (or export one with storage_state_export) and import again."},
-	WindowOpenRefused:    {WindowOpenRefused, 409, false, "The app decides which windows it opens (Electron apps create their BrowserWindows in the main process). Use the app's own UI (a menu, a button) to open the window, or electron_eval_main with new BrowserWindow(...) when the operator allows main-process eval."},
-	LastWindow:           {LastWindow, 409, false, "That is the last window of an app you attached to: closing it may end the user's app. Pass force:true if you mean it, or use electron_stop (which detaches and leaves the app running)."},
-	HistoryEmpty:         {HistoryEmpty, 409, false, "The window has no history entry in that direction (details.index, details.entries). Check electron_get_url, or navigate with electron_navigate."},
-	EmulationRejected:    {EmulationRejected, 400, false, "The browser rejected an emulation value (the message names the field and the browser's reason): an unknown timezone ID (IANA, like Europe/Berlin), locale (BCP 47, like de-DE) or a value out of range. Fix that field and call again; the window keeps the emulation it had before this call (details.observed is what the page reported)."},
-	ClockNotInstalled:    {ClockNotInstalled, 409, false, "The fake clock is not installed in this session. Call clock_install first (optionally with a start time); then the other clock_* tools move it."},
-	AlreadyCapturing:     {AlreadyCapturing, 409, false, "A network capture is already running in this session. Read it with network_captured, or end it with network_capture_stop and start again with the new filters."},
-	NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
-	HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
-	UnsupportedArtifact:  {UnsupportedArtifact, 400, false, "appPath is not an artifact production_validate reads. Pass an unpacked app folder (with resources/app.asar or resources/app), a macOS .app bundle, an AppImage, an Electron executable or an .asar archive."},
-	AsarInvalid:          {AsarInvalid, 422, false, "The file is not a readable asar archive (details.reason says where it breaks: a truncated or inconsistent header, invalid JSON). Pass an intact app.asar, or repackage the app."},
-	AppCrashed:           {AppCrashed, 410, false, "The app's main process exited (details: exit_code or signal, stderr_tail). The session cannot act any more: call electron_launch with relaunch:true to start it again with the same arguments, or electron_stop to clear it."},
-	EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
-	IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
-	IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
+var registry = sync.OnceValue(func() map[Code]Entry {
+	return map[Code]Entry{
+		NotRunning:           {NotRunning, 409, false, "No app session is open. Call electron_launch or electron_attach first, or pass the sessionId of an open session."},
+		AlreadyRunning:       {AlreadyRunning, 409, false, "A session is already open. Stop it with electron_stop, pass allowMultiple:true, or keep using it."},
+		LaunchTimeout:        {LaunchTimeout, 408, true, "The app did not open a DevTools endpoint or a ready renderer in time. Raise timeoutMs/readyTimeoutMs, or run electron_doctor."},
+		LaunchFailed:         {LaunchFailed, 500, false, "The app could not be started. Check executablePath, args and the stderr tail in details; run electron_doctor."},
+		FusesBlockLaunch:     {FusesBlockLaunch, 409, false, "The app's Electron fuses forbid what this launch needs (details.fuse names the fuse, details.reason what it blocks): EnableNodeCliInspectArguments off ignores --inspect and SIGUSR1, OnlyLoadAppFromAsar on refuses a main script outside app.asar. Use a build with the fuse flipped (@electron/fuses), launch the packaged app with executablePath (no main-process tools), or run production_validate to see every fuse."},
+		SingleInstanceLock:   {SingleInstanceLock, 409, false, "Another instance of the app holds its single-instance lock. Quit it, or attach to it with electron_attach."},
+		BadArgument:          {BadArgument, 400, false, "An argument is missing or invalid; the message names the field. Fix it and call again."},
+		FileNotFound:         {FileNotFound, 404, false, "The named file does not exist. Pass an existing path."},
+		AbsolutePathRequired: {AbsolutePathRequired, 400, false, "Pass an absolute path."},
+		RefNotFound:          {RefNotFound, 404, false, "The ref is not live (in the surface that issued it, or the active one for a ref this session never issued). Take a new electron_snapshot or electron_find and use a ref from it; similar_refs, when present, lists live elements that look like the one the ref named."},
+		RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
+		SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
+		SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
+		SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
+		DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
+		SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
+		ElementNotFound:      {ElementNotFound, 404, false, "No element has that role and name, even after scrolling the virtualized lists (details: lists, steps, scroll_top, timed_out). Check the name with electron_snapshot or electron_find, name the list with listRef, or raise timeoutMs when timed_out."},
+		ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},
+		ElementDisabled:      {ElementDisabled, 409, false, "The element is disabled. Do what enables it first, or check electron_get_state."},
+		TypeNoEffect:         {TypeNoEffect, 422, false, "The value did not change (the page may reject or control it). Try electron_keyboard_type for real key events, or check the field."},
+		DragNoEffect:         {DragNoEffect, 422, false, "The drag ended but the list kept its order (details.order). Check that the item can be dragged there (a handle, a delay), or pass expect:\"drop\" when the drag is not meant to reorder."},
+		DragMisplaced:        {DragMisplaced, 422, false, "The list was reordered, but the dragged item is not where the target was: details.order is the order now and details.index its place. Do not repeat the same drag: drag it again from where it is now."},
+		WaitTimeout:          {WaitTimeout, 408, true, "The condition did not hold in time; details carry the last state seen. Raise timeoutMs or check the condition."},
+		ExpectationFailed:    {ExpectationFailed, 417, true, "The expectation did not hold; compare expected and actual in details."},
+		TransportUnsupported: {TransportUnsupported, 501, false, "This transport cannot do that (for example no Node inspector for the main process). Launch with main, attach with inspectorPort, or use electron_inject."},
+		CDPDisconnected:      {CDPDisconnected, 503, true, "The DevTools connection dropped (the app or window may have closed). Check electron_status; relaunch or reattach."},
+		CDPTimeout:           {CDPTimeout, 408, true, "The app did not answer a DevTools call in time; it may be busy or paused. Retry, or check electron_status."},
+		InjectFailed:         {InjectFailed, 500, true, "The main-process inspector did not open. The app may forbid it (fuses); retry or launch it yourself with --inspect."},
+		EvalSyntaxError:      {EvalSyntaxError, 400, false, "The code does not parse. Fix the syntax; pass an expression or a function body."},
+		EvalRuntimeError:     {EvalRuntimeError, 500, false, "The code threw; details carry the exception. Fix the code or the state it expects."},
+		EvalTimeout:          {EvalTimeout, 408, true, "The code did not finish in time. Make it shorter or raise timeoutMs."},
+		EvalBlockedKeyword:   {EvalBlockedKeyword, 400, false, "The operator's eval policy forbids a keyword in this code."},
+		EvalBlockedConstruct: {EvalBlockedConstruct, 400, false, "The operator's eval policy forbids a construct in this code."},
+		OperationTimeout:     {OperationTimeout, 408, true, "The tool call hit the server's backstop (--operation-timeout-ms). The session is still usable; retry with a smaller step."},
+		NotImplemented:       {NotImplemented, 501, false, "This tool or option is not built yet on this transport."},
+		Internal:             {Internal, 500, false, "An unexpected server error; details say what failed. Retry, and report it if it repeats."},
+		TypeMismatch:         {TypeMismatch, 422, false, "The text went in, but the element now holds something else (details.observed; the message names the first difference). Do not type it again blindly, that inserts it twice: read the element, undo (Control/Meta+Z) or replace its content (replace:true)."},
+		PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
+		ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
+		OriginNotOpen:        {OriginNotOpen, 404, false, "No document of the app has that origin open, so its Web Storage cannot be reached (the DevTools DOMStorage domain works through a live document of the origin). details.open_origins lists the origins that are open (storage_snapshot shows them too); open a page of the origin first (electron_navigate, electron_window_open) or pass one of those."},
+		SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "Secret values (cookie values, credentials) are shown only when the operator started the server with --allow-secrets. Call again without reveal (the value stays [redacted]), or ask the operator for the flag."},
+		StorageStateInvalid:  {StorageStateInvalid, 400, false, "The storageState file does not have Playwright's shape ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}); details.path is the JSON path of the first problem. Nothing was written. Fix the file (or export one with storage_state_export) and import again."},
+		WindowOpenRefused:    {WindowOpenRefused, 409, false, "The app decides which windows it opens (Electron apps create their BrowserWindows in the main process). Use the app's own UI (a menu, a button) to open the window, or electron_eval_main with new BrowserWindow(...) when the operator allows main-process eval."},
+		LastWindow:           {LastWindow, 409, false, "That is the last window of an app you attached to: closing it may end the user's app. Pass force:true if you mean it, or use electron_stop (which detaches and leaves the app running)."},
+		HistoryEmpty:         {HistoryEmpty, 409, false, "The window has no history entry in that direction (details.index, details.entries). Check electron_get_url, or navigate with electron_navigate."},
+		EmulationRejected:    {EmulationRejected, 400, false, "The browser rejected an emulation value (the message names the field and the browser's reason): an unknown timezone ID (IANA, like Europe/Berlin), locale (BCP 47, like de-DE) or a value out of range. Fix that field and call again; the window keeps the emulation it had before this call (details.observed is what the page reported)."},
+		ClockNotInstalled:    {ClockNotInstalled, 409, false, "The fake clock is not installed in this session. Call clock_install first (optionally with a start time); then the other clock_* tools move it."},
+		AlreadyCapturing:     {AlreadyCapturing, 409, false, "A network capture is already running in this session. Read it with network_captured, or end it with network_capture_stop and start again with the new filters."},
+		NotCapturing:         {NotCapturing, 409, false, "No network capture is running in this session. Start one with network_capture_start."},
+		HARInvalid:           {HARInvalid, 422, false, "The file is not a HAR 1.2 document; details.path is the JSON path of the first problem. Pass a HAR written by network_export_har, Playwright's recordHar or Chrome DevTools."},
+		UnsupportedArtifact:  {UnsupportedArtifact, 400, false, "appPath is not an artifact production_validate reads. Pass an unpacked app folder (with resources/app.asar or resources/app), a macOS .app bundle, an AppImage, an Electron executable or an .asar archive."},
+		AsarInvalid:          {AsarInvalid, 422, false, "The file is not a readable asar archive (details.reason says where it breaks: a truncated or inconsistent header, invalid JSON). Pass an intact app.asar, or repackage the app."},
+		AppCrashed:           {AppCrashed, 410, false, "The app's main process exited (details: exit_code or signal, stderr_tail). The session cannot act any more: call electron_launch with relaunch:true to start it again with the same arguments, or electron_stop to clear it."},
+		EvalRequired:         {EvalRequired, 403, false, "This tool runs code in the app's main process, which the operator has not allowed. Restart the server with --allow-eval=main (or --allow-eval) to use the IPC tools."},
+		IPCNoHandler:         {IPCNoHandler, 404, false, "No ipcMain.handle handler is registered for this channel (details.channels lists those that are). Check the channel name, or wait until the app has registered it."},
+		IPCInvokeFailed:      {IPCInvokeFailed, 500, false, "The channel's main-process handler threw (details.exception). Check the arguments, or the app's state the handler expects."},
 
-	IPCAlreadyCapturing:    {IPCAlreadyCapturing, 409, false, "An IPC capture is already running on this session. Read it with ipc_captured, or end it with ipc_capture_stop before starting another."},
-	IPCNotCapturing:        {IPCNotCapturing, 409, false, "No IPC capture is running on this session. Call ipc_capture_start with the channels first (ipc_stub needs a capture of its channel too)."},
-	IPCChannelNotCaptured:  {IPCChannelNotCaptured, 400, false, "ipc_stub acts only on a channel of the running capture (details.channels). Stop the capture and start it again with this channel in channels."},
-	NativeAlreadyCapturing: {NativeAlreadyCapturing, 409, false, "Notification capture is already armed on this session. Read it with native_notifications, or end it with native_notifications_stop."},
-	NativeNotCapturing:     {NativeNotCapturing, 409, false, "Notification capture is not armed on this session. Call native_notifications_start first."},
-	InstrumentationBusy:    {InstrumentationBusy, 409, false, "Another understudy server holds live instrumentation in this app's main process. Stop its capture, or wait: instrumentation whose server went away restores itself within seconds (its lease runs out)."},
-	GridNoSlot:             {GridNoSlot, 503, true, "The grid had no free slot that matches the capabilities before its session-request timeout (the message is the grid's). Wait for a session to end (electron_stop frees ours), add nodes or --max-sessions on the grid, or ask for a browserName/platform the grid's nodes offer."},
-	GridSessionFailed:      {GridSessionFailed, 502, false, "The grid could not create or keep the session; the message is the grid's own (a wrong goog:chromeOptions binary, bad capabilities, a driver that failed to start, a node that was lost). Fix the capabilities or the node and call electron_launch again."},
-	GridUnreachable:        {GridUnreachable, 503, true, "No Selenium Grid answered at that URL (details.grid). Check the address (http://HOST:4444), that the grid is up (GET /status), and that --allow-remote covers it when it is not on loopback."},
-	RemoteNotAllowed:       {RemoteNotAllowed, 403, false, "The endpoint is not on loopback, and the operator has not allowed it. Start the server with --allow-remote HOST[:PORT] (or UNDERSTUDY_ALLOW_REMOTE) naming it (details.host); a grid's se:cdp URL names the address the grid advertises, which must be allowed too."},
-	AutoConnectFailed:      {AutoConnectFailed, 404, false, "No running Chrome/Chromium with remote debugging was found (details.looked lists each DevToolsActivePort read and why it did not match). Turn on remote debugging in that browser (chrome://inspect/#remote-debugging, or start it with --remote-debugging-port=0), pass userDataDir for a non-default profile, and allow the connection in the browser when it asks."},
-	FileExists:             {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
+		IPCAlreadyCapturing:    {IPCAlreadyCapturing, 409, false, "An IPC capture is already running on this session. Read it with ipc_captured, or end it with ipc_capture_stop before starting another."},
+		IPCNotCapturing:        {IPCNotCapturing, 409, false, "No IPC capture is running on this session. Call ipc_capture_start with the channels first (ipc_stub needs a capture of its channel too)."},
+		IPCChannelNotCaptured:  {IPCChannelNotCaptured, 400, false, "ipc_stub acts only on a channel of the running capture (details.channels). Stop the capture and start it again with this channel in channels."},
+		NativeAlreadyCapturing: {NativeAlreadyCapturing, 409, false, "Notification capture is already armed on this session. Read it with native_notifications, or end it with native_notifications_stop."},
+		NativeNotCapturing:     {NativeNotCapturing, 409, false, "Notification capture is not armed on this session. Call native_notifications_start first."},
+		InstrumentationBusy:    {InstrumentationBusy, 409, false, "Another understudy server holds live instrumentation in this app's main process. Stop its capture, or wait: instrumentation whose server went away restores itself within seconds (its lease runs out)."},
+		GridNoSlot:             {GridNoSlot, 503, true, "The grid had no free slot that matches the capabilities before its session-request timeout (the message is the grid's). Wait for a session to end (electron_stop frees ours), add nodes or --max-sessions on the grid, or ask for a browserName/platform the grid's nodes offer."},
+		GridSessionFailed:      {GridSessionFailed, 502, false, "The grid could not create or keep the session; the message is the grid's own (a wrong goog:chromeOptions binary, bad capabilities, a driver that failed to start, a node that was lost). Fix the capabilities or the node and call electron_launch again."},
+		GridUnreachable:        {GridUnreachable, 503, true, "No Selenium Grid answered at that URL (details.grid). Check the address (http://HOST:4444), that the grid is up (GET /status), and that --allow-remote covers it when it is not on loopback."},
+		RemoteNotAllowed:       {RemoteNotAllowed, 403, false, "The endpoint is not on loopback, and the operator has not allowed it. Start the server with --allow-remote HOST[:PORT] (or UNDERSTUDY_ALLOW_REMOTE) naming it (details.host); a grid's se:cdp URL names the address the grid advertises, which must be allowed too."},
+		AutoConnectFailed:      {AutoConnectFailed, 404, false, "No running Chrome/Chromium with remote debugging was found (details.looked lists each DevToolsActivePort read and why it did not match). Turn on remote debugging in that browser (chrome://inspect/#remote-debugging, or start it with --remote-debugging-port=0), pass userDataDir for a non-default profile, and allow the connection in the browser when it asks."},
+		FileExists:             {FileExists, 409, false, "The file exists and this server did not write it, so it is not replaced. Pass overwrite:true to replace it, or choose another path (or dir for a new name)."},
 
-	TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
-	TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},
-	TraceNotFound:         {TraceNotFound, 404, false, "No trace artifact is at that path. Pass the folder trace_start/trace_stop returned (it holds trace.json)."},
-	TraceInvalid:          {TraceInvalid, 422, false, "The folder is not a readable understudy trace, or a replay spec is malformed (the message says which file; details.at the JSON path of a spec's first problem). Record a new trace rather than edit trace files; fix the spec at details.at (docs/evidence.md, Result checks)."},
-	TraceWriteFailed:      {TraceWriteFailed, 500, false, "A trace file could not be written (disk full, folder removed). The steps written so far stay readable; stop the trace and start a new one elsewhere."},
-	TraceBudgetExceeded:   {TraceBudgetExceeded, 429, false, "The trace's token budget is spent and enforce is on: calls other than trace_* are refused. Call trace_stop (or trace_budget to see the numbers), then start again with a larger budgetTokens."},
-	ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},
-	ConfirmRequired:       {ConfirmRequired, 412, false, "This call changes something that is kept (a baseline) or replays destructive steps. Review what it will do, then call again with confirm:true."},
-	BaselineNotFound:      {BaselineNotFound, 404, false, "No baseline with that name exists. Review a visual_capture, then create the baseline with visual_update_baseline {name, confirm:true}."},
-	VisualMismatch:        {VisualMismatch, 417, true, "The image differs from the baseline more than the threshold allows: look at details.diff_path and details.actual_path. Fix the UI, mask regions that change on every run, or accept the change with visual_update_baseline {confirm:true}."},
-	VisualEnvMismatch:     {VisualEnvMismatch, 409, false, "The baseline was taken in another environment (browser version, device scale or viewport; details.baseline vs details.current), so pixels cannot be compared honestly. Compare in the baseline's environment, or take a new baseline here with visual_update_baseline {confirm:true}."},
-	VisualSizeMismatch:    {VisualSizeMismatch, 409, false, "The capture and the baseline have different pixel sizes (details). Capture the same region (window size, element, clip), or take a new baseline with visual_update_baseline {confirm:true}."},
-	ImageInvalid:          {ImageInvalid, 422, false, "The file is not a readable PNG (corrupt or another format). Take a new baseline with visual_update_baseline {confirm:true}."},
-	A11yEngineMissing:     {A11yEngineMissing, 424, false, "axe-core is not installed where the operator said. Install it (npm ci in internal/a11y/engine, or npm install axe-core) and start the server with --axe-core PATH/axe.min.js or UNDERSTUDY_AXE_CORE=PATH."},
-	A11yUnknownRule:       {A11yUnknownRule, 400, false, "axe-core has no rule with that id (details.unknown). Use ids from details.known, or filter by tags instead."},
-}
+		TraceNotRecording:     {TraceNotRecording, 409, false, "No trace is being recorded. Call trace_start first, or pass path to read a written trace."},
+		TraceAlreadyRecording: {TraceAlreadyRecording, 409, false, "A trace is already being recorded (details.path). Call trace_stop first, or keep recording."},
+		TraceNotFound:         {TraceNotFound, 404, false, "No trace artifact is at that path. Pass the folder trace_start/trace_stop returned (it holds trace.json)."},
+		TraceInvalid:          {TraceInvalid, 422, false, "The folder is not a readable understudy trace, or a replay spec is malformed (the message says which file; details.at the JSON path of a spec's first problem). Record a new trace rather than edit trace files; fix the spec at details.at (docs/evidence.md, Result checks)."},
+		TraceWriteFailed:      {TraceWriteFailed, 500, false, "A trace file could not be written (disk full, folder removed). The steps written so far stay readable; stop the trace and start a new one elsewhere."},
+		TraceBudgetExceeded:   {TraceBudgetExceeded, 429, false, "The trace's token budget is spent and enforce is on: calls other than trace_* are refused. Call trace_stop (or trace_budget to see the numbers), then start again with a larger budgetTokens."},
+		ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},
+		ConfirmRequired:       {ConfirmRequired, 412, false, "This call changes something that is kept (a baseline) or replays destructive steps. Review what it will do, then call again with confirm:true."},
+		BaselineNotFound:      {BaselineNotFound, 404, false, "No baseline with that name exists. Review a visual_capture, then create the baseline with visual_update_baseline {name, confirm:true}."},
+		VisualMismatch:        {VisualMismatch, 417, true, "The image differs from the baseline more than the threshold allows: look at details.diff_path and details.actual_path. Fix the UI, mask regions that change on every run, or accept the change with visual_update_baseline {confirm:true}."},
+		VisualEnvMismatch:     {VisualEnvMismatch, 409, false, "The baseline was taken in another environment (browser version, device scale or viewport; details.baseline vs details.current), so pixels cannot be compared honestly. Compare in the baseline's environment, or take a new baseline here with visual_update_baseline {confirm:true}."},
+		VisualSizeMismatch:    {VisualSizeMismatch, 409, false, "The capture and the baseline have different pixel sizes (details). Capture the same region (window size, element, clip), or take a new baseline with visual_update_baseline {confirm:true}."},
+		ImageInvalid:          {ImageInvalid, 422, false, "The file is not a readable PNG (corrupt or another format). Take a new baseline with visual_update_baseline {confirm:true}."},
+		A11yEngineMissing:     {A11yEngineMissing, 424, false, "axe-core is not installed where the operator said. Install it (npm ci in internal/a11y/engine, or npm install axe-core) and start the server with --axe-core PATH/axe.min.js or UNDERSTUDY_AXE_CORE=PATH."},
+		A11yUnknownRule:       {A11yUnknownRule, 400, false, "axe-core has no rule with that id (details.unknown). Use ids from details.known, or filter by tags instead."},
+	}
+})
 
 // Lookup returns the registry entry of a code.
 func Lookup(c Code) (Entry, bool) {
-	e, ok := registry[c]
+	e, ok := registry()[c]
 	return e, ok
 }
 
 // Codes returns every registered code, sorted.
 func Codes() []Code {
-	out := make([]Code, 0, len(registry))
-	for c := range registry {
+	out := make([]Code, 0, len(registry()))
+	for c := range registry() {
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -250,7 +253,7 @@ func (e *Error) Is(target error) bool {
 // New returns an error with a code and a formatted message. It panics on an
 // unregistered code, so a typo fails in tests rather than reaching an agent.
 func New(c Code, format string, args ...any) *Error {
-	if _, ok := registry[c]; !ok {
+	if _, ok := registry()[c]; !ok {
 		panic(fmt.Sprintf("errs: unregistered code %q", c))
 	}
 	return &Error{Code: c, Message: fmt.Sprintf(format, args...)}

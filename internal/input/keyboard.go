@@ -72,7 +72,7 @@ func strokes(c Chord) ([]stroke, error) {
 		if c.Modifiers&m.bit == 0 || modifierKeyBit(def.Key) == m.bit {
 			continue
 		}
-		md := keymap[m.name]
+		md := keymap()[m.name]
 		out = append(out, stroke{
 			down: keyParams(cdpinput.DispatchKeyEventTypeRawKeyDown, md, md.Key, "", held|m.bit),
 			up:   keyParams(cdpinput.DispatchKeyEventTypeKeyUp, md, md.Key, "", held),
@@ -188,10 +188,10 @@ func typedKey(ch string) (string, bool) {
 	if len(ch) != 1 {
 		return "", false
 	}
-	if _, ok := keymap[ch]; ok {
+	if _, ok := keymap()[ch]; ok {
 		return ch, true
 	}
-	if _, ok := shiftedBase[ch]; ok {
+	if _, ok := shiftedBase()[ch]; ok {
 		return ch, true
 	}
 	return "", false

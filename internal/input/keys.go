@@ -3,6 +3,7 @@ package input
 import (
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -39,148 +40,154 @@ type KeyDef struct {
 // the main block, the DOM code for keys whose key value is taken by another
 // key (the numeric keypad, the right-hand modifiers). Characters typed with
 // Shift are not keys of their own; see shiftedBase. Read-only.
-var keymap = map[string]KeyDef{
-	"a": {"a", "KeyA", 65, "a", 0, "A"},
-	"b": {"b", "KeyB", 66, "b", 0, "B"},
-	"c": {"c", "KeyC", 67, "c", 0, "C"},
-	"d": {"d", "KeyD", 68, "d", 0, "D"},
-	"e": {"e", "KeyE", 69, "e", 0, "E"},
-	"f": {"f", "KeyF", 70, "f", 0, "F"},
-	"g": {"g", "KeyG", 71, "g", 0, "G"},
-	"h": {"h", "KeyH", 72, "h", 0, "H"},
-	"i": {"i", "KeyI", 73, "i", 0, "I"},
-	"j": {"j", "KeyJ", 74, "j", 0, "J"},
-	"k": {"k", "KeyK", 75, "k", 0, "K"},
-	"l": {"l", "KeyL", 76, "l", 0, "L"},
-	"m": {"m", "KeyM", 77, "m", 0, "M"},
-	"n": {"n", "KeyN", 78, "n", 0, "N"},
-	"o": {"o", "KeyO", 79, "o", 0, "O"},
-	"p": {"p", "KeyP", 80, "p", 0, "P"},
-	"q": {"q", "KeyQ", 81, "q", 0, "Q"},
-	"r": {"r", "KeyR", 82, "r", 0, "R"},
-	"s": {"s", "KeyS", 83, "s", 0, "S"},
-	"t": {"t", "KeyT", 84, "t", 0, "T"},
-	"u": {"u", "KeyU", 85, "u", 0, "U"},
-	"v": {"v", "KeyV", 86, "v", 0, "V"},
-	"w": {"w", "KeyW", 87, "w", 0, "W"},
-	"x": {"x", "KeyX", 88, "x", 0, "X"},
-	"y": {"y", "KeyY", 89, "y", 0, "Y"},
-	"z": {"z", "KeyZ", 90, "z", 0, "Z"},
+var keymap = sync.OnceValue(func() map[string]KeyDef {
+	return map[string]KeyDef{
+		"a": {"a", "KeyA", 65, "a", 0, "A"},
+		"b": {"b", "KeyB", 66, "b", 0, "B"},
+		"c": {"c", "KeyC", 67, "c", 0, "C"},
+		"d": {"d", "KeyD", 68, "d", 0, "D"},
+		"e": {"e", "KeyE", 69, "e", 0, "E"},
+		"f": {"f", "KeyF", 70, "f", 0, "F"},
+		"g": {"g", "KeyG", 71, "g", 0, "G"},
+		"h": {"h", "KeyH", 72, "h", 0, "H"},
+		"i": {"i", "KeyI", 73, "i", 0, "I"},
+		"j": {"j", "KeyJ", 74, "j", 0, "J"},
+		"k": {"k", "KeyK", 75, "k", 0, "K"},
+		"l": {"l", "KeyL", 76, "l", 0, "L"},
+		"m": {"m", "KeyM", 77, "m", 0, "M"},
+		"n": {"n", "KeyN", 78, "n", 0, "N"},
+		"o": {"o", "KeyO", 79, "o", 0, "O"},
+		"p": {"p", "KeyP", 80, "p", 0, "P"},
+		"q": {"q", "KeyQ", 81, "q", 0, "Q"},
+		"r": {"r", "KeyR", 82, "r", 0, "R"},
+		"s": {"s", "KeyS", 83, "s", 0, "S"},
+		"t": {"t", "KeyT", 84, "t", 0, "T"},
+		"u": {"u", "KeyU", 85, "u", 0, "U"},
+		"v": {"v", "KeyV", 86, "v", 0, "V"},
+		"w": {"w", "KeyW", 87, "w", 0, "W"},
+		"x": {"x", "KeyX", 88, "x", 0, "X"},
+		"y": {"y", "KeyY", 89, "y", 0, "Y"},
+		"z": {"z", "KeyZ", 90, "z", 0, "Z"},
 
-	"0": {"0", "Digit0", 48, "0", 0, ")"},
-	"1": {"1", "Digit1", 49, "1", 0, "!"},
-	"2": {"2", "Digit2", 50, "2", 0, "@"},
-	"3": {"3", "Digit3", 51, "3", 0, "#"},
-	"4": {"4", "Digit4", 52, "4", 0, "$"},
-	"5": {"5", "Digit5", 53, "5", 0, "%"},
-	"6": {"6", "Digit6", 54, "6", 0, "^"},
-	"7": {"7", "Digit7", 55, "7", 0, "&"},
-	"8": {"8", "Digit8", 56, "8", 0, "*"},
-	"9": {"9", "Digit9", 57, "9", 0, "("},
+		"0": {"0", "Digit0", 48, "0", 0, ")"},
+		"1": {"1", "Digit1", 49, "1", 0, "!"},
+		"2": {"2", "Digit2", 50, "2", 0, "@"},
+		"3": {"3", "Digit3", 51, "3", 0, "#"},
+		"4": {"4", "Digit4", 52, "4", 0, "$"},
+		"5": {"5", "Digit5", 53, "5", 0, "%"},
+		"6": {"6", "Digit6", 54, "6", 0, "^"},
+		"7": {"7", "Digit7", 55, "7", 0, "&"},
+		"8": {"8", "Digit8", 56, "8", 0, "*"},
+		"9": {"9", "Digit9", 57, "9", 0, "("},
 
-	"`":  {"`", "Backquote", 192, "`", 0, "~"},
-	"-":  {"-", "Minus", 189, "-", 0, "_"},
-	"=":  {"=", "Equal", 187, "=", 0, "+"},
-	"[":  {"[", "BracketLeft", 219, "[", 0, "{"},
-	"]":  {"]", "BracketRight", 221, "]", 0, "}"},
-	"\\": {"\\", "Backslash", 220, "\\", 0, "|"},
-	";":  {";", "Semicolon", 186, ";", 0, ":"},
-	"'":  {"'", "Quote", 222, "'", 0, "\""},
-	",":  {",", "Comma", 188, ",", 0, "<"},
-	".":  {".", "Period", 190, ".", 0, ">"},
-	"/":  {"/", "Slash", 191, "/", 0, "?"},
-	" ":  {" ", "Space", 32, " ", 0, ""},
+		"`":  {"`", "Backquote", 192, "`", 0, "~"},
+		"-":  {"-", "Minus", 189, "-", 0, "_"},
+		"=":  {"=", "Equal", 187, "=", 0, "+"},
+		"[":  {"[", "BracketLeft", 219, "[", 0, "{"},
+		"]":  {"]", "BracketRight", 221, "]", 0, "}"},
+		"\\": {"\\", "Backslash", 220, "\\", 0, "|"},
+		";":  {";", "Semicolon", 186, ";", 0, ":"},
+		"'":  {"'", "Quote", 222, "'", 0, "\""},
+		",":  {",", "Comma", 188, ",", 0, "<"},
+		".":  {".", "Period", 190, ".", 0, ">"},
+		"/":  {"/", "Slash", 191, "/", 0, "?"},
+		" ":  {" ", "Space", 32, " ", 0, ""},
 
-	"Enter":       {"Enter", "Enter", 13, "\r", 0, ""},
-	"Tab":         {"Tab", "Tab", 9, "", 0, ""},
-	"Backspace":   {"Backspace", "Backspace", 8, "", 0, ""},
-	"Delete":      {"Delete", "Delete", 46, "", 0, ""},
-	"Escape":      {"Escape", "Escape", 27, "", 0, ""},
-	"Insert":      {"Insert", "Insert", 45, "", 0, ""},
-	"ArrowLeft":   {"ArrowLeft", "ArrowLeft", 37, "", 0, ""},
-	"ArrowUp":     {"ArrowUp", "ArrowUp", 38, "", 0, ""},
-	"ArrowRight":  {"ArrowRight", "ArrowRight", 39, "", 0, ""},
-	"ArrowDown":   {"ArrowDown", "ArrowDown", 40, "", 0, ""},
-	"Home":        {"Home", "Home", 36, "", 0, ""},
-	"End":         {"End", "End", 35, "", 0, ""},
-	"PageUp":      {"PageUp", "PageUp", 33, "", 0, ""},
-	"PageDown":    {"PageDown", "PageDown", 34, "", 0, ""},
-	"CapsLock":    {"CapsLock", "CapsLock", 20, "", 0, ""},
-	"NumLock":     {"NumLock", "NumLock", 144, "", 0, ""},
-	"ScrollLock":  {"ScrollLock", "ScrollLock", 145, "", 0, ""},
-	"Pause":       {"Pause", "Pause", 19, "", 0, ""},
-	"PrintScreen": {"PrintScreen", "PrintScreen", 44, "", 0, ""},
-	"ContextMenu": {"ContextMenu", "ContextMenu", 93, "", 0, ""},
+		"Enter":       {"Enter", "Enter", 13, "\r", 0, ""},
+		"Tab":         {"Tab", "Tab", 9, "", 0, ""},
+		"Backspace":   {"Backspace", "Backspace", 8, "", 0, ""},
+		"Delete":      {"Delete", "Delete", 46, "", 0, ""},
+		"Escape":      {"Escape", "Escape", 27, "", 0, ""},
+		"Insert":      {"Insert", "Insert", 45, "", 0, ""},
+		"ArrowLeft":   {"ArrowLeft", "ArrowLeft", 37, "", 0, ""},
+		"ArrowUp":     {"ArrowUp", "ArrowUp", 38, "", 0, ""},
+		"ArrowRight":  {"ArrowRight", "ArrowRight", 39, "", 0, ""},
+		"ArrowDown":   {"ArrowDown", "ArrowDown", 40, "", 0, ""},
+		"Home":        {"Home", "Home", 36, "", 0, ""},
+		"End":         {"End", "End", 35, "", 0, ""},
+		"PageUp":      {"PageUp", "PageUp", 33, "", 0, ""},
+		"PageDown":    {"PageDown", "PageDown", 34, "", 0, ""},
+		"CapsLock":    {"CapsLock", "CapsLock", 20, "", 0, ""},
+		"NumLock":     {"NumLock", "NumLock", 144, "", 0, ""},
+		"ScrollLock":  {"ScrollLock", "ScrollLock", 145, "", 0, ""},
+		"Pause":       {"Pause", "Pause", 19, "", 0, ""},
+		"PrintScreen": {"PrintScreen", "PrintScreen", 44, "", 0, ""},
+		"ContextMenu": {"ContextMenu", "ContextMenu", 93, "", 0, ""},
 
-	"F1":  {"F1", "F1", 112, "", 0, ""},
-	"F2":  {"F2", "F2", 113, "", 0, ""},
-	"F3":  {"F3", "F3", 114, "", 0, ""},
-	"F4":  {"F4", "F4", 115, "", 0, ""},
-	"F5":  {"F5", "F5", 116, "", 0, ""},
-	"F6":  {"F6", "F6", 117, "", 0, ""},
-	"F7":  {"F7", "F7", 118, "", 0, ""},
-	"F8":  {"F8", "F8", 119, "", 0, ""},
-	"F9":  {"F9", "F9", 120, "", 0, ""},
-	"F10": {"F10", "F10", 121, "", 0, ""},
-	"F11": {"F11", "F11", 122, "", 0, ""},
-	"F12": {"F12", "F12", 123, "", 0, ""},
+		"F1":  {"F1", "F1", 112, "", 0, ""},
+		"F2":  {"F2", "F2", 113, "", 0, ""},
+		"F3":  {"F3", "F3", 114, "", 0, ""},
+		"F4":  {"F4", "F4", 115, "", 0, ""},
+		"F5":  {"F5", "F5", 116, "", 0, ""},
+		"F6":  {"F6", "F6", 117, "", 0, ""},
+		"F7":  {"F7", "F7", 118, "", 0, ""},
+		"F8":  {"F8", "F8", 119, "", 0, ""},
+		"F9":  {"F9", "F9", 120, "", 0, ""},
+		"F10": {"F10", "F10", 121, "", 0, ""},
+		"F11": {"F11", "F11", 122, "", 0, ""},
+		"F12": {"F12", "F12", 123, "", 0, ""},
 
-	"Shift":        {"Shift", "ShiftLeft", 16, "", LocationLeft, ""},
-	"Control":      {"Control", "ControlLeft", 17, "", LocationLeft, ""},
-	"Alt":          {"Alt", "AltLeft", 18, "", LocationLeft, ""},
-	"Meta":         {"Meta", "MetaLeft", 91, "", LocationLeft, ""},
-	"ShiftRight":   {"Shift", "ShiftRight", 16, "", LocationRight, ""},
-	"ControlRight": {"Control", "ControlRight", 17, "", LocationRight, ""},
-	"AltRight":     {"Alt", "AltRight", 18, "", LocationRight, ""},
-	"MetaRight":    {"Meta", "MetaRight", 92, "", LocationRight, ""},
+		"Shift":        {"Shift", "ShiftLeft", 16, "", LocationLeft, ""},
+		"Control":      {"Control", "ControlLeft", 17, "", LocationLeft, ""},
+		"Alt":          {"Alt", "AltLeft", 18, "", LocationLeft, ""},
+		"Meta":         {"Meta", "MetaLeft", 91, "", LocationLeft, ""},
+		"ShiftRight":   {"Shift", "ShiftRight", 16, "", LocationRight, ""},
+		"ControlRight": {"Control", "ControlRight", 17, "", LocationRight, ""},
+		"AltRight":     {"Alt", "AltRight", 18, "", LocationRight, ""},
+		"MetaRight":    {"Meta", "MetaRight", 92, "", LocationRight, ""},
 
-	"Numpad0":        {"0", "Numpad0", 96, "0", LocationNumpad, ""},
-	"Numpad1":        {"1", "Numpad1", 97, "1", LocationNumpad, ""},
-	"Numpad2":        {"2", "Numpad2", 98, "2", LocationNumpad, ""},
-	"Numpad3":        {"3", "Numpad3", 99, "3", LocationNumpad, ""},
-	"Numpad4":        {"4", "Numpad4", 100, "4", LocationNumpad, ""},
-	"Numpad5":        {"5", "Numpad5", 101, "5", LocationNumpad, ""},
-	"Numpad6":        {"6", "Numpad6", 102, "6", LocationNumpad, ""},
-	"Numpad7":        {"7", "Numpad7", 103, "7", LocationNumpad, ""},
-	"Numpad8":        {"8", "Numpad8", 104, "8", LocationNumpad, ""},
-	"Numpad9":        {"9", "Numpad9", 105, "9", LocationNumpad, ""},
-	"NumpadMultiply": {"*", "NumpadMultiply", 106, "*", LocationNumpad, ""},
-	"NumpadAdd":      {"+", "NumpadAdd", 107, "+", LocationNumpad, ""},
-	"NumpadSubtract": {"-", "NumpadSubtract", 109, "-", LocationNumpad, ""},
-	"NumpadDecimal":  {".", "NumpadDecimal", 110, ".", LocationNumpad, ""},
-	"NumpadDivide":   {"/", "NumpadDivide", 111, "/", LocationNumpad, ""},
-	"NumpadEnter":    {"Enter", "NumpadEnter", 13, "\r", LocationNumpad, ""},
-}
+		"Numpad0":        {"0", "Numpad0", 96, "0", LocationNumpad, ""},
+		"Numpad1":        {"1", "Numpad1", 97, "1", LocationNumpad, ""},
+		"Numpad2":        {"2", "Numpad2", 98, "2", LocationNumpad, ""},
+		"Numpad3":        {"3", "Numpad3", 99, "3", LocationNumpad, ""},
+		"Numpad4":        {"4", "Numpad4", 100, "4", LocationNumpad, ""},
+		"Numpad5":        {"5", "Numpad5", 101, "5", LocationNumpad, ""},
+		"Numpad6":        {"6", "Numpad6", 102, "6", LocationNumpad, ""},
+		"Numpad7":        {"7", "Numpad7", 103, "7", LocationNumpad, ""},
+		"Numpad8":        {"8", "Numpad8", 104, "8", LocationNumpad, ""},
+		"Numpad9":        {"9", "Numpad9", 105, "9", LocationNumpad, ""},
+		"NumpadMultiply": {"*", "NumpadMultiply", 106, "*", LocationNumpad, ""},
+		"NumpadAdd":      {"+", "NumpadAdd", 107, "+", LocationNumpad, ""},
+		"NumpadSubtract": {"-", "NumpadSubtract", 109, "-", LocationNumpad, ""},
+		"NumpadDecimal":  {".", "NumpadDecimal", 110, ".", LocationNumpad, ""},
+		"NumpadDivide":   {"/", "NumpadDivide", 111, "/", LocationNumpad, ""},
+		"NumpadEnter":    {"Enter", "NumpadEnter", 13, "\r", LocationNumpad, ""},
+	}
+})
 
 // shiftedBase maps a character typed with Shift on the US layout to the
 // name of its key. Read-only.
-var shiftedBase = map[string]string{
-	")": "0", "!": "1", "@": "2", "#": "3", "$": "4",
-	"%": "5", "^": "6", "&": "7", "*": "8", "(": "9",
-	"~": "`", "_": "-", "+": "=", "{": "[", "}": "]", "|": "\\",
-	":": ";", "\"": "'", "<": ",", ">": ".", "?": "/",
-	"A": "a", "B": "b", "C": "c", "D": "d", "E": "e", "F": "f", "G": "g",
-	"H": "h", "I": "i", "J": "j", "K": "k", "L": "l", "M": "m", "N": "n",
-	"O": "o", "P": "p", "Q": "q", "R": "r", "S": "s", "T": "t", "U": "u",
-	"V": "v", "W": "w", "X": "x", "Y": "y", "Z": "z",
-}
+var shiftedBase = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		")": "0", "!": "1", "@": "2", "#": "3", "$": "4",
+		"%": "5", "^": "6", "&": "7", "*": "8", "(": "9",
+		"~": "`", "_": "-", "+": "=", "{": "[", "}": "]", "|": "\\",
+		":": ";", "\"": "'", "<": ",", ">": ".", "?": "/",
+		"A": "a", "B": "b", "C": "c", "D": "d", "E": "e", "F": "f", "G": "g",
+		"H": "h", "I": "i", "J": "j", "K": "k", "L": "l", "M": "m", "N": "n",
+		"O": "o", "P": "p", "Q": "q", "R": "r", "S": "s", "T": "t", "U": "u",
+		"V": "v", "W": "w", "X": "x", "Y": "y", "Z": "z",
+	}
+})
 
 // aliases maps other spellings, lower-cased, to a key name. Multi-character
 // key names of keymap also match case-insensitively without an entry here.
 // Read-only.
-var aliases = map[string]string{
-	"\r": "Enter", "\n": "Enter", "\t": "Tab",
-	"esc": "Escape", "return": "Enter", "space": " ", "spacebar": " ",
-	"del": "Delete", "ins": "Insert", "bksp": "Backspace",
-	"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
-	"pgup": "PageUp", "pgdn": "PageDown", "pagedn": "PageDown",
-	"ctrl": "Control", "controlleft": "Control", "ctrlleft": "Control", "ctrlright": "ControlRight",
-	"shiftleft": "Shift", "altleft": "Alt", "option": "Alt", "opt": "Alt",
-	"metaleft": "Meta", "cmd": "Meta", "command": "Meta", "super": "Meta", "os": "Meta",
-	"plus": "+", "minus": "-", "equal": "=", "backquote": "`",
-	"bracketleft": "[", "bracketright": "]", "backslash": "\\",
-	"semicolon": ";", "quote": "'", "comma": ",", "period": ".", "slash": "/",
-}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"\r": "Enter", "\n": "Enter", "\t": "Tab",
+		"esc": "Escape", "return": "Enter", "space": " ", "spacebar": " ",
+		"del": "Delete", "ins": "Insert", "bksp": "Backspace",
+		"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
+		"pgup": "PageUp", "pgdn": "PageDown", "pagedn": "PageDown",
+		"ctrl": "Control", "controlleft": "Control", "ctrlleft": "Control", "ctrlright": "ControlRight",
+		"shiftleft": "Shift", "altleft": "Alt", "option": "Alt", "opt": "Alt",
+		"metaleft": "Meta", "cmd": "Meta", "command": "Meta", "super": "Meta", "os": "Meta",
+		"plus": "+", "minus": "-", "equal": "=", "backquote": "`",
+		"bracketleft": "[", "bracketright": "]", "backslash": "\\",
+		"semicolon": ";", "quote": "'", "comma": ",", "period": ".", "slash": "/",
+	}
+})
 
 // controlOrMeta is the modifier that OS uses for shortcuts: Meta on macOS,
 // Control elsewhere.
@@ -282,18 +289,18 @@ func asciiLower(s string) string {
 
 // canonical returns the keymap or shiftedBase name of a key spelling.
 func canonical(name string) (string, bool) {
-	if _, ok := keymap[name]; ok {
+	if _, ok := keymap()[name]; ok {
 		return name, true
 	}
-	if _, ok := shiftedBase[name]; ok {
+	if _, ok := shiftedBase()[name]; ok {
 		return name, true
 	}
 	low := asciiLower(name)
-	if n, ok := aliases[low]; ok {
+	if n, ok := aliases()[low]; ok {
 		return n, true
 	}
 	if len(name) > 1 {
-		for n := range keymap {
+		for n := range keymap() {
 			if len(n) > 1 && asciiLower(n) == low {
 				return n, true
 			}
@@ -312,11 +319,11 @@ func canonical(name string) (string, bool) {
 // resolve returns the definition of a canonical key name and whether the
 // US layout needs Shift to produce it.
 func resolve(name string) (def KeyDef, needsShift, ok bool) {
-	if d, ok := keymap[name]; ok {
+	if d, ok := keymap()[name]; ok {
 		return d, false, true
 	}
-	if base, ok := shiftedBase[name]; ok {
-		d := keymap[base]
+	if base, ok := shiftedBase()[name]; ok {
+		d := keymap()[base]
 		return KeyDef{Key: name, Code: d.Code, KeyCode: d.KeyCode, Text: name, Location: d.Location}, true, true
 	}
 	return KeyDef{}, false, false
@@ -472,7 +479,7 @@ func ParseChordFor(s, goos string) (Chord, error) {
 		name = n
 	}
 	// A modifier key pressed as the key is not also held before it.
-	mods &^= modifierKeyBit(keymap[name].Key)
+	mods &^= modifierKeyBit(keymap()[name].Key)
 	return Chord{Modifiers: mods, Key: letterKey(name, mods)}, nil
 }
 
@@ -482,7 +489,7 @@ func ParseChordFor(s, goos string) (Chord, error) {
 // is the character, typed with Shift.
 func letterKey(name string, mods int) string {
 	if mods != 0 && len(name) == 1 && 'A' <= name[0] && name[0] <= 'Z' {
-		return shiftedBase[name]
+		return shiftedBase()[name]
 	}
 	return name
 }

@@ -209,7 +209,7 @@ func TestLookup(t *testing.T) {
 func TestKeymapConsistent(t *testing.T) {
 	folded := map[string]string{}
 	codes := map[string]string{}
-	for name, d := range keymap {
+	for name, d := range keymap() {
 		if d.Key == "" || d.Code == "" || d.KeyCode <= 0 {
 			t.Errorf("%q: incomplete %+v", name, d)
 		}
@@ -227,24 +227,24 @@ func TestKeymapConsistent(t *testing.T) {
 			t.Errorf("%q is neither the key %q nor the code %q", name, d.Key, d.Code)
 		}
 		if d.ShiftKey != "" {
-			if shiftedBase[d.ShiftKey] != name {
-				t.Errorf("%q shifts to %q, which shiftedBase maps to %q", name, d.ShiftKey, shiftedBase[d.ShiftKey])
+			if shiftedBase()[d.ShiftKey] != name {
+				t.Errorf("%q shifts to %q, which shiftedBase maps to %q", name, d.ShiftKey, shiftedBase()[d.ShiftKey])
 			}
 		}
 		if len([]rune(d.Text)) > 1 {
 			t.Errorf("%q types %q, more than one character", name, d.Text)
 		}
 	}
-	for shifted, base := range shiftedBase {
-		d, ok := keymap[base]
+	for shifted, base := range shiftedBase() {
+		d, ok := keymap()[base]
 		if !ok || d.ShiftKey != shifted {
-			t.Errorf("shiftedBase[%q] = %q, whose ShiftKey is %q", shifted, base, d.ShiftKey)
+			t.Errorf("shiftedBase()[%q] = %q, whose ShiftKey is %q", shifted, base, d.ShiftKey)
 		}
-		if _, clash := keymap[shifted]; clash {
+		if _, clash := keymap()[shifted]; clash {
 			t.Errorf("%q is both a key and a shifted character", shifted)
 		}
 	}
-	for alias, name := range aliases {
+	for alias, name := range aliases() {
 		if asciiLower(alias) != alias {
 			t.Errorf("alias %q is not lower-case", alias)
 		}
@@ -284,7 +284,7 @@ func FuzzParseChord(f *testing.F) {
 			if _, _, ok := resolve(c.Key); !ok {
 				t.Fatalf("ParseChordFor(%q): key %q is not canonical", s, c.Key)
 			}
-			if modifierKeyBit(keymap[c.Key].Key)&c.Modifiers != 0 {
+			if modifierKeyBit(keymap()[c.Key].Key)&c.Modifiers != 0 {
 				t.Fatalf("ParseChordFor(%q) = %+v holds its own key as a modifier", s, c)
 			}
 			back, err := ParseChordFor(c.String(), goos)

@@ -29,7 +29,7 @@ func TestToolsDoc(t *testing.T) {
 	for _, name := range s.Names() {
 		d := s.tools().defs[name]
 		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
-		if short, ok := hostDescs[name]; ok {
+		if short, ok := hostDescs()[name]; ok {
 			b.WriteString("*In tools/list:* " + short + "\n\n")
 		}
 		var rows []string

@@ -24,7 +24,7 @@ func TestHostDescriptions(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	defer s.Close()
 	code := regexp.MustCompile(`\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b`)
-	for name, short := range hostDescs {
+	for name, short := range hostDescs() {
 		d, ok := s.tools().defs[name]
 		if !ok {
 			t.Errorf("hostDescs names %s, which is not a registered tool", name)
@@ -46,7 +46,7 @@ func TestHostDescriptions(t *testing.T) {
 		if groupOf(name) != "" {
 			continue
 		}
-		if _, ok := hostDescs[name]; !ok && len(s.tools().defs[name].desc) > hostDescLimit {
+		if _, ok := hostDescs()[name]; !ok && len(s.tools().defs[name].desc) > hostDescLimit {
 			t.Errorf("%s: its description is %d bytes; give tools/list a short one in hostDescs (hostview.go), the full one stays in docs/tools.md", name, len(s.tools().defs[name].desc))
 		}
 	}
