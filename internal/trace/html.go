@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -121,23 +122,7 @@ func report(d *htmlData) []byte {
 			t := st.Targets[k]
 			w("<p>", esc(k), " ", n(t.Ref), " = ", esc(t.Role), ` "`, esc(t.Name), `"</p>`)
 		}
-		w("\n")
-		if len(st.Console) > 0 {
-			w(`<h4>Console since the previous step</h4><pre class="console">`)
-			for _, l := range st.Console {
-				w(esc(l), "\n")
-			}
-			w("</pre>")
-		}
-		w("\n")
-		if len(st.Network) > 0 {
-			w(`<h4>Network since the previous step</h4><pre class="network">`)
-			for _, l := range st.Network {
-				w(esc(l), "\n")
-			}
-			w("</pre>")
-		}
-		w("\n")
+		w("\n", seenSince("Console", "console", st.Console), "\n", seenSince("Network", "network", st.Network), "\n")
 		if st.Shot != "" {
 			w(`<h4>Screenshot after the step</h4><img alt="screenshot after step `, n(st.Seq), `" src="`, esc(st.Shot), `">`)
 		}
@@ -145,6 +130,21 @@ func report(d *htmlData) []byte {
 	}
 	w("\n</body></html>\n")
 	return b.Bytes()
+}
+
+// seenSince is a step's console or network lines under their heading, or
+// nothing when there are none.
+func seenSince(what, class string, lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<h4>" + what + ` since the previous step</h4><pre class="` + class + `">`)
+	for _, l := range lines {
+		b.WriteString(esc(l) + "\n")
+	}
+	b.WriteString("</pre>")
+	return b.String()
 }
 
 // esc escapes text for an HTML text node or a double-quoted attribute
