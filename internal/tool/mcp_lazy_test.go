@@ -88,3 +88,17 @@ func TestFirstRequestIsAToolCall(t *testing.T) {
 		t.Fatalf("electron_status failed: %+v", res.StructuredContent)
 	}
 }
+
+// TestNewBuildsNoRegistry: New leaves the tool registry for its first use
+// (ADR-026, amendment of 2026-12-02), which a host waiting for the
+// initialize reply would otherwise pay for; the first Names builds it.
+func TestNewBuildsNoRegistry(t *testing.T) {
+	s := New(Config{})
+	defer s.Close()
+	if s.reg.defs != nil {
+		t.Fatalf("New built the registry (%d tools)", len(s.reg.defs))
+	}
+	if n := len(s.Names()); n < 50 || len(s.reg.defs) != n {
+		t.Fatalf("Names listed %d tools, the registry holds %d", n, len(s.reg.defs))
+	}
+}
