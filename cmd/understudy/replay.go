@@ -101,29 +101,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	raw, _ := json.Marshal(map[string]any{"path": abs, "confirm": confirm})
 	res := srv.Dispatch(ctx, "trace_replay", raw, nil)
-	var env struct {
-		OK              bool   `json:"ok"`
-		Code            string `json:"code"`
-		Error           string `json:"error"`
-		Passed          bool   `json:"passed"`
-		Replayed        int    `json:"replayed"`
-		Matched         int    `json:"matched"`
-		FirstDifference *struct {
-			Seq      int    `json:"seq"`
-			Tool     string `json:"tool"`
-			Why      string `json:"why"`
-			Recorded struct {
-				OK bool `json:"ok"`
-			} `json:"recorded"`
-			Replayed *struct {
-				OK    bool   `json:"ok"`
-				Code  string `json:"code"`
-				Error string `json:"error"`
-			} `json:"replayed"`
-		} `json:"first_difference"`
+	var env struct { // the answer: trace_replay's result, or a failure's message
+		tool.TraceReplayResult
+		Error string `json:"error"`
 	}
 	_ = json.Unmarshal(res.JSON, &env)
-	exit := replayExit(env.OK, errs.Code(env.Code), env.Passed)
+	exit := replayExit(!res.IsError, res.Code, env.Passed)
 	if fd := env.FirstDifference; exit == replayDiffered && fd != nil && fd.Recorded.OK && fd.Replayed != nil && !fd.Replayed.OK &&
 		(fd.Tool == "electron_launch" || fd.Tool == "electron_attach") {
 		exit = replayNoLaunch
@@ -134,8 +117,8 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return exit
 	}
 	switch {
-	case !env.OK:
-		fmt.Fprintf(stdout, "understudy replay %s: %s: %s\n", abs, env.Code, env.Error)
+	case res.IsError:
+		fmt.Fprintf(stdout, "understudy replay %s: %s: %s\n", abs, res.Code, env.Error)
 	case env.Passed:
 		fmt.Fprintf(stdout, "understudy replay %s: passed (%d steps)\n", abs, env.Replayed)
 	default:

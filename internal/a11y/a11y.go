@@ -465,10 +465,7 @@ func isolate(ctx context.Context, f page.Frame, frameID string) (page.Frame, err
 	}
 	r, err := cdpproto.Call(ctx, f.Session, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: cdpproto.FrameID(frameID), WorldName: World})
 	if err != nil {
-		if errs.As(err) != nil || ctx.Err() != nil {
-			return page.Frame{}, err
-		}
-		return page.Frame{}, errs.Wrap(errs.Internal, err, "creating the audit world in surface "+f.SurfaceID)
+		return page.Frame{}, errs.OrInternal(ctx, err, "creating the audit world in surface "+f.SurfaceID)
 	}
 	if r.ExecutionContextID == 0 {
 		return page.Frame{}, errs.New(errs.Internal, "surface %s gave no context for the audit world", f.SurfaceID)
@@ -497,10 +494,7 @@ func evaluate(ctx context.Context, f page.Frame, expr string, byValue bool, v an
 	p := runtime.EvaluateParams{Expression: expr, ContextID: f.ContextID, ReturnByValue: &byValue, AwaitPromise: &await, Silent: &silent}
 	res, err := cdpproto.Call(ctx, f.Session, runtime.Evaluate, p)
 	if err != nil {
-		if errs.As(err) != nil || ctx.Err() != nil {
-			return err
-		}
-		return errs.Wrap(errs.Internal, err, "Runtime.evaluate in surface "+f.SurfaceID)
+		return errs.OrInternal(ctx, err, "Runtime.evaluate in surface "+f.SurfaceID)
 	}
 	if d := res.ExceptionDetails; d != nil {
 		msg := d.Text

@@ -302,6 +302,16 @@ func CodeOf(err error) Code {
 // Kind returns a sentinel with only a code, for errors.Is(err, errs.Kind(c)).
 func Kind(c Code) error { return &Error{Code: c} }
 
+// OrInternal is err from a protocol call as a tool reports it: as it is
+// when it already carries a code or ctx has ended (the caller's context
+// decides those), else INTERNAL, saying what was being done.
+func OrInternal(ctx context.Context, err error, what string) error {
+	if As(err) != nil || ctx.Err() != nil {
+		return err
+	}
+	return Wrap(Internal, err, what)
+}
+
 // FromContext is the one way to turn a context that ended into a coded
 // error. what says what was being waited for ("Runtime.evaluate got no
 // reply", "waiting for the load event"). A deadline becomes onDeadline

@@ -632,10 +632,7 @@ func (s *Store) SetFiles(ctx context.Context, f Frame, l Locator, paths []string
 		paths = []string{}
 	}
 	if _, err := cdpproto.Call(ctx, f.Session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: el.ObjectID}); err != nil {
-		if errs.As(err) != nil || ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, errs.Wrap(errs.Internal, err, "DOM.setFileInputFiles in surface "+f.SurfaceID)
+		return nil, errs.OrInternal(ctx, err, "DOM.setFileInputFiles in surface "+f.SurfaceID)
 	}
 	var files []FileInfo
 	if err := s.read(ctx, f, l, "actFiles", nil, &files); err != nil {

@@ -636,10 +636,7 @@ func evaluateAwait(ctx context.Context, f Frame, expr, what string) (*runtime.Re
 	}
 	res, err := cdpproto.Call(ctx, f.Session, runtime.Evaluate, p)
 	if err != nil {
-		if errs.As(err) != nil || ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, errs.Wrap(errs.Internal, err, "Runtime.evaluate in surface "+f.SurfaceID)
+		return nil, errs.OrInternal(ctx, err, "Runtime.evaluate in surface "+f.SurfaceID)
 	}
 	if res.ExceptionDetails != nil {
 		text := exceptionText(res.ExceptionDetails)

@@ -237,15 +237,13 @@ func (c *client) getTargetInfo(sid string, id int64, targetID string) {
 		c.reply(sid, id, map[string]any{"targetInfo": c.r.browserInfo()})
 		return
 	}
-	if t := c.targets[targetID]; t != nil {
-		c.reply(sid, id, map[string]any{"targetInfo": t.view(c.attachedTo(targetID))})
-		return
-	}
-	for _, t := range c.targets {
-		if t.tabID == targetID {
-			c.reply(sid, id, map[string]any{"targetInfo": t.tabView(c.attachedTo(targetID))})
-			return
+	if t := c.targetOrTab(targetID); t != nil {
+		info := t.view(c.attachedTo(targetID))
+		if t.info.TargetID != targetID { // the id is the tab's
+			info = t.tabView(c.attachedTo(targetID))
 		}
+		c.reply(sid, id, map[string]any{"targetInfo": info})
+		return
 	}
 	c.replyErr(sid, id, codeInvalidParams, "No target with given id found")
 }

@@ -176,7 +176,7 @@ func FuzzScanEnvelope(f *testing.F) {
 }
 
 // wellFormedCommand reports whether the members CDP routes on have the
-// types scanEnvelope requires.
+// types cdp.ScanEnvelope requires.
 func wellFormedCommand(m map[string]json.RawMessage) bool {
 	if !exactKeys(m) {
 		return false

@@ -25,7 +25,7 @@ const upstreamReadLimit = 256 << 20
 //
 // It is not internal/cdp's Conn, on purpose (docs/adr/017): the relay
 // forwards its clients' frames as the bytes they are, in both directions,
-// and finds their routing with scanEnvelope alone; the socket's reader is
+// and finds their routing with cdp.ScanEnvelope alone; the socket's reader is
 // where the client's bounded queue pushes back, and it starts only once the
 // relay's session for the socket exists. Its own few calls (Browser.getVersion,
 // Target.setDiscoverTargets, commands it answers for a client) share the id

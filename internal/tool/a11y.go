@@ -13,7 +13,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/a11y"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/page"
 )
 
 func registerA11y(s *Server) {
@@ -124,24 +123,6 @@ func (r *a11yRules) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (r a11yRules) MarshalJSON() ([]byte, error) {
-	if r.Overrides != nil {
-		m := make(map[string]map[string]bool, len(r.Overrides))
-		for id, on := range r.Overrides {
-			m[id] = map[string]bool{"enabled": on}
-		}
-		return json.Marshal(m)
-	}
-	return json.Marshal(nonNilStrings(r.IDs))
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // inputTypeSchemas are the schemas of argument types that decode
 // themselves (jsonschema cannot infer them).
 func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
@@ -192,7 +173,7 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+		f := frameAt(res)
 		return eng.Audit(ctx, f, res.FrameID, c.Session.Pages, o)
 	}
 	if a.Surfaces == "" {

@@ -481,12 +481,7 @@ func (s *Server) Close() {
 	s.calls.Wait()
 	// A trace still recording stays as a killed server leaves it (no
 	// footer), with every step that was queued written.
-	s.tracing.mu.Lock()
-	rec := s.tracing.rec
-	s.tracing.rec = nil
-	s.tracing.live.Store(nil)
-	s.tracing.mu.Unlock()
-	if rec != nil {
+	if rec := s.tracing.take(); rec != nil {
 		rec.Abort()
 	}
 }

@@ -30,7 +30,12 @@ func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, err
 	if err != nil {
 		return nil, page.Frame{}, err
 	}
-	return res, page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}, nil
+	return res, frameAt(res), nil
+}
+
+// frameAt is what the page package needs to act in a resolved surface.
+func frameAt(res *surface.Resolution) page.Frame {
+	return page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
 }
 
 // childSurface names the surface of an <iframe> entry: the live child of

@@ -38,7 +38,7 @@ func snapshotAll(ctx context.Context, c *Call, a *snapshotArgs) (*page.SnapshotR
 		res, err := c.Session.Surfaces.ResolveID(ctx, id)
 		var out *page.SnapshotResult
 		if err == nil {
-			f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+			f := frameAt(res)
 			opts.ChildSurface = childSurface(c, id)
 			out, err = c.Session.Pages.Snapshot(ctx, f, opts)
 		}
@@ -179,7 +179,7 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 		res, err := c.Session.Surfaces.ResolveID(ctx, id)
 		var r *page.FindResult
 		if err == nil {
-			f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+			f := frameAt(res)
 			r, err = c.Session.Pages.Find(ctx, f, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
 				Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit})
 		}

@@ -355,13 +355,20 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 
 type traceNoArgs struct{}
 
+// take ends the recording for the server: the recorder (nil when none
+// records) is the caller's to stop or abort.
+func (t *tracing) take() *trace.Recorder {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rec := t.rec
+	t.rec, t.places, t.console, t.network = nil, nil, nil, nil
+	t.live.Store(nil)
+	return rec
+}
+
 func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
 	s := c.Server
-	s.tracing.mu.Lock()
-	rec := s.tracing.rec
-	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = nil, nil, nil, nil
-	s.tracing.live.Store(nil)
-	s.tracing.mu.Unlock()
+	rec := s.tracing.take()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
 	}

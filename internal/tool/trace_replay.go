@@ -273,7 +273,7 @@ func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int
 	if err != nil {
 		return 0, "", "surface " + id + " (" + t.Place.URL + "): " + err.Error()
 	}
-	f := page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID}
+	f := frameAt(res)
 	r, err := sess.Pages.Find(ctx, f, page.FindQuery{Role: t.Role, NameExact: t.Name, Limit: 2})
 	if err != nil {
 		return 0, "", "finding " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + ": " + err.Error()

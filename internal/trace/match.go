@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -451,7 +453,7 @@ func (m *matcher) compare(want, got any, path []seg, subset bool, tol float64) *
 		if !ok {
 			return fail("expected an object, got a JSON " + kind(got))
 		}
-		for _, k := range sortedKeys(w) {
+		for _, k := range slices.Sorted(maps.Keys(w)) {
 			p := child(path, seg{key: k})
 			if m.ignored(p) || m.skipKey(k) {
 				continue
@@ -465,7 +467,7 @@ func (m *matcher) compare(want, got any, path []seg, subset bool, tol float64) *
 			}
 		}
 		if !subset {
-			for _, k := range sortedKeys(g) {
+			for _, k := range slices.Sorted(maps.Keys(g)) {
 				p := child(path, seg{key: k})
 				if _, ok := w[k]; ok || m.ignored(p) || m.skipKey(k) {
 					continue
@@ -480,15 +482,6 @@ func (m *matcher) compare(want, got any, path []seg, subset bool, tol float64) *
 // child is path and one more step, in a slice of its own.
 func child(path []seg, s seg) []seg {
 	return append(path[:len(path):len(path)], s)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func kind(v any) string {

@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
@@ -88,13 +89,5 @@ func ownerSelector(ctx context.Context, reg *surface.Registry, parentID, url str
 // SamePlace says whether p is where q was: the same window URL and the
 // same iframe chain from it.
 func (p *Place) SamePlace(q *Place) bool {
-	if p == nil || q == nil || p.WindowURL != q.WindowURL || len(p.Frames) != len(q.Frames) {
-		return false
-	}
-	for i := range p.Frames {
-		if p.Frames[i].Selector != q.Frames[i].Selector {
-			return false
-		}
-	}
-	return true
+	return p != nil && q != nil && p.WindowURL == q.WindowURL && slices.Equal(p.Frames, q.Frames)
 }
