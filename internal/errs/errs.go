@@ -27,6 +27,7 @@ const (
 	SurfaceNotFound      Code = "SURFACE_NOT_FOUND"
 	SurfaceClosed        Code = "SURFACE_CLOSED"
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
+	PageNavigating       Code = "PAGE_NAVIGATING"
 	DialogOpen           Code = "DIALOG_OPEN"
 	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
 	ElementNotFound      Code = "ELEMENT_NOT_FOUND"
@@ -129,6 +130,7 @@ var registry = sync.OnceValue(func() map[Code]Entry {
 		RefStale:             {RefStale, 409, false, "The ref's element now shows another item than when you last saw it (a list that reuses its rows as it scrolls, a control the page re-rendered): details.was is what you saw, details.now what it shows now. Take electron_snapshot (since:'last' is enough) or electron_find and use the ref of the item you mean; or pass allowChanged:true to act on the element as it is now."},
 		SurfaceNotFound:      {SurfaceNotFound, 404, false, "No surface ever had this id. Call electron_surfaces_list and pass one of its ids."},
 		SurfaceClosed:        {SurfaceClosed, 409, false, "The surface is gone (its frame or window closed). Call electron_surfaces_list and electron_switch_surface to pick a live one."},
+		PageNavigating:       {PageNavigating, 409, true, "A navigation or reload replaced the surface's document while the call was reading it, each time it tried; nothing was read and nothing was done. Wait for the page to settle (electron_wait_for_selector on an element of the page you expect) and call again."},
 		SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
 		DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
 		SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},

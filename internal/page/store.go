@@ -5,14 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -246,7 +249,31 @@ func (s *Store) guardedExpr(method string, args []byte) string {
 		");if(i&&r&&typeof r==='object')r.i=true;return r})()"
 }
 
-// call runs one walker operation in the frame: one round trip when the
+// call runs one walker operation in the frame (callOnce). When a
+// navigation or reload replaces the document under a read-only operation
+// ("Inspected target navigated or closed"), a page's own frame (no context
+// id) is read again in the new document, after a pause that grows by 20 ms
+// an attempt, up to readAttempts documents; an in-process frame's context
+// id is stale then and only the caller can resolve it again. What is still
+// lost is PAGE_NAVIGATING, which the agent may retry, never INTERNAL_ERROR.
+// An operation that acts is never run twice: whether it acted before the
+// document went is unknown. sf must be locked.
+func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
+	if !readOnly(op) {
+		return s.callOnce(ctx, f, sf, op, args)
+	}
+	for attempt := 1; ; attempt++ {
+		r, err := s.callOnce(ctx, f, sf, op, args)
+		if err == nil || !errors.Is(err, cdp.ErrContextLost) || ctx.Err() != nil {
+			return r, err
+		}
+		if f.ContextID != 0 || attempt == readAttempts || !Pause(ctx, time.Duration(attempt)*20*time.Millisecond) {
+			return nil, errs.Wrap(errs.PageNavigating, err, fmt.Sprintf("surface %s: a navigation replaced its document during the %s (%d attempts)", f.SurfaceID, op, attempt)).With("surface_id", f.SurfaceID)
+		}
+	}
+}
+
+// callOnce runs one walker operation in the frame: one round trip when the
 // walker is installed in the document, two when it must be installed
 // first, and one on a surface no operation has answered yet or in a
 // document it has not answered in (Frame.Document): that one is sent with
@@ -254,7 +281,7 @@ func (s *Store) guardedExpr(method string, args []byte) string {
 // operation in a new document (its first snapshot, typically) costs one
 // round trip, which counts on an endpoint far away (a Selenium Grid's
 // se:cdp). sf must be locked.
-func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
+func (s *Store) callOnce(ctx context.Context, f Frame, sf *surface, op string, args map[string]any) (*reply, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -286,6 +313,21 @@ func (s *Store) call(ctx context.Context, f Frame, sf *surface, op string, args 
 		sf.document = f.Document
 	}
 	return r, err
+}
+
+// readAttempts is how many documents a read tries on a page's own frame
+// that navigations keep replacing before it answers PAGE_NAVIGATING.
+const readAttempts = 5
+
+// readOnly names the walker operations that only read the document
+// (snapshot, find, the element reads, lists), so running one again changes
+// nothing the agent sees.
+func readOnly(op string) bool {
+	switch op {
+	case "snapshot", "find", "read", "probe", "list", "focused":
+		return true
+	}
+	return false
 }
 
 // exec runs one walker operation on the surface under its lock and returns

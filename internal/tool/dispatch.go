@@ -675,7 +675,7 @@ func surfaceGone(sess *session.Session, surfaceID string, err error) error {
 		return err
 	}
 	switch errs.CodeOf(err) {
-	case errs.CDPDisconnected, errs.Internal, errs.EvalRuntimeError, errs.CDPTimeout:
+	case errs.CDPDisconnected, errs.Internal, errs.EvalRuntimeError, errs.CDPTimeout, errs.PageNavigating:
 		// What a call sees when its frame goes under it: "Inspected target
 		// navigated or closed", "Execution context was destroyed", a socket
 		// that closed.

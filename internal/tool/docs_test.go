@@ -153,6 +153,16 @@ moving, disabled, read-only or covered. They fail at once when waiting cannot he
 element is gone (` + "`REF_NOT_FOUND`" + `) or shows another item (` + "`REF_STALE`" + `), the selector is malformed or the
 element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button).
 
+**When the page navigates under a read.** A snapshot, find, list or element read that a navigation
+or reload cuts off (the document went) is read again in the new document, up to five documents with
+pauses of 20, 40, 60 and 80 ms, on a surface that is its own DevTools target (a window, a webview
+guest, a cross-site frame); a same-site frame's read is not repeated (its old document's context
+cannot be resolved again from inside the call). What is still cut off answers ` + "`PAGE_NAVIGATING`" + `
+(retryable): nothing was read; wait for the page you expect (` + "`electron_wait_for_selector`" + `) and call
+again. A frame that was removed is ` + "`SURFACE_CLOSED`" + `. Actions are never repeated this way: whether a
+click landed before its document went is unknown, and the action's own check says what it observed
+(` + "`TestReadsSurviveNavigation`" + `, ` + "`TestReadOnAStaleContextIsPageNavigating`" + `).
+
 `
 
 // docsCatalogLine is a tool's line from the catalog: title, where it is
