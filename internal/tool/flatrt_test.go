@@ -67,6 +67,26 @@ func describeCommands(cmds []fixture.TapCommand) string {
 	return b.String()
 }
 
+// settled waits until the tap has seen no command for half a second and
+// returns what it saw: the registry attaches a new document's OOPIFs on
+// its own after electron_navigate has answered (on a loaded machine well
+// after), and those commands are not the next call's.
+func settled(t *testing.T, tap *fixture.Tap) []fixture.TapCommand {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for n := len(tap.Commands()); ; {
+		time.Sleep(500 * time.Millisecond)
+		cmds := tap.Commands()
+		if len(cmds) == n {
+			return cmds
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the browser socket never went quiet after navigating:\n%s", describeCommands(cmds))
+		}
+		n = len(cmds)
+	}
+}
+
 // TestFlatFirstSnapshotCommands counts the CDP commands of the first
 // electron_snapshot of the fixture's top page (two cross-site OOPIFs, one
 // nested in the other) after electron_navigate, in flat mode (as on a
@@ -74,7 +94,8 @@ func describeCommands(cmds []fixture.TapCommand) string {
 // proxy): one Runtime.evaluate that installs the walker if the document
 // lacks it and walks, and nothing else, for a new session's first
 // snapshot and for the first snapshot after the next navigation (no OOPIF is attached for it: the
-// top page's snapshot does not walk them). The click after it is logged
+// top page's snapshot does not walk them). The registry's own attaching of
+// the new document's OOPIFs is let finish first (settled). The click after it is logged
 // with its commands; its Page.bringToFront shares a round trip with the
 // wait for the window's paint.
 func TestFlatFirstSnapshotCommands(t *testing.T) {
@@ -91,7 +112,7 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	tap := flatThroughTap(t, e, delay)
 	tap.Reset()
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")})
-	nav := tap.Commands()
+	nav := settled(t, tap)
 	tap.Reset()
 	t0 := time.Now()
 	e.ok("electron_snapshot", nil)
@@ -111,6 +132,7 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	// A new document on the same surface: its first snapshot is one
 	// evaluation too (the registry saw the new document's context).
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html?again=1")})
+	settled(t, tap)
 	tap.Reset()
 	e.ok("electron_snapshot", nil)
 	if again := tap.Commands(); len(again) != 1 || again[0].Method != "Runtime.evaluate" {
