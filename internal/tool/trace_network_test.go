@@ -1,11 +1,12 @@
 package tool
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/trace"
 )
 
 // TestTraceNetwork: with network capture on, each step records the
@@ -23,23 +24,14 @@ func TestTraceNetwork(t *testing.T) {
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")})
 	e.ok("electron_get_text", map[string]any{"selector": "h1"})
 	e.ok("trace_stop", nil)
-	var found string
-	ents, err := os.ReadDir(filepath.Join(dir, "steps"))
+	// trace.Load reads the steps as written: a file per step, or one file
+	// for steps that came within the writer's coalescing window.
+	tr, err := trace.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, en := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, "steps", en.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st struct {
-			Tool    string   `json:"tool"`
-			Network []string `json:"network"`
-		}
-		if err := json.Unmarshal(b, &st); err != nil {
-			t.Fatal(err)
-		}
+	var found string
+	for _, st := range tr.Steps {
 		for _, l := range st.Network {
 			if strings.Contains(l, "/second.html") && strings.HasPrefix(l, "GET 200 ") {
 				found = st.Tool
