@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
+	cdpproto "github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 
-	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/fixture"
 )
@@ -40,13 +40,7 @@ func reloadingPage(tb testing.TB, n int) string {
 // "Inspected target navigated or closed" (an internal error to the agent).
 func TestReadsSurviveNavigation(t *testing.T) {
 	u := reloadingPage(t, 300)
-	target := browser.OpenPageFor(t, u)
-	conn, err := cdp.Dial(t.Context(), target.WebSocketDebuggerURL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	tb := &tab{id: target.ID, conn: conn}
+	tb := openTab(t, u)
 	s := NewStore()
 	f := tb.frame("nav")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -74,31 +68,22 @@ func TestReadOnAStaleContextIsPageNavigating(t *testing.T) {
 	tb := openTab(t, u)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	var tree struct {
-		FrameTree struct {
-			Frame struct {
-				ID string `json:"id"`
-			} `json:"frame"`
-		} `json:"frameTree"`
-	}
-	if err := tb.conn.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+	tree, err := cdpproto.Call(ctx, tb.conn, cdppage.GetFrameTree, cdpproto.Empty{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	var world struct {
-		ExecutionContextID int64 `json:"executionContextId"`
-	}
-	if err := tb.conn.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": tree.FrameTree.Frame.ID, "worldName": "stale"}, &world); err != nil {
+	world, err := cdpproto.Call(ctx, tb.conn, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: tree.FrameTree.Frame.ID, WorldName: "stale"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	f := tb.frame("stale")
-	f.ContextID = runtime.ExecutionContextID(world.ExecutionContextID)
+	f.ContextID = world.ExecutionContextID
 	s := NewStore()
 	if _, err := s.Snapshot(ctx, f, SnapshotOptions{}); err != nil {
 		t.Fatalf("snapshot in the live context: %v", err)
 	}
-	tb.eval(t, "location.reload()", nil)
-	tb.waitTrue(t, `document.readyState === "complete"`)
-	_, err := s.Snapshot(ctx, f, SnapshotOptions{})
+	tb.reload(t)
+	_, err = s.Snapshot(ctx, f, SnapshotOptions{})
 	if errs.CodeOf(err) != errs.PageNavigating {
 		t.Fatalf("snapshot in a stale context: %v, want PAGE_NAVIGATING", err)
 	}
