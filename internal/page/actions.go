@@ -94,6 +94,11 @@ type Action struct {
 	// the caller moves the mouse there, which takes a frame, and calls
 	// Act again, whose first look then completes the stability check.
 	Early bool
+	// Mixed says the window holds frames of other processes: after a
+	// scroll the checks then also wait until the new layout has been
+	// presented, which is when the browser's input routing follows it
+	// (a document with frames of other origins waits anyway).
+	Mixed bool
 }
 
 // Acted is what [Store.Act] found and did.
@@ -104,6 +109,15 @@ type Acted struct {
 	// (the document saw it move there and not leave): a click can skip
 	// the move.
 	There bool
+	// Scrolled says the element's document scrolled during the checks or
+	// shortly before them (a scroll event in the last second). Chromium
+	// routes pointer input between renderers by hit-test data that lags a
+	// scroll until a frame is presented, so a pointer action then makes
+	// sure the pointer reached the element before it presses.
+	Scrolled bool
+	// Foreign says the element's document holds frames of other origins,
+	// which Chromium may render in other processes (set with Scrolled).
+	Foreign bool
 	// Box is the element's first box in the frame's viewport (Checks.Point
 	// or Checks.Stable).
 	Box *Rect
@@ -132,6 +146,8 @@ type wireAct struct {
 	X        float64         `json:"x"`
 	Y        float64         `json:"y"`
 	There    bool            `json:"there"`
+	Scrolled bool            `json:"scrolled"`
+	Foreign  bool            `json:"foreign"`
 	Box      *Rect           `json:"box"`
 	ToX      float64         `json:"toX"`
 	ToY      float64         `json:"toY"`
@@ -197,10 +213,10 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 			return nil, err
 		}
 		if w != nil && w.Why == "early" {
-			return &Acted{X: w.X, Y: w.Y, There: w.There, Early: true}, nil
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Scrolled: w.Scrolled, Early: true}, nil
 		}
 		if w != nil && w.OK {
-			return &Acted{X: w.X, Y: w.Y, There: w.There, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Changed: w.Changed, Waited: time.Since(start)}, nil
+			return &Acted{X: w.X, Y: w.Y, There: w.There, Scrolled: w.Scrolled, Foreign: w.Foreign, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Changed: w.Changed, Waited: time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
 			return nil, missError(w, time.Since(start))
@@ -291,6 +307,9 @@ func (s *Store) actOnce(ctx context.Context, f Frame, l Locator, a *Action, budg
 	}
 	if a.Early {
 		args["early"] = true
+	}
+	if a.Mixed {
+		args["mixed"] = true
 	}
 	if a.To != nil {
 		if a.To.Ref > 0 {

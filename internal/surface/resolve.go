@@ -42,6 +42,11 @@ type Resolution struct {
 	// Fallback is set when the selected root page had closed and the
 	// registry selected another root to resolve this call.
 	Fallback *Fallback
+	// Mixed says the window holds frames rendered by another process than
+	// its own (out-of-process iframes): the browser then picks the
+	// renderer for each pointer event by hit-test data that follows the
+	// page's layout only once a frame is presented.
+	Mixed bool
 
 	r    *Registry
 	hops []hop // from the surface up to the input root
@@ -64,6 +69,10 @@ type hop struct {
 // IsInputRoot reports whether the surface is its own input root (a page or
 // webview target): it needs no offset and no window.focus().
 func (res *Resolution) IsInputRoot() bool { return res.InputRootID == res.FrameID }
+
+// CrossesTargets reports whether the surface is rendered by another target
+// than its input root (an out-of-process frame, or a frame inside one).
+func (res *Resolution) CrossesTargets() bool { return len(res.hops) > 0 }
 
 // Resolve resolves the active surface. It costs no CDP call when the
 // sockets involved are open and the frame's context is known; it waits (up
@@ -233,8 +242,20 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 	if root != nil {
 		res.InputRootID = root.frameID
 		res.InputRoot = r.current[root.host].sock.Conn()
+		res.Mixed = r.mixedLocked(root)
 	}
 	return res, nil, nil
+}
+
+// mixedLocked reports whether a live out-of-process frame has root as its
+// input root.
+func (r *Registry) mixedLocked(root *node) bool {
+	for _, n := range r.byFrame {
+		if n.live && n.isTarget && !target.IsWindow(n.targetType) && r.inputRootLocked(n) == root {
+			return true
+		}
+	}
+	return false
 }
 
 // Gone reports whether surface id is closed: a tombstone already, or an

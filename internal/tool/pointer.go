@@ -35,6 +35,72 @@ type pointed struct {
 // hit-testing: the receipt (verifyReceived) tells afterwards.
 func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
 	deadline := time.Now().Add(timeout)
+	act.Mixed = res.Mixed
+	p, err := pointOnce(ctx, c, res, f, loc, act, deadline)
+	if err != nil || !needsAim(res, act, p) {
+		return p, err
+	}
+	return aim(ctx, c, res, f, loc, act, p, deadline)
+}
+
+// needsAim says whether the browser's routing of pointer input to the
+// point must be proven before a press: Chromium's browser process picks the
+// renderer for an event by its compositor's hit-test data, which lags a
+// scroll until a frame with the new layout is presented (the element's own
+// document knows at once, so neither the checks nor the receipt after the
+// press can tell in time). That matters only in a window with
+// out-of-process frames (one renderer hit-tests its own frames itself):
+// after a scroll of the element's document, and for an element in another
+// target than its window, whose enclosing documents may have scrolled in
+// other processes without its knowing.
+func needsAim(res *surface.Resolution, act page.Action, p *pointed) bool {
+	return act.Arm != "" && !act.Force && !p.acted.There && (res.Mixed || p.acted.Foreign) && (p.acted.Scrolled || res.CrossesTargets())
+}
+
+// aimTries bounds the moves aim sends: each one waits for a frame of the
+// renderer that got it, and the routing follows within a frame or two.
+const aimTries = 8
+
+// aim moves the pointer to the element and looks again until the
+// element's document saw the pointer arrive on it (Acted.There): only then
+// does the press go, so no press lands in a frame that was at the point
+// before a scroll. A move that went elsewhere pressed nothing; the element
+// is looked at again (it may have moved) and the move repeated, within the
+// call's time.
+func aim(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, p *pointed, deadline time.Time) (*pointed, error) {
+	act.Early = false
+	for tries := 0; !p.acted.There; tries++ {
+		if tries == aimTries || !time.Now().Before(deadline) {
+			_, _ = c.Session.Pages.ActReceived(ctx, f) // disarm
+			return nil, c.misrouted(ctx, res, p, tries)
+		}
+		if err := input.Move(ctx, res.InputRoot, p.x, p.y, 0); err != nil {
+			return nil, err
+		}
+		q, err := pointOnce(ctx, c, res, f, loc, act, deadline)
+		if err != nil {
+			return nil, err
+		}
+		q.acted.Waited += p.acted.Waited
+		q.acted.Changed = append(p.acted.Changed, q.acted.Changed...)
+		p = q
+	}
+	return p, nil
+}
+
+// misrouted is the error of a pointer that never reached the element
+// although its document shows it at the point: the browser kept giving
+// the pointer there to another renderer. Nothing was pressed.
+func (c *Call) misrouted(ctx context.Context, res *surface.Resolution, p *pointed, tries int) error {
+	e := errs.New(errs.ElementNotVisible, "nothing was pressed: the pointer went to %s %d times and never reached the element, although its document shows it there; the browser gives the pointer at that point to another renderer (a frame of another process or a window over the page; %s)", point(p.x, p.y), tries, c.coverAt(ctx, res, p.x, p.y))
+	e.Hint = "Another frame or window receives the pointer where the element is. Take a screenshot (electron_screenshot) to see what lies there, close or wait for it, then act again."
+	return e.With("x", p.x).With("y", p.y).With("surface_id", res.SurfaceID)
+}
+
+// pointOnce is one look of pointAt: the checks in the element's document
+// and, in a frame, the covers in the enclosing ones.
+func pointOnce(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, deadline time.Time) (*pointed, error) {
+	timeout := max(0, time.Until(deadline))
 	// In a frame, no move goes out before the enclosing documents are
 	// hit-tested (below): a move there would hover a cover.
 	act.Early = act.Early && act.Checks.Stable && !act.Force && res.IsInputRoot()
@@ -142,6 +208,11 @@ func verifyReceipt(ctx context.Context, c *Call, res *surface.Resolution, f page
 	if r.Seen && r.What != nil {
 		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s instead of the element (it moved or something covered it at that moment)", what, point(x, y), r.What.String())
 		e.With("covering", r.What)
+	} else if res.IsInputRoot() {
+		// The window's own document never saw it: the browser gave it to
+		// another renderer there (a frame of another process whose place it
+		// had not caught up with, or a window over the page).
+		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element's document: the browser gave it to another renderer at that point (a frame of another process or a window over the page; %s)", what, point(x, y), c.coverAt(ctx, res, x, y))
 	} else {
 		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element: something in an enclosing frame covers it (%s)", what, point(x, y), c.coverAt(ctx, res, x, y))
 	}

@@ -91,14 +91,60 @@ function posPoint(el, pos) {
 
 // scrollToView scrolls every scroll container above el (and the frames
 // above its document) just enough to show it, centring it when it was out
-// of view.
+// of view. It says whether el moved in this document's viewport.
 function scrollToView(el) {
+  var before = el.getBoundingClientRect();
   if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
-  else {
-    var r = el.getBoundingClientRect();
-    if (r.bottom <= 0 || r.top >= window.innerHeight || r.right <= 0 || r.left >= window.innerWidth) el.scrollIntoView({ block: 'center', inline: 'center' });
+  else if (before.bottom <= 0 || before.top >= window.innerHeight || before.right <= 0 || before.left >= window.innerWidth) {
+    el.scrollIntoView({ block: 'center', inline: 'center' });
   }
+  var after = el.getBoundingClientRect();
+  return after.left !== before.left || after.top !== before.top;
 }
+
+// Chromium's browser process sends pointer input to the renderer that its
+// compositor's hit-test data names for the point, and that data follows a
+// scroll only once a frame with the new layout has been presented: until
+// then a press can go to the frame that was there before the scroll. The
+// page's own hit test is up to date at once, so a scroll is remembered
+// here and the Go side makes sure its pointer reached the element before
+// it presses (see pointAt in internal/tool). RECENT_SCROLL_MS is how long
+// after a scroll event the routing is not trusted. A pointer action also
+// waits until PRESENT_FRAMES animation frames have begun since the last
+// scroll event (the scroll event fires in the frame that commits the new
+// offset; the next one begins after that frame was submitted), or
+// PRESENT_MS for a document that does not render.
+var RECENT_SCROLL_MS = 1000, PRESENT_FRAMES = 2, PRESENT_MS = 100;
+var lastScroll = 0, framesSinceScroll = PRESENT_FRAMES;
+function countFrames() {
+  _raf(function () {
+    framesSinceScroll++;
+    if (framesSinceScroll < PRESENT_FRAMES) countFrames();
+  });
+}
+window.addEventListener('scroll', function () {
+  lastScroll = _now();
+  var idle = framesSinceScroll >= PRESENT_FRAMES;
+  framesSinceScroll = 0;
+  if (idle) countFrames();
+}, { capture: true, passive: true });
+
+function scrolledRecently() { return _now() - lastScroll < RECENT_SCROLL_MS; }
+
+// foreignFrames says whether this document holds a frame of another
+// origin (which Chromium may render in another process).
+function foreignFrames() {
+  var fs = document.querySelectorAll('iframe, frame, embed, object');
+  for (var i = 0; i < fs.length; i++) {
+    try {
+      if (fs[i].contentDocument === null) return true;
+    } catch (e) {
+      return true;
+    }
+  }
+  return false;
+}
+function scrollPresented() { return framesSinceScroll >= PRESENT_FRAMES || _now() - lastScroll >= PRESENT_MS; }
 
 // deepHit is the element at (x, y) in this document, looking into open
 // shadow roots; null outside the viewport. Text a host slots into its
@@ -452,7 +498,12 @@ function check(s, a, st) {
     }
   }
   var res = { ok: true, el: el, changed: changed ? [changed] : [] };
-  if (c.scroll) scrollToView(el);
+  if (c.scroll && scrollToView(el)) st.scrolled = true;
+  if (st.scrolled || scrolledRecently()) {
+    res.scrolled = true;
+    if (st.foreign === undefined) st.foreign = foreignFrames();
+    res.foreign = st.foreign;
+  }
   var box = null;
   if (c.point || c.stable) {
     box = plainBox(firstBox(el));
@@ -506,6 +557,12 @@ function check(s, a, st) {
       if (res.x !== undefined) { m.x = res.x; m.y = res.y; m.el = el; }
       return m;
     }
+    // A scroll (this call's, or the page's own a moment ago) is in the
+    // page's layout at once but reaches the browser's input routing only
+    // with a presented frame: wait for it before the pointer goes.
+    if (c.point && res.scrolled && (a.mixed || res.foreign) && !scrollPresented()) {
+      return miss('unstable', 'the page scrolled and its new layout has not been presented yet');
+    }
   }
   return res;
 }
@@ -521,7 +578,7 @@ OPS.act = function (s, a) {
   var first = check(s, a, st);
   if (first.ok) return done(s, a, first);
   if (a.early && first.why === 'unstable' && first.first && first.el) {
-    return { ok: false, why: 'early', x: first.x, y: first.y, there: pointerThere(s, first.el, first.x, first.y) };
+    return { ok: false, why: 'early', x: first.x, y: first.y, there: pointerThere(s, first.el, first.x, first.y), scrolled: !!(st.scrolled || scrolledRecently()) };
   }
   var budget = a.budget || 0;
   if (budget <= 0) return bare(first);
@@ -562,6 +619,8 @@ function done(s, a, r) {
     out.x = r.x; out.y = r.y;
     out.there = pointerThere(s, el, r.x, r.y);
   }
+  if (r.scrolled) out.scrolled = true;
+  if (r.foreign) out.foreign = true;
   if (r.to) { out.toX = r.toX; out.toY = r.toY; out.toBox = r.toBox; }
   if (a.arm) arm(s, el, a.arm);
   var f = a.action ? ACTIONS[a.action] : null;
