@@ -478,6 +478,21 @@ type DragReport struct {
 	// than before the drag; Source says where.
 	SourceMoved bool       `json:"source_moved"`
 	Source      *DragPlace `json:"source,omitempty"`
+	// Net is the document's net change during the drag (a settled report
+	// only; nil when it could not be watched).
+	Net *NetChange `json:"net,omitempty"`
+	// Animating: the settle wait ended while a drop animation still ran.
+	Animating bool `json:"animating,omitempty"`
+}
+
+// NetChange is how what the document shows differs from before a drag:
+// the rendered elements in the viewport with text of their own or a form
+// value, each as its text and box, compared as multisets. A ghost drawn
+// and removed, styling set and cleared, hover effects and attributes the
+// page rewrites without changing what it draws do not count.
+type NetChange struct {
+	Changed int    `json:"changed"`
+	First   string `json:"first,omitempty"`
 }
 
 // DragPlace is where a dragged element is: its parent (a selector), its

@@ -45,9 +45,11 @@ func (a *dragArgs) validate() error {
 	return a.actArgs.validate()
 }
 
-// dragSettle bounds the wait, after the drop, for a list's order to settle
-// (a framework may re-render it a frame or two later).
-const dragSettle = time.Second
+// dragSettle bounds the wait, after the drop, for the page to settle: the
+// order (or the source's place) holding still for three frames with no
+// drop animation running on the list (a library animates the drop, then
+// re-renders the list).
+const dragSettle = 3 * time.Second
 
 // drag plays a drag with real input (input.PlayDrag: the page's own
 // dragstart decides between an HTML drag and a pointer drag) while the page
@@ -73,6 +75,12 @@ type dragResult struct {
 	// An HTML drag that dropped.
 	Dropped       bool  `json:"dropped,omitempty"`
 	DropPrevented *bool `json:"drop_prevented,omitempty" jsonschema:"the page's drop handler handled the drop itself"`
+	// Verified says the effect was observed: the list's order, the source's
+	// new place, or the page's handling of an HTML drop. false: the page
+	// changed (changed says how much) but nothing tells whether it is what
+	// the drag meant.
+	Verified bool   `json:"verified" jsonschema:"the drag's effect was observed (order, the source's place, or an HTML drop the page handled); false: the page changed but nothing tells where the item went"`
+	Changed  int    `json:"changed,omitempty" jsonschema:"with verified:false, how many texts or values in view moved or changed"`
 	refNotes
 }
 
@@ -137,6 +145,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	if o := r.Order; o != nil {
 		ok.Index, ok.Order = &o.Index, o.Order
 		if o.Reorder {
+			ok.Verified = true
 			return checkOrder(res, out, o, ok)
 		}
 		ok.Reordered = &o.Moved
@@ -149,7 +158,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 			e := errs.New(errs.DragMisplaced, "the %s drag moved the item to %s (index %d), neither beside the target (in its parent) nor into it", out.Mode, r.Source.Parent, r.Source.Index)
 			return nil, e.With("source", r.Source).With("mode", out.Mode).With("surface_id", res.SurfaceID)
 		}
-		ok.SourceMoved, ok.Source = true, r.Source
+		ok.SourceMoved, ok.Source, ok.Verified = true, r.Source, true
 		return ok, nil
 	}
 	if out.Mode == input.ModeHTML5 {
@@ -158,7 +167,18 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
 			return nil, e.With("surface_id", res.SurfaceID)
 		}
-		ok.Dropped, ok.DropPrevented = true, &r.DropPrevented
+		ok.Dropped, ok.DropPrevented, ok.Verified = true, &r.DropPrevented, true
+		return ok, nil
+	}
+	// A pointer drag that is no reorder and left the source where it was:
+	// only the page's net change can tell.
+	if n := r.Net; n != nil && n.Changed == 0 {
+		e := errs.New(errs.DragNoEffect, "the %s drag ended and the page shows nothing new: every text and form value in view is where it was before the drag", out.Mode)
+		e.Hint = "The page did not react to this drag. Check that the source can be dragged (a handle, a mode the app must enable) and that the target takes drops; electron_snapshot shows what is there."
+		return nil, e.With("mode", out.Mode).With("surface_id", res.SurfaceID)
+	} else if n != nil {
+		ok.Changed = n.Changed
+		ok.Note = "the page changed (" + strconv.Itoa(n.Changed) + " texts or values moved or changed; it " + n.First + "), but no list order or new place of the source tells whether the item went to the target; check the page"
 	}
 	return ok, nil
 }

@@ -866,9 +866,80 @@ ACTIONS.dragWatch = function (s, el, a, r) {
   on('dragend', function () { w.ended = true; });
   w.order = watchOrder(el, target, a.expect || 'auto');
   w.src = { el: el, parent: el.parentElement, index: el.parentElement ? renderedKids(el.parentElement).indexOf(el) : -1, to: target, toParent: target.parentElement };
+  w.print = visualPrint();
   s.drag = w;
   return true;
 };
+
+// ---- drag: did anything change at all ----
+//
+// A pointer drag that is neither a reorder nor a move of the source can
+// only be judged by whether the page now shows something else. What it
+// shows is printed before the drag and after it settles: every rendered
+// element in the viewport with text of its own or a form value, as its
+// text (or value) and its box. A ghost the library drew and removed, a
+// class it set and cleared, hover styling, or a style or attribute the
+// library rewrites without changing what is drawn leave the print as it
+// was.
+
+var PRINT_MAX = 4000;
+
+function visualPrint() {
+  var out = [], vw = window.innerWidth, vh = window.innerHeight;
+  var walk = function (root) {
+    var tw = document.createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */);
+    for (var el = tw.nextNode(); el && out.length < PRINT_MAX; el = tw.nextNode()) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      var own = '';
+      for (var c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) own += c.data;
+      own = normSpace(own);
+      var val = '';
+      if (el.localName === 'input' || el.localName === 'textarea' || el.localName === 'select') val = '=' + el.value + (el.checked ? ' (checked)' : '');
+      if (!own && !val) continue;
+      var r = el.getBoundingClientRect();
+      if (!r.width || !r.height || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      out.push(clip(own, 60) + val + ' at ' + Math.round(r.left) + ',' + Math.round(r.top) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
+  };
+  walk(document.body || document.documentElement);
+  return out;
+}
+
+// printChange counts the entries of two prints that differ (as multisets)
+// and names the first new one, else the first gone.
+function printChange(before, after) {
+  var count = new Map(), changed = 0, first = '', gone = '';
+  for (var i = 0; i < before.length; i++) count.set(before[i], (count.get(before[i]) || 0) + 1);
+  for (var k = 0; k < after.length; k++) {
+    var n = count.get(after[k]) || 0;
+    if (n > 0) count.set(after[k], n - 1);
+    else { changed++; if (!first) first = 'now shows ' + after[k]; }
+  }
+  count.forEach(function (n, e) { if (n > 0) { changed += n; if (!gone) gone = 'no longer shows ' + e; } });
+  return { changed: changed, first: first || gone };
+}
+
+// dragAnimating says whether a running, finite animation or transition
+// moves the dragged item or an item of its list (a library's drop
+// animation): the order is read only after it ends.
+function dragAnimating(w) {
+  if (typeof document.getAnimations !== 'function') return false;
+  var list = document.getAnimations(), scope = w.order ? w.order.parent : w.src.parent;
+  for (var i = 0; i < list.length; i++) {
+    var an = list[i], eff = an.effect;
+    if (an.playState !== 'running' || !eff || !eff.target) continue;
+    if (eff.target !== w.src.el && !(scope && composedContains(scope, eff.target))) continue;
+    var timing = typeof eff.getComputedTiming === 'function' ? eff.getComputedTiming() : null;
+    if (timing && timing.endTime === Infinity) continue;
+    var kfs = typeof eff.getKeyframes === 'function' ? eff.getKeyframes() : [];
+    for (var k = 0; k < kfs.length; k++) {
+      for (var prop in kfs[k]) if (GEOMETRY.test(prop)) return true;
+    }
+    // A CSS transition names its property instead of keyframes.
+    if (an.transitionProperty && GEOMETRY.test(an.transitionProperty.replace(/-([a-z])/g, function (_, c) { return c.toUpperCase(); }))) return true;
+  }
+  return false;
+}
 
 function unwatchDrag(s) {
   var w = s.drag;
@@ -986,16 +1057,34 @@ OPS.dragReport = function (s, a) {
     return r;
   };
   if (a && a.peek) return report();
-  if (!w.order || !(a && a.budget > 0)) { unwatchDrag(s); return report(); }
+  if (!(a && a.budget > 0)) {
+    var now = report();
+    now.net = printChange(w.print, visualPrint());
+    unwatchDrag(s);
+    return now;
+  }
+  // Settled: the order (or, without one, the source's place) held still
+  // for three frames and no drop animation runs on the list; a source
+  // already in the target's slot need not wait for the frames.
   var t0 = _now(), last = '', still = 0;
   return later(s, function () {
     return new Promise(function (resolve) {
       var step = function () {
-        var o = orderNow(w.order);
-        var key = o.index + '|' + o.order.join('\u001f');
+        var key, inPlace = false;
+        if (w.order) {
+          var o = orderNow(w.order);
+          key = o.index + '|' + o.order.join('\u001f');
+          inPlace = o.in_place;
+        } else {
+          var sp = w.src.el.parentElement;
+          key = (w.src.el.isConnected ? 1 : 0) + '|' + (sp ? cssPath(sp) + '|' + renderedKids(sp).indexOf(w.src.el) : '');
+        }
         if (key === last) still++; else { still = 0; last = key; }
-        if (o.in_place || still >= 3 || _now() - t0 >= a.budget) {
+        var busy = dragAnimating(w);
+        if (!busy && (inPlace || still >= 3) || _now() - t0 >= a.budget) {
           var r = report();
+          r.net = printChange(w.print, visualPrint());
+          if (busy) r.animating = true;
           unwatchDrag(s);
           return resolve(r);
         }
