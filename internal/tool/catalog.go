@@ -187,6 +187,7 @@ var tools = []entry{
 	{"storage_session_clear", "Clear sessionStorage", kSet, "", classAction},
 	{"storage_idb_schema", "IndexedDB schema", kRead, "", classRead},
 	{"storage_idb_get", "Read IndexedDB records", kRead, "", classRead},
+	{"storage_idb_keys", "List IndexedDB primary keys", kRead, "", classRead},
 	{"storage_idb_count", "Count IndexedDB records", kRead, "", classRead},
 	{"storage_idb_set", "Write an IndexedDB record", kSet, "", classAction},
 	{"storage_idb_delete", "Delete IndexedDB records", kSet, "", classAction},
