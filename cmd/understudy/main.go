@@ -162,7 +162,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // evalFlag is --allow-eval with an optional value.
 type evalFlag struct{ main, renderer bool }
 
-func (e *evalFlag) String() string { return "" }
+// String is the value as --allow-eval takes it ("" when off), so doctor
+// prints what is in force.
+func (e *evalFlag) String() string {
+	switch {
+	case e.main && e.renderer:
+		return "true"
+	case e.main:
+		return "main"
+	case e.renderer:
+		return "renderer"
+	}
+	return ""
+}
 func (e *evalFlag) IsBoolFlag() bool {
 	return true
 }
@@ -177,7 +189,7 @@ func (e *evalFlag) Set(v string) error {
 	case "renderer":
 		e.renderer = true
 	default:
-		return fmt.Errorf("--allow-eval takes main or renderer (or no value for both), not %q", v)
+		return fmt.Errorf("--allow-eval takes no value (main and renderer), main, renderer, true or false, not %q", v)
 	}
 	return nil
 }
@@ -280,19 +292,19 @@ func (f *mcpFlags) check(allowed, blocked string) error {
 	}
 	var err error
 	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
-		return fmt.Errorf("--allowed-origins: %w", err)
+		return f.settings.blame("allowed-origins", fmt.Errorf("--allowed-origins: %w", err))
 	}
 	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
-		return fmt.Errorf("--blocked-origins: %w", err)
+		return f.settings.blame("blocked-origins", fmt.Errorf("--blocked-origins: %w", err))
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
-		return errors.New("--operation-timeout-ms must be between 1000 and 3600000")
+		return f.settings.blame("operation-timeout-ms", errors.New("--operation-timeout-ms must be between 1000 and 3600000"))
 	}
 	if _, err := parseLogLevel(f.logLevel); err != nil {
-		return err
+		return f.settings.blame("log-level", err)
 	}
 	if f.remote, err = browser.ParseRemoteAllow(f.allowRemote); err != nil {
-		return fmt.Errorf("--allow-remote: %w", err)
+		return f.settings.blame("allow-remote", fmt.Errorf("--allow-remote: %w", err))
 	}
 	if f.remoteHeader, err = parseRemoteHeaders(f.remoteHeaders); err != nil {
 		return err
@@ -528,7 +540,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "understudy doctor: %v (see --help)\n", err)
 		return 2
 	}
-	// The settings the MCP server would run with here.
+	// The settings the MCP server would run with here, read as understudy
+	// mcp reads them; the report is electron_doctor's, from a server with
+	// that configuration (one code path for both).
 	var cfgArgs []string
 	if *config != "" {
 		cfgArgs = []string{"--config", *config}
@@ -536,9 +550,18 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	mfs, mf, allowed, blocked := mcpFlagSet()
 	st, err := parseLayered(mfs, cfgArgs, "UNDERSTUDY_", os.Getenv)
 	if err == nil {
+		mf.settings = st
 		err = mf.check(*allowed, *blocked)
 	}
-	srv := tool.New(tool.Config{Version: version, BrowserPath: *browserPath})
+	cfg := tool.Config{Version: version} // settings that do not parse: the defaults, and the settings check fails
+	if err == nil {
+		cfg = mf.toolConfig(nil)
+	}
+	if *browserPath != "" {
+		cfg.BrowserPath = *browserPath
+	}
+	srv := tool.New(cfg)
+	defer srv.Close()
 	rep := srv.Doctor(context.Background())
 	settingsCheck := tool.Check{Name: "settings", OK: err == nil, Detail: "flags, UNDERSTUDY_* variables and the config file agree"}
 	if err != nil {
