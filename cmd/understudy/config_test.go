@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,7 +105,8 @@ func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
 // TestHelpGoesToStdout: every command's --help prints on stdout and exits 0
 // with nothing on stderr.
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"}, {"replay", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"},
+		{"replay", "--help"}, {"production", "--help"}, {"production", "-h"}, {"production", "validate", "--help"}, {"production", "validate", "-h"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Errorf("%v: exit %d (stderr %q)", args, code, stderr.String())
@@ -279,6 +282,61 @@ func TestDoctorReadsSettings(t *testing.T) {
 		}
 		if got := checks[c.Name]; got != c {
 			t.Errorf("%s: understudy doctor %+v, electron_doctor %+v", c.Name, got, c)
+		}
+	}
+}
+
+// TestCommandLineErrors (issue 29): what a command refuses is said on
+// stderr in the command line's words (flags, not the tools' fields; no
+// "call again"), stdout stays empty, bad input exits with the usage code
+// (2; replay's is 64) and a failure to reach an app exits 1.
+func TestCommandLineErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close() // nothing listens there now
+	for _, c := range []struct {
+		args []string
+		exit int
+		want []string
+	}{
+		{[]string{"relay", "--attach", "http://127.0.0.1:" + free}, 1, []string{"nothing answers at http://127.0.0.1:" + free, "--remote-debugging-port=" + free}},
+		{[]string{"relay", "--attach", "http://example.com:9222"}, 2, []string{"--attach:", "not a loopback host"}},
+		{[]string{"relay", "--attach", "ftp://127.0.0.1:1"}, 2, []string{"--attach:", "scheme"}},
+		{[]string{"relay", "--launch", "relative/app"}, 2, []string{"--launch:", "absolute"}},
+		{[]string{"relay", "--launch", "/nonexistent/app"}, 2, []string{"--launch:", "does not exist"}},
+		{[]string{"relay"}, 2, []string{"exactly one of --attach"}},
+		{[]string{"relay", "--attach", "http://127.0.0.1:9222", "--port", "70000"}, 2, []string{"--port"}},
+		{[]string{"production"}, 2, []string{"production validate"}},
+		{[]string{"production", "check"}, 2, []string{`unknown command "check"`}},
+		{[]string{"production", "validate"}, 2, []string{"name the app"}},
+		{[]string{"production", "validate", "--nope"}, 2, []string{"-nope"}},
+		{[]string{"replay", "/nonexistent/spec.json"}, 2, []string{"TRACE_NOT_FOUND"}},
+		{[]string{"replay"}, 64, []string{"name the spec"}},
+		{[]string{"frobnicate"}, 2, []string{`unknown command "frobnicate"`}},
+		{[]string{"--allow-eval=xyz"}, 2, []string{`--allow-eval takes no value (main and renderer), main, renderer, true or false, not "xyz"`}},
+		{[]string{"doctor", "--nope"}, 2, []string{"-nope"}},
+		{[]string{"demo", "--nope"}, 2, []string{"-nope"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.exit {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.exit, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q; diagnostics go to stderr", c.args, stdout.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%v: stderr %q does not say %q", c.args, stderr.String(), w)
+			}
+		}
+		for _, mcpWords := range []string{"cdpUrl", "call again", "Call electron_", "executablePath", "invalid boolean"} {
+			if strings.Contains(stderr.String(), mcpWords) {
+				t.Errorf("%v: stderr %q speaks MCP (%q)", c.args, stderr.String(), mcpWords)
+			}
 		}
 	}
 }

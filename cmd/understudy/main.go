@@ -155,7 +155,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "understudy: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "understudy: unknown command %q (commands: mcp, demo, doctor, relay, production, replay, version; understudy --help lists them)\n", cmd)
 	return 2
 }
 

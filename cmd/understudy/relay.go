@@ -8,9 +8,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -107,13 +109,13 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		e, _, err := browser.Resolve(rctx, "", 0, *attach)
 		cancel()
 		if err != nil {
-			return relayFail(stderr, err)
+			return relayFail(stderr, err, *attach)
 		}
 		ep = e
 	default:
 		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: stderr})
 		if err != nil {
-			return relayFail(stderr, err)
+			return relayFail(stderr, err, "")
 		}
 		proc, ep = p, p.Endpoint
 		defer func() { _ = p.Kill() }()
@@ -121,10 +123,10 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	r, err := relay.New(relay.Options{Upstream: ep, Addr: listen, Token: *token, AllowBrowserClose: *allowClose,
 		Flat: gs != nil, Header: header, Logger: newLogger("warn", stderr)})
 	if err != nil {
-		return relayFail(stderr, err)
+		return relayFail(stderr, err, "")
 	}
 	if err := r.Start(ctx); err != nil {
-		return relayFail(stderr, err)
+		return relayFail(stderr, err, "")
 	}
 	defer r.Close()
 	what := ep.HTTPURL
@@ -159,12 +161,49 @@ func btoi(b bool) int {
 	return 0
 }
 
-func relayFail(stderr io.Writer, err error) int {
-	msg := err.Error()
-	if e := errs.As(err); e != nil {
-		entry, _ := errs.Lookup(e.Code)
-		msg = fmt.Sprintf("%s: %s\n  hint: %s", e.Code, e.Message, entry.Hint)
+// relayFlagOf names the relay's flag that fed a field of the shared
+// attach and launch code (whose errors name the tool's fields).
+var relayFlagOf = map[string]string{
+	"cdpUrl": "--attach", "host": "--attach", "port": "--attach", "endpoint": "--attach",
+	"executablePath": "--launch", "electronPath": "--launch", "args": "arguments after --",
+}
+
+// relayFail says on stderr why the relay could not start, in the command
+// line's words: a field is named by its flag, and the registry's hints,
+// written for agents ("call electron_launch", "call again"), are left out.
+// Nothing at the --attach address gets how to start the app so that
+// something is. Bad input exits 2 (usage), anything else 1.
+func relayFail(stderr io.Writer, err error, attach string) int {
+	e := errs.As(err)
+	if e == nil {
+		fmt.Fprintln(stderr, "understudy relay:", err)
+		return 1
 	}
-	fmt.Fprintln(stderr, "understudy relay:", msg)
+	msg := e.Message
+	if f, _ := e.Details["field"].(string); f != "" {
+		if fl, ok := relayFlagOf[f]; ok {
+			msg = fl + strings.TrimPrefix(msg, f)
+			if !strings.HasPrefix(msg, fl) {
+				msg = fl + ": " + msg
+			}
+		}
+	}
+	switch e.Code {
+	case errs.BadArgument, errs.AbsolutePathRequired, errs.FileNotFound:
+		fmt.Fprintf(stderr, "understudy relay: %s (see --help)\n", msg)
+		return 2
+	case errs.NotRunning:
+		if attach != "" {
+			port := "PORT"
+			if u, err := url.Parse(attach); err == nil && u.Port() != "" {
+				port = u.Port()
+			}
+			fmt.Fprintf(stderr, "understudy relay: nothing answers at %s (%s)\n"+
+				"  start the app with --remote-debugging-port=%s (and --remote-debugging-address=127.0.0.1), then run this again;\n"+
+				"  or let the relay start it: understudy relay --launch /path/to/app\n", attach, msg, port)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "understudy relay: %s: %s\n", e.Code, msg)
 	return 1
 }
