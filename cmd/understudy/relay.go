@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -57,11 +58,14 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	allowClose := fs.Bool("allow-browser-close", false, "let clients close the browser and targets they did not create")
 	gridURL := fs.String("grid", "", "create a session on this Selenium Grid 4 (http://HOST:4444) and relay its se:cdp endpoint")
 	capsFlag := fs.String("capabilities", "", "with --grid: the session's W3C capabilities as JSON, or @FILE (default {\"browserName\":\"chrome\"})")
+	logLevel := fs.String("log-level", "warn", "debug, info, warn or error; at debug the launched app's own output (Chromium's log lines) is copied too")
+	logFile := fs.String("log-file", "", "append diagnostics to this file instead of stderr")
 	var allowRemote listFlag
 	var remoteHeaders headerFlag
 	fs.Var(&allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) the grid and its se:cdp may name")
 	fs.Var(&remoteHeaders, "remote-header", "a \"Name: value\" header sent to the grid and its se:cdp (repeatable; never logged)")
-	if _, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv); err != nil {
+	st, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, relayUsage)
 			fs.SetOutput(stdout)
@@ -83,6 +87,28 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	if *port < 0 || *port > 65535 {
 		fmt.Fprintln(stderr, "understudy relay: --port must be 0–65535")
 		return 2
+	}
+	level, err := parseLogLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintln(stderr, "understudy relay:", st.blame("log-level", err))
+		return 2
+	}
+	logOut := stderr
+	if *logFile != "" {
+		lf, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(stderr, "understudy relay: --log-file:", err)
+			return 2
+		}
+		defer lf.Close()
+		logOut = lf
+	}
+	// The launched app's output (Chromium's dbus and GPU ERROR lines, about
+	// thirty at start) is a diagnostic for debugging only, as with
+	// electron_launch: kept for launch errors, copied to the log at debug.
+	var appOut io.Writer
+	if level <= slog.LevelDebug {
+		appOut = logOut
 	}
 	listen := *addr
 	if listen == "" {
@@ -113,7 +139,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		}
 		ep = e
 	default:
-		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: stderr})
+		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: appOut})
 		if err != nil {
 			return relayFail(stderr, err, "")
 		}
@@ -121,7 +147,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		defer func() { _ = p.Kill() }()
 	}
 	r, err := relay.New(relay.Options{Upstream: ep, Addr: listen, Token: *token, AllowBrowserClose: *allowClose,
-		Flat: gs != nil, Header: header, Logger: newLogger("warn", stderr)})
+		Flat: gs != nil, Header: header, Logger: newLogger(*logLevel, logOut)})
 	if err != nil {
 		return relayFail(stderr, err, "")
 	}
