@@ -373,6 +373,10 @@ func (sel selection) notEnabled(name string) error {
 	return errs.New(errs.ToolNotEnabled, "%s is not enabled", name)
 }
 
+// Offered lists the tools this server offers (its profile, groups and
+// eval policy), sorted by name: what tools/list carries.
+func (s *Server) Offered() []string { return s.enabledNames() }
+
 // enabledNames lists the enabled tools, sorted by name (the order of
 // tools/list).
 func (s *Server) enabledNames() []string {
