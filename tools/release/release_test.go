@@ -150,3 +150,64 @@ func TestServerJSON(t *testing.T) {
 		t.Errorf("packages %+v", s.Packages)
 	}
 }
+
+// TestLauncherNamesTheRoutes (issue 29): without its platform package the
+// npm launcher names the package it looked for, where it looked and the
+// other routes (UNDERSTUDY_BINARY, the release tarballs), and advises
+// reinstalling without --no-optional only when npm was told to omit
+// optional dependencies; UNDERSTUDY_BINARY runs the binary it names.
+func TestLauncherNamesTheRoutes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake binary is a shell script")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is not installed")
+		}
+		t.Skip("node is not installed (with CI=true this fails)")
+	}
+	dir := filepath.Join(t.TempDir(), "understudy", "bin") // no node_modules anywhere above
+	if err := copyFile(filepath.Join("..", "..", "npm", "understudy", "bin", "understudy.js"), filepath.Join(dir, "understudy.js"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	launch := func(env ...string) (string, string, int) {
+		cmd := exec.Command(node, filepath.Join(dir, "understudy.js"), "--version")
+		cmd.Env = append(os.Environ(), "UNDERSTUDY_BINARY=", "npm_config_omit=", "npm_config_optional=")
+		cmd.Env = append(cmd.Env, env...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String(), code
+	}
+	pkg := "@understudy-dev/understudy-" + map[string]string{"darwin": "darwin", "linux": "linux", "windows": "win32"}[runtime.GOOS] +
+		"-" + map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	out, errText, code := launch()
+	for _, want := range []string{pkg + " is not installed", "looked for " + pkg, filepath.Join(dir, "node_modules"), "UNDERSTUDY_BINARY", "make release", "npm pack"} {
+		if !strings.Contains(errText, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errText)
+		}
+	}
+	if code != 1 || out != "" || strings.Contains(errText, "no-optional") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errText)
+	}
+	if _, errText, _ = launch("npm_config_omit=optional"); !strings.Contains(errText, "reinstall without that setting") {
+		t.Errorf("with omit=optional: stderr does not say so:\n%s", errText)
+	}
+	if _, errText, code = launch("UNDERSTUDY_BINARY=" + filepath.Join(dir, "nope")); code != 1 || !strings.Contains(errText, "from UNDERSTUDY_BINARY") {
+		t.Errorf("a missing UNDERSTUDY_BINARY: exit %d, %s", code, errText)
+	}
+	sh := filepath.Join(t.TempDir(), "understudy")
+	if err := os.WriteFile(sh, []byte("#!/bin/sh\necho \"understudy fake $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, errText, code = launch("UNDERSTUDY_BINARY=" + sh); code != 0 || out != "understudy fake --version\n" {
+		t.Errorf("UNDERSTUDY_BINARY: exit %d, stdout %q, stderr %q", code, out, errText)
+	}
+}
