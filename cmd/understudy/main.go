@@ -27,13 +27,29 @@ import (
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
-// version and commit are set at build time with -ldflags
-// "-X main.version=… -X main.commit=…" (make release); without them the
-// commit comes from the binary's build information.
+// version and commit are stamped at build time with -ldflags
+// "-X main.version=… -X main.commit=…", which tools/release computes for
+// make build and make release alike (version from server.json, commit from
+// git; go run ./tools/release -print-ldflags). Without them (go install,
+// go build) both come from the binary's build information; see
+// appVersion and versionLine.
 var (
-	version = "0.1.0-dev"
+	version = ""
 	commit  = ""
 )
+
+// appVersion is the version this binary reports: the stamped one, else the
+// module version Go recorded (v0.2.0 from go install …@v0.2.0, a
+// pseudo-version in a checkout), else "dev".
+func appVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return strings.TrimPrefix(bi.Main.Version, "v")
+	}
+	return "dev"
+}
 
 const usage = `understudy — drive Electron apps and Chromium from AI agents (MCP) and scripts (CDP).
 
@@ -359,10 +375,13 @@ func versionLine() string {
 			}
 		}
 	}
+	if r, dirty, ok := strings.Cut(rev, "+"); ok { // a stamped commit of a modified tree: SHA+dirty
+		rev, modified = r, "+"+dirty
+	}
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", version, rev, modified, goVersion, runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", appVersion(), rev, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -436,7 +455,7 @@ func signalContext() (ctx context.Context, installed <-chan struct{}, stop func(
 func (f *mcpFlags) toolConfig(logger *slog.Logger) tool.Config {
 	return tool.Config{
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
-		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
+		Version: appVersion(), AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 		AllowSecrets:  f.allowSecrets,
@@ -553,7 +572,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		mf.settings = st
 		err = mf.check(*allowed, *blocked)
 	}
-	cfg := tool.Config{Version: version} // settings that do not parse: the defaults, and the settings check fails
+	cfg := tool.Config{Version: appVersion()} // settings that do not parse: the defaults, and the settings check fails
 	if err == nil {
 		cfg = mf.toolConfig(nil)
 	}
