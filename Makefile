@@ -33,6 +33,8 @@ chromium:
 
 # Selenium Grid 4 for the grid tests (internal/grid/gridtest): Java 17 and
 # chromedriver from Debian, the standalone jar from the committed lockfile.
+# chromium-driver pins the chromium package to its own version, so this can
+# upgrade the system Chromium (README says so).
 grid-deps:
 	@if ! command -v java >/dev/null || ! command -v chromedriver >/dev/null; then \
 		echo "installing Java 17 and chromedriver with apt-get"; \
