@@ -11,8 +11,10 @@ GOBIN       ?= $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK := $(GOBIN)/staticcheck
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS     := -s -w -X main.version=$(VERSION)
+# Version (server.json's, or RELEASE_VERSION) and commit (git) are stamped by
+# the flags tools/release computes for itself too: one place for make build,
+# make release and the SBOMs.
+LDFLAGS      = $(shell $(GO) run ./tools/release -print-ldflags $(if $(RELEASE_VERSION),-version $(RELEASE_VERSION)))
 
 .PHONY: all build demo test chromium grid-deps tools vet crossbuild lint unit fmt bench clean release release-check
 
@@ -31,6 +33,8 @@ chromium:
 
 # Selenium Grid 4 for the grid tests (internal/grid/gridtest): Java 17 and
 # chromedriver from Debian, the standalone jar from the committed lockfile.
+# chromium-driver pins the chromium package to its own version, so this can
+# upgrade the system Chromium (README says so).
 grid-deps:
 	@if ! command -v java >/dev/null || ! command -v chromedriver >/dev/null; then \
 		echo "installing Java 17 and chromedriver with apt-get"; \

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ const (
 // settings records, for every flag of a command, where its value came
 // from. doctor prints it.
 type settings struct {
+	prefix     string            // the variables' prefix (UNDERSTUDY_)
 	ConfigFile string            `json:"config_file,omitempty"`
 	Source     map[string]string `json:"source"` // flag name → fromFlag, fromEnv, fromFile or fromDefault
 	Value      map[string]string `json:"value"`  // flag name → its value as text (secrets hidden)
@@ -59,9 +61,9 @@ func parseLayered(fs *flag.FlagSet, args []string, envPrefix string, getenv func
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%v (see --help)", err)
+		return nil, fmt.Errorf("%v (see --help)", plainFlagError(fs, err))
 	}
-	st := &settings{Source: map[string]string{}, Value: map[string]string{}}
+	st := &settings{prefix: envPrefix, Source: map[string]string{}, Value: map[string]string{}}
 	fs.Visit(func(f *flag.Flag) { st.Source[f.Name] = fromFlag })
 
 	file := fs.Lookup("config").Value.String()
@@ -122,6 +124,50 @@ func parseLayered(fs *flag.FlagSet, args []string, envPrefix string, getenv func
 		st.Value[f.Name] = v
 	})
 	return st, nil
+}
+
+// badBool is the flag package's error for a boolean flag given a value it
+// refuses: invalid boolean value "V" for -NAME: WHY.
+var badBool = regexp.MustCompile(`^invalid boolean value "(.*)" for -([^:]+): (.*)$`)
+
+// plainFlagError says a refused value of a boolean flag in the command
+// line's words: a flag with values of its own (--allow-eval) gives its own
+// message, which lists what it takes; a plain switch takes true or false.
+func plainFlagError(fs *flag.FlagSet, err error) error {
+	m := badBool.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	if f := fs.Lookup(m[2]); f != nil {
+		if _, plain := f.Value.(flag.Getter); !plain {
+			return errors.New(m[3])
+		}
+	}
+	return fmt.Errorf("--%s takes no value, true or false, not %q", m[2], m[1])
+}
+
+// blame names, in a refused setting's message, where the value came from
+// when that was not the command line: the variable ($UNDERSTUDY_LOG_LEVEL)
+// or the config file's key. A message that starts with the flag
+// (--log-level ...) has it replaced; any other gets the name in front.
+func (st *settings) blame(name string, err error) error {
+	if st == nil || err == nil {
+		return err
+	}
+	var where string
+	switch st.Source[name] {
+	case fromEnv:
+		where = "$" + envName(st.prefix, name)
+	case fromFile:
+		where = fmt.Sprintf("config file %s: key %q", st.ConfigFile, name)
+	default:
+		return err
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "--"+name); ok {
+		return errors.New(where + rest)
+	}
+	return errors.New(where + ": " + msg)
 }
 
 // setAll sets a flag to each value in turn (a repeatable flag takes them

@@ -2,14 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/tool"
 )
 
 func noEnv(string) string { return "" }
@@ -75,7 +80,11 @@ func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
 		{"bad env", nil, map[string]string{"UNDERSTUDY_SHARE_SESSIONS": "maybe"}, "$UNDERSTUDY_SHARE_SESSIONS"},
 		{"bad eval env", nil, map[string]string{"UNDERSTUDY_ALLOW_EVAL": "everything"}, "$UNDERSTUDY_ALLOW_EVAL"},
 		{"bad log level", []string{"--log-level", "verbose"}, nil, `--log-level takes debug, info, warn or error, not "verbose"`},
-		{"bad log level env", nil, map[string]string{"UNDERSTUDY_LOG_LEVEL": "loud"}, "--log-level"},
+		{"bad log level env", nil, map[string]string{"UNDERSTUDY_LOG_LEVEL": "loud"}, `$UNDERSTUDY_LOG_LEVEL takes debug, info, warn or error, not "loud"`},
+		{"bad log level file", []string{"--config", writeConfig(t, `{"log-level": "loud"}`)}, nil, `key "log-level" takes debug, info, warn or error, not "loud"`},
+		{"bad timeout env", nil, map[string]string{"UNDERSTUDY_OPERATION_TIMEOUT_MS": "5"}, "$UNDERSTUDY_OPERATION_TIMEOUT_MS must be between 1000 and 3600000"},
+		{"bad eval value", []string{"--allow-eval=xyz"}, nil, `--allow-eval takes no value (main and renderer), main, renderer, true or false, not "xyz"`},
+		{"bad switch value", []string{"--share-sessions=maybe"}, nil, `--share-sessions takes no value, true or false, not "maybe"`},
 		{"unknown flag", []string{"--no-such-flag"}, nil, "no-such-flag"},
 		{"version is not a setting", []string{"--config", writeConfig(t, `{"version": true}`)}, nil, `unknown key "version"`},
 		{"stray argument", []string{"extra"}, nil, `unexpected argument "extra"`},
@@ -96,7 +105,8 @@ func TestConfigRefusesWhatItDoesNotKnow(t *testing.T) {
 // TestHelpGoesToStdout: every command's --help prints on stdout and exits 0
 // with nothing on stderr.
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"}, {"replay", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"relay", "--help"}, {"demo", "--help"}, {"doctor", "--help"},
+		{"replay", "--help"}, {"production", "--help"}, {"production", "-h"}, {"production", "validate", "--help"}, {"production", "validate", "-h"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Errorf("%v: exit %d (stderr %q)", args, code, stderr.String())
@@ -136,7 +146,7 @@ func TestDoctorPrintsSettings(t *testing.T) {
 	}
 	t.Setenv("UNDERSTUDY_LOG_LEVEL", "verbose")
 	stdout.Reset()
-	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, io.Discard); code != 1 || !strings.Contains(stdout.String(), "--log-level") {
+	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, io.Discard); code != 1 || !strings.Contains(stdout.String(), "$UNDERSTUDY_LOG_LEVEL takes debug") {
 		t.Fatalf("doctor with a bad variable: exit %d\n%s", code, stdout.String())
 	}
 }
@@ -183,5 +193,150 @@ func TestConfigSchemaMatchesFlags(t *testing.T) {
 	})
 	if n < 10 {
 		t.Fatalf("only %d flags", n)
+	}
+}
+
+// doctorJSON runs understudy doctor --json with args and returns its checks
+// by name and its settings.
+func doctorJSON(t *testing.T, args ...string) (map[string]tool.Check, settings) {
+	t.Helper()
+	var stdout bytes.Buffer
+	run(append([]string{"doctor", "--json"}, args...), strings.NewReader(""), &stdout, io.Discard)
+	var rep struct {
+		Checks   []tool.Check `json:"checks"`
+		Settings settings     `json:"settings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, stdout.String())
+	}
+	checks := map[string]tool.Check{}
+	for _, c := range rep.Checks {
+		checks[c.Name] = c
+	}
+	return checks, rep.Settings
+}
+
+// TestDoctorReadsSettings (issue 29): doctor reports the eval policy, the
+// app root and the file roots the server would run with when they come from
+// UNDERSTUDY_* variables or the config file, not the defaults; and its
+// checks are electron_doctor's from a server with the same settings.
+func TestDoctorReadsSettings(t *testing.T) {
+	appRoot, fileRoot := t.TempDir(), t.TempDir()
+	t.Setenv("UNDERSTUDY_ALLOW_EVAL", "main")
+	t.Setenv("UNDERSTUDY_APP_ROOT", appRoot)
+	t.Setenv("UNDERSTUDY_FILE_ROOT", fileRoot)
+	checks, st := doctorJSON(t)
+	if c := checks["eval_policy"]; !strings.Contains(c.Detail, "main=true renderer=false") {
+		t.Errorf("eval_policy from $UNDERSTUDY_ALLOW_EVAL: %+v", c)
+	}
+	if st.Value["allow-eval"] != "main" || st.Source["allow-eval"] != fromEnv {
+		t.Errorf("settings: allow-eval %q from %q", st.Value["allow-eval"], st.Source["allow-eval"])
+	}
+	if c := checks["app_root"]; !c.OK || !strings.Contains(c.Detail, "confined to "+appRoot) {
+		t.Errorf("app_root from $UNDERSTUDY_APP_ROOT: %+v", c)
+	}
+	if c := checks["file_roots"]; !c.OK || !strings.Contains(c.Detail, "file-root "+fileRoot) || !strings.Contains(c.Detail, "app-root "+appRoot) {
+		t.Errorf("file_roots: %+v", c)
+	}
+
+	// The same from a config file, and a root that is not there fails.
+	for _, v := range []string{"UNDERSTUDY_ALLOW_EVAL", "UNDERSTUDY_APP_ROOT", "UNDERSTUDY_FILE_ROOT"} {
+		t.Setenv(v, "")
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	cfg := writeConfig(t, `{"allow-eval": "renderer", "app-root": `+quote(appRoot)+`, "artifacts-dir": `+quote(gone)+`}`)
+	checks, st = doctorJSON(t, "--config", cfg)
+	if c := checks["eval_policy"]; !strings.Contains(c.Detail, "main=false renderer=true") {
+		t.Errorf("eval_policy from the config file: %+v", c)
+	}
+	if c := checks["app_root"]; !strings.Contains(c.Detail, "confined to "+appRoot) || st.Source["app-root"] != fromFile {
+		t.Errorf("app_root from the config file: %+v (%q)", c, st.Source["app-root"])
+	}
+	if c := checks["file_roots"]; !c.OK || !strings.Contains(c.Detail, gone+" (created on first use)") {
+		t.Errorf("file_roots with a new artifacts folder: %+v", c)
+	}
+	// One code path: electron_doctor of a server with the config file's
+	// settings reports the same checks.
+	fs, mf, allowed, blocked := mcpFlagSet()
+	pst, err := parseLayered(fs, []string{"--config", cfg}, "UNDERSTUDY_", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf.settings = pst
+	if err := mf.check(*allowed, *blocked); err != nil {
+		t.Fatal(err)
+	}
+	srv := tool.New(mf.toolConfig(nil))
+	defer srv.Close()
+	res := srv.Dispatch(context.Background(), "electron_doctor", json.RawMessage(`{}`), nil)
+	var mcpRep struct {
+		Checks []tool.Check `json:"checks"`
+	}
+	if err := json.Unmarshal(res.JSON, &mcpRep); err != nil || res.IsError {
+		t.Fatalf("electron_doctor: %v %s", err, res.JSON)
+	}
+	checks, _ = doctorJSON(t, "--config", cfg)
+	for _, c := range mcpRep.Checks {
+		if c.Name == "browser" || c.Name == "temp_space" {
+			continue // measured at the moment
+		}
+		if got := checks[c.Name]; got != c {
+			t.Errorf("%s: understudy doctor %+v, electron_doctor %+v", c.Name, got, c)
+		}
+	}
+}
+
+// TestCommandLineErrors (issue 29): what a command refuses is said on
+// stderr in the command line's words (flags, not the tools' fields; no
+// "call again"), stdout stays empty, bad input exits with the usage code
+// (2; replay's is 64) and a failure to reach an app exits 1.
+func TestCommandLineErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close() // nothing listens there now
+	for _, c := range []struct {
+		args []string
+		exit int
+		want []string
+	}{
+		{[]string{"relay", "--attach", "http://127.0.0.1:" + free}, 1, []string{"nothing answers at http://127.0.0.1:" + free, "--remote-debugging-port=" + free}},
+		{[]string{"relay", "--attach", "http://example.com:9222"}, 2, []string{"--attach:", "not a loopback host"}},
+		{[]string{"relay", "--attach", "ftp://127.0.0.1:1"}, 2, []string{"--attach:", "scheme"}},
+		{[]string{"relay", "--launch", "relative/app"}, 2, []string{"--launch:", "absolute"}},
+		{[]string{"relay", "--launch", "/nonexistent/app"}, 2, []string{"--launch:", "does not exist"}},
+		{[]string{"relay"}, 2, []string{"exactly one of --attach"}},
+		{[]string{"relay", "--attach", "http://127.0.0.1:9222", "--port", "70000"}, 2, []string{"--port"}},
+		{[]string{"production"}, 2, []string{"production validate"}},
+		{[]string{"production", "check"}, 2, []string{`unknown command "check"`}},
+		{[]string{"production", "validate"}, 2, []string{"name the app"}},
+		{[]string{"production", "validate", "--nope"}, 2, []string{"-nope"}},
+		{[]string{"replay", "/nonexistent/spec.json"}, 2, []string{"TRACE_NOT_FOUND"}},
+		{[]string{"replay"}, 64, []string{"name the spec"}},
+		{[]string{"frobnicate"}, 2, []string{`unknown command "frobnicate"`}},
+		{[]string{"--allow-eval=xyz"}, 2, []string{`--allow-eval takes no value (main and renderer), main, renderer, true or false, not "xyz"`}},
+		{[]string{"doctor", "--nope"}, 2, []string{"-nope"}},
+		{[]string{"demo", "--nope"}, 2, []string{"-nope"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.exit {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.exit, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q; diagnostics go to stderr", c.args, stdout.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%v: stderr %q does not say %q", c.args, stderr.String(), w)
+			}
+		}
+		for _, mcpWords := range []string{"cdpUrl", "call again", "Call electron_", "executablePath", "invalid boolean"} {
+			if strings.Contains(stderr.String(), mcpWords) {
+				t.Errorf("%v: stderr %q speaks MCP (%q)", c.args, stderr.String(), mcpWords)
+			}
+		}
 	}
 }

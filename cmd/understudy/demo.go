@@ -64,10 +64,10 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	}
 	defer srv.Close()
 
-	s := tool.New(tool.Config{Version: version, AllowEvalRenderer: true, BrowserPath: path})
+	s := tool.New(tool.Config{Version: appVersion(), AllowEvalRenderer: true, BrowserPath: path})
 	defer s.Close()
 
-	fmt.Fprintf(stdout, "understudy %s demo: Chromium %s on the embedded app at %s\n\n", version, path, srv.URL("a.test", "/index.html"))
+	fmt.Fprintf(stdout, "understudy %s demo: Chromium %s on the embedded app at %s\n\n", appVersion(), path, srv.URL("a.test", "/index.html"))
 	failed, pid := 0, 0
 	for _, st := range tour(srv, path) {
 		t0 := time.Now()

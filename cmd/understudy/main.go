@@ -27,13 +27,29 @@ import (
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
-// version and commit are set at build time with -ldflags
-// "-X main.version=… -X main.commit=…" (make release); without them the
-// commit comes from the binary's build information.
+// version and commit are stamped at build time with -ldflags
+// "-X main.version=… -X main.commit=…", which tools/release computes for
+// make build and make release alike (version from server.json, commit from
+// git; go run ./tools/release -print-ldflags). Without them (go install,
+// go build) both come from the binary's build information; see
+// appVersion and versionLine.
 var (
-	version = "0.1.0-dev"
+	version = ""
 	commit  = ""
 )
+
+// appVersion is the version this binary reports: the stamped one, else the
+// module version Go recorded (v0.2.0 from go install …@v0.2.0, a
+// pseudo-version in a checkout), else "dev".
+func appVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return strings.TrimPrefix(bi.Main.Version, "v")
+	}
+	return "dev"
+}
 
 const usage = `understudy — drive Electron apps and Chromium from AI agents (MCP) and scripts (CDP).
 
@@ -155,14 +171,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "understudy: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "understudy: unknown command %q (commands: mcp, demo, doctor, relay, production, replay, version; understudy --help lists them)\n", cmd)
 	return 2
 }
 
 // evalFlag is --allow-eval with an optional value.
 type evalFlag struct{ main, renderer bool }
 
-func (e *evalFlag) String() string { return "" }
+// String is the value as --allow-eval takes it ("" when off), so doctor
+// prints what is in force.
+func (e *evalFlag) String() string {
+	switch {
+	case e.main && e.renderer:
+		return "true"
+	case e.main:
+		return "main"
+	case e.renderer:
+		return "renderer"
+	}
+	return ""
+}
 func (e *evalFlag) IsBoolFlag() bool {
 	return true
 }
@@ -177,7 +205,7 @@ func (e *evalFlag) Set(v string) error {
 	case "renderer":
 		e.renderer = true
 	default:
-		return fmt.Errorf("--allow-eval takes main or renderer (or no value for both), not %q", v)
+		return fmt.Errorf("--allow-eval takes no value (main and renderer), main, renderer, true or false, not %q", v)
 	}
 	return nil
 }
@@ -280,19 +308,19 @@ func (f *mcpFlags) check(allowed, blocked string) error {
 	}
 	var err error
 	if f.allowed, err = urlpolicy.ParseOrigins(allowed); err != nil {
-		return fmt.Errorf("--allowed-origins: %w", err)
+		return f.settings.blame("allowed-origins", fmt.Errorf("--allowed-origins: %w", err))
 	}
 	if f.blocked, err = urlpolicy.ParseOrigins(blocked); err != nil {
-		return fmt.Errorf("--blocked-origins: %w", err)
+		return f.settings.blame("blocked-origins", fmt.Errorf("--blocked-origins: %w", err))
 	}
 	if f.opTimeout < 1000 || f.opTimeout > 3600000 {
-		return errors.New("--operation-timeout-ms must be between 1000 and 3600000")
+		return f.settings.blame("operation-timeout-ms", errors.New("--operation-timeout-ms must be between 1000 and 3600000"))
 	}
 	if _, err := parseLogLevel(f.logLevel); err != nil {
-		return err
+		return f.settings.blame("log-level", err)
 	}
 	if f.remote, err = browser.ParseRemoteAllow(f.allowRemote); err != nil {
-		return fmt.Errorf("--allow-remote: %w", err)
+		return f.settings.blame("allow-remote", fmt.Errorf("--allow-remote: %w", err))
 	}
 	if f.remoteHeader, err = parseRemoteHeaders(f.remoteHeaders); err != nil {
 		return err
@@ -347,10 +375,13 @@ func versionLine() string {
 			}
 		}
 	}
+	if r, dirty, ok := strings.Cut(rev, "+"); ok { // a stamped commit of a modified tree: SHA+dirty
+		rev, modified = r, "+"+dirty
+	}
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", version, rev, modified, goVersion, runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("understudy %s (commit %s%s, %s, %s/%s)", appVersion(), rev, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -424,7 +455,7 @@ func signalContext() (ctx context.Context, installed <-chan struct{}, stop func(
 func (f *mcpFlags) toolConfig(logger *slog.Logger) tool.Config {
 	return tool.Config{
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
-		Version: version, AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
+		Version: appVersion(), AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
 		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 		AllowSecrets:  f.allowSecrets,
@@ -528,7 +559,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "understudy doctor: %v (see --help)\n", err)
 		return 2
 	}
-	// The settings the MCP server would run with here.
+	// The settings the MCP server would run with here, read as understudy
+	// mcp reads them; the report is electron_doctor's, from a server with
+	// that configuration (one code path for both).
 	var cfgArgs []string
 	if *config != "" {
 		cfgArgs = []string{"--config", *config}
@@ -536,9 +569,18 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	mfs, mf, allowed, blocked := mcpFlagSet()
 	st, err := parseLayered(mfs, cfgArgs, "UNDERSTUDY_", os.Getenv)
 	if err == nil {
+		mf.settings = st
 		err = mf.check(*allowed, *blocked)
 	}
-	srv := tool.New(tool.Config{Version: version, BrowserPath: *browserPath})
+	cfg := tool.Config{Version: appVersion()} // settings that do not parse: the defaults, and the settings check fails
+	if err == nil {
+		cfg = mf.toolConfig(nil)
+	}
+	if *browserPath != "" {
+		cfg.BrowserPath = *browserPath
+	}
+	srv := tool.New(cfg)
+	defer srv.Close()
 	rep := srv.Doctor(context.Background())
 	settingsCheck := tool.Check{Name: "settings", OK: err == nil, Detail: "flags, UNDERSTUDY_* variables and the config file agree"}
 	if err != nil {

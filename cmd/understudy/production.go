@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,19 +33,34 @@ result without the MCP envelope); diagnostics go to stderr.
 Exit: 0 no check failed, 1 at least one check failed, 2 bad input.
 `
 
+// isHelp is -h, -help or --help.
+func isHelp(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
 // runProduction is `understudy production validate`.
 func runProduction(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, productionUsage)
+		return 0
+	}
 	if len(args) == 0 || args[0] != "validate" {
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "understudy production: unknown command %q\n\n", args[0])
+		}
 		fmt.Fprint(stderr, productionUsage)
 		return 2
 	}
 	fs := flag.NewFlagSet("production validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, productionUsage) }
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	jsonOut := fs.Bool("json", false, "write the JSON report to stdout")
 	app := fs.String("app", "", "the artifact to check")
 	checks := fs.String("checks", "", "comma-separated check ids")
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, productionUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "understudy production validate: %v (see --help)\n", plainFlagError(fs, err))
 		return 2
 	}
 	rest := fs.Args()
@@ -66,7 +82,7 @@ func runProduction(args []string, stdout, stderr io.Writer) int {
 		return fail(errs.BadArg("app", "one artifact path, got extra arguments %q", rest))
 	}
 	if *app == "" {
-		fs.Usage()
+		fmt.Fprint(stderr, "understudy production validate: name the app to check\n\n"+productionUsage)
 		return 2
 	}
 	path := *app

@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -55,11 +58,14 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	allowClose := fs.Bool("allow-browser-close", false, "let clients close the browser and targets they did not create")
 	gridURL := fs.String("grid", "", "create a session on this Selenium Grid 4 (http://HOST:4444) and relay its se:cdp endpoint")
 	capsFlag := fs.String("capabilities", "", "with --grid: the session's W3C capabilities as JSON, or @FILE (default {\"browserName\":\"chrome\"})")
+	logLevel := fs.String("log-level", "warn", "debug, info, warn or error; at debug the launched app's own output (Chromium's log lines) is copied too")
+	logFile := fs.String("log-file", "", "append diagnostics to this file instead of stderr")
 	var allowRemote listFlag
 	var remoteHeaders headerFlag
 	fs.Var(&allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) the grid and its se:cdp may name")
 	fs.Var(&remoteHeaders, "remote-header", "a \"Name: value\" header sent to the grid and its se:cdp (repeatable; never logged)")
-	if _, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv); err != nil {
+	st, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, relayUsage)
 			fs.SetOutput(stdout)
@@ -81,6 +87,28 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	if *port < 0 || *port > 65535 {
 		fmt.Fprintln(stderr, "understudy relay: --port must be 0–65535")
 		return 2
+	}
+	level, err := parseLogLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintln(stderr, "understudy relay:", st.blame("log-level", err))
+		return 2
+	}
+	logOut := stderr
+	if *logFile != "" {
+		lf, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintln(stderr, "understudy relay: --log-file:", err)
+			return 2
+		}
+		defer lf.Close()
+		logOut = lf
+	}
+	// The launched app's output (Chromium's dbus and GPU ERROR lines, about
+	// thirty at start) is a diagnostic for debugging only, as with
+	// electron_launch: kept for launch errors, copied to the log at debug.
+	var appOut io.Writer
+	if level <= slog.LevelDebug {
+		appOut = logOut
 	}
 	listen := *addr
 	if listen == "" {
@@ -107,24 +135,24 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		e, _, err := browser.Resolve(rctx, "", 0, *attach)
 		cancel()
 		if err != nil {
-			return relayFail(stderr, err)
+			return relayFail(stderr, err, *attach)
 		}
 		ep = e
 	default:
-		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: stderr})
+		p, err := browser.Launch(ctx, browser.LaunchOptions{ExecutablePath: *launch, Args: fs.Args(), Stderr: appOut})
 		if err != nil {
-			return relayFail(stderr, err)
+			return relayFail(stderr, err, "")
 		}
 		proc, ep = p, p.Endpoint
 		defer func() { _ = p.Kill() }()
 	}
 	r, err := relay.New(relay.Options{Upstream: ep, Addr: listen, Token: *token, AllowBrowserClose: *allowClose,
-		Flat: gs != nil, Header: header, Logger: newLogger("warn", stderr)})
+		Flat: gs != nil, Header: header, Logger: newLogger(*logLevel, logOut)})
 	if err != nil {
-		return relayFail(stderr, err)
+		return relayFail(stderr, err, "")
 	}
 	if err := r.Start(ctx); err != nil {
-		return relayFail(stderr, err)
+		return relayFail(stderr, err, "")
 	}
 	defer r.Close()
 	what := ep.HTTPURL
@@ -159,12 +187,49 @@ func btoi(b bool) int {
 	return 0
 }
 
-func relayFail(stderr io.Writer, err error) int {
-	msg := err.Error()
-	if e := errs.As(err); e != nil {
-		entry, _ := errs.Lookup(e.Code)
-		msg = fmt.Sprintf("%s: %s\n  hint: %s", e.Code, e.Message, entry.Hint)
+// relayFlagOf names the relay's flag that fed a field of the shared
+// attach and launch code (whose errors name the tool's fields).
+var relayFlagOf = map[string]string{
+	"cdpUrl": "--attach", "host": "--attach", "port": "--attach", "endpoint": "--attach",
+	"executablePath": "--launch", "electronPath": "--launch", "args": "arguments after --",
+}
+
+// relayFail says on stderr why the relay could not start, in the command
+// line's words: a field is named by its flag, and the registry's hints,
+// written for agents ("call electron_launch", "call again"), are left out.
+// Nothing at the --attach address gets how to start the app so that
+// something is. Bad input exits 2 (usage), anything else 1.
+func relayFail(stderr io.Writer, err error, attach string) int {
+	e := errs.As(err)
+	if e == nil {
+		fmt.Fprintln(stderr, "understudy relay:", err)
+		return 1
 	}
-	fmt.Fprintln(stderr, "understudy relay:", msg)
+	msg := e.Message
+	if f, _ := e.Details["field"].(string); f != "" {
+		if fl, ok := relayFlagOf[f]; ok {
+			msg = fl + strings.TrimPrefix(msg, f)
+			if !strings.HasPrefix(msg, fl) {
+				msg = fl + ": " + msg
+			}
+		}
+	}
+	switch e.Code {
+	case errs.BadArgument, errs.AbsolutePathRequired, errs.FileNotFound:
+		fmt.Fprintf(stderr, "understudy relay: %s (see --help)\n", msg)
+		return 2
+	case errs.NotRunning:
+		if attach != "" {
+			port := "PORT"
+			if u, err := url.Parse(attach); err == nil && u.Port() != "" {
+				port = u.Port()
+			}
+			fmt.Fprintf(stderr, "understudy relay: nothing answers at %s (%s)\n"+
+				"  start the app with --remote-debugging-port=%s (and --remote-debugging-address=127.0.0.1), then run this again;\n"+
+				"  or let the relay start it: understudy relay --launch /path/to/app\n", attach, msg, port)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "understudy relay: %s: %s\n", e.Code, msg)
 	return 1
 }

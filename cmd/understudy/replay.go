@@ -117,8 +117,8 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return exit
 	}
 	switch {
-	case res.IsError:
-		fmt.Fprintf(stdout, "understudy replay %s: %s: %s\n", abs, res.Code, env.Error)
+	case res.IsError: // a failure is a diagnostic: stderr
+		fmt.Fprintf(stderr, "understudy replay %s: %s: %s\n", abs, res.Code, env.Error)
 	case env.Passed:
 		fmt.Fprintf(stdout, "understudy replay %s: passed (%d steps)\n", abs, env.Replayed)
 	default:

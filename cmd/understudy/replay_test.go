@@ -38,16 +38,19 @@ func TestReplayCommand(t *testing.T) {
 		}
 		return p
 	}
+	var stderr string // of the last run
 	run := func(args ...string) (string, int) {
 		t.Helper()
 		cmd := exec.Command(binary(t), append([]string{"replay"}, args...)...)
 		cmd.Dir = dir
 		out, err := cmd.Output()
+		stderr = ""
 		var ee *exec.ExitError
 		switch {
 		case err == nil:
 			return string(out), 0
 		case errors.As(err, &ee):
+			stderr = string(ee.Stderr)
 			return string(out), ee.ExitCode()
 		}
 		t.Fatal(err)
@@ -86,8 +89,9 @@ func TestReplayCommand(t *testing.T) {
 		t.Fatalf("the human report: exit %d\n%s", code, out)
 	}
 	// A malformed check: exit 2. No launch: exit 3. Bad usage: 64.
-	if out, code = run(write("malformed.json", chrome, `{"path": "$.text", "regex": "("}`)); code != 2 || !strings.Contains(out, "TRACE_INVALID") {
-		t.Fatalf("a malformed spec: exit %d\n%s", code, out)
+	// (the failure is a diagnostic: on stderr, stdout stays empty)
+	if out, code = run(write("malformed.json", chrome, `{"path": "$.text", "regex": "("}`)); code != 2 || out != "" || !strings.Contains(stderr, "TRACE_INVALID") {
+		t.Fatalf("a malformed spec: exit %d\nstdout %q\nstderr %q", code, out, stderr)
 	}
 	if out, code = run(write("nolaunch.json", filepath.Join(dir, "no-such-browser"), `{"path": "$.text", "exact": "Top"}`)); code != 3 {
 		t.Fatalf("a spec whose launch fails: exit %d\n%s", code, out)

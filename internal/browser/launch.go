@@ -506,7 +506,7 @@ func plan(opts LaunchOptions) (launchPlan, error) {
 				"or opens a debugger to the network", i, a, name).With("switch", name)
 		}
 		if root != "" {
-			if err := checkArgInRoot(root, pl.cwd, i, a, name); err != nil {
+			if err := checkArgInRoot(root, pl.cwd, i, a, name, os.Geteuid() == 0); err != nil {
 				return pl, err
 			}
 		}
@@ -639,10 +639,20 @@ func rootSwitches() []string {
 // be in rootSwitches (a path value inside the root), and a positional
 // argument that names a file (a path, or a file: URL) must lie inside it.
 // URLs of other schemes and plain words pass: they are the app's business.
-func checkArgInRoot(root, cwd string, i int, a, name string) error {
+// --no-sandbox names no program and is accepted when we run as root
+// (asRoot), where Chromium and Electron refuse to start with their sandbox
+// on and we add it to Chromium ourselves; as a normal user the sandbox
+// works and the switch would only weaken it, so it stays refused.
+func checkArgInRoot(root, cwd string, i int, a, name string, asRoot bool) error {
 	if name != "" || a == "-" || a == "--" {
 		if a == "--" || a == "-" {
 			return errs.BadArg("args", "args[%d] %q: an end-of-switches marker is refused with an app root (what follows would not be checked)", i, a)
+		}
+		if name == "no-sandbox" {
+			if asRoot {
+				return nil
+			}
+			return errs.BadArg("args", "args[%d] %q: with an app root --no-sandbox is accepted only when understudy runs as root (where the sandbox cannot start); as a normal user keep the sandbox (docs/troubleshooting.md, Sandbox)", i, a).With("switch", name)
 		}
 		if !slices.Contains(rootSwitches(), name) {
 			return errs.BadArg("args", "args[%d] %q: with an app root only these switches are accepted: %s",

@@ -72,6 +72,26 @@ func TestProgramSwitchesRefused(t *testing.T) {
 			t.Errorf("%q inside the app root: %v", a, err)
 		}
 	}
+	// --no-sandbox names no program: with an app root it passes when we
+	// run as root (an app run as root needs it), and is refused otherwise
+	// (docs/troubleshooting.md and docs/security.md say the same).
+	for _, asRoot := range []bool{true, false} {
+		for _, a := range []string{"--no-sandbox", "-no-sandbox"} {
+			err := checkArgInRoot(root, "", 0, a, "no-sandbox", asRoot)
+			if asRoot && err != nil {
+				t.Errorf("%s with an app root, as root: %v", a, err)
+			}
+			if !asRoot {
+				if e := wantCode(t, err, errs.BadArgument, "args"); !strings.Contains(e.Message, "only when understudy runs as root") {
+					t.Errorf("%s with an app root, as a normal user: %v", a, e)
+				}
+			}
+		}
+	}
+	_, err := plan(LaunchOptions{ExecutablePath: app, AppRoot: root, Args: []string{"--no-sandbox"}})
+	if asRoot := os.Geteuid() == 0; (err == nil) != asRoot {
+		t.Errorf("plan with --no-sandbox and an app root (euid %d): %v", os.Geteuid(), err)
+	}
 	// Without a root, other switches still pass.
 	if _, err := plan(LaunchOptions{ExecutablePath: app, Args: []string{"--no-zygote", "--some-future-switch", outside}}); err != nil {
 		t.Errorf("without an app root: %v", err)
@@ -103,4 +123,30 @@ func TestLaunchIgnoresNonLoopbackDevToolsURL(t *testing.T) {
 		t.Fatalf("launched with endpoint %+v", p.Endpoint)
 	}
 	wantCode(t, err, errs.LaunchTimeout, "")
+}
+
+// TestAppRootDocsAgree: docs/security.md lists every switch the app-root
+// allowlist accepts, and it and docs/troubleshooting.md give the same
+// answer for --no-sandbox with --app-root (issue 29: the troubleshooting
+// page told root users to pass a switch the allowlist refused).
+func TestAppRootDocsAgree(t *testing.T) {
+	sec, err := os.ReadFile(filepath.Join("..", "..", "docs", "security.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trouble, err := os.ReadFile(filepath.Join("..", "..", "docs", "troubleshooting.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(b []byte) string { return strings.Join(strings.Fields(string(b)), " ") }
+	for _, sw := range append(rootSwitches(), "no-sandbox") {
+		if !strings.Contains(string(sec), "`--"+sw+"`") {
+			t.Errorf("docs/security.md does not list --%s among the app-root switches", sw)
+		}
+	}
+	for name, text := range map[string]string{"security.md": flat(sec), "troubleshooting.md": flat(trouble)} {
+		if !strings.Contains(text, "`--no-sandbox` when understudy runs as root") && !strings.Contains(text, "that switch is on the allowlist when understudy runs as root") {
+			t.Errorf("docs/%s does not say --no-sandbox passes --app-root when understudy runs as root", name)
+		}
+	}
 }

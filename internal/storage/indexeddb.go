@@ -472,3 +472,92 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 	}
 	return recs, out.HasMore, nil
 }
+
+// keysJS lists primary keys with one getAllKeys request (through an index:
+// the primary keys of the records whose index key is in the range, in
+// index order); its argument is data ({db, store, index, lower, upper,
+// lowerOpen, upperOpen, limit}), never code. Like readJS it opens the
+// database without a version, so it never creates or upgrades one.
+const keysJS = `function (q) { ` + normJS + `
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(q.db);
+    req.onupgradeneeded = () => { req.transaction.abort(); };
+    req.onerror = () => reject(new Error('database: ' + (req.error && req.error.message)));
+    req.onsuccess = () => {
+      const db = req.result;
+      try {
+        let src;
+        try { src = db.transaction(q.store, 'readonly').objectStore(q.store); } catch (e) { throw new Error('store: ' + e.message); }
+        if (q.index) { try { src = src.index(q.index); } catch (e) { throw new Error('index: ' + e.message); } }
+        let range = null;
+        if (q.lower !== undefined && q.upper !== undefined) range = IDBKeyRange.bound(q.lower, q.upper, q.lowerOpen, q.upperOpen);
+        else if (q.lower !== undefined) range = IDBKeyRange.lowerBound(q.lower, q.lowerOpen);
+        else if (q.upper !== undefined) range = IDBKeyRange.upperBound(q.upper, q.upperOpen);
+        const all = src.getAllKeys(range, q.limit + 1);
+        all.onerror = () => { db.close(); reject(all.error); };
+        all.onsuccess = () => {
+          db.close();
+          resolve({keys: all.result.slice(0, q.limit).map(k => norm(k, new Set())), hasMore: all.result.length > q.limit, origin: self.origin});
+        };
+      } catch (e) { db.close(); reject(e); }
+    };
+  });
+}`
+
+// Keys lists up to limit primary keys of a store in key order (through
+// index: in the index's order, of the records whose index key is in rng);
+// hasMore says whether more follow. In a reachable document of the origin
+// it is one getAllKeys request and no value is read; otherwise the records
+// are read through the protocol and their primary keys kept.
+func (d *DB) Keys(ctx context.Context, database, store, index string, rng *KeyRange, limit int) ([]JSONValue, bool, error) {
+	if !d.scriptable() {
+		recs, more, err := d.Records(ctx, database, store, index, rng, 0, limit)
+		if err != nil {
+			return nil, false, err
+		}
+		keys := make([]JSONValue, len(recs))
+		for i, r := range recs {
+			keys[i] = r.PrimaryKey
+		}
+		return keys, more, nil
+	}
+	q := map[string]any{"db": database, "store": store, "index": index, "limit": limit}
+	if rng != nil {
+		if rng.Lower != nil {
+			q["lower"] = rng.Lower
+		}
+		if rng.Upper != nil {
+			q["upper"] = rng.Upper
+		}
+		q["lowerOpen"], q["upperOpen"] = rng.LowerOpen, rng.UpperOpen
+	}
+	arg, err := json.Marshal(q)
+	if err != nil {
+		return nil, false, err
+	}
+	v, thrown, err := d.evaluate(ctx, "("+keysJS+")("+string(arg)+")")
+	if err != nil {
+		return nil, false, err
+	}
+	if thrown != "" {
+		if err := d.fieldError(thrown, "database", "store", "index"); err != nil {
+			return nil, false, err
+		}
+		return nil, false, errs.New(errs.Internal, "listing IndexedDB keys of %s: %s", d.origin, thrown)
+	}
+	var out struct {
+		Keys    []JSONValue `json:"keys"`
+		HasMore bool        `json:"hasMore"`
+		Origin  string      `json:"origin"`
+	}
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, false, errs.Wrap(errs.Internal, err, "listing IndexedDB keys of "+d.origin)
+	}
+	if o := out.Origin; o != "" && o != d.origin {
+		return nil, false, ErrOriginChanged
+	}
+	if out.Keys == nil {
+		out.Keys = []JSONValue{}
+	}
+	return out.Keys, out.HasMore, nil
+}

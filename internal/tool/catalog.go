@@ -187,6 +187,7 @@ var tools = []entry{
 	{"storage_session_clear", "Clear sessionStorage", kSet, "", classAction},
 	{"storage_idb_schema", "IndexedDB schema", kRead, "", classRead},
 	{"storage_idb_get", "Read IndexedDB records", kRead, "", classRead},
+	{"storage_idb_keys", "List IndexedDB primary keys", kRead, "", classRead},
 	{"storage_idb_count", "Count IndexedDB records", kRead, "", classRead},
 	{"storage_idb_set", "Write an IndexedDB record", kSet, "", classAction},
 	{"storage_idb_delete", "Delete IndexedDB records", kSet, "", classAction},
@@ -371,6 +372,10 @@ func (sel selection) notEnabled(name string) error {
 	}
 	return errs.New(errs.ToolNotEnabled, "%s is not enabled", name)
 }
+
+// Offered lists the tools this server offers (its profile, groups and
+// eval policy), sorted by name: what tools/list carries.
+func (s *Server) Offered() []string { return s.enabledNames() }
 
 // enabledNames lists the enabled tools, sorted by name (the order of
 // tools/list).

@@ -2,6 +2,8 @@ package tool
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +77,7 @@ func (s *Server) Doctor(ctx context.Context) DoctorReport {
 	} else {
 		add(Check{Name: "app_root", OK: true, Detail: "not set: any executable may be launched"})
 	}
+	add(s.fileRootsCheck(ctx))
 	tmp := os.TempDir()
 	if free, ok := browser.FreeDiskMiB(tmp); ok {
 		add(Check{Name: "temp_space", OK: free > 200, Detail: tmp + ": " + strconv.FormatUint(free, 10) + " MiB free (each Chromium launch makes a temp profile)",
@@ -93,6 +96,35 @@ func (s *Server) Doctor(ctx context.Context) DoctorReport {
 		ok = ok && c.OK
 	}
 	return DoctorReport{OK: ok, Checks: checks}
+}
+
+// fileRootsCheck says where tools may read and write files (the roots of
+// internal/files, besides the MCP client's own) and fails when a root the
+// operator named is not a folder. The artifacts folder may be missing: it
+// is created on first use.
+func (s *Server) fileRootsCheck(ctx context.Context) Check {
+	if s.cfg.AllowAnyFile {
+		return Check{Name: "file_roots", OK: true, Detail: "--allow-any-file: tools read and write files anywhere"}
+	}
+	var parts, bad []string
+	for _, r := range s.files.List(ctx) {
+		st, err := os.Stat(r.Path)
+		switch {
+		case err == nil && st.IsDir():
+			parts = append(parts, r.Source+" "+r.Path)
+		case r.Source == "artifacts" && errors.Is(err, fs.ErrNotExist):
+			parts = append(parts, r.Source+" "+r.Path+" (created on first use)")
+		default:
+			bad = append(bad, r.Source+" "+r.Path)
+		}
+	}
+	c := Check{Name: "file_roots", OK: len(bad) == 0,
+		Detail: "files are read and written only under the MCP client's roots and: " + strings.Join(parts, "; ")}
+	if len(bad) > 0 {
+		c.Detail += "; not a folder: " + strings.Join(bad, "; ")
+		c.Fix = "create the folder, or correct --file-root, --artifacts-dir or --app-root"
+	}
+	return c
 }
 
 // FindChromium returns a Chromium binary: $UNDERSTUDY_CHROMIUM, Debian's real

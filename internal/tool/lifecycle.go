@@ -708,7 +708,7 @@ type statusResult struct {
 	Server    serverStatus    `json:"server"`
 	Sessions  []sessionStatus `json:"sessions"`
 	Eval      evalPolicy      `json:"eval" jsonschema:"the eval tools the operator allows"`
-	Tools     int             `json:"tools" jsonschema:"how many tools the server has"`
+	Tools     int             `json:"tools" jsonschema:"how many tools this server offers (tools/list: its --tool-profile, --with groups and --allow-eval)"`
 	Transport string          `json:"transport"`
 }
 
@@ -735,7 +735,7 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 		Server:    serverStatus{Name: "understudy", Version: s.cfg.Version, UptimeMS: time.Since(s.started).Milliseconds(), PID: os.Getpid()},
 		Sessions:  list,
 		Eval:      evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer},
-		Tools:     len(s.tools().order),
+		Tools:     len(s.enabledNames()),
 		Transport: "cdp",
 	}, nil
 }

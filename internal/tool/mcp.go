@@ -152,9 +152,16 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
 			return
 		}
-		if opts.Token != "" && !bearerOK(r.Header.Get("Authorization"), opts.Token) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="understudy"`)
-			http.Error(w, "understudy: a token is required (Authorization: Bearer <token>)", http.StatusUnauthorized)
+		if auth := r.Header.Get("Authorization"); opts.Token != "" && !bearerOK(auth, opts.Token) {
+			// No credentials and wrong ones are told apart (RFC 6750):
+			// the second is a client configured with another token.
+			if auth == "" {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="understudy"`)
+				http.Error(w, "understudy: a token is required (Authorization: Bearer <token>, the server's --token)", http.StatusUnauthorized)
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="understudy", error="invalid_token"`)
+			http.Error(w, "understudy: the Authorization header does not carry the server's token (send Authorization: Bearer <the --token value>)", http.StatusUnauthorized)
 			return
 		}
 		cancels.serve(w, r, h)

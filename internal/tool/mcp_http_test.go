@@ -3,8 +3,10 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +138,32 @@ func TestHTTPClientsOwnTheirSessions(t *testing.T) {
 		t.Fatalf("stop: %v", m)
 	}
 	noOrphans(t, pid)
+}
+
+// TestHTTPTokenMessages (issue 29): a request without a token and one with
+// a wrong token are both 401, with different messages.
+func TestHTTPTokenMessages(t *testing.T) {
+	s := New(Config{})
+	t.Cleanup(s.Close)
+	hs := httptest.NewServer(s.HTTPHandler(HTTPOptions{Token: "s3cret"}))
+	t.Cleanup(hs.Close)
+	for _, c := range []struct{ auth, want string }{
+		{"", "a token is required"},
+		{"Bearer wrong", "does not carry the server's token"},
+		{"Basic czNjcmV0", "does not carry the server's token"},
+	} {
+		req, _ := http.NewRequest("POST", hs.URL+MCPPath, nil)
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 401 || !strings.Contains(string(body), c.want) {
+			t.Errorf("%q: %d %q, want 401 naming %q", c.auth, resp.StatusCode, body, c.want)
+		}
+	}
 }

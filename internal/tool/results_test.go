@@ -181,10 +181,12 @@ func fillValue(v reflect.Value, depth int) {
 
 // typeExceptions are the result fields that have more than one JSON type
 // across tools, and why (docs/tools.md, "Parameter and field meanings").
-// The list may only shrink.
+// The list may only shrink (it grew once, by keys, for stagewright's
+// storage_idb_keys result in issue 29).
 var typeExceptions = map[string]string{
 	"actual":    "the value an expectation checked: its type is the checked value's",
 	"cleared":   "stagewright's names: storage_clear_cookies counts the cookies, storage_*_clear says the scope was cleared",
+	"keys":      "stagewright's names: storage_local_keys/storage_session_keys list Web Storage key names (strings), storage_idb_keys IndexedDB primary keys (numbers, strings, dates, arrays)",
 	"items":     "stagewright's names: storage_*_get {keys} returns the values by key; electron_elements_list the elements",
 	"dropped":   "electron_drag/electron_drop_file: the drop happened; electron_console_logs: entries let go (documented in its description)",
 	"events":    "stagewright's names: network_captured returns the events, network_capture_stop how many it dropped",

@@ -27,6 +27,7 @@ func registerStorage(s *Server) {
 	}
 	add(s, "storage_idb_schema", "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.", true, gateNone, idbSchema)
 	add(s, "storage_idb_get", "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).", true, gateNone, idbGet)
+	add(s, "storage_idb_keys", "List the primary keys of an IndexedDB object store in key order, without reading the values: database, store, optional index (then the primary keys of the records whose index key is in range, in index order), range {lower, upper, lowerOpen, upperOpen} (numbers or strings), limit (default 100, max 1000); hasMore says whether more follow.", true, gateNone, idbKeys)
 	add(s, "storage_idb_count", "Count the records of an IndexedDB object store.", true, gateNone, idbCount)
 	add(s, "storage_idb_set", "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.", true, gateNone, idbSet)
 	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
@@ -842,6 +843,60 @@ func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) 
 		return nil, err
 	}
 	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+type idbKeysArgs struct {
+	idbStoreArgs
+	Index string            `json:"index,omitempty" jsonschema:"list through this index: the primary keys of the records whose index key is in range, in index order"`
+	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"the keys to list (the index's keys with index)"`
+	Limit int               `json:"limit,omitempty" jsonschema:"keys to return, default 100, max 1000"`
+}
+
+func (a *idbKeysArgs) validate() error {
+	if err := a.idbStoreArgs.validate(); err != nil {
+		return err
+	}
+	if a.Limit < 0 || a.Limit > 1000 {
+		return errs.BadArg("limit", "must be between 1 and 1000")
+	}
+	_, err := a.Range.Wire("range")
+	return err
+}
+
+type idbKeysResult struct {
+	Origin  string              `json:"origin"`
+	Count   int                 `json:"count"`
+	Keys    []storage.JSONValue `json:"keys" jsonschema:"primary keys in order: numbers, strings, dates as ISO text or arrays of them"`
+	HasMore bool                `json:"hasMore"`
+}
+
+// idbKeys is stagewright's storage_idb_keys: primary keys only, read as
+// storage_idb_get reads (the active surface's own origin at once).
+func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*idbKeysResult, error) {
+	limit := a.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	if a.Origin == "" {
+		if db, origin, ok := activeIDB(ctx, c); ok {
+			keys, more, err := db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
+			if err == nil {
+				return &idbKeysResult{Origin: origin, Count: len(keys), Keys: keys, HasMore: more}, nil
+			}
+			if !errors.Is(err, storage.ErrOriginChanged) {
+				return nil, err
+			}
+		}
+	}
+	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	if err != nil {
+		return nil, err
+	}
+	keys, more, err := db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &idbKeysResult{Origin: origin, Count: len(keys), Keys: keys, HasMore: more}, nil
 }
 
 // activeIDB is the IndexedDB of the active surface's document, when the

@@ -509,6 +509,23 @@ func TestStorageIndexedDB(t *testing.T) {
 		if r["count"] != 2.0 || r["records"].([]any)[0].(map[string]any)["key"] != "item 149" || num(r["records"].([]any)[0].(map[string]any)["primaryKey"]) != 149 {
 			t.Fatalf("%s: by index: %v", name, r)
 		}
+		// storage_idb_keys: primary keys only, by key range, through an
+		// index (primary keys in index order) and all of them.
+		r = e.ok("storage_idb_keys", map[string]any{"origin": origin, "database": "shop", "store": "items", "range": map[string]any{"lower": 10, "upper": 20, "lowerOpen": true}, "limit": 5})
+		if b, _ := json.Marshal(r["keys"]); string(b) != "[11,12,13,14,15]" || r["hasMore"] != true || num(r["count"]) != 5 {
+			t.Fatalf("%s: keys by range: %v", name, r)
+		}
+		r = e.ok("storage_idb_keys", map[string]any{"origin": origin, "database": "shop", "store": "items", "index": "byName", "range": map[string]any{"lower": "item 148"}})
+		if b, _ := json.Marshal(r["keys"]); string(b) != "[148,149,150]" || r["hasMore"] != false {
+			t.Fatalf("%s: keys by index: %v", name, r)
+		}
+		r = e.ok("storage_idb_keys", map[string]any{"origin": origin, "database": "shop", "store": "items", "limit": 1000})
+		if ks := r["keys"].([]any); len(ks) != 150 || num(ks[0]) != 1 || num(ks[149]) != 150 || r["hasMore"] != false {
+			t.Fatalf("%s: every key: %v", name, r)
+		}
+		if m := e.fails("storage_idb_keys", map[string]any{"origin": origin, "database": "shop", "store": "items", "index": "nope"}, "BAD_ARGUMENT"); m["details"].(map[string]any)["field"] != "index" {
+			t.Fatalf("%s: unknown index: %v", name, m)
+		}
 		if r := e.ok("storage_idb_count", map[string]any{"origin": origin, "database": "shop", "store": "items"}); num(r["count"]) != 150 {
 			t.Fatalf("%s: count: %v", name, r)
 		}
@@ -519,6 +536,10 @@ func TestStorageIndexedDB(t *testing.T) {
 		e.use(s[name])
 		if got := e.eval(idbCountJS); num(got) != 149 {
 			t.Fatalf("%s: the page counts %v after the delete", name, got)
+		}
+		r = e.ok("storage_idb_keys", map[string]any{"database": "shop", "store": "items", "limit": 3}) // the active surface's origin
+		if b, _ := json.Marshal(r["keys"]); string(b) != "[1,2,3]" || r["hasMore"] != true || r["origin"] != origin {
+			t.Fatalf("%s: keys of the active surface: %v", name, r)
 		}
 		e.ok("storage_idb_clear", map[string]any{"database": "shop", "store": "items"})
 		if got := e.eval(idbCountJS); num(got) != 0 {

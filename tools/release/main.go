@@ -73,6 +73,10 @@ var platforms = []platform{
 // npmScope/understudy-<os>-<cpu>.
 const npmScope = "@understudy-dev"
 
+// license is the project's licence (LICENSE), as an SPDX id: every
+// manifest the release writes and every SBOM says it, as server.json does.
+const license = "MIT"
+
 // mcpName is the server's name in the MCP registry (server.json).
 const mcpName = "io.github.understudy-dev/understudy"
 
@@ -83,9 +87,19 @@ func main() {
 	out := flag.String("out", "dist", "the folder to write (emptied first)")
 	only := flag.String("only", "", "build only these platforms, comma separated (linux/amd64,…)")
 	skipSBOM := flag.Bool("no-sbom", false, "skip the SBOMs (they need the pinned cyclonedx-gomod)")
+	printLdflags := flag.Bool("print-ldflags", false, "print the -ldflags that stamp version and commit (make build uses them) and exit")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *printLdflags {
+		v, c, err := stamp(ctx, *version)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "release:", err)
+			os.Exit(1)
+		}
+		fmt.Println(ldflags(v, c))
+		return
+	}
 	if err := run(ctx, *version, *out, *only, !*skipSBOM, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
@@ -97,19 +111,14 @@ func run(ctx context.Context, version, out, only string, sbom bool, log io.Write
 	if err != nil {
 		return err
 	}
-	if version == "" {
-		if version, err = serverJSONVersion(filepath.Join(root, "server.json")); err != nil {
-			return err
-		}
-	}
-	if !semver.MatchString(version) {
-		return fmt.Errorf("-version %q is not a semantic version such as 0.2.0", version)
+	version, commit, err := stamp(ctx, version)
+	if err != nil {
+		return err
 	}
 	targets, err := pick(only)
 	if err != nil {
 		return err
 	}
-	commit := gitCommit(ctx, root)
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
@@ -130,7 +139,7 @@ func run(ctx context.Context, version, out, only string, sbom bool, log io.Write
 			}
 		}
 		if sbom {
-			if err := writeSBOM(ctx, root, bin, filepath.Join(out, filepath.Base(dir)+".cdx.json")); err != nil {
+			if err := writeSBOM(ctx, root, bin, version, filepath.Join(out, filepath.Base(dir)+".cdx.json")); err != nil {
 				return fmt.Errorf("%s: sbom: %w", p, err)
 			}
 		}
@@ -138,7 +147,7 @@ func run(ctx context.Context, version, out, only string, sbom bool, log io.Write
 		if err != nil {
 			return err
 		}
-		if err := npmPlatformPackage(npmDir, p, version, bin); err != nil {
+		if err := npmPlatformPackage(root, npmDir, p, version, bin); err != nil {
 			return err
 		}
 		_ = archive
@@ -202,19 +211,50 @@ func repoRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
+// gitCommit is HEAD's commit, with "+dirty" when tracked files differ
+// from it; "unknown" outside a git checkout.
 func gitCommit(ctx context.Context, root string) string {
 	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		return "unknown"
 	}
-	return strings.TrimSpace(string(out))
+	c := strings.TrimSpace(string(out))
+	if exec.CommandContext(ctx, "git", "-C", root, "diff", "--quiet", "HEAD", "--").Run() != nil {
+		c += "+dirty"
+	}
+	return c
+}
+
+// stamp is the one place a build's version and commit come from (make
+// build through -print-ldflags, this release, the SBOMs): the version
+// given, else server.json's; the commit from git.
+func stamp(ctx context.Context, version string) (string, string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", "", err
+	}
+	if version == "" {
+		if version, err = serverJSONVersion(filepath.Join(root, "server.json")); err != nil {
+			return "", "", err
+		}
+	}
+	if !semver.MatchString(version) {
+		return "", "", fmt.Errorf("-version %q is not a semantic version such as 0.2.0", version)
+	}
+	return version, gitCommit(ctx, root), nil
+}
+
+// ldflags stamps version and commit into cmd/understudy (main.version,
+// main.commit) and strips the symbol tables.
+func ldflags(version, commit string) string {
+	return fmt.Sprintf("-s -w -X main.version=%s -X main.commit=%s", version, commit)
 }
 
 // build compiles a static, reproducible binary: no cgo, trimmed paths,
 // version and commit stamped.
 func build(ctx context.Context, root string, p platform, version, commit, bin string) error {
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=true",
-		"-ldflags", fmt.Sprintf("-s -w -X main.version=%s -X main.commit=%s", version, commit),
+		"-ldflags", ldflags(version, commit),
 		"-o", bin, "./cmd/understudy")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
@@ -223,8 +263,10 @@ func build(ctx context.Context, root string, p platform, version, commit, bin st
 }
 
 // writeSBOM runs the pinned cyclonedx-gomod on a built binary (its build
-// information names every module compiled in).
-func writeSBOM(ctx context.Context, root, bin, dest string) error {
+// information names every module compiled in), with the release's version
+// as the main component's (not the pseudo-version Go recorded), then
+// states the project's licence on that component (markSBOM).
+func writeSBOM(ctx context.Context, root, bin, version, dest string) error {
 	abs, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -233,10 +275,41 @@ func writeSBOM(ctx context.Context, root, bin, dest string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, "go", "tool", "-modfile=tools/tools.mod", "cyclonedx-gomod", "bin", "-json", "-output", absDest, abs)
+	cmd := exec.CommandContext(ctx, "go", "tool", "-modfile=tools/tools.mod", "cyclonedx-gomod", "bin", "-json", "-version", "v"+version, "-output", absDest, abs)
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
-	return cmd.Run()
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	return markSBOM(absDest, version)
+}
+
+// markSBOM checks that a CycloneDX SBOM's main component carries the
+// release's version and gives it the project's licence (the tool cannot
+// know it: the binary's build information does not name one).
+func markSBOM(path, version string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var bom map[string]any
+	if err := json.Unmarshal(b, &bom); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	meta, _ := bom["metadata"].(map[string]any)
+	comp, _ := meta["component"].(map[string]any)
+	if comp == nil {
+		return fmt.Errorf("%s: no metadata.component", path)
+	}
+	if v, _ := comp["version"].(string); strings.TrimPrefix(v, "v") != version {
+		return fmt.Errorf("%s: the main component's version is %q, not the release's %s", path, v, version)
+	}
+	comp["licenses"] = []any{map[string]any{"license": map[string]any{"id": license}}}
+	out, err := json.MarshalIndent(bom, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
 }
 
 // pack writes dir as dir.tar.gz (dir.zip for Windows) beside it.
@@ -360,20 +433,23 @@ func sha256File(p string) (string, error) {
 // npmPlatformPackage writes npm/understudy-<os>-<cpu>/: the binary and a
 // package.json whose os and cpu fields let npm install it only where it
 // runs (esbuild's layout).
-func npmPlatformPackage(npmDir string, p platform, version, bin string) error {
+func npmPlatformPackage(root, npmDir string, p platform, version, bin string) error {
 	name := fmt.Sprintf("understudy-%s-%s", p.npmOS(), p.npmCPU())
 	dir := filepath.Join(npmDir, name)
 	if err := copyFile(bin, filepath.Join(dir, "bin", p.exe()), 0o755); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(root, "LICENSE"), filepath.Join(dir, "LICENSE"), 0o644); err != nil {
 		return err
 	}
 	return writeJSON(filepath.Join(dir, "package.json"), map[string]any{
 		"name":            npmScope + "/" + name,
 		"version":         version,
 		"description":     fmt.Sprintf("The understudy binary for %s %s; installed by %s/understudy.", p.npmOS(), p.npmCPU(), npmScope),
-		"license":         "UNLICENSED",
+		"license":         license,
 		"os":              []string{p.npmOS()},
 		"cpu":             []string{p.npmCPU()},
-		"files":           []string{"bin"},
+		"files":           []string{"bin", "LICENSE"},
 		"preferUnplugged": true,
 	})
 }
@@ -389,6 +465,9 @@ func npmMainPackage(root, npmDir, version string, targets []platform) error {
 	if err := copyFile(filepath.Join(root, "npm", "understudy", "README.md"), filepath.Join(dir, "README.md"), 0o644); err != nil {
 		return err
 	}
+	if err := copyFile(filepath.Join(root, "LICENSE"), filepath.Join(dir, "LICENSE"), 0o644); err != nil {
+		return err
+	}
 	optional := map[string]string{}
 	for _, p := range targets {
 		optional[fmt.Sprintf("%s/understudy-%s-%s", npmScope, p.npmOS(), p.npmCPU())] = version
@@ -397,10 +476,10 @@ func npmMainPackage(root, npmDir, version string, targets []platform) error {
 		"name":                 npmScope + "/understudy",
 		"version":              version,
 		"description":          "Drive Electron apps and Chromium from AI agents (MCP) and scripts (CDP).",
-		"license":              "UNLICENSED",
+		"license":              license,
 		"mcpName":              mcpName,
 		"bin":                  map[string]string{"understudy": "bin/understudy.js"},
-		"files":                []string{"bin", "README.md"},
+		"files":                []string{"bin", "README.md", "LICENSE"},
 		"engines":              map[string]string{"node": ">=18"},
 		"optionalDependencies": optional,
 	})
