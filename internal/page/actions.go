@@ -432,6 +432,20 @@ func (s *Store) ActAt(ctx context.Context, f Frame, x, y float64, arm string) (*
 	return execAs[AtPoint](ctx, s, f, "actPoint", args, "the element at a point")
 }
 
+// MarkView remembers what the document shows now (every rendered text and
+// form value in view, with its box), for [Store.ViewChange].
+func (s *Store) MarkView(ctx context.Context, f Frame) error {
+	_, err := s.exec(ctx, f, "viewMark", nil)
+	return err
+}
+
+// ViewChange compares what the document shows now with the last
+// [Store.MarkView] (Changed -1 when there was none, e.g. the document was
+// replaced since).
+func (s *Store) ViewChange(ctx context.Context, f Frame) (*NetChange, error) {
+	return execAs[NetChange](ctx, s, f, "viewChange", nil, "a change of the view")
+}
+
 // ActReceived reads and disarms the receipt armed by the last [Store.Act]
 // with Action.Arm.
 func (s *Store) ActReceived(ctx context.Context, f Frame) (*Receipt, error) {

@@ -16,6 +16,11 @@ const (
 	EditorXterm       = "xterm"
 	EditorQuill       = "quill"
 	EditorProseMirror = "prosemirror"
+	EditorLexical     = "lexical"
+	// EditorEditable is what Fill answers for an editing host no editor
+	// kind names that did not take a scripted edit (it owns its DOM, as
+	// Slate, Draft.js or an unmarked Lexical do): type there as a user.
+	EditorEditable = "editable"
 )
 
 // EditorText is what an editor shows of its text.

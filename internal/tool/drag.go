@@ -80,7 +80,7 @@ type dragResult struct {
 	// changed (changed says how much) but nothing tells whether it is what
 	// the drag meant.
 	Verified bool `json:"verified" jsonschema:"the drag's effect was observed (order, the source's place, or an HTML drop the page handled); false: the page changed but nothing tells where the item went"`
-	Changed  int  `json:"changed,omitempty" jsonschema:"with verified:false, how many texts or values in view moved or changed"`
+	Changed  int  `json:"changed_count,omitempty" jsonschema:"with verified:false, how many texts or values in view moved or changed"`
 	refNotes
 }
 

@@ -64,7 +64,11 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 		if err := bringToFront(ctx, c, res); err != nil {
 			return nil, err
 		}
-		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), out.Editor, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
+		kind := out.Editor
+		if kind == page.EditorEditable {
+			kind = "" // an editing host that refused a scripted edit: typed as a user types
+		}
+		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), kind, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
 		if err != nil {
 			return nil, err
 		}
@@ -136,6 +140,7 @@ type keyboardTypeResult struct {
 	Typed        int           `json:"typed" jsonschema:"characters typed"`
 	WindowID     string        `json:"window_id"`
 	Value        *string       `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text"`
+	Effect       string        `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
 	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
 	refNotes
 }
@@ -154,6 +159,9 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 		}
 		before = st
 		out.noteChanged(focused.Changed)
+		if err := c.Session.Pages.MarkView(ctx, f); err != nil {
+			return nil, err
+		}
 	} else if err := res.FocusFrame(ctx); err != nil {
 		return nil, err
 	}
@@ -173,8 +181,19 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 		if after.Editable {
 			out.Value = &after.Text
 			if *a.Text != "" && after.Text == before.Text {
-				e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing: the page rejected or reset the keys", clipQuote(after.Text))
-				return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
+				// The field ends as it was; the keys may still have acted (a
+				// combobox clears its input when Enter chooses an option):
+				// what the page shows says.
+				view, err := c.Session.Pages.ViewChange(ctx, f)
+				if err != nil {
+					return nil, err
+				}
+				if view.Changed <= 0 {
+					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text))
+					e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
+					return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
+				}
+				out.Effect = "the field holds " + clipQuote(after.Text) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
 			}
 		}
 	}

@@ -685,6 +685,11 @@ ACTIONS.fill = function (s, el, a) {
     selectAllIn(el);
     if (text) document.execCommand('insertText', false, text);
     else document.execCommand('delete', false);
+    // An editor that owns its DOM (it reads beforeinput, which
+    // execCommand does not send, and undoes other changes) did not take
+    // it: the Go side types there as a user does (editor path).
+    var now = textOf(el);
+    if (nbspToSpace(now).replace(/\n+$/, '') !== text.replace(/\n+$/, '')) return { editor: 'editable', before: before, after: now };
   }
   return { before: before, after: textOf(el) };
 };
@@ -918,6 +923,22 @@ function printChange(before, after) {
   count.forEach(function (n, e) { if (n > 0) { changed += n; if (!gone) gone = 'no longer shows ' + e; } });
   return { changed: changed, first: first || gone };
 }
+
+// OPS.viewMark prints what the document shows now; OPS.viewChange
+// compares what it shows then with that print (changed -1: no print).
+// Keys whose field ends as it was (a combobox that clears its input when
+// Enter chooses) are judged by them.
+OPS.viewMark = function (s) {
+  s.viewPrint = visualPrint();
+  return true;
+};
+
+OPS.viewChange = function (s) {
+  var before = s.viewPrint;
+  s.viewPrint = null;
+  if (!before) return { changed: -1 };
+  return printChange(before, visualPrint());
+};
 
 // dragAnimating says whether a running, finite animation or transition
 // moves the dragged item or an item of its list (a library's drop

@@ -5,7 +5,7 @@
 // div.native-edit-context or the hidden textarea.inputarea), CodeMirror 6
 // (.cm-editor / .cm-content), xterm.js (.xterm and its
 // textarea.xterm-helper-textarea), Quill (.ql-editor) and ProseMirror
-// (.ProseMirror). Text goes in as a paste: a ClipboardEvent carrying
+// (.ProseMirror), Lexical ([data-lexical-editor]). Text goes in as a paste: a ClipboardEvent carrying
 // text/plain, dispatched on the editor's input element, which each of them
 // handles as a user's paste (no auto-indent, no closing brackets). What the
 // editor holds afterwards is read back from what it draws, and says how
@@ -26,7 +26,8 @@ var EDITORS = [
   { kind: 'xterm', root: '.xterm', input: 'textarea.xterm-helper-textarea' },
   { kind: 'codemirror', root: '.cm-editor', input: '.cm-content' },
   { kind: 'quill', root: '.ql-container', input: '.ql-editor' },
-  { kind: 'prosemirror', root: '.ProseMirror', input: '.ProseMirror' }
+  { kind: 'prosemirror', root: '.ProseMirror', input: '.ProseMirror' },
+  { kind: 'lexical', root: '[data-lexical-editor]', input: '[data-lexical-editor]' }
 ];
 
 var EDITOR_ROOTS = EDITORS.map(function (d) { return d.root; }).join(', ');
@@ -261,7 +262,7 @@ function editorText(ed) {
   switch (ed.kind) {
     case 'monaco': r = monacoLines(ed); break;
     case 'codemirror': r = codemirrorLines(ed); break;
-    case 'quill': case 'prosemirror': r = blockLines(ed.input); break;
+    case 'quill': case 'prosemirror': case 'lexical': r = blockLines(ed.input); break;
     default: return { readable: false, lines: [] };
   }
   r.readable = true;
