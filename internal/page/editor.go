@@ -17,6 +17,7 @@ const (
 	EditorQuill       = "quill"
 	EditorProseMirror = "prosemirror"
 	EditorLexical     = "lexical"
+	EditorAce         = "ace"
 	// EditorEditable is what Fill answers for an editing host no editor
 	// kind names that did not take a scripted edit (it owns its DOM, as
 	// Slate, Draft.js or an unmarked Lexical do): type there as a user.

@@ -58,7 +58,7 @@ type inputResult struct {
 	WaitedMS *int64  `json:"waited_ms,omitempty"`
 	// The editor path (electron_type_into_editor; electron_type and
 	// electron_clear_input on an editor or terminal).
-	Editor       string  `json:"editor,omitempty" jsonschema:"monaco, codemirror, quill, prosemirror, lexical, xterm, or plain"`
+	Editor       string  `json:"editor,omitempty" jsonschema:"monaco, codemirror, quill, prosemirror, lexical, ace, xterm, or plain"`
 	Path         string  `json:"path,omitempty" jsonschema:"how the text went in: paste, insertText or key (Backspace)"`
 	Typed        *int    `json:"typed,omitempty" jsonschema:"characters sent"`
 	Replaced     *bool   `json:"replaced,omitempty"`

@@ -52,3 +52,27 @@ func typeClearLexical(t *testing.T, e *env) {
 		t.Fatalf("Lexical holds %q after clear (answer %v)", got, r)
 	}
 }
+
+// TestTypeIntoAce: Ace draws line numbers in a gutter beside the text. The
+// text must be read back through the editor (never the gutter's numbers),
+// and it must hold exactly what was typed.
+func TestTypeIntoAce(t *testing.T) {
+	e := componentsEnv(t, "ace.html")
+	for _, text := range []string{editorCode, longCode()} {
+		r := e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": text, "replace": true})
+		if got := e.evalString("window.aceEditor.getValue()"); got != text {
+			t.Fatalf("Ace holds\n%q\nwant\n%q\n(answer %v)", got, text, r)
+		}
+		if r["verified"] != "exact" || r["editor"] != "ace" {
+			t.Fatalf("answer: %v", r)
+		}
+	}
+	r := e.ok("electron_type", map[string]any{"selector": "#editor", "text": "x = 1"})
+	if got := e.evalString("window.aceEditor.getValue()"); got != "x = 1" || r["verified"] != "exact" {
+		t.Fatalf("electron_type: Ace holds %q (answer %v)", got, r)
+	}
+	e.ok("electron_clear_input", map[string]any{"selector": "#editor"})
+	if got := e.evalString("window.aceEditor.getValue()"); got != "" {
+		t.Fatalf("electron_clear_input: Ace holds %q", got)
+	}
+}

@@ -5,7 +5,8 @@
 // div.native-edit-context or the hidden textarea.inputarea), CodeMirror 6
 // (.cm-editor / .cm-content), xterm.js (.xterm and its
 // textarea.xterm-helper-textarea), Quill (.ql-editor) and ProseMirror
-// (.ProseMirror), Lexical ([data-lexical-editor]). Text goes in as a paste: a ClipboardEvent carrying
+// (.ProseMirror), Lexical ([data-lexical-editor]), Ace (.ace_editor and its
+// textarea.ace_text-input). Text goes in as a paste: a ClipboardEvent carrying
 // text/plain, dispatched on the editor's input element, which each of them
 // handles as a user's paste (no auto-indent, no closing brackets). What the
 // editor holds afterwards is read back from what it draws, and says how
@@ -27,7 +28,8 @@ var EDITORS = [
   { kind: 'codemirror', root: '.cm-editor', input: '.cm-content' },
   { kind: 'quill', root: '.ql-container', input: '.ql-editor' },
   { kind: 'prosemirror', root: '.ProseMirror', input: '.ProseMirror' },
-  { kind: 'lexical', root: '[data-lexical-editor]', input: '[data-lexical-editor]' }
+  { kind: 'lexical', root: '[data-lexical-editor]', input: '[data-lexical-editor]' },
+  { kind: 'ace', root: '.ace_editor', input: 'textarea.ace_text-input' }
 ];
 
 var EDITOR_ROOTS = EDITORS.map(function (d) { return d.root; }).join(', ');
@@ -236,6 +238,24 @@ function blockLines(host) {
   return { lines: lines, at_start: true, at_end: true, contiguous: true };
 }
 
+// aceLines reads an Ace editor's text through the editor its root element
+// carries (Ace sets root.env.editor: the page's own model, all of it),
+// else from its text layer only (never the gutter's line numbers), which
+// draws the lines in view.
+function aceLines(ed) {
+  var env = ed.root.env;
+  var model = env && env.editor && typeof env.editor.getValue === 'function' ? env.editor : null;
+  if (model) {
+    var lines = String(model.getValue()).split(/\r?\n/);
+    var pos = typeof model.getCursorPosition === 'function' ? model.getCursorPosition() : null;
+    return { lines: lines, at_start: true, at_end: true, contiguous: true, caret: pos ? pos.row : -1, model: true };
+  }
+  var rows = ed.root.querySelectorAll('.ace_text-layer > .ace_line, .ace_text-layer .ace_line_group');
+  var out = { lines: [], at_start: false, at_end: false, contiguous: false, caret: -1 };
+  for (var i = 0; i < rows.length; i++) out.lines.push(nbspToSpace(rows[i].textContent || ''));
+  return out;
+}
+
 // textOfBlock is a block's text without the editor's decorations
 // (Quill's list markers are contenteditable=false).
 function textOfBlock(el) {
@@ -263,6 +283,7 @@ function editorText(ed) {
     case 'monaco': r = monacoLines(ed); break;
     case 'codemirror': r = codemirrorLines(ed); break;
     case 'quill': case 'prosemirror': case 'lexical': r = blockLines(ed.input); break;
+    case 'ace': r = aceLines(ed); break;
     default: return { readable: false, lines: [] };
   }
   r.readable = true;
