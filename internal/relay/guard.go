@@ -171,7 +171,9 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 			return ruling{v: refuse, msg: "relay: Page.setDownloadBehavior is refused except with behavior \"deny\" or \"default\"; use Browser.setDownloadBehavior (downloads go to the relay's downloads folder) or " + allowHint(method)}
 		}
 	}
-	if p.ctxOf != nil {
+	// Every method that names a browser context is on the browser list
+	// only; the session lists have none.
+	if p.ctxOf != nil && p.kind == sockBrowser {
 		if r, ok := contextRule(method, params, p); !ok {
 			return r
 		}
