@@ -8,7 +8,8 @@ import "strings"
 // --relay-allow METHOD`). Methods that can act on the browser, the host or
 // another client are allowed with parameter rules (guard.go).
 //
-// How the lists were made: a temporary recorder in the guard
+// How the lists were made (the recording is testdata/compat-methods.txt,
+// and TestRecordedMethodsAllowed keeps every line of it allowed): a recorder in the guard
 // (record_test.go, UNDERSTUDY_RELAY_RECORD=FILE) wrote the kind and method
 // of every command while the relay-compat suites ran on Chromium 156
 // (2026-12-07): TestPlaywright, TestPuppeteer, TestPlaywrightFlat,

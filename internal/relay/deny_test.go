@@ -223,7 +223,34 @@ func TestBrowserContextsOwnedPerClient(t *testing.T) {
 	// B's own context is B's.
 	own := decode[map[string]string](t, b.call("", "Target.createBrowserContext", nil))["browserContextId"]
 	b.call("", "Target.disposeBrowserContext", map[string]string{"browserContextId": own})
+	if n := h.r.Stats().BrowserContexts; n != 1 {
+		t.Errorf("Stats().BrowserContexts = %d after B disposed its own, want 1 (A's)", n)
+	}
 	a.call("", "Target.disposeBrowserContext", map[string]string{"browserContextId": ctxID})
+	if n := h.r.Stats().BrowserContexts; n != 0 {
+		t.Errorf("Stats().BrowserContexts = %d after both disposed, want 0", n)
+	}
+}
+
+// Page.crash stays allowed on a target the client created.
+func TestPageCrashAllowedOnOwnTarget(t *testing.T) {
+	h := startHostile(t, "/second.html")
+	c := dialRaw(t, h.r.WSURL())
+	c.call("", "Target.setAutoAttach", map[string]any{"autoAttach": true, "flatten": true, "waitForDebuggerOnStart": false})
+	id := decode[map[string]string](t, c.call("", "Target.createTarget", map[string]any{"url": "about:blank"}))["targetId"]
+	_, at := c.waitFor(attachedTo(id, ""), "the new target attached")
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(at.Params, &p)
+	c.send(p.SessionID, "Page.crash", nil)
+	c.waitFor(isEvent("Inspector.targetCrashed", p.SessionID), "the client's own page to crash")
+	for _, f := range c.snapshot() {
+		if f.Error != nil && strings.Contains(f.Error.Message, "relay:") {
+			t.Errorf("refused: %s", f.Error.Message)
+		}
+	}
+	h.assertAlive(t, "Page.crash of the client's own page")
 }
 
 func contains(list []string, s string) bool {
@@ -350,4 +377,33 @@ func TestURLVariantsRefused(t *testing.T) {
 		refusedNaming(t, h, c, "", "Target.createTarget", map[string]string{"url": u}, "refused")
 	}
 	noChromePage(t, h, "the URL variants", before)
+}
+
+// TestRecordedMethodsAllowed: every method the compat suites sent
+// (testdata/compat-methods.txt, recorded as allow.go says) is on the
+// allowlist of the socket kind it came on.
+func TestRecordedMethodsAllowed(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "compat-methods.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]sockKind{"browser": sockBrowser, "page": sockPage, "session": sockSession}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kind, method, _ := strings.Cut(line, " ")
+		k, ok := kinds[kind]
+		if !ok {
+			t.Fatalf("bad line %q", line)
+		}
+		n++
+		if !allowed(k, method) {
+			t.Errorf("%s on a %s socket was recorded from the compat suites but is not allowed", method, kind)
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d recorded methods", n)
+	}
 }

@@ -97,6 +97,12 @@ func (r *Relay) dropCtx(id string) {
 	r.ctxMu.Unlock()
 }
 
+func (r *Relay) ownedContexts() int {
+	r.ctxMu.Lock()
+	defer r.ctxMu.Unlock()
+	return len(r.ctxOwners)
+}
+
 // dropClientCtxs forgets every context of a client that is gone.
 func (r *Relay) dropClientCtxs(client uint64) {
 	r.ctxMu.Lock()

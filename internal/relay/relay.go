@@ -105,6 +105,10 @@ type Stats struct {
 	// docs/relay.md): each is hidden from that client until the window
 	// goes or the client does.
 	ClosedViews int
+	// BrowserContexts counts the browser contexts clients created that the
+	// relay keeps an owner for (docs/adr/035); each goes when its client
+	// disposes it or disconnects.
+	BrowserContexts int
 }
 
 // Relay is a CDP endpoint in front of one browser. Create it with New, run
@@ -538,6 +542,7 @@ func (r *Relay) Stats() Stats {
 		DroppedEvents:   r.stats.droppedEvents.Load(),
 		SlowDisconnects: r.stats.slowDisconnects.Load(),
 		ClosedViews:     int(r.stats.closedViews.Load()),
+		BrowserContexts: r.ownedContexts(),
 	}
 }
 
