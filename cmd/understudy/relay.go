@@ -19,6 +19,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/relay"
 )
 
@@ -34,6 +35,11 @@ names the address the grid advertises (off loopback even for a grid on this mach
 --allow-remote must name it; a grid URL off loopback needs it too. For example:
   understudy relay --grid http://127.0.0.1:4444 --allow-remote 192.0.2.2 \
     --capabilities '{"browserName":"chrome","goog:chromeOptions":{"binary":"/opt/MyApp/myapp","args":["--headless=new"]}}'
+
+The relay is default-deny: it passes the CDP methods Playwright, Puppeteer and chromedp send
+and refuses the rest with an error naming the method; --relay-allow METHOD lets one through.
+file: URLs open only under the file roots (--file-root, --artifacts-dir, the working folder);
+downloads go to <artifacts-dir>/relay-downloads whatever folder a client names.
 
 Each client gets its own sessions and upstream sockets, so one script's Runtime.enable,
 interception or emulation never changes what another sees. Browser.close from a client closes
@@ -60,8 +66,11 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	capsFlag := fs.String("capabilities", "", "with --grid: the session's W3C capabilities as JSON, or @FILE (default {\"browserName\":\"chrome\"})")
 	logLevel := fs.String("log-level", "warn", "debug, info, warn or error; at debug the launched app's own output (Chromium's log lines) is copied too")
 	logFile := fs.String("log-file", "", "append diagnostics to this file instead of stderr")
-	var allowRemote listFlag
+	var allowRemote, relayAllow listFlag
 	var remoteHeaders headerFlag
+	var ff fileFlags
+	ff.register(fs)
+	fs.Var(&relayAllow, "relay-allow", "let clients send this CDP method, which the relay refuses by default: Domain.method, or Domain.* (repeatable, comma-separated; see docs/relay.md, Default deny)")
 	fs.Var(&allowRemote, "allow-remote", "hosts off loopback (HOST or HOST:PORT, comma-separated, repeatable) the grid and its se:cdp may name")
 	fs.Var(&remoteHeaders, "remote-header", "a \"Name: value\" header sent to the grid and its se:cdp (repeatable; never logged)")
 	st, err := parseLayered(fs, args, "UNDERSTUDY_RELAY_", os.Getenv)
@@ -79,6 +88,16 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	if n := btoi(*attach != "") + btoi(*launch != "") + btoi(*gridURL != ""); n != 1 {
 		fmt.Fprintln(stderr, "understudy relay: pass exactly one of --attach URL, --launch PATH or --grid URL (see --help)")
 		return 2
+	}
+	if err := ff.check(); err != nil {
+		fmt.Fprintln(stderr, "understudy relay:", err)
+		return 2
+	}
+	for _, m := range relayAllow {
+		if !validRelayAllow(m) {
+			fmt.Fprintf(stderr, "understudy relay: --relay-allow %q is not a CDP method (Domain.method, or Domain.* for a domain)\n", m)
+			return 2
+		}
 	}
 	if *capsFlag != "" && *gridURL == "" {
 		fmt.Fprintln(stderr, "understudy relay: --capabilities goes with --grid URL")
@@ -146,8 +165,14 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 		proc, ep = p, p.Endpoint
 		defer func() { _ = p.Kill() }()
 	}
+	wd, _ := os.Getwd()
+	art := ff.artifacts
+	if art == "" {
+		art = files.DefaultArtifacts()
+	}
+	roots := files.New(files.Config{WorkDir: wd, Artifacts: art, Extra: ff.roots, AllowAny: ff.allowAny})
 	r, err := relay.New(relay.Options{Upstream: ep, Addr: listen, Token: *token, AllowBrowserClose: *allowClose,
-		Flat: gs != nil, Header: header, Logger: newLogger(*logLevel, logOut)})
+		Flat: gs != nil, Header: header, Logger: newLogger(*logLevel, logOut), Allow: relayAllow, Files: roots})
 	if err != nil {
 		return relayFail(stderr, err, "")
 	}
@@ -159,7 +184,7 @@ func runRelay(args []string, stdout, stderr io.Writer) int {
 	if gs != nil {
 		what = "grid session " + gs.session.ID + " (" + browser.RedactURL(gs.session.CDPURL) + ")"
 	}
-	fmt.Fprintf(stdout, "relaying %s\n  http: %s\n  ws:   %s\n", what, r.HTTPURL(), r.WSURL())
+	fmt.Fprintf(stdout, "relaying %s\n  http: %s\n  ws:   %s\n  downloads: %s\n", what, r.HTTPURL(), r.WSURL(), r.DownloadDir())
 	var procDone <-chan struct{}
 	if proc != nil {
 		procDone = proc.Done()
@@ -232,4 +257,27 @@ func relayFail(stderr io.Writer, err error, attach string) int {
 	}
 	fmt.Fprintf(stderr, "understudy relay: %s: %s\n", e.Code, msg)
 	return 1
+}
+
+// validRelayAllow reports whether s names a CDP method (Domain.method) or a
+// domain (Domain.*).
+func validRelayAllow(s string) bool {
+	domain, method, ok := strings.Cut(s, ".")
+	if !ok || !identifier(domain) {
+		return false
+	}
+	return method == "*" || identifier(method)
+}
+
+func identifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -161,3 +161,14 @@ func TestRelayGrid(t *testing.T) {
 		noSessions("after the failed start")
 	})
 }
+
+func TestValidRelayAllow(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Target.exposeDevToolsProtocol": true, "SystemInfo.*": true, "Page.crash": true,
+		"": false, "Page": false, "Page.": false, ".crash": false, "Page.crash.x": false, "*": false, "Page.cr ash": false, "1Page.x": false,
+	} {
+		if got := validRelayAllow(s); got != want {
+			t.Errorf("validRelayAllow(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -286,3 +286,26 @@ func BenchmarkRelayEvaluate(b *testing.B) {
 		b.ReportMetric(float64(mr)/float64(md), "ratio")
 	}
 }
+
+// BenchmarkGuardCommand: what the default-deny guard costs a command that
+// passes it (an allowlisted domain) and a Page.navigate it parses.
+func BenchmarkGuardCommand(b *testing.B) {
+	pol := guardPolicy{kind: sockSession, mayClose: func(string) bool { return false }, ownTarget: "T",
+		ctxOf: func(string) ctxOwner { return ctxNobody }}
+	eval := []byte(`{"expression":"document.title","returnByValue":true}`)
+	nav := []byte(`{"url":"https://a.test/some/path?q=1#x","transitionType":"typed"}`)
+	b.Run("Runtime.evaluate", func(b *testing.B) {
+		for range b.N {
+			if guardCommand("Runtime.evaluate", eval, pol).v != pass {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("Page.navigate", func(b *testing.B) {
+		for range b.N {
+			if guardCommand("Page.navigate", nav, pol).v != pass {
+				b.Fatal("refused")
+			}
+		}
+	})
+}

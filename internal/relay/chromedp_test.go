@@ -315,6 +315,12 @@ func TestChromedpRefusalsNeverHang(t *testing.T) {
 			_, err := chromedp.CallBrowser(ctx, cdptarget.AttachToTarget, cdptarget.AttachToTargetParams{TargetID: cdptarget.ID(h.page), Flatten: &f})
 			return err
 		}},
+		{name: "Navigate(file:///etc/passwd)", fn: func(ctx context.Context) error {
+			return chromedp.Do(ctx, chromedp.Navigate("file:///etc/passwd"))
+		}},
+		{name: "Page.crash of the app window", fn: raw(false, "Page.crash", nil)},
+		{name: "Target.exposeDevToolsProtocol", fn: raw(true, "Target.exposeDevToolsProtocol", map[string]string{"targetId": h.page, "bindingName": "cdp"})},
+		{name: "SystemInfo.getProcessInfo (off the allowlist)", fn: raw(true, "SystemInfo.getProcessInfo", nil)},
 		{name: "Cancel of a context on the app window (closes its target)", fn: nil},
 		{name: "browser.Close", closes: true, fn: func(ctx context.Context) error {
 			_, err := chromedp.CallBrowser(ctx, cdpbrowser.Close, cdp.Empty{})

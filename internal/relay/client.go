@@ -310,6 +310,7 @@ func (c *client) teardown(ci closeInfo) {
 		}
 	}
 	c.timer.Stop()
+	c.r.dropClientCtxs(c.id)
 	c.r.stats.closedViews.Add(-int64(len(c.hidden)))
 	c.hidden = nil
 	c.wg.Wait()
@@ -611,7 +612,11 @@ func (c *client) onFrame(f clientFrame) {
 		return
 	}
 	if s, ok := c.sessions[env.SessionID]; ok {
-		if !c.guard(env, s.targetID) {
+		kind := sockSession
+		if s.kind == kindBrowser {
+			kind = sockBrowser
+		}
+		if !c.guard(env, s.targetID, kind) {
 			return
 		}
 		switch s.kind {
@@ -625,7 +630,7 @@ func (c *client) onFrame(f clientFrame) {
 		return
 	}
 	if ch, ok := c.children[env.SessionID]; ok {
-		if !c.guard(env, ch.targetID) {
+		if !c.guard(env, ch.targetID, sockSession) {
 			return
 		}
 		c.forward(ch.owner, f.b) // a real child session: as it came
@@ -637,11 +642,13 @@ func (c *client) onFrame(f clientFrame) {
 // guard applies guardCommand to a command on a session of the client whose
 // target is ownTarget (the browser's id on browser sessions). It reports
 // whether the command may go on; when not, it has answered it.
-func (c *client) guard(env *cdp.Envelope, ownTarget string) bool {
+func (c *client) guard(env *cdp.Envelope, ownTarget string, kind sockKind) bool {
 	if ownTarget == c.r.browserID {
 		ownTarget = ""
 	}
-	r := guardCommand(env.Method, env.Params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose, ownTarget: ownTarget})
+	r := guardCommand(env.Method, env.Params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose,
+		ownTarget: ownTarget, kind: kind, allow: c.r.allow, fileURL: c.r.fileURL(),
+		ctxOf: func(id string) ctxOwner { return c.r.ctxOf(c.id, id) }})
 	switch r.v {
 	case closeConn:
 		c.reply(env.SessionID, env.ID, nil)

@@ -67,12 +67,13 @@ func (c *client) browserCommand(s *session, b []byte, env *cdp.Envelope) {
 	case "Browser.getVersion":
 		c.reply(sid, id, json.RawMessage(c.r.version))
 	case "Browser.setDownloadBehavior":
-		c.relayCall(s, env.Method, env.Params, func(_ json.RawMessage, err error) {
-			if err != nil {
-				c.r.log.Debug("relay: upstream refused Browser.setDownloadBehavior", "err", err)
-			}
-			c.reply(sid, id, nil) // answered even when the upstream (Electron) refuses
-		})
+		c.setDownloadBehavior(s, id, env.Params)
+	case "Target.createBrowserContext":
+		c.createBrowserContext(s, id, env.Params)
+	case "Target.disposeBrowserContext": // guardCommand has checked it is the client's
+		c.disposeBrowserContext(s, id, env.Params)
+	case "Target.getBrowserContexts":
+		c.getBrowserContexts(s, id, env.Params)
 	case "Runtime.runIfWaitingForDebugger":
 		c.reply(sid, id, nil)
 	case "Target.attachToBrowserTarget":

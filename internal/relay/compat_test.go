@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,8 +90,21 @@ func runOnTopPage(t *testing.T, script string, flat bool) {
 	if flat {
 		opts = Options{Upstream: browser.Endpoint{BrowserWSURL: b.WSURL}, Flat: true}
 	}
+	opts.DownloadDir = t.TempDir()
 	r := startRelayWith(t, opts, nil)
-	runNodeTests(t, node, script, compatEnv(r, srv, top))
+	runNodeTests(t, node, script, compatEnv(r, srv, top, "TMPDIR="+clientTempInDownloads(t, r)))
+}
+
+// clientTempInDownloads is a temporary folder inside the relay's downloads
+// folder: Playwright makes its downloads folder in TMPDIR, and the relay
+// lets downloads go only into its own folder (docs/relay.md, Downloads).
+func clientTempInDownloads(t *testing.T, r *Relay) string {
+	t.Helper()
+	dir := filepath.Join(r.DownloadDir(), "tmp")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestWebviewGuestCompat(t *testing.T) {

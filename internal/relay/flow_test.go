@@ -101,7 +101,7 @@ func floodSession(t *testing.T, r *Relay) (*websocket.Conn, string) {
 }
 
 func TestSlowClientIsDisconnected(t *testing.T) {
-	r := startRelayWith(t, Options{Upstream: startFake(t).endpoint(), QueueLimit: 10}, nil)
+	r := startRelayWith(t, Options{Upstream: startFake(t).endpoint(), QueueLimit: 10, Allow: []string{"Fake.flood"}}, nil)
 	ws, sid := floodSession(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -138,7 +138,7 @@ func TestSlowClientIsDisconnected(t *testing.T) {
 
 func TestFloodDropsEventsButNotRepliesOrOthers(t *testing.T) {
 	fake := startFake(t)
-	r := startRelayWith(t, Options{Upstream: fake.endpoint(), QueueLimit: 50}, nil)
+	r := startRelayWith(t, Options{Upstream: fake.endpoint(), QueueLimit: 50, Allow: []string{"Fake.*"}}, nil)
 	ws, sid := floodSession(t, r)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -34,13 +35,14 @@ func (u *upstreamRecord) add(path string, b []byte) {
 var neverUpstream = map[string]bool{
 	"Browser.close": true, "Browser.crash": true, "Browser.crashGpuProcess": true,
 	"Target.sendMessageToTarget": true, "Target.closeTarget": true, "Page.close": true,
+	"Page.crash": true, "Target.exposeDevToolsProtocol": true, "Target.disposeBrowserContext": true,
 }
 
 // check fails the test when any frame that reached the upstream is one the
 // guard refuses. Frames are read as Chromium reads them: member names are
 // exact (encoding/json's case-insensitive field matching is not used), and
 // every member of a repeated name counts.
-func (u *upstreamRecord) check(t *testing.T, from *int) {
+func (u *upstreamRecord) check(t *testing.T, from *int, downloads string) {
 	t.Helper()
 	u.mu.Lock()
 	frames := u.frames[*from:]
@@ -60,18 +62,37 @@ func (u *upstreamRecord) check(t *testing.T, from *int) {
 			if neverUpstream[method] {
 				t.Fatalf("%s reached the upstream on %s: %s", method, paths[i], b)
 			}
-			if method != "Target.createTarget" && method != "Page.navigate" {
-				continue
+			// Default deny: nothing off the allowlists reaches the browser.
+			if !allowed(sockBrowser, method) && !allowed(sockSession, method) {
+				t.Fatalf("%s, on no allowlist, reached the upstream on %s: %s", method, paths[i], b)
 			}
-			for _, p := range members["params"] {
-				params, ok := objectMembers(p)
-				if !ok {
-					continue
+			switch method {
+			case "Target.createTarget", "Page.navigate":
+				for _, p := range members["params"] {
+					params, ok := objectMembers(p)
+					if !ok {
+						continue
+					}
+					for _, raw := range params["url"] {
+						var u string
+						if json.Unmarshal(raw, &u) == nil {
+							if _, why := urlpolicy.Opened(u); why != "" || strings.Contains(strings.ToLower(u), "file:") {
+								t.Fatalf("%s to %q reached the upstream on %s: %s", method, u, paths[i], b)
+							}
+						}
+					}
 				}
-				for _, raw := range params["url"] {
-					var u string
-					if json.Unmarshal(raw, &u) == nil && urlpolicy.BrowserActing(u) != "" {
-						t.Fatalf("%s to a browser-acting URL %q reached the upstream on %s: %s", method, u, paths[i], b)
+			case "Browser.setDownloadBehavior", "Page.setDownloadBehavior":
+				for _, p := range members["params"] {
+					params, ok := objectMembers(p)
+					if !ok {
+						continue
+					}
+					for _, raw := range params["downloadPath"] {
+						var dir string
+						if json.Unmarshal(raw, &dir) == nil && !within(filepath.Clean(dir), downloads) {
+							t.Fatalf("%s into %q, outside the relay's folder %s, reached the upstream on %s: %s", method, dir, downloads, paths[i], b)
+						}
 					}
 				}
 			}
@@ -114,6 +135,7 @@ func FuzzRelayRouter(f *testing.F) {
 	rec := &upstreamRecord{}
 	fake.onFrame = rec.add
 	r := startRelay(f, fake.endpoint())
+	dl := r.DownloadDir()
 	tunnel := strings.Replace(r.WSURL(), "/devtools/browser/"+r.testBrowserID(), "/devtools/page/PAGE1", 1)
 	for _, s := range []struct {
 		method string
@@ -134,6 +156,21 @@ func FuzzRelayRouter(f *testing.F) {
 		{"Target.sendMessageToTarget", `{"message":"{\"id\":1,\"method\":\"Browser.close\"}"}`},
 		{"Target.attachToTarget", `{"targetId":"PAGE1","flatten":true}`},
 		{"Runtime.evaluate", `{"expression":"1"}`},
+		{"Target.exposeDevToolsProtocol", `{"targetId":"PAGE1","bindingName":"cdp"}`},
+		{"Page.crash", `{}`},
+		{"Target.disposeBrowserContext", `{"browserContextId":"CTX"}`},
+		{"Browser.setDownloadBehavior", `{"behavior":"allow","downloadPath":"/tmp"}`},
+		{"Browser.setDownloadBehavior", `{"behavior":"allow","downloadPath":"/tmp","DownloadPath":"/x"}`},
+		{"Page.setDownloadBehavior", `{"behavior":"allow","downloadPath":"/tmp"}`},
+		{"Page.navigate", `{"url":"chrome\u0000://settings"}`},
+		{"Page.navigate", `{"url":"chrome\u200b://settings"}`},
+		{"Page.navigate", `{"url":"\u00a0chrome://settings"}`},
+		{"Page.navigate", `{"url":"\ufeffchrome://settings"}`},
+		{"Page.navigate", `{"url":"blob:chrome://settings/x"}`},
+		{"Target.createTarget", `{"url":"filesystem:chrome://settings/temporary/x"}`},
+		{"Page.navigate", `{"url":"file:///etc/passwd"}`},
+		{"SystemInfo.getProcessInfo", `{}`},
+		{"Tethering.bind", `{"port":9}`},
 	} {
 		for kind := range uint8(3) {
 			f.Add(kind, s.method, []byte(s.params), "", false)
@@ -208,7 +245,7 @@ func FuzzRelayRouter(f *testing.F) {
 				time.Sleep(time.Millisecond)
 			}
 		}
-		rec.check(t, &seen)
+		rec.check(t, &seen, dl)
 		// The relay still serves.
 		c2 := dialRaw(t, r.WSURL())
 		if v := decode[map[string]string](t, c2.call("", "Browser.getVersion", nil)); v["product"] == "" {
@@ -216,6 +253,47 @@ func FuzzRelayRouter(f *testing.F) {
 		}
 		if r.Err() != nil {
 			t.Fatalf("the relay failed: %v", r.Err())
+		}
+	})
+}
+
+// chromiumUnescape decodes as Chromium's UnescapeBinaryURLComponent does
+// for /json/new: every "%" with two hex digits after it, once; any other
+// "%" stays as it is.
+func chromiumUnescape(q string) string {
+	var b []byte
+	for i := 0; i < len(q); i++ {
+		if q[i] == '%' && i+2 < len(q) && isHex(q[i+1]) && isHex(q[i+2]) {
+			b = append(b, unhex(q[i+1])<<4|unhex(q[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, q[i])
+	}
+	return string(b)
+}
+
+// FuzzJSONNewQuery: what /json/new accepts decodes to what Chromium will
+// open, and what Chromium would decode otherwise than strictly is refused.
+func FuzzJSONNewQuery(f *testing.F) {
+	for _, s := range []string{"chrome%3A%2F%2Fsettings%2F%zz", "%zz", "%", "%2", "a%41b", "http://a.test/?x=%25zz", "+%2B", "%E2%80%8Bchrome://x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got, ok := unescapeQuery(q)
+		if !ok {
+			if chromiumUnescape(q) == got {
+				return
+			}
+			for i := 0; i < len(q); i++ {
+				if q[i] == '%' && (i+2 >= len(q) || !isHex(q[i+1]) || !isHex(q[i+2])) {
+					return // refused for a "%" Chromium leaves alone: right
+				}
+			}
+			t.Fatalf("unescapeQuery(%q) refused a query whose every %% decodes", q)
+		}
+		if want := chromiumUnescape(q); got != want {
+			t.Fatalf("unescapeQuery(%q) = %q, Chromium opens %q", q, got, want)
 		}
 	})
 }

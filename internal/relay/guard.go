@@ -44,13 +44,63 @@ type guardPolicy struct {
 	// it); nil: no target may be closed on this path.
 	mayClose func(targetID string) bool
 	// ownTarget is the target of the session the command came on (for
-	// Page.close); empty on browser sessions.
+	// Page.close and Page.crash); empty on browser sessions.
 	ownTarget string
+	// kind is the socket kind the command came on.
+	kind sockKind
+	// allow is the operator's allowlist (Options.Allow).
+	allow map[string]bool
+	// fileURL judges a file: URL against the operator's file roots; nil:
+	// every file: URL is refused.
+	fileURL func(raw string) error
+	// ctxOf tells whose a browser context is; nil: no browser context rule
+	// on this path (page tunnels, which have no browser-level methods).
+	ctxOf func(id string) ctxOwner
 }
 
+// ctxOwner is whose a browser context is, seen from one client.
+type ctxOwner int
+
+const (
+	ctxNobody  ctxOwner = iota // the app's (or one the relay did not see created)
+	ctxMine                    // this client created it
+	ctxAnother                 // another client of the relay created it
+)
+
+// sockKind is the kind of socket (or session) a command came on; each has
+// its own allowlist (allow.go).
+type sockKind int
+
+const (
+	sockBrowser sockKind = iota // the browser socket and Target.attachToBrowserTarget sessions
+	sockPage                    // a page tunnel (/devtools/page/<id>), commands without a sessionId
+	sockSession                 // a flattened session: on a page, a tab, or a child of either
+)
+
+func (k sockKind) String() string {
+	switch k {
+	case sockBrowser:
+		return "browser"
+	case sockPage:
+		return "page"
+	}
+	return "session"
+}
+
+// recordMethod, when set (by the tests, UNDERSTUDY_RELAY_RECORD), sees every
+// command the guard rules on: how the allowlist was recorded.
+var recordMethod func(kind sockKind, method string)
+
 // guardCommand rules on one command. It does not decode anything but the
-// params of the few commands it looks into.
+// params of the few commands it looks into. The rules that end or crash
+// the browser and close windows come first (they answer as they always
+// did: Browser.close closes the connection); then the URL, crash, download
+// and browser-context rules; then the allowlist of the socket kind
+// (allow.go), which the operator widens with Options.Allow.
 func guardCommand(method string, params []byte, p guardPolicy) ruling {
+	if recordMethod != nil {
+		recordMethod(p.kind, method)
+	}
 	switch method {
 	case "Browser.close":
 		if p.allowClose {
@@ -99,12 +149,84 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 			return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
 		}
 		for _, u := range urls {
-			if why := urlpolicy.BrowserActing(u); why != "" {
+			if why := openedURL(u, p.fileURL); why != "" {
 				return ruling{v: refuse, msg: "relay: " + method + " to " + quoteURL(u) + " is refused: " + why}
 			}
 		}
+	case "Page.crash":
+		// A renderer the client did not open is the app's (or another
+		// client's): crashing it ends what they see.
+		if p.allowClose || operatorAllows(p.allow, method) || p.mayClose != nil && p.ownTarget != "" && p.mayClose(p.ownTarget) {
+			break
+		}
+		return ruling{v: refuse, msg: "relay: Page.crash is allowed only on targets this client created and popups the app opened while it was connected; " + allowHint(method)}
+	case "Page.setDownloadBehavior":
+		// The deprecated page-level twin of Browser.setDownloadBehavior,
+		// which the relay confines to its downloads folder.
+		if operatorAllows(p.allow, method) {
+			break
+		}
+		behaviors, err := paramStrings(params, "behavior")
+		if err != nil || len(behaviors) != 1 || behaviors[0] != "deny" && behaviors[0] != "default" {
+			return ruling{v: refuse, msg: "relay: Page.setDownloadBehavior is refused except with behavior \"deny\" or \"default\"; use Browser.setDownloadBehavior (downloads go to the relay's downloads folder) or " + allowHint(method)}
+		}
+	}
+	// Every method that names a browser context is on the browser list
+	// only; the session lists have none.
+	if p.ctxOf != nil && p.kind == sockBrowser {
+		if r, ok := contextRule(method, params, p); !ok {
+			return r
+		}
+	}
+	if !allowed(p.kind, method) && !operatorAllows(p.allow, method) {
+		return ruling{v: refuse, msg: "relay: " + method + " is not allowed on a " + p.kind.String() + " socket (the relay allows what Playwright, Puppeteer and chromedp send; docs/relay.md); " + allowHint(method)}
 	}
 	return ruling{}
+}
+
+// contextRule applies the browser-context rule: a client acts only in its
+// own browser contexts and the app's, never in another client's; it
+// disposes only its own. It reports false with the refusal.
+func contextRule(method string, params []byte, p guardPolicy) (ruling, bool) {
+	ids, err := paramStrings(params, "browserContextId")
+	if err != nil {
+		return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}, false
+	}
+	if method == "Target.disposeBrowserContext" {
+		if len(ids) != 1 || p.ctxOf(ids[0]) != ctxMine {
+			return ruling{v: refuse, msg: "relay: Target.disposeBrowserContext is allowed only on browser contexts this client created"}, false
+		}
+		return ruling{}, true
+	}
+	for _, id := range ids {
+		if p.ctxOf(id) == ctxAnother {
+			return ruling{v: refuse, msg: "relay: " + method + " in a browser context another client created is refused"}, false
+		}
+	}
+	return ruling{}, true
+}
+
+// openedURL judges a URL a command asks the browser to open: it must
+// parse as the URL Standard reads it, no layer of it may act on the
+// browser (urlpolicy.Opened), and a file: layer must be under the
+// operator's file roots (files.Roots.CheckURL, through fileURL).
+func openedURL(raw string, fileURL func(string) error) string {
+	u, why := urlpolicy.Opened(raw)
+	if why != "" {
+		return why
+	}
+	for _, l := range u.Layers() {
+		if l.Scheme != "file" {
+			continue
+		}
+		if fileURL == nil {
+			return "file: URLs are opened only under the operator's file roots, and this relay has none"
+		}
+		if err := fileURL(l.String()); err != nil {
+			return err.Error() + " (the operator's file roots: --file-root, --artifacts-dir, --allow-any-file)"
+		}
+	}
+	return ""
 }
 
 // paramStrings returns the string values of every member of the params

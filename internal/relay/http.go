@@ -17,7 +17,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/cdp"
-	"github.com/understudy-dev/understudy/internal/urlpolicy"
 )
 
 // serveHTTP is the relay's only handler: checks first, then the DevTools
@@ -210,15 +209,19 @@ func (r *Relay) serveNew(w http.ResponseWriter, req *http.Request, tokenInQuery 
 	if req.URL.RawQuery != "" {
 		pq += "?" + stripToken(req.URL.RawQuery)
 	}
-	// Chromium opens the unescaped query: guard it (and the raw one, should
-	// the two unescape differently) as a Target.createTarget's URL.
-	raw := stripToken(req.URL.RawQuery)
-	unescaped, _ := url.PathUnescape(raw)
-	for _, target := range []string{raw, unescaped} {
-		if why := urlpolicy.BrowserActing(target); why != "" {
-			http.Error(w, "relay: /json/new of "+quoteURL(target)+" is refused: "+why, http.StatusForbidden)
-			return
-		}
+	// Chromium opens the query unescaped, leniently: a "%" without two hex
+	// digits stays as it is, so "%zz" before an escaped "chrome:" left the
+	// URL undecodable for Go and chrome://settings for Chromium. What does
+	// not decode is refused; what does is judged as Target.createTarget's
+	// URL (one decoding, as Chromium does, then the URL Standard's reading).
+	target, ok := unescapeQuery(stripToken(req.URL.RawQuery))
+	if !ok {
+		http.Error(w, "relay: /json/new of "+quoteURL(req.URL.RawQuery)+" is refused: a \"%\" that is not followed by two hex digits", http.StatusBadRequest)
+		return
+	}
+	if why := openedURL(target, r.fileURL()); why != "" {
+		http.Error(w, "relay: /json/new of "+quoteURL(target)+" is refused: "+why, http.StatusForbidden)
+		return
 	}
 	body, status, err := r.upstreamHTTP(req.Context(), http.MethodPut, pq)
 	if err != nil {
@@ -238,6 +241,40 @@ func (r *Relay) serveNew(w http.ResponseWriter, req *http.Request, tokenInQuery 
 	}
 	r.relabelListEntry(t, req, tokenInQuery)
 	writeJSON(w, t)
+}
+
+// unescapeQuery decodes every %XX of a /json/new query once, as Chromium
+// does ("+" stays "+"); it reports false when a "%" is not followed by two
+// hex digits, which Chromium would leave undecoded.
+func unescapeQuery(q string) (string, bool) {
+	if !strings.Contains(q, "%") {
+		return q, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if q[i] != '%' {
+			b.WriteByte(q[i])
+			continue
+		}
+		if i+2 >= len(q) || !isHex(q[i+1]) || !isHex(q[i+2]) {
+			return "", false
+		}
+		b.WriteByte(unhex(q[i+1])<<4 | unhex(q[i+2]))
+		i += 2
+	}
+	return b.String(), true
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // stripToken removes token=… from a raw query (the rest is a URL that
@@ -429,7 +466,12 @@ func (r *Relay) copyClientToTarget(ctx context.Context, target string, down, up 
 			}
 			continue
 		}
-		switch g := guardCommand(env.Method, env.Params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target}); g.v {
+		kind := sockPage
+		if env.SessionID != "" {
+			kind = sockSession
+		}
+		switch g := guardCommand(env.Method, env.Params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target, kind: kind,
+			allow: r.allow, fileURL: r.fileURL()}); g.v {
 		case closeConn:
 			_ = down.Write(ctx, websocket.MessageText, replyResult(env.ID, env.SessionID, nil))
 			closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.Method+" closed this connection only", time.Second)

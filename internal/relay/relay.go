@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,11 +61,38 @@ type Options struct {
 	// Header goes with every WebSocket handshake to a Flat upstream (a
 	// grid's auth token). It is never logged.
 	Header http.Header
+	// Allow names methods the relay refuses by default that clients may
+	// send anyway (`understudy relay --relay-allow METHOD`): a method
+	// ("Target.exposeDevToolsProtocol"), or "Domain.*" for a domain. It
+	// lifts the allowlist (allow.go) and a method's own rule where it has
+	// one (Page.crash, Page.setDownloadBehavior, Browser.setDownloadBehavior's
+	// folder); never the rules of AllowBrowserClose, browser-acting URLs,
+	// file roots or browser contexts. Default none (docs/adr/035).
+	Allow []string
+	// Files are the operator's file roots: file: URLs a client opens
+	// (Page.navigate, Target.createTarget, /json/new) must be under them,
+	// checked by the one check every tool uses (files.Roots.CheckURL), and
+	// downloads go to <ArtifactsDir>/relay-downloads. Nil: every file: URL
+	// is refused.
+	Files FileRoots
+	// DownloadDir is the relay's downloads folder: a client's
+	// Browser.setDownloadBehavior that names another folder is pointed at
+	// it. Default <Files.ArtifactsDir()>/relay-downloads, or a folder of
+	// the relay's own in the system's temporary folder when Files is nil
+	// (removed at Close when empty).
+	DownloadDir string
 	// QueueLimit is the soft limit of messages waiting to be written to one
 	// client. Past it, high-volume events (Network.*, Log.*,
 	// Runtime.consoleAPICalled) are dropped and counted; a client that is
 	// still four times over it is disconnected. Default 10000.
 	QueueLimit int
+}
+
+// FileRoots is what the relay needs of the operator's file roots;
+// *files.Roots is one.
+type FileRoots interface {
+	CheckURL(ctx context.Context, field, raw string) error
+	ArtifactsDir() (string, error)
 }
 
 // Stats are counters of a running relay.
@@ -76,6 +105,10 @@ type Stats struct {
 	// docs/relay.md): each is hidden from that client until the window
 	// goes or the client does.
 	ClosedViews int
+	// BrowserContexts counts the browser contexts clients created that the
+	// relay keeps an owner for (docs/adr/035); each goes when its client
+	// disposes it or disconnects.
+	BrowserContexts int
 }
 
 // Relay is a CDP endpoint in front of one browser. Create it with New, run
@@ -119,6 +152,17 @@ type Relay struct {
 
 	httpMu      sync.Mutex
 	httpCreated map[string]bool // targets opened with /json/new through the relay
+
+	allow       map[string]bool // Options.Allow
+	downloadDir string          // see Options.DownloadDir; created when first needed
+	tempDL      bool            // downloadDir is the relay's temporary folder
+
+	// ctxOwners: the browser contexts clients created, by id, and the
+	// client that did (its id). Rule (docs/adr/008): an entry goes when
+	// its client disposes the context or disconnects (Chromium disposes a
+	// client's contexts when its socket closes).
+	ctxMu     sync.Mutex
+	ctxOwners map[string]uint64
 
 	closeC    chan struct{}
 	closeOnce sync.Once
@@ -186,6 +230,8 @@ func New(opts Options) (*Relay, error) {
 		urlWait:     2 * time.Second,
 		queueBytes:  256 << 20,
 		httpCreated: map[string]bool{},
+		ctxOwners:   map[string]uint64{},
+		allow:       setOf(opts.Allow...),
 		closeC:      make(chan struct{}),
 		lostC:       make(chan struct{}),
 		done:        make(chan struct{}),
@@ -196,6 +242,9 @@ func New(opts Options) (*Relay, error) {
 				return http.ErrUseLastResponse
 			},
 		},
+	}
+	if err := r.setDownloadDir(); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -425,6 +474,11 @@ func (r *Relay) Close() error {
 	}
 	<-r.done
 	r.wg.Wait()
+	if r.tempDL {
+		// Only when empty: what clients downloaded stays.
+		_ = os.Remove(r.downloadDir)
+		_ = os.Remove(filepath.Dir(r.downloadDir))
+	}
 	return nil
 }
 
@@ -488,6 +542,7 @@ func (r *Relay) Stats() Stats {
 		DroppedEvents:   r.stats.droppedEvents.Load(),
 		SlowDisconnects: r.stats.slowDisconnects.Load(),
 		ClosedViews:     int(r.stats.closedViews.Load()),
+		BrowserContexts: r.ownedContexts(),
 	}
 }
 

@@ -25,7 +25,7 @@ type relayResult struct {
 
 func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (*relayResult, error) {
 	r, err := session.Attach(c.Session, func(life context.Context) (*relay.Relay, func() error, error) {
-		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger})
+		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger, Files: c.Server.files})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -19,7 +19,7 @@ import (
 //     privileges the app never meant to give a script);
 //   - about: URLs other than about:blank and about:srcdoc are refused
 //     (Chromium rewrites about:quit to chrome://quit);
-//   - view-source: is judged by the URL it wraps.
+//   - view-source:, blob: and filesystem: are judged by the URL they wrap.
 //
 // Web, file:, data:, blob: and app-specific schemes are the app's business.
 func BrowserActing(raw string) string {
@@ -40,7 +40,7 @@ func BrowserActing(raw string) string {
 			return ""
 		}
 		return "about: pages other than about:blank are chrome:// pages and are not opened through understudy"
-	case "view-source":
+	case "view-source", "blob", "filesystem":
 		return BrowserActing(rest)
 	}
 	return ""

@@ -69,6 +69,23 @@ const pw = {
       const { targetInfos } = await s.send('Target.getTargets');
       return s.send('Target.attachToTarget', { targetId: targetInfos.find(x => x.type === 'page').targetId, flatten: false });
     },
+    // Default deny and its parameter rules (issue 27).
+    'page.goto(file:///etc/passwd) (file: outside the roots)': ({ page }) => page.goto('file:///etc/passwd'),
+    'page.goto(blob:chrome://settings/x)': ({ page }) => page.goto('blob:chrome://settings/x'),
+    'newCDPSession(page) Page.crash of the app window': async ({ page }) => (await page.context().newCDPSession(page)).send('Page.crash'),
+    'newCDPSession(page) Tethering.bind (off the allowlist)': async ({ page }) =>
+      (await page.context().newCDPSession(page)).send('Tethering.bind', { port: 9 }),
+    'newCDPSession(page) Page.setDownloadBehavior allow': async ({ page }) =>
+      (await page.context().newCDPSession(page)).send('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: '/tmp' }),
+    'newBrowserCDPSession Target.exposeDevToolsProtocol': async ({ browser }) => {
+      const s = await browser.newBrowserCDPSession();
+      const { targetInfos } = await s.send('Target.getTargets');
+      return s.send('Target.exposeDevToolsProtocol', { targetId: targetInfos.find(x => x.url === topURL()).targetId, bindingName: 'cdp' });
+    },
+    'newBrowserCDPSession SystemInfo.getProcessInfo (off the allowlist)': async ({ browser }) =>
+      (await browser.newBrowserCDPSession()).send('SystemInfo.getProcessInfo'),
+    'newBrowserCDPSession Target.disposeBrowserContext of a context it did not create': async ({ browser }) =>
+      (await browser.newBrowserCDPSession()).send('Target.disposeBrowserContext', { browserContextId: '0123456789ABCDEF0123456789ABCDEF' }),
     'browser.close() (Browser.close closes this connection only)': async ({ browser }) => {
       await browser.close();
       return 'close';
@@ -98,6 +115,15 @@ const pp = {
       (await page.createCDPSession()).connection().send('Target.closeTarget', { targetId: page.target()._targetId }),
     'connection() Target.attachToTarget flatten:false': async ({ page }) =>
       (await page.createCDPSession()).connection().send('Target.attachToTarget', { targetId: page.target()._targetId, flatten: false }),
+    // Default deny and its parameter rules (issue 27).
+    'page.goto(file:///etc/passwd) (file: outside the roots)': ({ page }) => page.goto('file:///etc/passwd'),
+    'page.goto(filesystem:chrome://settings/temporary/x)': ({ page }) => page.goto('filesystem:chrome://settings/temporary/x'),
+    'page.createCDPSession() Page.crash of the app window': async ({ page }) => (await page.createCDPSession()).send('Page.crash'),
+    'browser.installExtension() (Extensions.loadUnpacked, off the allowlist)': ({ browser }) => browser.installExtension('/tmp'),
+    'connection() Target.exposeDevToolsProtocol': async ({ page }) =>
+      (await page.createCDPSession()).connection().send('Target.exposeDevToolsProtocol', { targetId: page.target()._targetId, bindingName: 'cdp' }),
+    'connection() Target.disposeBrowserContext of a context it did not create': async ({ page }) =>
+      (await page.createCDPSession()).connection().send('Target.disposeBrowserContext', { browserContextId: '0123456789ABCDEF0123456789ABCDEF' }),
     'browser.close() (Browser.close closes this connection only)': async ({ browser }) => {
       await browser.close();
       return 'close';
