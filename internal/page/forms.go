@@ -131,3 +131,45 @@ func actAs[T any](ctx context.Context, s *Store, f Frame, l Locator, a Action, t
 	}
 	return acted, &out, nil
 }
+
+// ValueState is what a control that holds a value of its own holds: an
+// input whose value is set whole (Kind is its type: range, number, date,
+// time, datetime-local, month, week, color) with its bounds, or an ARIA
+// value control (Kind "aria": slider, spinbutton, scrollbar…) with
+// aria-valuenow, -valuemin, -valuemax and -valuetext.
+type ValueState struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+	// Before is the input's value before SetValue set it.
+	Before string `json:"before"`
+	Min    string `json:"min"`
+	Max    string `json:"max"`
+	Step   string `json:"step"`
+	// The ARIA control's.
+	Role     string   `json:"role"`
+	Now      *float64 `json:"now"`
+	VMin     *float64 `json:"vmin"`
+	VMax     *float64 `json:"vmax"`
+	Text     string   `json:"text"`
+	Vertical bool     `json:"vertical"`
+}
+
+// SetValue waits (up to timeout) until the element is visible and enabled
+// and, for an input whose value is set whole (range, date, time, color…),
+// sets it as a user's choice does (input and change fire; a value the
+// input does not take is BAD_ARGUMENT naming value). An ARIA value control
+// is only read: it moves by keys. Anything else is BAD_ARGUMENT.
+func (s *Store) SetValue(ctx context.Context, f Frame, l Locator, value string, timeout time.Duration) (*Acted, *ValueState, error) {
+	return actAs[ValueState](ctx, s, f, l, Action{
+		Checks: Checks{Visible: true, Enabled: true}, Name: "setValue", Args: map[string]any{"value": value},
+	}, timeout, "a value")
+}
+
+// Value reads a value control's state (nil when the element is not one).
+func (s *Store) Value(ctx context.Context, f Frame, l Locator) (*ValueState, error) {
+	var v *ValueState
+	if err := s.read(ctx, f, l, "actValue", nil, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

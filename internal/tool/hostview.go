@@ -68,6 +68,7 @@ var hostDescs = sync.OnceValue(func() map[string]string {
 		"electron_clear_input":      "Empty a text field, textarea, contenteditable or editor (ref or selector); input and change fire; verified: TYPE_NO_EFFECT when the page kept a value.",
 		"electron_check":            "Check a checkbox, radio or switch (ref or selector; its label works): clicks only when unchecked, then verifies it is checked (TYPE_NO_EFFECT when the page undid it). Waits as electron_click does.",
 		"electron_uncheck":          "Uncheck a checkbox or switch: clicks only when checked, then verifies it is not (TYPE_NO_EFFECT when the page undid it). A radio cannot be unchecked.",
+		"electron_set_value":        "Set a range, number, date, time or color input's value whole, or move an ARIA slider with its keys (ref or selector); read back (aria-valuenow). Text fields: electron_type.",
 		"electron_select_option":    "Choose options of a <select> (ref or selector) by value or visible label; several for a multiple select, [] deselects all. input and change fire; verified (TYPE_NO_EFFECT when the page reset it).",
 		"electron_set_files":        "Put files into an <input type=file> (it may be hidden): paths are absolute, existing, under the allowed roots; [] empties it. change fires; returns the files it holds.",
 		"electron_drop_file":        "Drop files (absolute paths under the allowed roots) onto a drop zone with drag events carrying File objects. TYPE_NO_EFFECT when the page did not accept the drop.",

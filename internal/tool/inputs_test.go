@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,65 @@ func TestTypeIntoAce(t *testing.T) {
 	e.ok("electron_clear_input", map[string]any{"selector": "#editor"})
 	if got := e.evalString("window.aceEditor.getValue()"); got != "" {
 		t.Fatalf("electron_clear_input: Ace holds %q", got)
+	}
+}
+
+// TestSetValue (issue 28, point 7): range, date, time and color inputs
+// get their value whole, read back from the input and seen by the page's
+// own input and change listeners; rc-slider's ARIA slider is moved with
+// its keys until the app's own value is the one asked for.
+func TestSetValue(t *testing.T) {
+	e := componentsEnv(t, "slider.html")
+	for _, c := range []struct{ sel, value, want string }{
+		{"#level", "75", "75"},
+		{"#day", "2026-12-07", "2026-12-07"},
+		{"#alarm", "07:30", "07:30"},
+		{"#tint", "#33AA99", "#33aa99"},
+	} {
+		r := e.ok("electron_set_value", map[string]any{"selector": c.sel, "value": c.value})
+		if r["value"] != c.want || r["altered"] != nil {
+			t.Fatalf("%s: answer %v", c.sel, r)
+		}
+		id := c.sel[1:]
+		if got := e.evalString("window.__seen['" + id + ":input'] + '|' + window.__seen['" + id + ":change']"); got != c.want+"|"+c.want {
+			t.Fatalf("%s: the page saw %s", c.sel, got)
+		}
+	}
+	// A range snaps to its step: said, not hidden.
+	r := e.ok("electron_set_value", map[string]any{"selector": "#coarse", "value": "37"})
+	if r["value"] != "40" || r["altered"] != true {
+		t.Fatalf("stepped range: %v", r)
+	}
+	e.fails("electron_set_value", map[string]any{"selector": "#day", "value": "7 Dec"}, "BAD_ARGUMENT")
+	e.fails("electron_set_value", map[string]any{"selector": "#name", "value": "x"}, "BAD_ARGUMENT")
+
+	// The ARIA slider: by keys, both ways and to its ends.
+	for _, want := range []int{75, 60, 100, 0, 42} {
+		r := e.ok("electron_set_value", map[string]any{"selector": "#volume [role=slider]", "value": strconv.Itoa(want)})
+		if got := num(e.eval("window.volume()")); got != want || r["value"] != strconv.Itoa(want) {
+			t.Fatalf("slider to %d: the app holds %d (answer %v)", want, got, r)
+		}
+	}
+	// A value between the steps of a slider: the message names the nearest.
+	x := e.fails("electron_set_value", map[string]any{"selector": "#stepped [role=slider]", "value": "33"}, "TYPE_MISMATCH")
+	if msg, _ := x["error"].(string); !strings.Contains(msg, "30") || !strings.Contains(msg, "35") {
+		t.Fatalf("stepped slider: %v", x)
+	}
+	e.ok("electron_set_value", map[string]any{"selector": "#stepped [role=slider]", "value": "55"})
+	if got := num(e.eval("window.steps()")); got != 55 {
+		t.Fatalf("stepped slider: the app holds %d", got)
+	}
+}
+
+// TestTypeOnValueControlNamesSetValue: electron_type on a range input or
+// an ARIA slider is BAD_ARGUMENT that says what the element is and names
+// the tool that sets it.
+func TestTypeOnValueControlNamesSetValue(t *testing.T) {
+	e := componentsEnv(t, "slider.html")
+	for _, sel := range []string{"#level", "#volume [role=slider]"} {
+		x := e.fails("electron_type", map[string]any{"selector": sel, "text": "75"}, "BAD_ARGUMENT")
+		if msg, _ := x["error"].(string); !strings.Contains(msg, "electron_set_value") || strings.Contains(msg, "target an input") {
+			t.Fatalf("%s: %v", sel, x)
+		}
 	}
 }

@@ -493,7 +493,7 @@ function check(s, a, st) {
       if (why) return miss('disabled', why);
     }
     if (c.editable) {
-      if (!editKind(el) && !editorOf(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text; target an input, a textarea or a contenteditable element' + innerNote(el), { field: 'selector' });
+      if (!editKind(el) && !editorOf(el)) fail('BAD_ARGUMENT', noTextWhy(el) + innerNote(el), { field: 'selector' });
       if (readOnly(el)) return miss('readonly', 'the element is read-only');
     }
   }
@@ -673,7 +673,7 @@ ACTIONS.fill = function (s, el, a) {
   // An editor takes text its own way: the Go side pastes it there.
   var ed = editorOf(el);
   if (ed) return { editor: ed.kind, mode: ed.mode };
-  if (!editKind(el)) fail('BAD_ARGUMENT', 'the element is a <' + el.localName + '> that takes no text', { field: 'selector' });
+  if (!editKind(el)) fail('BAD_ARGUMENT', noTextWhy(el), { field: 'selector' });
   var text = a.text || '';
   var before = textOf(el);
   if (typeof el.focus === 'function') el.focus();
@@ -692,6 +692,70 @@ ACTIONS.fill = function (s, el, a) {
     if (nbspToSpace(now).replace(/\n+$/, '') !== text.replace(/\n+$/, '')) return { editor: 'editable', before: before, after: now };
   }
   return { before: before, after: textOf(el) };
+};
+
+// noTextWhy says why an element takes no typed text, and what does.
+function noTextWhy(el) {
+  var st = valueState(el);
+  if (st && st.kind === 'aria') return 'the element is an ARIA ' + st.role + ', which holds a number, not text: electron_set_value sets it (by its keys)';
+  if (st) return 'the element is an <input type=' + st.kind + '>, which takes a value (' + VALUE_TYPES[st.kind] + '), not typed text: electron_set_value sets it';
+  var what = el.localName === 'input' ? '<input type=' + (el.type || 'text') + '>' : '<' + el.localName + '>';
+  return 'the element is a ' + what + ' that takes no text; target a text field, a textarea or a contenteditable element';
+}
+
+// ---- values of their own: range, date, time, color inputs and ARIA value
+// controls ----
+
+// VALUE_TYPES are the input types whose value is set whole, not typed, and
+// the format each takes.
+var VALUE_TYPES = {
+  range: 'a number between its min and max', number: 'a number',
+  date: 'YYYY-MM-DD', time: 'HH:MM or HH:MM:SS', 'datetime-local': 'YYYY-MM-DDTHH:MM',
+  month: 'YYYY-MM', week: 'YYYY-Www', color: '#rrggbb'
+};
+var VALUE_ROLES = /^(slider|spinbutton|scrollbar|meter|progressbar)$/;
+
+// valueState is what a value control holds: an input's type and value
+// with its min, max and step, or an ARIA value control's role, value
+// (aria-valuenow), bounds and text.
+function valueState(el) {
+  var t = el.localName === 'input' ? (el.type || '').toLowerCase() : '';
+  if (VALUE_TYPES[t]) return { kind: t, value: el.value, min: el.min, max: el.max, step: el.step };
+  var role = roleOf(el) || '';
+  if (VALUE_ROLES.test(role)) {
+    var num = function (n) { var v = el.getAttribute(n); return v === null || v === '' || isNaN(Number(v)) ? null : Number(v); };
+    return { kind: 'aria', role: role, now: num('aria-valuenow'), vmin: num('aria-valuemin'), vmax: num('aria-valuemax'),
+      text: el.getAttribute('aria-valuetext') || '', vertical: el.getAttribute('aria-orientation') === 'vertical' };
+  }
+  return null;
+}
+
+// setValue sets the value of an input that holds one whole (range, date,
+// time, color…), as a user's choice does: input and change fire. An ARIA
+// value control only answers its state: the Go side moves it with keys.
+ACTIONS.setValue = function (s, el, a) {
+  var st = valueState(el);
+  if (!st) {
+    var what = el.localName === 'input' ? '<input type=' + (el.type || 'text') + '>' : '<' + el.localName + '>';
+    fail('BAD_ARGUMENT', 'the element is a ' + what + ', which holds no value of its own to set: electron_type sets a text field, electron_select_option a <select>, electron_check a checkbox', { field: 'selector' });
+  }
+  if (st.kind === 'aria') return st;
+  var before = el.value;
+  _inputValue.call(el, a.value);
+  if (el.value === '' && a.value !== '') {
+    _inputValue.call(el, before);
+    fail('BAD_ARGUMENT', 'the ' + st.kind + ' input does not take ' + _JSON.stringify(a.value) + ': it takes ' + VALUE_TYPES[st.kind], { field: 'value' });
+  }
+  fire(el, new _InputEvent('input', { bubbles: true, composed: true }));
+  fire(el, new _Event('change', { bubbles: true }));
+  var out = valueState(el);
+  out.before = before;
+  return out;
+};
+
+// OPS.actValue reads a value control's state (null: not one).
+OPS.actValue = function (s, a) {
+  return valueState(locate(s, a));
 };
 
 // focusText focuses a text target with the caret at the end of its text,
