@@ -117,10 +117,15 @@ const corpusHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><
 <a href="#n" class="more" data-case="css-after-alt">Read</a>
 <button class="bang" data-case="css-after">Hi</button>
 </main>
+<div role="tabpanel" tabindex="0" aria-label="Panel" data-case="focusable-tabpanel"><p>Panel body</p></div>
+<x-field aria-label="Release notes"></x-field>
 <footer data-case="footer">Foot</footer>
 <script>
 customElements.define('x-host', class extends HTMLElement {
   constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<button id="in-shadow">Shadow button</button>'; }
+});
+customElements.define('x-field', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<textarea>Fixed</textarea>'; }
 });
 customElements.define('x-card', class extends HTMLElement {
   constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<button><slot name="title"></slot></button>'; }
@@ -179,6 +184,8 @@ var deliberate = map[string]struct {
 		"an editing host is where an agent types; Chromium exposes it as generic with an editable state, ARIA's word for it is textbox"},
 	"contenteditable-bare": {"textbox", "", "generic", "",
 		"as contenteditable-labelled"},
+	"shadow-field-host-label": {"textbox", "Release notes", "textbox", "",
+		"a web component's inner field with no name of its own takes its host's aria-label (@vscode-elements' vscode-textarea); Chromium names the host instead, and an agent acts on the field"},
 	"summary": {"button", "More info", "summary", "More info",
 		"Chromium's DisclosureTriangle role has no ARIA name; the summary toggles its details like a button"},
 	"presentation-table-cell": {"none", "", "generic", "",
@@ -223,11 +230,12 @@ func runCorpus(t *testing.T) []corpusCase {
 		out = append(out, cc)
 	}
 	// The shadow-DOM cases: the element inside the shadow root.
-	for _, sc := range []struct{ name, js string }{
-		{"shadow-button", `document.querySelector('x-host').shadowRoot.querySelector('button')`},
-		{"shadow-slot", `document.querySelector('x-card').shadowRoot.querySelector('button')`},
+	for _, sc := range []struct{ name, js, role, label string }{
+		{"shadow-button", `document.querySelector('x-host').shadowRoot.querySelector('button')`, "button", ""},
+		{"shadow-slot", `document.querySelector('x-card').shadowRoot.querySelector('button')`, "button", ""},
+		{"shadow-field-host-label", `document.querySelector('x-field').shadowRoot.querySelector('textarea')`, "textbox", "Release notes"},
 	} {
-		out = append(out, shadowCase(t, tb, ctx, s, f, sc.name, sc.js))
+		out = append(out, shadowCase(t, tb, ctx, s, f, sc.name, sc.js, sc.role, sc.label))
 	}
 	return out
 }
@@ -266,7 +274,11 @@ func axFor(t *testing.T, tb *tab, ctx context.Context, params map[string]any) ax
 	return ax.Nodes[0]
 }
 
-func shadowCase(t *testing.T, tb *tab, ctx context.Context, s *Store, f Frame, name, js string) corpusCase {
+// shadowCase compares the walker's entry for the element js finds in a
+// shadow root with Chromium's node for it. The walker's entry is found by
+// role and by the element's text (a button's) or, given label, by that
+// name.
+func shadowCase(t *testing.T, tb *tab, ctx context.Context, s *Store, f Frame, name, js, role, label string) corpusCase {
 	t.Helper()
 	var ro struct {
 		Result struct {
@@ -280,12 +292,14 @@ func shadowCase(t *testing.T, tb *tab, ctx context.Context, s *Store, f Frame, n
 	// The walker sees the element through a snapshot: find it by role.
 	var p probe
 	tb.eval(t, `(function(){var el=`+js+`;el.setAttribute('data-probe','1');return true})()`, nil)
-	r, err := s.Find(ctx, f, FindQuery{Role: "button"})
+	r, err := s.Find(ctx, f, FindQuery{Role: role})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want string
-	tb.eval(t, `(`+js+`).textContent || (`+js+`).querySelector('slot').assignedNodes()[0].textContent`, &want)
+	want := label
+	if want == "" {
+		tb.eval(t, `(`+js+`).textContent || (`+js+`).querySelector('slot').assignedNodes()[0].textContent`, &want)
+	}
 	for _, m := range r.Matches {
 		if strings.TrimSpace(m.Name) == strings.TrimSpace(want) {
 			p.Role, p.Name = m.Role, m.Name

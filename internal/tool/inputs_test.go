@@ -137,3 +137,32 @@ func TestTypeOnValueControlNamesSetValue(t *testing.T) {
 		}
 	}
 }
+
+// TestWebComponentFields (issue 28, point 5): @vscode-elements/elements
+// set roles, names and values through their hosts, shadow trees and
+// slots. The snapshot shows what Chromium's accessibility tree shows (the
+// select's chosen text as the combobox's value, the tab panel's body) and
+// names a field by its host's aria-label, which Chromium puts on the host
+// instead.
+func TestWebComponentFields(t *testing.T) {
+	e := componentsEnv(t, "vscode.html")
+	text := e.ok("electron_snapshot", map[string]any{"format": "text"})["snapshot_text"].(string)
+	for _, want := range []string{
+		`combobox "Color theme" value="High contrast"`,
+		`tabpanel "Second"`,
+		`Body of the second tab`,
+		`textbox "Release notes" value="Fixed the build"`,
+		`textbox "Owner" value="Ada"`,
+		`checkbox "Word wrap" checked`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the snapshot lacks %s:\n%s", want, text)
+		}
+	}
+	// The names act: a ref found by the host's label types into the field.
+	f := e.ok("electron_find", map[string]any{"role": "textbox", "name_exact": "Release notes"})
+	e.ok("electron_type", map[string]any{"ref": firstRef(t, f), "text": "Shipped"})
+	if got := e.evalString("document.getElementById('notes').value"); got != "Shipped" {
+		t.Fatalf("vscode-textarea holds %q", got)
+	}
+}

@@ -250,9 +250,33 @@ function valueOf(el, role) {
   if (el.isContentEditable) return clip(normSpace(el.innerText || ''), 200);
   if (role === 'combobox') {
     var inp = el.querySelector('input');
-    return inp ? inp.value : null;
+    if (inp) return inp.value;
+    // A select-only combobox (a custom select) shows its choice as its
+    // text, as Chromium's accessibility tree takes it; a popup of options
+    // inside it is not the value.
+    var shown = chosenText(el);
+    return shown ? clip(shown, 200) : null;
   }
   return null;
+}
+
+// chosenText is the text an element shows, its open shadow tree and
+// slotted content included, leaving out popups of options inside it.
+function chosenText(el) {
+  var out = '';
+  var walk = function (n) {
+    for (var c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === TEXT_NODE) { out += ' ' + c.data; continue; }
+      if (c.nodeType !== ELEMENT_NODE) continue;
+      if (/^(listbox|option|menu|tree|grid|dialog)$/.test(c.getAttribute('role') || '') || c.localName === 'style' || c.localName === 'script') continue;
+      if (c.localName === 'slot') { var as = c.assignedNodes({ flatten: true }); for (var i = 0; i < as.length; i++) { if (as[i].nodeType === TEXT_NODE) out += ' ' + as[i].data; else if (as[i].nodeType === ELEMENT_NODE) walk(as[i]); } continue; }
+      var cs = getComputedStyle(c);
+      if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+      walk(c.shadowRoot || c);
+    }
+  };
+  walk(el.shadowRoot || el);
+  return normSpace(out);
 }
 
 // placeholderOf returns the placeholder hint of a text field, or ''.

@@ -30,6 +30,22 @@ var LEAF_ROLES = new _Set(['heading', 'img', 'separator', 'progressbar', 'meter'
 var ABSORBING = new _Set(['button', 'link', 'heading', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'tooltip', 'img']);
 
+// FIELD_ROLES take their name from a web component's host when they have
+// none of their own.
+var FIELD_ROLES = new _Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch', 'listbox']);
+
+// shadowHostOf is the host of the shadow root el lives in, or null.
+function shadowHostOf(el) {
+  var r = el.getRootNode ? el.getRootNode() : null;
+  return r && r.host ? r.host : null;
+}
+
+// HOLDING are roles whose content is content, not a name, even when the
+// element takes the focus (a tabpanel or dialog with tabindex): their text
+// shows as theirs instead of folding into them.
+var HOLDING = new _Set(['tabpanel', 'dialog', 'alertdialog', 'region', 'group', 'document', 'article', 'main', 'navigation',
+  'complementary', 'form', 'search', 'feed', 'log', 'status', 'note', 'application']);
+
 function Entry(el, role, kind) {
   this.el = el;
   this.role = role;
@@ -266,7 +282,7 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
   if (e) {
     this.push(e, parent, fl);
     if (visHidden) e.hidden = true;
-    if (e.clickable || (!ABSORBING.has(role) && !e.interactive)) e.tparts = [];
+    if (e.clickable || (!ABSORBING.has(role) && (!e.interactive || HOLDING.has(role)))) e.tparts = [];
     else if (e.interactive || ABSORBING.has(role)) sub |= A_ABSORB;
   }
 
@@ -380,6 +396,17 @@ Walker.prototype.entryFor = function (el, role, st, fl, interactive) {
   } else {
     e.name = this.namer.name(el, role);
     e.fromName = this.namer.from;
+    if (!e.name && FIELD_ROLES.has(role)) {
+      // A web component's inner field (a <textarea> in the shadow root of
+      // <vscode-textarea aria-label="…">): the label its author put on the
+      // host names it. Chromium leaves the field unnamed and names the
+      // host instead; an agent needs the name on the field it acts on.
+      var host = shadowHostOf(el);
+      if (host && (roleOf(host) === '' || roleOf(host) === 'generic') && (host.hasAttribute('aria-label') || host.hasAttribute('aria-labelledby'))) {
+        e.name = this.namer.name(host, 'generic') || normSpace(host.getAttribute('aria-label') || '');
+        if (e.name) e.fromName = 'host';
+      }
+    }
   }
   if (e.name.length > 400) e.name = clip(e.name, 400);
   if (el.hasAttribute('aria-describedby') || el.hasAttribute('aria-description') || (el.hasAttribute('title') && e.fromName !== 'title')) {
