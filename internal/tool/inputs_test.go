@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,5 +165,30 @@ func TestWebComponentFields(t *testing.T) {
 	e.ok("electron_type", map[string]any{"ref": firstRef(t, f), "text": "Shipped"})
 	if got := e.evalString("document.getElementById('notes').value"); got != "Shipped" {
 		t.Fatalf("vscode-textarea holds %q", got)
+	}
+}
+
+// TestVirtualListExtents (issue 28, point 9 and the count of point 1): a
+// TanStack Virtual list has no ARIA counts at all; the snapshot still says
+// what is known (how many rows it renders, about how many its scroll
+// height holds). AG Grid's grid counts each drawn row once, although it
+// draws one per column section.
+func TestVirtualListExtents(t *testing.T) {
+	e := componentsEnv(t, "tanstack.html")
+	text := e.ok("electron_snapshot", map[string]any{"format": "text"})["snapshot_text"].(string)
+	m := regexp.MustCompile(`generic rows≈(\d+) rendered=(\d+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no extent in the snapshot:\n%s", text)
+	}
+	drawn := num(e.eval("document.querySelectorAll('#inner .row').length"))
+	if m[1] != "10000" || m[2] != strconv.Itoa(drawn) {
+		t.Fatalf("extent %s rows, %s rendered; the list holds 10000 and draws %d", m[1], m[2], drawn)
+	}
+	e.openComponent("aggrid.html")
+	text = e.ok("electron_snapshot", map[string]any{"format": "text"})["snapshot_text"].(string)
+	m = regexp.MustCompile(`grid rows=(\d+) rendered=(\d+)`).FindStringSubmatch(text)
+	drawn = num(e.eval("new Set([...document.querySelectorAll('[role=row][aria-rowindex]')].filter(r => r.getClientRects().length).map(r => r.getAttribute('aria-rowindex'))).size"))
+	if m == nil || m[1] != "2001" || m[2] != strconv.Itoa(drawn) || drawn < 10 {
+		t.Fatalf("grid extent %v; the grid draws %d rows (header included)", m, drawn)
 	}
 }

@@ -312,6 +312,29 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
       if (!holder) {
         for (var li = start; li < this.entries.length; li++) if (LIST_ROLES.has(this.entries[li].role)) { holder = this.entries[li]; break; }
       }
+      if (!holder && e) {
+        // The scroller's own entry; a plain block that holds text becomes
+        // a container, so it stays to carry the extent.
+        if (e.kind === K_TEXT) {
+          e.role = 'generic';
+          e.kind = K_CONTAINER;
+          e.pending = false;
+        }
+        holder = e;
+      }
+      if (!holder && boxVisible) {
+        // A plain scroller (TanStack Virtual's, with no ARIA at all) gets
+        // an entry of its own to carry what is known: how many rows it
+        // renders, and about how many its scroll height holds.
+        holder = this.entryFor(el, 'generic', st, fl, true);
+        holder.interactive = false;
+        holder.clickable = false;
+        holder.kind = K_CONTAINER;
+        holder.parent = parent;
+        if (fl & A_HIDDEN) holder.hidden = true;
+        this.entries.splice(start, 0, holder);
+        for (var ri = start + 1; ri < this.entries.length; ri++) if (this.entries[ri].parent === parent) this.entries[ri].parent = holder;
+      }
       ext.scroller = el;
       if (holder && !holder.extent) holder.extent = ext;
       this.scrollers.push(ext);
@@ -604,7 +627,14 @@ function listExtent(el) {
     var ss = el.querySelector('[aria-setsize]');
     if (ss) total = parseInt(ss.getAttribute('aria-setsize'), 10);
   }
-  if (total >= 0) return total > rows.length ? { rows: total, exact: true, rendered: rows.length } : null;
+  if (total >= 0) {
+    // A grid draws a row in each of its column sections (pinned left,
+    // centre, pinned right): rows count once, by aria-rowindex.
+    var drawn = rows.length, seen = new _Set(), rs = el.querySelectorAll('[role=row][aria-rowindex]');
+    for (var ri = 0; ri < rs.length; ri++) if (rs[ri].getClientRects().length) seen.add(rs[ri].getAttribute('aria-rowindex'));
+    if (seen.size) drawn = seen.size;
+    return total > drawn ? { rows: total, exact: true, rendered: drawn } : null;
+  }
   // The most common row height, and how many rows have it.
   var counts = new _Map(), h = 0, best = 0;
   for (var i = 0; i < rows.length; i++) {
