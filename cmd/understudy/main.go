@@ -385,7 +385,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	m := srv.MCP()
 	// Malformed lines are answered, never fatal; a cancelled call gets no reply.
-	t := tool.SilenceCancelled(stdioTransport(stdin, stdout, logger))
+	t := tool.SilenceCancelled(tool.RPCCodes(stdioTransport(stdin, stdout, logger)))
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
 		return 1

@@ -157,7 +157,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: a token is required (Authorization: Bearer <token>)", http.StatusUnauthorized)
 			return
 		}
-		cancels.serve(w, r, h)
+		cancels.serve(codesWriter{w}, r, h)
 	})
 }
 
