@@ -41,8 +41,12 @@ type Config struct {
 	AllowEvalRenderer bool
 	// AllowSecrets (--allow-secrets) lets a call ask reveal:true for secret values.
 	AllowSecrets bool
-	// AppRoot, when set, confines launch paths to this folder.
+	// AppRoot, when set, confines launch paths to this folder, and a
+	// launch's env to an allowlist of names.
 	AppRoot string
+	// AllowEnv (--allow-env) names environment variables a launch may set
+	// beyond the app-root allowlist.
+	AllowEnv []string
 	// AllowedOrigins and BlockedOrigins (normalized origins, see
 	// urlpolicy.Origins) limit what electron_navigate opens. Default: any.
 	AllowedOrigins, BlockedOrigins []string

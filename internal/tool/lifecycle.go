@@ -130,7 +130,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	var shimDone func() // removes the instrumentation shim unless the session took it
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
-		AppRoot: s.cfg.AppRoot, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
+		AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
 	}
 	mode := session.Launched
 	if a.Main != "" {
