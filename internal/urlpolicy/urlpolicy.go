@@ -109,7 +109,9 @@ func hostOf(u string) string {
 // --allowed-origins and --blocked-origins flags, as Playwright MCP names
 // them). Blocked wins over Allowed; an empty Allowed allows every origin
 // not blocked. Entries are origins (scheme://host[:port]; "file://" for
-// files), compared after case folding and dropping default ports. With an
+// files), compared in their canonical form (Canonical: IPv4 numbers in any
+// spelling, case, default ports, trailing dots; view-source:, blob: and
+// filesystem: judged by the URL inside). With an
 // Allowed list, opaque origins (data:, and anything without a host) are
 // refused, except about:blank.
 type Origins struct {
@@ -137,35 +139,11 @@ func ParseOrigins(s string) ([]string, error) {
 	return out, nil
 }
 
-// originOf returns the normalized origin of a URL ("" for an opaque one)
-// and whether the URL parsed.
+// originOf returns the canonical origin of a URL ("" for an opaque one)
+// and whether the URL parsed (CanonicalOrigin).
 func originOf(raw string) (string, bool) {
-	u, err := url.Parse(Normalize(raw))
-	if err != nil || u.Scheme == "" {
-		return "", false
-	}
-	scheme := strings.ToLower(u.Scheme)
-	switch scheme {
-	case "file":
-		return "file://", true
-	case "blob":
-		return originOf(u.Opaque)
-	}
-	host := strings.ToLower(u.Hostname())
-	if host == "" || u.Opaque != "" {
-		return "", true
-	}
-	port := u.Port()
-	if (scheme == "http" || scheme == "ws") && port == "80" || (scheme == "https" || scheme == "wss") && port == "443" {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		return scheme + "://" + host + ":" + port, true
-	}
-	return scheme + "://" + host, true
+	o, err := CanonicalOrigin(raw)
+	return o, err == nil
 }
 
 // Check returns why the policy refuses raw, or "".
@@ -173,7 +151,12 @@ func (o Origins) Check(raw string) string {
 	if len(o.Allowed) == 0 && len(o.Blocked) == 0 {
 		return ""
 	}
-	origin, _ := originOf(raw)
+	origin, err := CanonicalOrigin(raw)
+	if err != nil {
+		// Chromium would not open it either, or would read it in a way
+		// this parser does not: either way it is not checked, so refused.
+		return "the URL does not parse as a browser reads it (" + err.Error() + "), so the operator's origin policy (--allowed-origins/--blocked-origins) cannot check it"
+	}
 	if origin != "" && slices.Contains(o.Blocked, origin) {
 		return "the origin " + origin + " is blocked by the operator (--blocked-origins)"
 	}
