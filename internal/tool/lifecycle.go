@@ -267,7 +267,14 @@ func replaceDead(ctx context.Context, s *Server, allowMultiple bool) (string, er
 // publish registers a complete session with the manager; exclusive refuses
 // when another is open. Before it, no other call can see the session.
 func publish(c *Call, sess *session.Session, exclusive bool) error {
-	if err := c.Server.sessions.Publish(sess, exclusive); err != nil {
+	var counts func(*session.Session) bool
+	if exclusive {
+		// Only the caller's own sessions (all with --share-sessions).
+		s := c.Server
+		me := s.owners.of(sess.ID) // set when the session was opened
+		counts = func(x *session.Session) bool { return s.cfg.ShareSessions || s.owners.of(x.ID) == me }
+	}
+	if err := c.Server.sessions.PublishAmong(sess, counts); err != nil {
 		return err
 	}
 	c.SetSessionID(sess.ID)
@@ -477,6 +484,9 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	default:
 		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
 		if err == nil {
+			err = s.notForeign(ctx, ep) // another client's app does not exist here
+		}
+		if err == nil {
 			sess, err = openSession(ctx, c, session.Attached, nil, ep, &v)
 		}
 	}
@@ -669,7 +679,11 @@ func discover(ctx context.Context, c *Call, a *discoverArgs) (*discoverResult, e
 		return nil, err
 	}
 	out := []discovered{}
+	foreign, sockets := c.Server.foreignApps(ctx)
 	for _, f := range found {
+		if foreign[f.Endpoint.Port] || sockets[f.Endpoint.BrowserWSURL] {
+			continue // an app another client's session owns
+		}
 		out = append(out, discovered{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
 			Electron: strings.Contains(f.Version.UserAgent, "Electron/"), Targets: f.Targets})
 	}
