@@ -580,16 +580,21 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, c.sid)
 		}
 	}
-	var dialogErr <-chan error
+	var dialogErr, hangErr <-chan error
 	activeBefore := ""
 	if c.Session != nil {
 		activeBefore = c.Session.Surfaces.Active()
 		if c.surface != "" {
 			activeBefore = c.surface
 		}
-		var stopWatch func()
+		var stopWatch, stopHang func()
 		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
 		defer stopWatch()
+		// A renderer stuck in a script: PAGE_UNRESPONSIVE, not the
+		// backstop (hung.go). The probe goes out before the handler's
+		// commands.
+		hangErr, stopHang = hangDuring(ctx, c.Session, name)
+		defer stopHang()
 	}
 	type outcome struct {
 		v   any
@@ -629,6 +634,9 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	case err := <-dialogErr:
 		// The handler's context ends now; it releases the lock when it
 		// returns.
+		hcancel()
+		o.err = err
+	case err := <-hangErr:
 		hcancel()
 		o.err = err
 	case <-ctx.Done():
