@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/tool"
 )
 
 // MaxStdinLine is the longest line the stdio MCP transport accepts. A longer
@@ -143,8 +145,8 @@ func canonical(line []byte) (msg, id json.RawMessage, code int, why string) {
 	// request nested deeper would read as a parse error. A line that is one
 	// JSON value but nests past maxJSONDepth is an invalid request, answered
 	// with its id when the id is a plain top-level member.
-	if depth(line) > maxJSONDepth {
-		id, ok := deepValue(line)
+	if tool.JSONDepth(line) > maxJSONDepth {
+		id, ok := tool.DeepValue(line)
 		if !ok {
 			return nil, nil, rpcParseError, "parse error: not one JSON value"
 		}
@@ -230,102 +232,4 @@ func canonical(line []byte) (msg, id json.RawMessage, code int, why string) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil, 0, ""
-}
-
-// depth is the deepest nesting of arrays and objects in a valid JSON value.
-func depth(b []byte) int {
-	d, max, inStr, esc := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			d++
-			if d > max {
-				max = d
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return max
-}
-
-// deepValue walks a line nested too deeply for json.Valid token by token
-// (json.Decoder.Token keeps its own stack, without the validator's depth
-// limit) and reports whether it is exactly one JSON value, with the id of a
-// top-level object's "id" member when that is a string or a number (nil
-// otherwise, or when "id" appears more than once).
-func deepValue(line []byte) (id json.RawMessage, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	level, ids, done := 0, 0, false
-	topObject, expectName, idNext := false, false, false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			if !done {
-				return nil, false
-			}
-			if ids != 1 {
-				id = nil
-			}
-			return id, true
-		}
-		if err != nil || done {
-			return nil, false // bad syntax, or a second value after the first
-		}
-		if d, isDelim := tok.(json.Delim); isDelim {
-			opening := d == '{' || d == '['
-			if opening {
-				if level == 0 && d == '{' {
-					topObject, expectName = true, true
-				} else if level == 1 {
-					idNext = false // an object or array is no id
-				}
-				level++
-			} else {
-				level--
-				if level == 1 {
-					expectName = true // a nested value of the top object ended
-				}
-			}
-			done = level == 0
-			continue
-		}
-		if level == 0 {
-			done = true // a scalar
-			continue
-		}
-		if level != 1 || !topObject {
-			continue
-		}
-		if expectName {
-			if name, _ := tok.(string); name == "id" {
-				ids++
-				idNext = true
-			}
-			expectName = false
-			continue
-		}
-		if idNext {
-			switch v := tok.(type) {
-			case string:
-				id, _ = json.Marshal(v)
-			case json.Number:
-				id = json.RawMessage(v)
-			}
-			idNext = false
-		}
-		expectName = true
-	}
 }

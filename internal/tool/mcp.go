@@ -157,6 +157,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: a token is required (Authorization: Bearer <token>)", http.StatusUnauthorized)
 			return
 		}
+		if tooDeep(w, r) {
+			return
+		}
 		cancels.serve(codesWriter{w}, r, h)
 	})
 }
