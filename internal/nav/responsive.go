@@ -2,6 +2,7 @@ package nav
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
@@ -60,4 +61,35 @@ func (w Window) Responsive(ctx context.Context, d time.Duration) bool {
 // document and state stay, and its timers and handlers run again later.
 func (w Window) Interrupt(ctx context.Context) error {
 	return w.conn.Call(ctx, "Runtime.terminateExecution", nil, nil)
+}
+
+// MainNavigation reads an event of a window's own socket (not of a child
+// session) as a step of its main frame's navigation: started (the browser
+// began one: Page.frameStartedNavigating, Page.frameRequestedNavigation)
+// or ended (it committed, stopped loading or loaded). ok is false for any
+// other event. Chromium holds a window's commands while a cross-process
+// navigation of it is under way, so a silent renderer then is not a
+// stuck one.
+func MainNavigation(windowID string, ev cdp.Event) (started, ok bool) {
+	var p struct {
+		FrameID string `json:"frameId"`
+		Frame   struct {
+			ParentID string `json:"parentId"`
+		} `json:"frame"`
+	}
+	switch ev.Method {
+	case "Page.frameStartedNavigating", "Page.frameRequestedNavigation", "Page.frameStoppedLoading":
+		if json.Unmarshal(ev.Params, &p) != nil || p.FrameID != windowID {
+			return false, false
+		}
+		return ev.Method != "Page.frameStoppedLoading", true
+	case "Page.frameNavigated":
+		if json.Unmarshal(ev.Params, &p) != nil || p.Frame.ParentID != "" {
+			return false, false
+		}
+		return false, true
+	case "Page.loadEventFired":
+		return false, true
+	}
+	return false, false
 }

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -202,33 +201,10 @@ func (n *navWatch) onEvent(s *target.Socket, ev target.Event) {
 	if ev.SessionID != "" {
 		return
 	}
-	var p struct {
-		FrameID string `json:"frameId"`
-		Frame   struct {
-			ID       string `json:"id"`
-			ParentID string `json:"parentId"`
-		} `json:"frame"`
-	}
-	start := false
-	switch ev.Method {
-	case "Page.frameStartedNavigating", "Page.frameRequestedNavigation":
-		start = true
-	case "Page.frameNavigated", "Page.frameStoppedLoading", "Page.loadEventFired":
-	default:
-		return
-	}
-	if json.Unmarshal(ev.Params, &p) != nil {
-		return
-	}
 	id := s.TargetID()
-	switch {
-	case ev.Method == "Page.frameNavigated":
-		if p.Frame.ParentID != "" {
-			return
-		}
-	case ev.Method == "Page.loadEventFired":
-	case p.FrameID != id:
-		return // a subframe's
+	start, ok := nav.MainNavigation(id, ev)
+	if !ok {
+		return
 	}
 	now := time.Now()
 	n.mu.Lock()
