@@ -80,6 +80,10 @@ func TestHTTPClientsIsolated(t *testing.T) {
 			t.Errorf("B attaches to A's app %v: %v, want NOT_RUNNING", args, m)
 		}
 	}
+	// Nor its main-process inspector, next to B's own app.
+	if m := b("electron_attach", map[string]any{"port": bPort, "allowMultiple": true, "inspectorPort": aPort}); m["code"] != "NOT_RUNNING" {
+		t.Errorf("B attaches its app with A's port as inspector: %v, want NOT_RUNNING", m)
+	}
 	if st := b("electron_status", nil); len(st["sessions"].([]any)) != 1 {
 		t.Errorf("B's status: %v, want only B's session", st)
 	}

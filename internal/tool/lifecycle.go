@@ -471,6 +471,13 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	if host == "" && a.Port != 0 {
 		host = "127.0.0.1"
 	}
+	// Another client's app's main-process inspector does not exist here
+	// either (foreignApps).
+	if foreign, _ := s.foreignApps(ctx); a.InspectorPort != 0 && foreign[a.InspectorPort] {
+		return nil, errs.New(errs.NotRunning, "no inspector at 127.0.0.1:%d", a.InspectorPort).With("field", "inspectorPort")
+	} else if a.InspectorURL != "" && foreign[portOfURL(a.InspectorURL)] {
+		return nil, errs.New(errs.NotRunning, "no inspector at %s", a.InspectorURL).With("field", "inspectorUrl")
+	}
 	c.Steps(2) // connected, windows listed
 	var sess *session.Session
 	var ep browser.Endpoint

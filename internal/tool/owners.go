@@ -147,11 +147,19 @@ func (s *Server) foreignApps(ctx context.Context) (ports map[int]bool, sockets m
 }
 
 func addPort(ports map[int]bool, raw string) {
+	if p := portOfURL(raw); p > 0 {
+		ports[p] = true
+	}
+}
+
+// portOfURL is the explicit port of a URL, or 0.
+func portOfURL(raw string) int {
 	if u, err := url.Parse(raw); err == nil {
 		if p, err := strconv.Atoi(u.Port()); err == nil && p > 0 {
-			ports[p] = true
+			return p
 		}
 	}
+	return 0
 }
 
 // notForeign refuses an endpoint the caller resolved when another client's
