@@ -1,8 +1,11 @@
 package tool
 
 import (
+	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,7 +27,7 @@ func TestHTTPClientsIsolated(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = app.Close() })
-	s := New(Config{})
+	s := New(Config{FileRoots: []string{os.TempDir()}, ArtifactsDir: filepath.Join(t.TempDir(), "artifacts")})
 	t.Cleanup(s.Close)
 	hs := httptest.NewServer(s.HTTPHandler(HTTPOptions{}))
 	t.Cleanup(hs.Close)
@@ -89,6 +92,34 @@ func TestHTTPClientsIsolated(t *testing.T) {
 	}
 	if m := a("electron_windows_list", nil); m["ok"] != true {
 		t.Fatalf("A's session after B's attempts: %v", m)
+	}
+
+	// A's trace does not exist for B: B's calls are not recorded in it,
+	// B cannot read, stop or learn its folder.
+	st := a("trace_start", map[string]any{"path": filepath.Join(t.TempDir(), "a-trace")})
+	if st["recording"] != true {
+		t.Fatalf("A's trace_start: %v", st)
+	}
+	before := num(a("trace_status", nil)["step_count"])
+	b("electron_windows_list", nil)
+	b("electron_status", nil)
+	if got := num(a("trace_status", nil)["step_count"]); got != before {
+		t.Errorf("B's calls were recorded in A's trace: %v steps, was %v", got, before)
+	}
+	if m := b("trace_status", nil); m["recording"] == true || m["path"] != nil {
+		t.Errorf("B sees A's trace: %v", m)
+	}
+	if m := b("trace_budget", nil); m["recording"] == true || m["path"] != nil {
+		t.Errorf("B sees A's trace budget: %v", m)
+	}
+	if m := b("trace_start", nil); m["code"] != "TRACE_ALREADY_RECORDING" || strings.Contains(fmt.Sprint(m), "a-trace") {
+		t.Errorf("B's trace_start while A records: %v, want TRACE_ALREADY_RECORDING without A's folder", m)
+	}
+	if m := b("trace_stop", nil); m["code"] != "TRACE_NOT_RECORDING" {
+		t.Errorf("B stops A's trace: %v", m)
+	}
+	if m := a("trace_stop", nil); m["ok"] != true {
+		t.Errorf("A's trace_stop: %v", m)
 	}
 	for _, c := range []func(string, map[string]any) map[string]any{a, b} {
 		if m := c("electron_stop", nil); m["action"] != "closed" {
