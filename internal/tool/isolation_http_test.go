@@ -3,9 +3,9 @@ package tool
 import (
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"

@@ -29,12 +29,12 @@ type tracing struct {
 	rec *trace.Recorder
 	// live is rec for the dispatch observer, which every call runs: read
 	// without mu (docs/adr/028); written with rec.
-	live    atomic.Pointer[trace.Recorder]
+	live atomic.Pointer[trace.Recorder]
 	// owner is the MCP session that started the recording (over
 	// streamable HTTP, without --share-sessions, other clients' calls are
 	// not recorded and the trace does not exist for them); written with
 	// live, before it.
-	owner atomic.Pointer[string]
+	owner   atomic.Pointer[string]
 	places  map[string]*trace.Place // surface id → where it is, per recording
 	console map[string]int64        // session id → last console seq recorded
 	network map[string]int64        // session id → last network seq recorded
