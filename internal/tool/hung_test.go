@@ -92,3 +92,32 @@ func TestSlowNavigationIsNotAHang(t *testing.T) {
 	t.Logf("snapshot during a slow navigation: ok=%v code=%v after %s", m["ok"], m["code"], time.Since(start))
 	e.ok("electron_stop", nil)
 }
+
+// TestHungNextActionsFollowTheProfile: with --tool-profile essential
+// (no electron_reload), PAGE_UNRESPONSIVE names only ways out the client
+// has, and electron_navigate recovers.
+func TestHungNextActionsFollowTheProfile(t *testing.T) {
+	e := newEnv(t, Config{ToolProfile: "essential", AllowEvalRenderer: true})
+	e.launch("/index.html")
+	e.ok("electron_eval_renderer", map[string]any{"code": "setTimeout(() => { while (true) {} }, 50); return 1"})
+	time.Sleep(300 * time.Millisecond)
+	m := e.call("electron_snapshot", nil)
+	if m["code"] != "PAGE_UNRESPONSIVE" {
+		t.Fatalf("snapshot: %v", m)
+	}
+	next, _ := m["next_actions"].([]any)
+	if len(next) == 0 {
+		t.Fatalf("no next_actions: %v", m)
+	}
+	for _, a := range next {
+		name, _, _ := strings.Cut(a.(string), " ")
+		if !e.srv.sel.enabled(name) {
+			t.Errorf("next_actions names %q, which the essential profile does not offer", name)
+		}
+	}
+	if n := e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")}); n["stopped_script"] != true {
+		t.Errorf("navigate: %v", n)
+	}
+	e.ok("electron_snapshot", nil)
+	e.ok("electron_stop", nil)
+}
