@@ -153,3 +153,15 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// TestParseOriginsSaysWhy: an entry the canonical parser refuses says why
+// (a non-ASCII host must be given in its punycode form).
+func TestParseOriginsSaysWhy(t *testing.T) {
+	_, err := ParseOrigins("https://bücher.example")
+	if err == nil || !strings.Contains(err.Error(), "punycode") {
+		t.Fatalf("ParseOrigins of an IDN: %v", err)
+	}
+	if o, err := ParseOrigins("https://xn--bcher-kva.example"); err != nil || o[0] != "https://xn--bcher-kva.example" {
+		t.Fatalf("ParseOrigins of the punycode form: %v %v", o, err)
+	}
+}

@@ -127,8 +127,11 @@ func ParseOrigins(s string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		o, ok := originOf(f)
-		if !ok || o == "" {
+		o, err := CanonicalOrigin(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an origin: %v", f, err)
+		}
+		if o == "" {
 			return nil, fmt.Errorf("%q is not an origin (scheme://host[:port], or file://)", f)
 		}
 		if p, err := url.Parse(f); err != nil || (p.Path != "" && p.Path != "/") || p.RawQuery != "" || p.Fragment != "" || p.User != nil {
@@ -137,13 +140,6 @@ func ParseOrigins(s string) ([]string, error) {
 		out = append(out, o)
 	}
 	return out, nil
-}
-
-// originOf returns the canonical origin of a URL ("" for an opaque one)
-// and whether the URL parsed (CanonicalOrigin).
-func originOf(raw string) (string, bool) {
-	o, err := CanonicalOrigin(raw)
-	return o, err == nil
 }
 
 // Check returns why the policy refuses raw, or "".
