@@ -26,6 +26,10 @@ type step struct {
 	// until, when set, repeats the call (for up to 10 s) until it holds:
 	// frames load after the window's own document is ready.
 	until func(res map[string]any) bool
+	// before waits before the call; wantCode is the error the step
+	// shows (a failure with that code passes, explained by explain).
+	before   time.Duration
+	wantCode string
 }
 
 func runDemo(args []string, stdout, stderr io.Writer) int {
@@ -70,6 +74,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "understudy %s demo: Chromium %s on the embedded app at %s\n\n", appVersion(), path, srv.URL("a.test", "/index.html"))
 	failed, pid := 0, 0
 	for _, st := range tour(srv, path) {
+		time.Sleep(st.before)
 		t0 := time.Now()
 		var res tool.Result
 		var m map[string]any
@@ -83,7 +88,12 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			time.Sleep(50 * time.Millisecond)
 		}
 		mark, line := "✓", ""
-		if res.IsError {
+		if st.wantCode != "" && m["code"] != st.wantCode {
+			mark, line = "✗", fmt.Sprintf("want %s, got %v: %v", st.wantCode, m["code"], m["error"])
+			failed++
+		} else if st.wantCode != "" {
+			line = st.explain(m)
+		} else if res.IsError {
 			mark, line = "✗", fmt.Sprintf("%v: %v", m["code"], m["error"])
 			failed++
 		} else if st.explain != nil {
@@ -198,6 +208,22 @@ func tour(srv *fixture.Server, chromium string) []step {
 		}},
 		{tool: "electron_navigate", args: fixed(map[string]any{"url": srv.URL("a.test", "/second.html")}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("now at %q (%v)", r["title"], r["url"])
+		}},
+		// A page stuck in a script: found at once, and reloaded out of it.
+		{tool: "electron_eval_renderer", args: fixed(map[string]any{"code": "setTimeout(() => { while (true) {} }, 50); return 'spinning'"}), explain: func(r map[string]any) string {
+			return "the page now runs while(true){} (from a timer)"
+		}},
+		{tool: "electron_snapshot", before: 300 * time.Millisecond, wantCode: "PAGE_UNRESPONSIVE", args: none, explain: func(r map[string]any) string {
+			d, _ := r["details"].(map[string]any)
+			next := list(r["next_actions"])
+			first := ""
+			if len(next) > 0 {
+				first, _, _ = strings.Cut(fmt.Sprint(next[0]), " ")
+			}
+			return fmt.Sprintf("PAGE_UNRESPONSIVE after %v ms; the way out: %s", d["waited_ms"], first)
+		}},
+		{tool: "electron_reload", args: none, explain: func(r map[string]any) string {
+			return fmt.Sprintf("ended the script (stopped_script=%v) and reloaded %q", r["stopped_script"], r["title"])
 		}},
 		{tool: "electron_status", args: none, explain: func(r map[string]any) string {
 			ss := list(r["sessions"])

@@ -99,7 +99,10 @@ MCP flags:
                                 tools/list, for clients that validate results; off by
                                 default: it triples the manifest (docs/adr/030)
   --app-root DIR                refuse to launch anything outside DIR (and any switch
-                                that is not on the allowlist in docs/security.md)
+                                or env name that is not on the allowlists in
+                                docs/security.md)
+  --allow-env N1,N2             with --app-root: env names a launch may set beyond the
+                                allowlist (never NODE_OPTIONS, LD_*, ...)
   --allowed-origins O1;O2       origins electron_navigate may open (default any);
                                 scheme://host[:port], ; or , separated
   --blocked-origins O1;O2       origins electron_navigate refuses (wins over allowed);
@@ -213,6 +216,7 @@ func (e *evalFlag) Set(v string) error {
 type mcpFlags struct {
 	eval      evalFlag
 	appRoot   string
+	allowEnv  listFlag // --allow-env
 	allowed   []string // --allowed-origins
 	blocked   []string // --blocked-origins
 	opTimeout int
@@ -254,6 +258,7 @@ func mcpFlagSet() (fs *flag.FlagSet, f *mcpFlags, allowed, blocked *string) {
 	fs.Var(&f.with, "plugin", "the same as --with (stagewright's name)")
 	fs.BoolVar(&f.allowSecrets, "allow-secrets", false, "let calls ask reveal:true for secret values")
 	fs.StringVar(&f.appRoot, "app-root", "", "refuse launches outside this folder")
+	fs.Var(&f.allowEnv, "allow-env", "with --app-root: environment names a launch may set beyond the allowlist (comma-separated, repeatable)")
 	fs.IntVar(&f.opTimeout, "operation-timeout-ms", 120000, "per-call backstop in ms")
 	fs.StringVar(allowed, "allowed-origins", "", "origins electron_navigate may open, separated by ; or , (default: any)")
 	fs.StringVar(blocked, "blocked-origins", "", "origins electron_navigate refuses, separated by ; or , (wins over --allowed-origins)")
@@ -416,7 +421,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	m := srv.MCP()
 	// Malformed lines are answered, never fatal; a cancelled call gets no reply.
-	t := tool.SilenceCancelled(stdioTransport(stdin, stdout, logger))
+	t := tool.SilenceCancelled(tool.RPCCodes(stdioTransport(stdin, stdout, logger)))
 	if err := m.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
 		logger.Error("mcp server stopped", "err", err)
 		return 1
@@ -456,7 +461,7 @@ func (f *mcpFlags) toolConfig(logger *slog.Logger) tool.Config {
 	return tool.Config{
 		FileRoots: f.files.roots, ArtifactsDir: f.files.artifacts, AllowAnyFile: f.files.allowAny,
 		Version: appVersion(), AllowEvalMain: f.eval.main, AllowEvalRenderer: f.eval.renderer,
-		AppRoot: f.appRoot, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
+		AppRoot: f.appRoot, AllowEnv: f.allowEnv, AllowedOrigins: f.allowed, BlockedOrigins: f.blocked, OperationTimeout: time.Duration(f.opTimeout) * time.Millisecond, Logger: logger,
 		ShareSessions: f.share, ToolProfile: f.profile, With: f.with,
 		AllowSecrets:  f.allowSecrets,
 		RedactHeaders: f.redactH, RedactBodyKeys: f.redactK,

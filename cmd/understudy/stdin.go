@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/tool"
 )
 
 // MaxStdinLine is the longest line the stdio MCP transport accepts. A longer
@@ -136,11 +138,22 @@ func (f *lineFilter) reject(id json.RawMessage, code int, why string) {
 // when none can be trusted), an error code and why.
 func canonical(line []byte) (msg, id json.RawMessage, code int, why string) {
 	line = bytes.TrimSpace(line)
-	if !utf8.Valid(line) || !json.Valid(line) {
+	if !utf8.Valid(line) {
 		return nil, nil, rpcParseError, "parse error: not one JSON value"
 	}
-	if depth(line) > maxJSONDepth {
-		return nil, nil, rpcInvalidRequest, "invalid request: nested too deeply"
+	// Depth first: encoding/json's validator gives up at 10000 levels, so a
+	// request nested deeper would read as a parse error. A line that is one
+	// JSON value but nests past maxJSONDepth is an invalid request, answered
+	// with its id when the id is a plain top-level member.
+	if tool.JSONDepth(line) > maxJSONDepth {
+		id, ok := tool.DeepValue(line)
+		if !ok {
+			return nil, nil, rpcParseError, "parse error: not one JSON value"
+		}
+		return nil, id, rpcInvalidRequest, "invalid request: nested too deeply"
+	}
+	if !json.Valid(line) {
+		return nil, nil, rpcParseError, "parse error: not one JSON value"
 	}
 	switch line[0] {
 	case '{':
@@ -219,32 +232,4 @@ func canonical(line []byte) (msg, id json.RawMessage, code int, why string) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil, 0, ""
-}
-
-// depth is the deepest nesting of arrays and objects in a valid JSON value.
-func depth(b []byte) int {
-	d, max, inStr, esc := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			d++
-			if d > max {
-				max = d
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return max
 }

@@ -144,7 +144,12 @@ func TestStdinMalformedLines(t *testing.T) {
 		{"string params", []byte(`{"jsonrpc":"2.0","id":6,"method":"ping","params":"x"}`), rpcInvalidRequest, "6"},
 		{"response with a string error", []byte(`{"jsonrpc":"2.0","id":7,"error":"x"}`), rpcInvalidRequest, "7"},
 		{"neither method nor id", []byte(`{"jsonrpc":"2.0"}`), rpcInvalidRequest, "null"},
-		{"deep nesting", []byte(`{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`), rpcInvalidRequest, "null"},
+		{"deep nesting", []byte(`{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`), rpcInvalidRequest, "8"},
+		{"deep nesting, 100000", []byte(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`), rpcInvalidRequest, `"deep"`},
+		{"deep nesting, two ids", []byte(`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping","params":{"a":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}}`), rpcInvalidRequest, "null"},
+		{"deep nesting, object id", []byte(`{"jsonrpc":"2.0","id":{"x":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `},"method":"ping"}`), rpcInvalidRequest, "null"},
+		{"deep nesting, unbalanced", []byte(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"a":` + strings.Repeat("[", 100000) + `}}`), rpcParseError, "null"},
+		{"deep nesting, trailing value", []byte(`{"jsonrpc":"2.0","id":9,"params":{"a":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}} {}`), rpcParseError, "null"},
 		{"oversized line", huge, rpcInvalidRequest, "null"},
 	}
 	for i, c := range cases {
@@ -164,6 +169,26 @@ func TestStdinMalformedLines(t *testing.T) {
 		if m, ok := s.until(id, "tools/list after "+c.name); !ok || m.Error != nil || !bytes.Contains(m.Result, []byte("electron_launch")) {
 			t.Fatalf("after %s, tools/list: %+v", c.name, m)
 		}
+	}
+}
+
+// TestStdinCallBeforeInitialize: a request before initialize gets a JSON-RPC
+// error with a code (go-sdk answered code 0), and the server then
+// initializes normally.
+func TestStdinCallBeforeInitialize(t *testing.T) {
+	s := startStdio(t)
+	s.write([]byte(`{"jsonrpc":"2.0","id":"early","method":"tools/call","params":{"name":"electron_status","arguments":{}}}` + "\n"))
+	m, ok := s.until(`"early"`, "the reply to tools/call before initialize")
+	if !ok || m.Error == nil || m.Error.Code != rpcInvalidRequest {
+		t.Fatalf("tools/call before initialize: %+v (error %+v), want code %d", m, m.Error, rpcInvalidRequest)
+	}
+	s.write([]byte(`{"jsonrpc":"2.0","id":"early-list","method":"tools/list"}` + "\n"))
+	if m, ok := s.until(`"early-list"`, "tools/list before initialize"); !ok || m.Error == nil || m.Error.Code == 0 {
+		t.Fatalf("tools/list before initialize: %+v (error %+v)", m, m.Error)
+	}
+	s.write([]byte(initLine))
+	if m, ok := s.until(`"init-1"`, "the initialize reply"); !ok || m.Error != nil {
+		t.Fatalf("initialize: %+v", m)
 	}
 }
 

@@ -79,7 +79,8 @@ type LaunchOptions struct {
 
 	// Env is added to the child's environment, which is ours minus
 	// NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_* and DYLD_*. Those keys are
-	// refused here (BAD_ARGUMENT naming "env.KEY").
+	// refused here (BAD_ARGUMENT naming "env.KEY"). With AppRoot only the
+	// names of rootEnv (and AllowEnv) may be set.
 	Env map[string]string
 
 	// Cwd is the child's working directory, absolute. Default: AppRoot
@@ -91,6 +92,11 @@ type LaunchOptions struct {
 	// it, and Args may hold only allowlisted switches, or the launch is
 	// BAD_ARGUMENT naming the field.
 	AppRoot string
+
+	// AllowEnv names environment variables Env may set beyond rootEnv when
+	// AppRoot confines the launch (the operator's --allow-env). The
+	// always-refused keys stay refused.
+	AllowEnv []string
 
 	// MainScript makes a dev launch: ExecutablePath is an Electron binary,
 	// run as Electron is run: `ELECTRON --inspect=0
@@ -538,6 +544,14 @@ func plan(opts LaunchOptions) (launchPlan, error) {
 			return pl, errs.BadArg(field, "%s is refused: it can run code in the app or change what it loads "+
 				"(NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are never passed)", k)
 		}
+		if opts.AppRoot != "" {
+			if why := rootEnvRefused(k, opts.Env[k], opts.AllowEnv); why != "" {
+				e := errs.BadArg(field, "%s is refused with an app root: %s", k, why)
+				e.Hint = "with --app-root a launch's env may set only " + strings.Join(rootEnv(), ", ") +
+					" (and names the operator allows with --allow-env); the rest of the app's environment is the server's own"
+				return pl, e.With("variable", k)
+			}
+		}
 	}
 	env := make([]string, 0, len(os.Environ())+len(keys))
 	for _, kv := range os.Environ() {
@@ -736,6 +750,41 @@ func hasURL(args []string) bool {
 		}
 	}
 	return false
+}
+
+// rootEnv are the environment names a launch may set when an app root
+// confines it: locale, time zone, display, logging and proxy settings,
+// which change how the app looks or talks, never what runs. Everything
+// else is refused (an allowlist: PATH made Debian's chromium launcher run
+// another grep; LD_*, DYLD_*, NODE_OPTIONS, ELECTRON_RUN_AS_NODE, GCONV_PATH,
+// LOCPATH, XDG_*_DIRS, GTK_PATH, BASH_ENV, ... each load or run other
+// code). Names compare without case.
+func rootEnv() []string {
+	return []string{
+		"LANG", "LANGUAGE", "LC_ALL", "LC_ADDRESS", "LC_COLLATE", "LC_CTYPE", "LC_IDENTIFICATION", "LC_MEASUREMENT",
+		"LC_MESSAGES", "LC_MONETARY", "LC_NAME", "LC_NUMERIC", "LC_PAPER", "LC_TELEPHONE", "LC_TIME", "TZ",
+		"DISPLAY", "WAYLAND_DISPLAY", "NO_COLOR", "FORCE_COLOR", "CI", "NODE_ENV", "DEBUG",
+		"ELECTRON_ENABLE_LOGGING", "ELECTRON_ENABLE_STACK_DUMPING", "ELECTRON_DISABLE_SECURITY_WARNINGS", "ELECTRON_NO_ATTACH_CONSOLE",
+		"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+	}
+}
+
+// rootEnvRefused says why an app-rooted launch may not set k=v, or "".
+// extra are names the operator allows beyond rootEnv (--allow-env).
+func rootEnvRefused(k, v string, extra []string) string {
+	for _, a := range extra {
+		if strings.EqualFold(a, k) {
+			return ""
+		}
+	}
+	if !slices.ContainsFunc(rootEnv(), func(a string) bool { return strings.EqualFold(a, k) }) {
+		return "only allowlisted environment names may be set (this one can change what the app or its launcher runs or loads)"
+	}
+	u := strings.ToUpper(k)
+	if (u == "LANG" || u == "LANGUAGE" || strings.HasPrefix(u, "LC_")) && strings.ContainsAny(v, "/\\") {
+		return "a locale name with a path separator makes the C library load locale files from that path"
+	}
+	return ""
 }
 
 // refusedEnv reports whether an environment variable may not reach the

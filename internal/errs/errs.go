@@ -29,6 +29,7 @@ const (
 	SurfaceUnsupported   Code = "SURFACE_UNSUPPORTED"
 	PageNavigating       Code = "PAGE_NAVIGATING"
 	DialogOpen           Code = "DIALOG_OPEN"
+	PageUnresponsive     Code = "PAGE_UNRESPONSIVE"
 	SelectorNoMatch      Code = "SELECTOR_NO_MATCH"
 	ElementNotFound      Code = "ELEMENT_NOT_FOUND"
 	ElementNotVisible    Code = "ELEMENT_NOT_VISIBLE"
@@ -133,6 +134,7 @@ var registry = sync.OnceValue(func() map[Code]Entry {
 		PageNavigating:       {PageNavigating, 409, true, "A navigation or reload replaced the surface's document while the call was reading it, each time it tried; nothing was read and nothing was done. Wait for the page to settle (electron_wait_for_selector on an element of the page you expect) and call again."},
 		SurfaceUnsupported:   {SurfaceUnsupported, 501, false, "This surface cannot do that operation; its capabilities in electron_surfaces_list say what it can do. Select another surface."},
 		DialogOpen:           {DialogOpen, 409, true, "A JavaScript dialog (alert, confirm, prompt or beforeunload; details say which and its message) is open in the window this call targets, and the page runs nothing until it is answered. Answer it with electron_dialog_handler (action accept or dismiss; arm a policy to answer later ones as they open), or select another window, then call again."},
+		PageUnresponsive:     {PageUnresponsive, 503, false, "The window's renderer runs a script that does not return (while(true){}, a very long task): it answered no trivial evaluation in time (details: window_id, waited_ms, tried), so no page tool can act in it. A page busy with a long task may answer a later call; one that keeps answering this will not return by itself: electron_reload stops the running script (Runtime.terminateExecution) and reloads the window; electron_navigate stops it and opens another page (use it when the page spins again as it loads); electron_switch_window acts in another window meanwhile."},
 		SelectorNoMatch:      {SelectorNoMatch, 404, false, "No element in the active surface matches the selector. Check the selector, the active surface (electron_surfaces_list), or wait with electron_wait_for_selector."},
 		ElementNotFound:      {ElementNotFound, 404, false, "No element has that role and name, even after scrolling the virtualized lists (details: lists, steps, scroll_top, timed_out). Check the name with electron_snapshot or electron_find, name the list with listRef, or raise timeoutMs when timed_out."},
 		ElementNotVisible:    {ElementNotVisible, 409, true, "The element is not visible. Wait for it (electron_wait_for_selector state:visible), scroll, or select the right surface."},

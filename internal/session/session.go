@@ -529,13 +529,32 @@ func (m *Manager) Add(s *Session) {
 // checked before either published); after Close it fails with NOT_RUNNING.
 // On failure the caller closes s.
 func (m *Manager) Publish(s *Session, exclusive bool) error {
+	if !exclusive {
+		return m.PublishAmong(s, nil)
+	}
+	return m.PublishAmong(s, func(*Session) bool { return true })
+}
+
+// PublishAmong is Publish where only the open sessions for which counts
+// says true make the new one ALREADY_RUNNING, and only they are named:
+// over streamable HTTP, another client's sessions do not exist for the
+// caller (nil counts none).
+func (m *Manager) PublishAmong(s *Session, counts func(*Session) bool) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return errs.New(errs.NotRunning, "the server is shutting down")
 	}
-	if exclusive && len(m.sessions) > 0 {
-		return errs.New(errs.AlreadyRunning, "a session is already open (%s)", m.idsLocked())
+	if counts != nil {
+		open := map[string]*Session{}
+		for id, x := range m.sessions {
+			if counts(x) {
+				open[id] = x
+			}
+		}
+		if len(open) > 0 {
+			return errs.New(errs.AlreadyRunning, "a session is already open (%s)", ids(open))
+		}
 	}
 	m.sessions[s.ID] = s
 	m.publishLocked()

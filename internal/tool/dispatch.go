@@ -41,8 +41,12 @@ type Config struct {
 	AllowEvalRenderer bool
 	// AllowSecrets (--allow-secrets) lets a call ask reveal:true for secret values.
 	AllowSecrets bool
-	// AppRoot, when set, confines launch paths to this folder.
+	// AppRoot, when set, confines launch paths to this folder, and a
+	// launch's env to an allowlist of names.
 	AppRoot string
+	// AllowEnv (--allow-env) names environment variables a launch may set
+	// beyond the app-root allowlist.
+	AllowEnv []string
 	// AllowedOrigins and BlockedOrigins (normalized origins, see
 	// urlpolicy.Origins) limit what electron_navigate opens. Default: any.
 	AllowedOrigins, BlockedOrigins []string
@@ -576,16 +580,21 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return failureEnvelope(err, start, c.sid)
 		}
 	}
-	var dialogErr <-chan error
+	var dialogErr, hangErr <-chan error
 	activeBefore := ""
 	if c.Session != nil {
 		activeBefore = c.Session.Surfaces.Active()
 		if c.surface != "" {
 			activeBefore = c.surface
 		}
-		var stopWatch func()
+		var stopWatch, stopHang func()
 		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
 		defer stopWatch()
+		// A renderer stuck in a script: PAGE_UNRESPONSIVE, not the
+		// backstop (hung.go). The probe goes out before the handler's
+		// commands.
+		hangErr, stopHang = hangDuring(ctx, c.Session, name, s.sel.enabled)
+		defer stopHang()
 	}
 	type outcome struct {
 		v   any
@@ -625,6 +634,9 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	case err := <-dialogErr:
 		// The handler's context ends now; it releases the lock when it
 		// returns.
+		hcancel()
+		o.err = err
+	case err := <-hangErr:
 		hcancel()
 		o.err = err
 	case <-ctx.Done():

@@ -130,7 +130,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	var shimDone func() // removes the instrumentation shim unless the session took it
 	opts := browser.LaunchOptions{
 		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
-		AppRoot: s.cfg.AppRoot, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
+		AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
 	}
 	mode := session.Launched
 	if a.Main != "" {
@@ -267,7 +267,14 @@ func replaceDead(ctx context.Context, s *Server, allowMultiple bool) (string, er
 // publish registers a complete session with the manager; exclusive refuses
 // when another is open. Before it, no other call can see the session.
 func publish(c *Call, sess *session.Session, exclusive bool) error {
-	if err := c.Server.sessions.Publish(sess, exclusive); err != nil {
+	var counts func(*session.Session) bool
+	if exclusive {
+		// Only the caller's own sessions (all with --share-sessions).
+		s := c.Server
+		me := s.owners.of(sess.ID) // set when the session was opened
+		counts = func(x *session.Session) bool { return s.cfg.ShareSessions || s.owners.of(x.ID) == me }
+	}
+	if err := c.Server.sessions.PublishAmong(sess, counts); err != nil {
 		return err
 	}
 	c.SetSessionID(sess.ID)
@@ -464,6 +471,13 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	if host == "" && a.Port != 0 {
 		host = "127.0.0.1"
 	}
+	// Another client's app's main-process inspector does not exist here
+	// either (foreignApps).
+	if foreign, _ := s.foreignApps(ctx); a.InspectorPort != 0 && foreign[a.InspectorPort] {
+		return nil, errs.New(errs.NotRunning, "no inspector at 127.0.0.1:%d", a.InspectorPort).With("field", "inspectorPort")
+	} else if a.InspectorURL != "" && foreign[portOfURL(a.InspectorURL)] {
+		return nil, errs.New(errs.NotRunning, "no inspector at %s", a.InspectorURL).With("field", "inspectorUrl")
+	}
 	c.Steps(2) // connected, windows listed
 	var sess *session.Session
 	var ep browser.Endpoint
@@ -476,6 +490,9 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		sess, ep, v, err = attachRemote(ctx, c, a.CdpURL)
 	default:
 		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
+		if err == nil {
+			err = s.notForeign(ctx, ep) // another client's app does not exist here
+		}
 		if err == nil {
 			sess, err = openSession(ctx, c, session.Attached, nil, ep, &v)
 		}
@@ -669,7 +686,11 @@ func discover(ctx context.Context, c *Call, a *discoverArgs) (*discoverResult, e
 		return nil, err
 	}
 	out := []discovered{}
+	foreign, sockets := c.Server.foreignApps(ctx)
 	for _, f := range found {
+		if foreign[f.Endpoint.Port] || sockets[f.Endpoint.BrowserWSURL] {
+			continue // an app another client's session owns
+		}
 		out = append(out, discovered{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
 			Electron: strings.Contains(f.Version.UserAgent, "Electron/"), Targets: f.Targets})
 	}

@@ -164,7 +164,10 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: the Authorization header does not carry the server's token (send Authorization: Bearer <the --token value>)", http.StatusUnauthorized)
 			return
 		}
-		cancels.serve(w, r, h)
+		if tooDeep(w, r) {
+			return
+		}
+		cancels.serve(codesWriter{w}, r, h)
 	})
 }
 

@@ -29,13 +29,31 @@ type tracing struct {
 	rec *trace.Recorder
 	// live is rec for the dispatch observer, which every call runs: read
 	// without mu (docs/adr/028); written with rec.
-	live    atomic.Pointer[trace.Recorder]
+	live atomic.Pointer[trace.Recorder]
+	// owner is the MCP session that started the recording (over
+	// streamable HTTP, without --share-sessions, other clients' calls are
+	// not recorded and the trace does not exist for them); written with
+	// live, before it.
+	owner   atomic.Pointer[string]
 	places  map[string]*trace.Place // surface id → where it is, per recording
 	console map[string]int64        // session id → last console seq recorded
 	network map[string]int64        // session id → last network seq recorded
 }
 
 func (t *tracing) recorder() *trace.Recorder { return t.live.Load() }
+
+// traceFor is the recording the caller may see and add to: the server's,
+// when the caller started it or sessions are shared; else nil.
+func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
+	rec := s.tracing.recorder()
+	if rec == nil || s.cfg.ShareSessions {
+		return rec
+	}
+	if o := s.tracing.owner.Load(); o == nil || *o != ownerOf(ctx) {
+		return nil
+	}
+	return rec
+}
 
 // tracedCall is what the dispatch observer does around one call: veto it
 // (an enforced budget is spent) or record it when it is done.
@@ -47,7 +65,7 @@ type tracedCall struct {
 // traceCall is the dispatch observer hook (called first in Dispatch): nil
 // when no trace is recording. trace_* calls are never recorded or vetoed.
 func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage, start time.Time) *tracedCall {
-	rec := s.tracing.recorder()
+	rec := s.traceFor(ctx)
 	if rec == nil || strings.HasPrefix(name, "trace_") {
 		return nil
 	}
@@ -303,8 +321,8 @@ func stateOf(recording bool, st trace.Status) *TraceState {
 
 func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, error) {
 	s := c.Server
-	if rec := s.tracing.recorder(); rec != nil {
-		return nil, errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", rec.Dir()).With("path", rec.Dir())
+	if err := s.traceBusy(ctx); err != nil {
+		return nil, err
 	}
 	parent, base := "", "trace-"+time.Now().UTC().Format("20060102-150405.000")
 	if a.Path != "" {
@@ -332,13 +350,15 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	s.tracing.mu.Lock()
 	defer s.tracing.mu.Unlock()
 	if s.tracing.rec != nil {
-		return nil, errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", s.tracing.rec.Dir()).With("path", s.tracing.rec.Dir())
+		return nil, s.traceBusy(ctx)
 	}
 	rec, err := trace.Start(filepath.Join(dir, base), o)
 	if err != nil {
 		return nil, err
 	}
 	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = rec, map[string]*trace.Place{}, map[string]int64{}, map[string]int64{}
+	owner := ownerOf(ctx)
+	s.tracing.owner.Store(&owner)
 	s.tracing.live.Store(rec)
 	// Console lines from before the trace are not part of it.
 	for _, sess := range s.sessions.List() {
@@ -351,6 +371,20 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 		l.mu.Unlock()
 	}
 	return stateOf(true, rec.Status()), nil
+}
+
+// traceBusy is TRACE_ALREADY_RECORDING when a recording runs: with its
+// path for the client that started it, without for another client (one
+// recording per server; its folder is not theirs to know).
+func (s *Server) traceBusy(ctx context.Context) error {
+	rec := s.tracing.recorder()
+	switch {
+	case rec == nil:
+		return nil
+	case s.traceFor(ctx) == nil:
+		return errs.New(errs.TraceAlreadyRecording, "another MCP client of this server is recording a trace (one recording per server); try again when it stops")
+	}
+	return errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", rec.Dir()).With("path", rec.Dir())
 }
 
 type traceNoArgs struct{}
@@ -366,8 +400,11 @@ func (t *tracing) take() *trace.Recorder {
 	return rec
 }
 
-func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
+func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
 	s := c.Server
+	if s.traceFor(ctx) == nil {
+		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
+	}
 	rec := s.tracing.take()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
@@ -379,8 +416,8 @@ func traceStop(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) 
 	return stateOf(false, st), nil
 }
 
-func traceStatus(_ context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
-	rec := c.Server.tracing.recorder()
+func traceStatus(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
+	rec := c.Server.traceFor(ctx)
 	if rec == nil {
 		return &TraceState{}, nil
 	}
@@ -394,8 +431,8 @@ type TraceBudgetResult struct {
 	Budget    *trace.BudgetStatus `json:"budget,omitempty"`
 }
 
-func traceBudget(_ context.Context, c *Call, _ *traceNoArgs) (*TraceBudgetResult, error) {
-	rec := c.Server.tracing.recorder()
+func traceBudget(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceBudgetResult, error) {
+	rec := c.Server.traceFor(ctx)
 	if rec == nil {
 		return &TraceBudgetResult{}, nil
 	}
@@ -417,7 +454,7 @@ type TraceTokensResult struct {
 
 func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*TraceTokensResult, error) {
 	if a.Path == "" {
-		rec := c.Server.tracing.recorder()
+		rec := c.Server.traceFor(ctx)
 		if rec == nil {
 			return nil, errs.New(errs.TraceNotRecording, "no trace is recording; pass path to read a written trace")
 		}

@@ -37,5 +37,9 @@ code and what it observed, so an agent never has to act twice to find out.
 Every action that takes a ref first checks that the ref's element still shows the role and name you
 were last shown (` + "`REF_STALE`" + ` otherwise; ` + "`allowChanged: true`" + ` acts anyway and reports ` + "`ref_changed`" + `), and
 every tool that needs a window's page answers ` + "`DIALOG_OPEN`" + ` at once while a JavaScript dialog blocks it.
+A page whose renderer is stuck in a script (` + "`while(true){}`" + `) answers no trivial evaluation: every
+tool that needs it answers ` + "`PAGE_UNRESPONSIVE`" + ` within about 3 s (1 s once known), not the backstop;
+` + "`electron_reload`" + ` (and ` + "`electron_navigate`" + `, ` + "`electron_go_back`" + `/` + "`electron_go_forward`" + `) first end the script
+(` + "`Runtime.terminateExecution`" + `) and say ` + "`stopped_script: true`" + `.
 
 `

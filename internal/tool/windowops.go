@@ -231,6 +231,9 @@ type navigationResult struct {
 	SameDocument bool   `json:"same_document" jsonschema:"the move stayed in the document (fragment or pushState entry)"`
 	Index        int    `json:"index" jsonschema:"the current history entry now (0-based)"`
 	Entries      int    `json:"history_entries" jsonschema:"how many history entries the window has"`
+	// StoppedScript: the window's renderer was stuck in a script, which
+	// was ended first (PAGE_UNRESPONSIVE's way out).
+	StoppedScript bool `json:"stopped_script,omitempty" jsonschema:"the page was stuck in a script (PAGE_UNRESPONSIVE); it was ended (Runtime.terminateExecution) before the move"`
 }
 
 func activeWindow(ctx context.Context, c *Call) (string, nav.Window, error) {
@@ -250,11 +253,12 @@ func traverse(ctx context.Context, c *Call, timeoutMs int, move func(nav.Window,
 	if err != nil {
 		return nil, err
 	}
+	stopped := unstick(ctx, c, id, win)
 	tr, err := move(win, ms(timeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, err
 	}
-	out := &navigationResult{WindowID: id, SameDocument: tr.SameDocument, Index: tr.Index, Entries: tr.Entries}
+	out := &navigationResult{WindowID: id, SameDocument: tr.SameDocument, Index: tr.Index, Entries: tr.Entries, StoppedScript: stopped}
 	if loc, err := win.Location(ctx); err == nil {
 		out.URL, out.Title = loc.URL, loc.Title
 	}

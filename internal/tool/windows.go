@@ -203,6 +203,8 @@ type navigateResult struct {
 	SameDocument bool   `json:"same_document" jsonschema:"the URL changed within the document (a fragment or history change)"`
 	URL          string `json:"url,omitempty"`
 	Title        string `json:"title,omitempty"`
+	// StoppedScript: see navigationResult.
+	StoppedScript bool `json:"stopped_script,omitempty" jsonschema:"the page was stuck in a script (PAGE_UNRESPONSIVE); it was ended (Runtime.terminateExecution) before the navigation"`
 }
 
 // navigateError names the url argument in a navigation the browser
@@ -244,12 +246,13 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, e
 		until = nav.NoWait
 	}
 	win := nav.On(conn)
+	stopped := unstick(ctx, c, winID, win) // a page stuck in a script: end it first
 	went, err := win.Navigate(ctx, a.URL, until, ms(a.TimeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, navigateError(a.URL, err)
 	}
 	loc, locErr := win.Location(ctx)
-	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument}
+	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument, StoppedScript: stopped}
 	if locErr == nil {
 		out.URL, out.Title = loc.URL, loc.Title
 	}

@@ -109,7 +109,9 @@ func hostOf(u string) string {
 // --allowed-origins and --blocked-origins flags, as Playwright MCP names
 // them). Blocked wins over Allowed; an empty Allowed allows every origin
 // not blocked. Entries are origins (scheme://host[:port]; "file://" for
-// files), compared after case folding and dropping default ports. With an
+// files), compared in their canonical form (Canonical: IPv4 numbers in any
+// spelling, case, default ports, trailing dots; view-source:, blob: and
+// filesystem: judged by the URL inside). With an
 // Allowed list, opaque origins (data:, and anything without a host) are
 // refused, except about:blank.
 type Origins struct {
@@ -125,8 +127,11 @@ func ParseOrigins(s string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		o, ok := originOf(f)
-		if !ok || o == "" {
+		o, err := CanonicalOrigin(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an origin: %v", f, err)
+		}
+		if o == "" {
 			return nil, fmt.Errorf("%q is not an origin (scheme://host[:port], or file://)", f)
 		}
 		if p, err := url.Parse(f); err != nil || (p.Path != "" && p.Path != "/") || p.RawQuery != "" || p.Fragment != "" || p.User != nil {
@@ -137,43 +142,17 @@ func ParseOrigins(s string) ([]string, error) {
 	return out, nil
 }
 
-// originOf returns the normalized origin of a URL ("" for an opaque one)
-// and whether the URL parsed.
-func originOf(raw string) (string, bool) {
-	u, err := url.Parse(Normalize(raw))
-	if err != nil || u.Scheme == "" {
-		return "", false
-	}
-	scheme := strings.ToLower(u.Scheme)
-	switch scheme {
-	case "file":
-		return "file://", true
-	case "blob":
-		return originOf(u.Opaque)
-	}
-	host := strings.ToLower(u.Hostname())
-	if host == "" || u.Opaque != "" {
-		return "", true
-	}
-	port := u.Port()
-	if (scheme == "http" || scheme == "ws") && port == "80" || (scheme == "https" || scheme == "wss") && port == "443" {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		return scheme + "://" + host + ":" + port, true
-	}
-	return scheme + "://" + host, true
-}
-
 // Check returns why the policy refuses raw, or "".
 func (o Origins) Check(raw string) string {
 	if len(o.Allowed) == 0 && len(o.Blocked) == 0 {
 		return ""
 	}
-	origin, _ := originOf(raw)
+	origin, err := CanonicalOrigin(raw)
+	if err != nil {
+		// Chromium would not open it either, or would read it in a way
+		// this parser does not: either way it is not checked, so refused.
+		return "the URL does not parse as a browser reads it (" + err.Error() + "), so the operator's origin policy (--allowed-origins/--blocked-origins) cannot check it"
+	}
 	if origin != "" && slices.Contains(o.Blocked, origin) {
 		return "the origin " + origin + " is blocked by the operator (--blocked-origins)"
 	}
