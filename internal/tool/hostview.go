@@ -280,7 +280,7 @@ var hostParams = sync.OnceValue(func() map[string]string {
 const hostParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find; it acts in the surface that issued it) XOR selector (CSS in the active surface's document);
 allowChanged:true acts on a ref whose element now shows another role or name than you last saw (else REF_STALE; ref_changed reports it);
 timeoutMs: how long an action waits until its element is visible, stable, enabled and uncovered (default 5000, max 30000); sessionId (every tool) only when several sessions are open.
-An unknown parameter is BAD_ARGUMENT naming it. A failure says its code and a hint. docs/tools.md describes every tool and parameter in full.`
+An unknown parameter is BAD_ARGUMENT naming it and the closest one (details.did_you_mean). A failure says its code and a hint. docs/tools.md describes every tool and parameter in full.`
 
 // hostInputSchema is an input schema as tools/list carries it (see the
 // top of this file).
