@@ -13,8 +13,9 @@ import (
 //
 //   - the tool's short description from hostDescs (the full one when the
 //     tool has no entry, so a new tool is measured as it is written);
-//   - its input schema with the shared and long parameter prose replaced
-//     (hostParams), without sessionId (the instructions say it once), and
+//   - its input schema with every parameter described, long prose
+//     shortened (hostParams), without sessionId (the instructions say it
+//     once), and
 //     without additionalProperties:false and "null" in a type list (the
 //     server still refuses an unknown parameter with BAD_ARGUMENT naming
 //     it, and still accepts null where the Go type does);
@@ -36,9 +37,9 @@ var hostDescs = sync.OnceValue(func() map[string]string {
 		"electron_stop":             "End the session: a launched app is closed with all its processes; an attached one only with closeApp.",
 		"electron_force_kill":       "Kill the app's processes now, when electron_stop cannot.",
 		"electron_discover_running": "List the DevTools endpoints answering on loopback, for electron_attach.",
-		"electron_status":           "Server uptime, open sessions with window and surface, last error, whether the app is alive.",
+		"electron_status":           "Server uptime, open sessions, last error, whether the app is alive.",
 		"electron_info":             "The app's runtime versions, endpoints and capabilities.",
-		"electron_doctor":           "Preflight to run when a launch fails: browser, display, eval policy, app root, temp space.",
+		"electron_doctor":           "Preflight checks to run when a launch fails.",
 		"electron_plugins":          "Profiles and capability groups: on or off, their tools, the flag that enables each.",
 		"electron_windows_list":     "List windows and <webview> guests with ids, focus and visibility. Frames: electron_surfaces_list.",
 		"electron_switch_window":    "Select a window and its top surface. Frames: electron_switch_surface.",
@@ -94,7 +95,7 @@ var hostDescs = sync.OnceValue(func() map[string]string {
 		"electron_expect_state":      "Assert an element's state flags all hold, retried.",
 		"electron_expect_count":      "Assert how many elements match a selector or role, retried.",
 		"electron_expect_url":        "Assert the active surface's URL, retried across navigations.",
-		"electron_assert_pattern":    "Check text once, without retrying. Retried: electron_expect_text.",
+		"electron_assert_pattern":    "Check an element's (or the document's) text once, without retrying. Retried: electron_expect_text.",
 	}
 })
 
@@ -107,9 +108,12 @@ func hostDescription(name, full string) string {
 }
 
 // hostParams are parameter descriptions as tools/list carries them, by
-// their full text (which docs/tools.md keeps): shorter, or "" for none.
-// The first ones are the descriptions many tools repeat word for word,
-// said once in the server's instructions (hostParamsInstructions).
+// their full text (which docs/tools.md keeps): shorter, never empty
+// (issue 26: every parameter is described in tools/list, which
+// TestEveryParameterDescribed checks for every profile and group). The
+// first ones are the descriptions many tools repeat word for word; the
+// server's instructions say them once in more words
+// (hostParamsInstructions).
 var hostParams = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"a ref from electron_snapshot or electron_find of the active surface": "snapshot ref",
@@ -161,8 +165,8 @@ var hostParams = sync.OnceValue(func() map[string]string {
 		"close even the last window of an attached app":          "close the last window too",
 		"the window to close (an id from electron_windows_list)": "window id",
 		"bypass the cache": "bypass the cache",
-		"'all': search the active window's every surface; each match says its surface_id":                                                       "'all': every surface of the window",
-		"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point": "'all': every surface of the window",
+		"'all': search the active window's every surface; each match says its surface_id":                                                       "'all': every surface",
+		"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point": "'all': every surface",
 		"'last': only what changed since the last snapshot or find of this surface":                                                             "'last': only changes",
 		"drop the least useful entries to fit about this many tokens":                                                                           "token budget",
 		"default 2000, max 10000":                           "default 2000",
@@ -188,7 +192,7 @@ var hostParams = sync.OnceValue(func() map[string]string {
 		"only dialogs of this type: alert, confirm, prompt or beforeunload":                                                 "alert, confirm, prompt or beforeunload",
 		"events to return, the newest; default 50, max 200":                                                                 "newest N; default 50",
 		"forget the events returned":                                                                                        "forget those returned",
-		"file to write, under an allowed root; relative: in the artifacts folder":                                           "file to write",
+		"file to write, under an allowed root; relative: in the artifacts folder":                                           "file to write; relative: artifacts folder",
 		"folder to write a new file into, under an allowed root; relative: in the artifacts folder":                         "folder for a new file",
 		"replace path even if this server did not write it":                                                                 "replace a file not ours",
 		"also return the image inline (MCP image content), scaled so its longer side is at most this many pixels; default 1024, 0: the file only": "inline max side px; default 1024, 0: none",
