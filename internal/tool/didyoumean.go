@@ -54,15 +54,36 @@ func editDistance(a, b string) int {
 }
 
 // typoLimit is the largest edit distance still taken for a typo of a name
-// whose key has n runes: a short name allows less.
+// whose key has n runes: a short name allows less, and one of one or two
+// runes none (any letter is one edit from "x").
 func typoLimit(n int) int {
 	switch {
-	case n <= 3:
+	case n <= 2:
+		return 0
+	case n <= 4:
 		return 1
 	case n <= 8:
 		return 2
 	}
 	return 3
+}
+
+// contains says whether one key holds the other: a part of at least three
+// runes anywhere ("timeout" in "timeoutms"), or of two at the end ("id" in
+// "targetid", "ms" in "delayms"), where a camelCase name keeps its unit or
+// kind.
+func contains(a, b string) bool {
+	long, short := a, b
+	if utf8.RuneCountInString(long) < utf8.RuneCountInString(short) {
+		long, short = short, long
+	}
+	switch n := utf8.RuneCountInString(short); {
+	case n >= 3:
+		return strings.Contains(long, short)
+	case n == 2:
+		return strings.HasSuffix(long, short)
+	}
+	return false
 }
 
 // closestParam returns the candidate an unknown parameter name most likely
@@ -71,7 +92,7 @@ func typoLimit(n int) int {
 // last segment and, on a tie, loses to a top-level name. A candidate is
 // close when its key equals the unknown's, is within typoLimit edits of
 // it, or one key contains the other (timeout and timeoutMs, id and
-// targetId; keys of at least two runes). The closest is the one with the
+// targetId). The closest is the one with the
 // fewest edits; ties go to the top-level name, then to the fewest edits
 // of the names as written, then to the first in sort order, so the answer
 // never depends on the order of the candidates.
@@ -97,9 +118,7 @@ func closestParam(unknown string, candidates []string) (string, bool) {
 			continue
 		}
 		d := editDistance(ku, kc)
-		contains := utf8.RuneCountInString(ku) >= 2 && utf8.RuneCountInString(kc) >= 2 &&
-			(strings.Contains(kc, ku) || strings.Contains(ku, kc))
-		if d > typoLimit(utf8.RuneCountInString(ku)) && !contains {
+		if d > typoLimit(utf8.RuneCountInString(ku)) && !contains(ku, kc) {
 			continue
 		}
 		s := scored{c, d, nested, editDistance(unknown, last)}

@@ -36,6 +36,7 @@ func TestDidYouMean(t *testing.T) {
 		{"plural", &filesArgs{}, `{"ref":1,"path":["/a"]}`, "paths"},
 		{"nothing close", &clickArgs{}, `{"bogus":1}`, ""},
 		{"nothing close, short", &switchSurfaceArgs{}, `{"q":1}`, ""},
+		{"one letter is no typo of another", &clickArgs{}, `{"position":{"x":1,"y":2,"z":3}}`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := decodeArgs(json.RawMessage(c.raw), c.into)
@@ -64,6 +65,7 @@ func TestClosestParam(t *testing.T) {
 		{"surface_id", "surfaceId"}, {"targetID", "targetId"}, {"timeout", "timeoutMs"},
 		{"SESSION-ID", "sessionId"}, {"widht", "width"}, {"window_titel", "windowTitle"},
 		{"indx", "index"}, {"zzz", ""}, {"", ""}, {"__", ""},
+		{"z", ""}, {"wi", ""}, {"id", "targetId"}, {"dth", "width"},
 	} {
 		got, ok := closestParam(c.in, cands)
 		if got != c.want || ok != (c.want != "") {
