@@ -128,3 +128,39 @@ func TestHostParamsNeverEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestHostParamsAreUsed: every entry of hostParams is the description of a
+// parameter some tool has, so an entry cannot outlive the text it
+// shortens (a changed jsonschema tag then goes to tools/list in full,
+// which the manifest gate measures).
+func TestHostParamsAreUsed(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	defer s.Close()
+	used := map[string]bool{}
+	var walk func(n map[string]any)
+	walk = func(n map[string]any) {
+		props, _ := n["properties"].(map[string]any)
+		for _, p := range props {
+			p, _ := p.(map[string]any)
+			if d, ok := p["description"].(string); ok {
+				used[d] = true
+			}
+			walk(p)
+			if items, ok := p["items"].(map[string]any); ok {
+				walk(items)
+			}
+		}
+	}
+	for _, name := range s.Names() {
+		var schema map[string]any
+		if err := json.Unmarshal(s.tools().defs[name].inputSchema(), &schema); err != nil {
+			t.Fatal(err)
+		}
+		walk(schema)
+	}
+	for full := range hostParams() {
+		if !used[full] {
+			t.Errorf("hostParams shortens %q, which no parameter says any more", full)
+		}
+	}
+}
