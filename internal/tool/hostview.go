@@ -2,6 +2,8 @@ package tool
 
 import (
 	"encoding/json"
+	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -12,7 +14,9 @@ import (
 // schema), and docs/tools.md prints all of it; tools/list carries
 //
 //   - the tool's short description from hostDescs (the full one when the
-//     tool has no entry, so a new tool is measured as it is written);
+//     tool has no entry, so a new tool is measured as it is written),
+//     without the sentences after the first that point to a tool this
+//     server's profile and groups leave off;
 //   - its input schema with every parameter described, long prose
 //     shortened (hostParams), without sessionId (the instructions say it
 //     once), and
@@ -99,12 +103,65 @@ var hostDescs = sync.OnceValue(func() map[string]string {
 	}
 })
 
-// hostDescription is the description tools/list carries for a tool.
-func hostDescription(name, full string) string {
-	if d, ok := hostDescs()[name]; ok {
-		return d
+// hostDescription is the description tools/list carries for a tool: its
+// short one (else the full one), less every sentence after the first that
+// points to a tool that is off in this server (issue 30, point 1: no dead
+// ends; essential has no electron_keyboard_type, so electron_type does not
+// send the agent there). off reports a registered tool that is not
+// enabled.
+func hostDescription(name, full string, off func(string) bool) string {
+	d, ok := hostDescs()[name]
+	if !ok {
+		d = full
 	}
-	return full
+	return withoutPointersTo(d, off)
+}
+
+// toolWord finds the words of a description that may be tool names.
+var toolWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z0-9]+(?:_[a-z0-9]+)+\b`) })
+
+// withoutPointersTo drops, from every sentence after the first, the
+// clauses ("; ") that name a tool that is off, and a sentence left with
+// none.
+func withoutPointersTo(desc string, off func(string) bool) string {
+	names := func(s string) bool {
+		for _, w := range toolWord().FindAllString(s, -1) {
+			if off(w) {
+				return true
+			}
+		}
+		return false
+	}
+	sentences := strings.SplitAfter(desc, ". ")
+	out := sentences[:1]
+	changed := false
+	for _, s := range sentences[1:] {
+		if !names(s) {
+			out = append(out, s)
+			continue
+		}
+		changed = true
+		body := strings.TrimSpace(s)
+		end := ""
+		if strings.HasSuffix(body, ".") {
+			body, end = strings.TrimSuffix(body, "."), "."
+		}
+		var kept []string
+		for _, c := range strings.Split(body, "; ") {
+			if !names(c) {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		r := strings.Join(kept, "; ")
+		out = append(out, strings.ToUpper(r[:1])+r[1:]+end+" ")
+	}
+	if !changed {
+		return desc
+	}
+	return strings.TrimSpace(strings.Join(out, ""))
 }
 
 // hostParams are parameter descriptions as tools/list carries them, by

@@ -164,3 +164,57 @@ func TestHostParamsAreUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionsPointOnlyToListedTools (issue 30, point 1: no dead
+// ends): in every profile and group, a tools/list description names no
+// registered tool that this tools/list lacks, except in its first
+// sentence (what the tool is; electron_force_kill "when electron_stop
+// cannot").
+func TestDescriptionsPointOnlyToListedTools(t *testing.T) {
+	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+	defer s.Close()
+	variants := manifestVariants()
+	names := make([]string, 0, len(variants))
+	for n := range variants {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		list := hostTools(t, variants[n])
+		listed := map[string]bool{}
+		for _, tl := range list {
+			listed[tl.Name] = true
+		}
+		for _, tl := range list {
+			rest := tl.Description
+			if i := strings.Index(rest, ". "); i >= 0 {
+				rest = rest[i+2:]
+			} else {
+				rest = ""
+			}
+			for _, w := range toolWord().FindAllString(rest, -1) {
+				if _, registered := s.tools().defs[w]; registered && !listed[w] {
+					t.Errorf("%s: %s's description points to %s, which this tools/list lacks: %q", n, tl.Name, w, tl.Description)
+				}
+			}
+		}
+	}
+}
+
+// TestWithoutPointersTo: a sentence or clause that points to a tool that
+// is off goes; the first sentence and everything else stay.
+func TestWithoutPointersTo(t *testing.T) {
+	off := func(n string) bool { return n == "tool_off" || n == "tool_gone" }
+	for _, c := range []struct{ in, want string }{
+		{"Set text. Keys: tool_off; editors: tool_on.", "Set text. Editors: tool_on."},
+		{"Set text. Keys: tool_off; editors: tool_gone.", "Set text."},
+		{"Set text; verified. Several: tool_off. Retried.", "Set text; verified. Retried."},
+		{"Kill it, when tool_off cannot. More.", "Kill it, when tool_off cannot. More."},
+		{"Nothing to drop. See tool_on.", "Nothing to drop. See tool_on."},
+		{"One sentence", "One sentence"},
+	} {
+		if got := withoutPointersTo(c.in, off); got != c.want {
+			t.Errorf("withoutPointersTo(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
