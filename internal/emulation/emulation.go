@@ -14,17 +14,17 @@ import (
 
 // Viewport is an emulated screen.
 type Viewport struct {
-	Width             int     `json:"width"`
-	Height            int     `json:"height"`
-	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty"`
-	Mobile            bool    `json:"mobile,omitempty"`
+	Width             int     `json:"width" jsonschema:"CSS pixels"`
+	Height            int     `json:"height" jsonschema:"CSS pixels"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty" jsonschema:"device pixels per CSS pixel; 0: the screen's"`
+	Mobile            bool    `json:"mobile,omitempty" jsonschema:"emulate a mobile device (meta viewport, overlay scrollbars)"`
 }
 
 // Geolocation is an emulated position.
 type Geolocation struct {
-	Latitude  float64 `json:"latitude"`
-	Longitude float64 `json:"longitude"`
-	Accuracy  float64 `json:"accuracy,omitempty"`
+	Latitude  float64 `json:"latitude" jsonschema:"degrees, -90 to 90"`
+	Longitude float64 `json:"longitude" jsonschema:"degrees, -180 to 180"`
+	Accuracy  float64 `json:"accuracy,omitempty" jsonschema:"meters"`
 }
 
 // State is what a window is given; nil and "" fields are not overridden.

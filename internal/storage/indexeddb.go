@@ -192,10 +192,10 @@ func (d *DB) store(ctx context.Context, database, store, index string) error {
 
 // KeyRange bounds the keys read: a number or a string at each end.
 type KeyRange struct {
-	Lower     any  `json:"lower,omitempty"`
-	Upper     any  `json:"upper,omitempty"`
-	LowerOpen bool `json:"lowerOpen,omitempty"`
-	UpperOpen bool `json:"upperOpen,omitempty"`
+	Lower     any  `json:"lower,omitempty" jsonschema:"lowest key (number or string); omit: no lower bound"`
+	Upper     any  `json:"upper,omitempty" jsonschema:"highest key (number or string); omit: no upper bound"`
+	LowerOpen bool `json:"lowerOpen,omitempty" jsonschema:"exclude lower itself"`
+	UpperOpen bool `json:"upperOpen,omitempty" jsonschema:"exclude upper itself"`
 }
 
 func idbKey(field string, v any) (map[string]any, error) {

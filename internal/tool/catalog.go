@@ -116,7 +116,7 @@ var tools = []entry{
 	{"electron_check", "Check a checkbox", kSet, "ETD", classAction},
 	{"electron_uncheck", "Uncheck a checkbox", kSet, "ETD", classAction},
 	{"electron_select_option", "Choose options of a select", kSet, "ETD", classAction},
-	{"electron_set_value", "Set a range, date, color or slider value", kSet, "TD", classAction},
+	{"electron_set_value", "Set a value", kSet, "TD", classAction},
 	{"electron_set_files", "Set the files of a file input", kSet, "T", classAction},
 	{"electron_drop_file", "Drop files onto an element", kAct, "T", classAction},
 	{"electron_drag", "Drag and drop", kAct, "T", classAction},

@@ -350,6 +350,11 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		return errs.BadArg(field, "expected %s, got a JSON %s", jsonKind(te.Type), te.Value)
 	}
 	if name, ok := errs.UnknownJSONField(err); ok {
+		// The closest parameter of the tool (didyoumean.go), so the
+		// agent's next call is right.
+		if guess, ok := closestParam(name, paramNames(reflect.TypeOf(into))); ok {
+			return errs.BadArg(name, "is not a parameter of this tool; did you mean %s?", guess).With("did_you_mean", guess)
+		}
 		return errs.BadArg(name, "is not a parameter of this tool; check the tool's input schema")
 	}
 	var se *json.SyntaxError

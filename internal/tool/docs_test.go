@@ -214,9 +214,9 @@ enables it; electron_plugins lists the profiles and groups (docs/adr/022).
 
 tools/list carries less than this file, because every host puts it into the model's context
 (docs/adr/030): a tool's short description (shown below as *In tools/list*, when it has one;
-else the full description), its parameters with short prose or none (sessionId, ref, selector,
-allowChanged and the actionability timeoutMs are described once, in the server's instructions),
-and no outputSchema (the result fields are listed under each tool here, and
+else the full description), every parameter with a short description (sessionId is left out: the
+server's instructions say once that every tool takes it, and describe ref, selector, allowChanged
+and the actionability timeoutMs in more words), and no outputSchema (the result fields are listed under each tool here, and
 ` + "`internal/tool/schemas/out/`" + ` holds each result's full JSON Schema). This file has every word.
 
 `

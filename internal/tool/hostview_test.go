@@ -52,8 +52,9 @@ func TestHostDescriptions(t *testing.T) {
 	}
 }
 
-// TestHostInputSchema: tools/list's input schema drops sessionId, the
-// shared prose and additionalProperties:false, keeps every other
+// TestHostInputSchema: tools/list's input schema drops sessionId and
+// additionalProperties:false, carries the shared prose in its short form
+// (every parameter keeps a description, issue 26), keeps every other
 // parameter with its type, and leaves "null" out of a type list.
 func TestHostInputSchema(t *testing.T) {
 	raw := []byte(`{"type":"object","additionalProperties":false,"properties":{` +
@@ -62,7 +63,7 @@ func TestHostInputSchema(t *testing.T) {
 		`"text":{"type":["null","string"],"description":"keep me"},` +
 		`"pos":{"type":["null","object"],"additionalProperties":false,"properties":{"x":{"type":"number","description":"CSS pixels from the left edge"}}}}}`)
 	got := string(hostInputSchema(raw))
-	want := `{"properties":{"pos":{"properties":{"x":{"type":"number"}},"type":"object"},"ref":{"type":"integer"},"text":{"description":"keep me","type":"string"}},"type":"object"}`
+	want := `{"properties":{"pos":{"properties":{"x":{"description":"CSS px","type":"number"}},"type":"object"},"ref":{"description":"snapshot ref","type":"integer"},"text":{"description":"keep me","type":"string"}},"type":"object"}`
 	if got != want {
 		t.Fatalf("host schema\n got %s\nwant %s", got, want)
 	}

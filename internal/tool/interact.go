@@ -94,8 +94,8 @@ func (a *actArgs) timeout() time.Duration {
 // optElementArgs may name an element.
 type optElementArgs struct {
 	Common
-	Ref          int    `json:"ref,omitempty" jsonschema:"focus this element first (a ref from electron_snapshot or electron_find)"`
-	Selector     string `json:"selector,omitempty" jsonschema:"focus this element first (a CSS selector)"`
+	Ref          int    `json:"ref,omitempty" jsonschema:"the element (a ref from electron_snapshot or electron_find): keys go to it, focused first; a wheel turns at it, or without dx/dy it is scrolled into view"`
+	Selector     string `json:"selector,omitempty" jsonschema:"the element (a CSS selector): keys go to it, focused first; a wheel turns at it, or without dx/dy it is scrolled into view"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`
 	AllowChanged bool   `json:"allowChanged,omitempty" jsonschema:"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
 }

@@ -415,7 +415,7 @@ type attachArgs struct {
 	InspectorPort int    `json:"inspectorPort,omitempty" jsonschema:"the main process's Node inspector port, if open"`
 	PID           int    `json:"pid,omitempty" jsonschema:"the app's pid; enables electron_stop escalation and electron_force_kill"`
 	TimeoutMs     int    `json:"timeoutMs,omitempty" jsonschema:"default 10000"`
-	AllowMultiple bool   `json:"allowMultiple,omitempty"`
+	AllowMultiple bool   `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
 	AutoConnect   bool   `json:"autoConnect,omitempty" jsonschema:"connect to the user's own running Chrome/Chromium that has remote debugging on, found by its DevToolsActivePort (needs the server's --allow-auto-connect)"`
 	UserDataDir   string `json:"userDataDir,omitempty" jsonschema:"with autoConnect: also look in this user-data directory (absolute), first"`
 }

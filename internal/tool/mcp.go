@@ -38,11 +38,18 @@ func (s *Server) MCP() *mcp.Server {
 // sorted by name, each with its title and annotations from the catalog;
 // [addToolsOnFirstUse] says when.
 func (s *Server) addTools(srv *mcp.Server) {
-	for _, name := range s.enabledNames() {
+	enabled := s.enabledNames()
+	on := make(map[string]bool, len(enabled))
+	for _, name := range enabled {
+		on[name] = true
+	}
+	// A registered tool that is off: descriptions do not point to it.
+	off := func(name string) bool { _, ok := s.tools().defs[name]; return ok && !on[name] }
+	for _, name := range enabled {
 		d := s.tools().defs[name]
 		// The host view (hostview.go, docs/adr/030): a short description,
 		// the input schema without repeated prose, no outputSchema.
-		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc), InputSchema: hostInputSchema(d.inputSchema())}
+		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc, off), InputSchema: hostInputSchema(d.inputSchema())}
 		if s.cfg.OutputSchemas {
 			// The operator asked for them (--output-schemas): the full
 			// result schema, which every tool test validates results

@@ -93,8 +93,8 @@ type findArgs struct {
 	NameContains string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the accessible name"`
 	NameExact    string `json:"name_exact,omitempty" jsonschema:"the exact accessible name"`
 	Visible      *bool  `json:"visible,omitempty" jsonschema:"default true: only visible elements"`
-	Enabled      *bool  `json:"enabled,omitempty"`
-	Interactive  *bool  `json:"interactive,omitempty"`
+	Enabled      *bool  `json:"enabled,omitempty" jsonschema:"true: only enabled elements; false: only disabled ones"`
+	Interactive  *bool  `json:"interactive,omitempty" jsonschema:"true: only controls (buttons, links, fields…); false: only other elements"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
 	Scroll       bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
@@ -15,17 +16,22 @@ import (
 // electron_set_value: the value of a control that holds one of its own
 // (range, number, date, time, color inputs; ARIA sliders and spinbuttons).
 
+// setValueArgs names the element by ref or selector only: the wait is
+// the default actionability timeout, and a ref whose element changed is
+// REF_STALE (a value control is set, not explored).
 type setValueArgs struct {
-	actArgs
-	Value *string `json:"value" jsonschema:"the value: a number for a range, number input or ARIA slider; YYYY-MM-DD, HH:MM, YYYY-MM-DDTHH:MM, YYYY-MM, YYYY-Www or #rrggbb for date, time, datetime-local, month, week and color inputs"`
+	elementArgs
+	Value *string `json:"value" jsonschema:"a number, or date, time or color text"`
 }
 
 func (a *setValueArgs) validate() error {
 	if a.Value == nil {
 		return errs.BadArg("value", "is required")
 	}
-	return a.actArgs.validate()
+	return a.elementArgs.validate()
 }
+
+func (a *setValueArgs) timeout() time.Duration { return page.DefaultActionTimeout }
 
 // setValueResult is electron_set_value's result.
 type setValueResult struct {

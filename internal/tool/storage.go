@@ -121,8 +121,8 @@ type setCookieArgs struct {
 	Domain       string  `json:"domain,omitempty" jsonschema:"the cookie domain (.example.com for every subdomain); this or url"`
 	Path         string  `json:"path,omitempty" jsonschema:"default / (with domain) or the URL's path"`
 	Expires      float64 `json:"expires,omitempty" jsonschema:"epoch seconds; omit for a session cookie"`
-	HTTPOnly     bool    `json:"httpOnly,omitempty"`
-	Secure       bool    `json:"secure,omitempty"`
+	HTTPOnly     bool    `json:"httpOnly,omitempty" jsonschema:"hidden from document.cookie"`
+	Secure       bool    `json:"secure,omitempty" jsonschema:"sent only over https"`
 	SameSite     string  `json:"sameSite,omitempty" jsonschema:"Strict, Lax or None (None needs secure)"`
 	Priority     string  `json:"priority,omitempty" jsonschema:"Low, Medium or High"`
 	PartitionKey string  `json:"partitionKey,omitempty" jsonschema:"the top-level site of a partitioned (CHIPS) cookie, like https://example.com; needs secure"`

@@ -29,8 +29,8 @@ type maskArg struct {
 	Selector string   `json:"selector,omitempty" jsonschema:"paint out the element(s)' box: a CSS selector in the active surface"`
 	X        *float64 `json:"x,omitempty" jsonschema:"or a rect: CSS pixels from the capture's left"`
 	Y        *float64 `json:"y,omitempty" jsonschema:"CSS pixels from the capture's top"`
-	Width    float64  `json:"width,omitempty"`
-	Height   float64  `json:"height,omitempty"`
+	Width    float64  `json:"width,omitempty" jsonschema:"the rect's width in CSS pixels"`
+	Height   float64  `json:"height,omitempty" jsonschema:"the rect's height in CSS pixels"`
 }
 
 type visualArgs struct {
