@@ -429,9 +429,12 @@ const readJS = `function (q) { ` + normJS + `
   });
 }`
 
-// readInPage reads records in the origin's root document.
-func (d *DB) readInPage(ctx context.Context, database, store, index string, rng *KeyRange, skip, limit int) ([]Record, bool, error) {
-	q := map[string]any{"db": database, "store": store, "index": index, "skip": skip, "limit": limit}
+// pageQuery runs one of the page scripts (readJS, keysJS) in the origin's
+// root document with q and the key range, and decodes its answer into out;
+// what names the work for an error. A script that names a missing
+// database, store or index is BAD_ARGUMENT naming that field; a document
+// of another origin is ErrOriginChanged.
+func (d *DB) pageQuery(ctx context.Context, js string, q map[string]any, rng *KeyRange, what string, out any) error {
 	if rng != nil {
 		if rng.Lower != nil {
 			q["lower"] = rng.Lower
@@ -443,28 +446,42 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 	}
 	arg, err := json.Marshal(q)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
-	v, thrown, err := d.evaluate(ctx, "("+readJS+")("+string(arg)+")")
+	v, thrown, err := d.evaluate(ctx, "("+js+")("+string(arg)+")")
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	if thrown != "" {
 		if err := d.fieldError(thrown, "database", "store", "index"); err != nil {
-			return nil, false, err
+			return err
 		}
-		return nil, false, errs.New(errs.Internal, "reading IndexedDB of %s: %s", d.origin, thrown)
+		return errs.New(errs.Internal, "%s of %s: %s", what, d.origin, thrown)
 	}
+	var from struct {
+		Origin string `json:"origin"`
+	}
+	if err := json.Unmarshal(v, &from); err != nil {
+		return errs.Wrap(errs.Internal, err, what+" of "+d.origin)
+	}
+	if from.Origin != "" && from.Origin != d.origin {
+		return ErrOriginChanged
+	}
+	if err := json.Unmarshal(v, out); err != nil {
+		return errs.Wrap(errs.Internal, err, what+" of "+d.origin)
+	}
+	return nil
+}
+
+// readInPage reads records in the origin's root document.
+func (d *DB) readInPage(ctx context.Context, database, store, index string, rng *KeyRange, skip, limit int) ([]Record, bool, error) {
 	var out struct {
 		Records []Record `json:"records"`
 		HasMore bool     `json:"hasMore"`
-		Origin  string   `json:"origin"`
 	}
-	if err := json.Unmarshal(v, &out); err != nil {
-		return nil, false, errs.Wrap(errs.Internal, err, "reading IndexedDB of "+d.origin)
-	}
-	if o := out.Origin; o != "" && o != d.origin {
-		return nil, false, ErrOriginChanged
+	q := map[string]any{"db": database, "store": store, "index": index, "skip": skip, "limit": limit}
+	if err := d.pageQuery(ctx, readJS, q, rng, "reading IndexedDB", &out); err != nil {
+		return nil, false, err
 	}
 	recs := out.Records
 	if recs == nil {
@@ -521,40 +538,13 @@ func (d *DB) Keys(ctx context.Context, database, store, index string, rng *KeyRa
 		}
 		return keys, more, nil
 	}
-	q := map[string]any{"db": database, "store": store, "index": index, "limit": limit}
-	if rng != nil {
-		if rng.Lower != nil {
-			q["lower"] = rng.Lower
-		}
-		if rng.Upper != nil {
-			q["upper"] = rng.Upper
-		}
-		q["lowerOpen"], q["upperOpen"] = rng.LowerOpen, rng.UpperOpen
-	}
-	arg, err := json.Marshal(q)
-	if err != nil {
-		return nil, false, err
-	}
-	v, thrown, err := d.evaluate(ctx, "("+keysJS+")("+string(arg)+")")
-	if err != nil {
-		return nil, false, err
-	}
-	if thrown != "" {
-		if err := d.fieldError(thrown, "database", "store", "index"); err != nil {
-			return nil, false, err
-		}
-		return nil, false, errs.New(errs.Internal, "listing IndexedDB keys of %s: %s", d.origin, thrown)
-	}
 	var out struct {
 		Keys    []JSONValue `json:"keys"`
 		HasMore bool        `json:"hasMore"`
-		Origin  string      `json:"origin"`
 	}
-	if err := json.Unmarshal(v, &out); err != nil {
-		return nil, false, errs.Wrap(errs.Internal, err, "listing IndexedDB keys of "+d.origin)
-	}
-	if o := out.Origin; o != "" && o != d.origin {
-		return nil, false, ErrOriginChanged
+	q := map[string]any{"db": database, "store": store, "index": index, "limit": limit}
+	if err := d.pageQuery(ctx, keysJS, q, rng, "listing IndexedDB keys", &out); err != nil {
+		return nil, false, err
 	}
 	if out.Keys == nil {
 		out.Keys = []JSONValue{}
