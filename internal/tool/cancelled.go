@@ -21,29 +21,41 @@ import (
 // for a request already answered (the reply crossed the notification) is
 // ignored and nothing grows.
 func SilenceCancelled(t mcp.Transport) mcp.Transport {
-	if pvs, ok := t.(mcp.ProtocolVersionSupporter); ok {
-		return &silenceVersioned{silenceTransport{t}, pvs}
-	}
-	return &silenceTransport{t}
+	return wrapTransport(t, func(c mcp.Connection) mcp.Connection {
+		return &silenceConn{Connection: c, inFlight: map[any]bool{}}
+	})
 }
 
-type silenceTransport struct{ inner mcp.Transport }
+// wrapTransport is t with each connection it opens wrapped; what t says of
+// protocol versions it still says.
+func wrapTransport(t mcp.Transport, wrap func(mcp.Connection) mcp.Connection) mcp.Transport {
+	w := wrappedTransport{t, wrap}
+	if pvs, ok := t.(mcp.ProtocolVersionSupporter); ok {
+		return &wrappedVersioned{w, pvs}
+	}
+	return &w
+}
 
-type silenceVersioned struct {
-	silenceTransport
+type wrappedTransport struct {
+	inner mcp.Transport
+	wrap  func(mcp.Connection) mcp.Connection
+}
+
+type wrappedVersioned struct {
+	wrappedTransport
 	pvs mcp.ProtocolVersionSupporter
 }
 
-func (s *silenceVersioned) SupportsProtocolVersion(v string) bool {
-	return s.pvs.SupportsProtocolVersion(v)
+func (w *wrappedVersioned) SupportsProtocolVersion(v string) bool {
+	return w.pvs.SupportsProtocolVersion(v)
 }
 
-func (s *silenceTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := s.inner.Connect(ctx)
+func (w *wrappedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := w.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &silenceConn{Connection: c, inFlight: map[any]bool{}}, nil
+	return w.wrap(c), nil
 }
 
 // silenceConn is one connection: inFlight maps the raw id of each request

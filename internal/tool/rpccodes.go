@@ -29,29 +29,7 @@ func rpcCode(message string) int64 {
 // code 0 (rpcCode). The streamable HTTP handler does the same on its
 // response bodies (codesWriter).
 func RPCCodes(t mcp.Transport) mcp.Transport {
-	if pvs, ok := t.(mcp.ProtocolVersionSupporter); ok {
-		return &codesVersioned{codesTransport{t}, pvs}
-	}
-	return &codesTransport{t}
-}
-
-type codesTransport struct{ inner mcp.Transport }
-
-type codesVersioned struct {
-	codesTransport
-	pvs mcp.ProtocolVersionSupporter
-}
-
-func (c *codesVersioned) SupportsProtocolVersion(v string) bool {
-	return c.pvs.SupportsProtocolVersion(v)
-}
-
-func (c *codesTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	conn, err := c.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return codesConn{conn}, nil
+	return wrapTransport(t, func(c mcp.Connection) mcp.Connection { return codesConn{c} })
 }
 
 type codesConn struct{ mcp.Connection }
