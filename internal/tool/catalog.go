@@ -42,6 +42,10 @@ const (
 	kAct
 	// kOpen reaches past the app: navigation to any URL, arbitrary code.
 	kOpen
+	// kReach reaches past the app and takes nothing away: a session on a
+	// grid or a remote endpoint, a new window at any URL. Not destructive,
+	// open world.
+	kReach
 )
 
 // Core profiles. A row's profiles string holds the letters of the profiles
@@ -72,8 +76,8 @@ type entry struct {
 // no profile letters.
 var tools = []entry{
 	// lifecycle and targeting
-	{"electron_launch", "Launch an app", kAdd, "ETD", classLifecycle},
-	{"electron_attach", "Attach to a running app", kAdd, "ETD", classLifecycle},
+	{"electron_launch", "Launch an app", kReach, "ETD", classLifecycle},
+	{"electron_attach", "Attach to a running app", kReach, "ETD", classLifecycle},
 	{"electron_inject", "Open an app's main-process inspector", kOpen, "ETD", classLifecycle},
 	{"electron_detach", "Detach, leave the app running", kSelect, "TD", classLifecycle},
 	{"electron_stop", "Stop the app", kAct, "ETD", classLifecycle},
@@ -169,17 +173,17 @@ var tools = []entry{
 	{"network_capture_stop", "Stop network capture", kAdd, "", classAction},
 	{"network_stub", "Stub network requests", kAct, "", classAction},
 	{"network_unstub", "Remove network stubs", kSelect, "", classAction},
-	{"network_export_har", "Export requests as HAR", kSet, "", classAction},
+	{"network_export_har", "Export requests as HAR", kAdd, "", classAction},
 	{"network_replay_har", "Replay requests from a HAR", kAct, "", classAction},
 	{"network_conditions", "Emulate network conditions", kSelect, "", classAction},
 	{"storage_cookies", "List cookies", kRead, "", classRead},
-	{"storage_set_cookie", "Set a cookie", kSelect, "", classAction},
+	{"storage_set_cookie", "Set a cookie", kSet, "", classAction},
 	{"storage_clear_cookies", "Delete cookies", kSet, "", classAction},
 	{"storage_snapshot", "Storage snapshot", kRead, "", classRead},
 	{"storage_local_get", "Read localStorage", kRead, "", classRead},
 	{"storage_session_get", "Read sessionStorage", kRead, "", classRead},
-	{"storage_local_set", "Set a localStorage key", kSelect, "", classAction},
-	{"storage_session_set", "Set a sessionStorage key", kSelect, "", classAction},
+	{"storage_local_set", "Set a localStorage key", kSet, "", classAction},
+	{"storage_session_set", "Set a sessionStorage key", kSet, "", classAction},
 	{"storage_local_remove", "Remove a localStorage key", kSet, "", classAction},
 	{"storage_session_remove", "Remove a sessionStorage key", kSet, "", classAction},
 	{"storage_local_keys", "List localStorage keys", kRead, "", classRead},
@@ -197,15 +201,15 @@ var tools = []entry{
 	{"storage_state_import", "Import Playwright storageState", kSet, "", classAction},
 	{"clock_install", "Install the fake clock", kAdd, "", classAction},
 	{"clock_set_time", "Freeze the clock at a time", kSelect, "", classAction},
-	{"clock_set_system_time", "Set the running clock's time", kSelect, "", classAction},
-	{"clock_advance", "Advance the clock", kAdd, "", classAction},
-	{"clock_run_for", "Run the clock for a while", kAdd, "", classAction},
+	{"clock_set_system_time", "Set the running clock's time", kAct, "", classAction},
+	{"clock_advance", "Advance the clock", kAct, "", classAction},
+	{"clock_run_for", "Run the clock for a while", kAct, "", classAction},
 	{"clock_pause", "Pause the clock at a time", kSelect, "", classAction},
-	{"clock_resume", "Resume the clock", kSelect, "", classAction},
+	{"clock_resume", "Resume the clock", kAct, "", classAction},
 	{"clock_status", "Clock status", kRead, "", classRead},
 	{"emulation_set", "Emulate device and environment", kSelect, "TD", classAction},
 	{"emulation_reset", "Reset emulation", kSelect, "TD", classAction},
-	{"electron_window_open", "Open a window", kOpen, "TD", classAction},
+	{"electron_window_open", "Open a window", kReach, "TD", classAction},
 	{"electron_window_close", "Close a window", kAct, "TD", classAction},
 	{"electron_go_back", "Go back", kOpen, "ETD", classAction},
 	{"electron_go_forward", "Go forward", kOpen, "TD", classAction},
@@ -286,6 +290,8 @@ func annotations(name string) *mcp.ToolAnnotations {
 		a.DestructiveHint = &t
 	case kOpen:
 		a.DestructiveHint, a.OpenWorldHint = &t, &t
+	case kReach:
+		a.DestructiveHint, a.OpenWorldHint = &f, &t
 	}
 	return a
 }

@@ -209,3 +209,27 @@ func TestGroupsListExactlyTheirTools(t *testing.T) {
 		t.Fatalf("network_stub off: %v", err)
 	}
 }
+
+// TestAnnotationsAHostCanTrust (issue 30, point 7): what a host decides
+// from the annotations matches what the tools do. Writes into the page's
+// storage are destructive as storage_idb_set is; a clock that fires the
+// app's timers acts on the app; opening a window takes nothing away but
+// reaches any URL; a launch or attach can reach a grid or a remote
+// endpoint; the HAR export adds a file as the other file writers do.
+func TestAnnotationsAHostCanTrust(t *testing.T) {
+	for _, c := range []struct {
+		name                   string
+		destructive, openWorld bool
+	}{
+		{"storage_local_set", true, false}, {"storage_session_set", true, false}, {"storage_set_cookie", true, false},
+		{"storage_idb_set", true, false},
+		{"clock_advance", true, false}, {"clock_run_for", true, false}, {"clock_resume", true, false}, {"clock_set_system_time", true, false},
+		{"electron_window_open", false, true}, {"electron_launch", false, true}, {"electron_attach", false, true},
+		{"network_export_har", false, false}, {"electron_screenshot", false, false},
+	} {
+		a := annotations(c.name)
+		if a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != c.destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != c.openWorld {
+			t.Errorf("%s: annotations %+v, want destructive %v, open world %v", c.name, a, c.destructive, c.openWorld)
+		}
+	}
+}
