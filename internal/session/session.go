@@ -595,8 +595,6 @@ func (m *Manager) Resolve(id string) (*Session, error) {
 	return nil, errs.BadArg("sessionId", "%d sessions are open (%s); pass sessionId to say which", len(v.ordered), ids(v.byID))
 }
 
-func (m *Manager) idsLocked() string { return ids(m.sessions) }
-
 func ids(sessions map[string]*Session) string {
 	out := make([]string, 0, len(sessions))
 	for id := range sessions {

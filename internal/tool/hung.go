@@ -242,10 +242,3 @@ func (n *navWatch) navigating(window string) bool {
 	st := n.win[window]
 	return st != nil && st.started.After(st.ended) && time.Since(st.started) < navForget
 }
-
-// stats counts the windows navWatch holds (docs/adr/008).
-func (n *navWatch) stats() int {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return len(n.win)
-}
