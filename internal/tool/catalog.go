@@ -106,7 +106,7 @@ var tools = []entry{
 	{"electron_get_computed_style", "Read computed styles", kRead, "D", classRead},
 	{"electron_focused_element", "The focused element", kRead, "TD", classRead},
 	{"electron_console_logs", "Read console messages", kRead, "D", classRead},
-	{"electron_dialog_handler", "Answer JavaScript dialogs", kSet, "TD", classAction},
+	{"electron_dialog_handler", "Answer JavaScript dialogs", kSet, "ETD", classAction},
 	{"electron_screenshot", "Screenshot to a file", kAdd, "TD", classRead},
 	// interact
 	{"electron_click", "Click", kAct, "ETD", classAction},

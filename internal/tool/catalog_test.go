@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -231,5 +232,82 @@ func TestAnnotationsAHostCanTrust(t *testing.T) {
 		if a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != c.destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != c.openWorld {
 			t.Errorf("%s: annotations %+v, want destructive %v, open world %v", c.name, a, c.destructive, c.openWorld)
 		}
+	}
+}
+
+// TestToolNotEnabledThroughMCP (issue 30, point 1): over MCP, a tool that
+// exists but is off in this profile or group answers tools/call as a tool
+// failure with TOOL_NOT_ENABLED naming its flag, not the JSON-RPC "unknown
+// tool" error that leaves an agent no way on; a name no tool has is still
+// that error.
+func TestToolNotEnabledThroughMCP(t *testing.T) {
+	s := New(Config{ToolProfile: "essential"})
+	defer s.Close()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for name, flag := range map[string]string{"storage_cookies": "--with storage", "electron_set_value": "--tool-profile testing"} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("%s: a protocol error instead of a tool failure: %v", name, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(text, `"code":"TOOL_NOT_ENABLED"`) || !strings.Contains(text, flag) {
+			t.Fatalf("%s: %s", name, text)
+		}
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "electron_no_such_tool", Arguments: map[string]any{}}); err == nil {
+		t.Fatal("a tool no server has answered as a tool")
+	}
+}
+
+// TestHintsNameOnlyOfferedTools (issue 30, point 1): in every profile (and
+// with every group), the hint of every registered error code, and the
+// next_actions of a failure, name only tools the server offers: an agent
+// is never sent to a tool it cannot call.
+func TestHintsNameOnlyOfferedTools(t *testing.T) {
+	cfgs := map[string]Config{}
+	for _, p := range Profiles {
+		cfgs[p] = Config{ToolProfile: p}
+	}
+	cfgs["essential+all"] = Config{ToolProfile: "essential", With: []string{"all"}}
+	for label, cfg := range cfgs {
+		s := New(cfg)
+		offered := map[string]bool{}
+		for _, n := range s.Offered() {
+			offered[n] = true
+		}
+		for _, code := range errs.Codes() {
+			e := errs.New(code, "a failure")
+			e.NextActions = []string{"electron_snapshot", "electron_dialog_handler", "storage_cookies", "electron_set_value"}
+			r := s.failureEnvelope(e, time.Now(), "")
+			var env struct {
+				Hint        string   `json:"hint"`
+				NextActions []string `json:"next_actions"`
+			}
+			if err := json.Unmarshal(r.JSON, &env); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range toolWord().FindAllString(env.Hint, -1) {
+				if _, known := s.tools().defs[w]; known && !offered[w] {
+					t.Errorf("%s: %s's hint names %s, which this server does not offer: %q", label, code, w, env.Hint)
+				}
+			}
+			for _, a := range env.NextActions {
+				if !offered[a] {
+					t.Errorf("%s: %s's next_actions name %s, which this server does not offer", label, code, a)
+				}
+			}
+		}
+		s.Close()
 	}
 }

@@ -521,14 +521,14 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	start := time.Now()
 	d, ok := s.tools().defs[name]
 	if !ok {
-		return failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
+		return s.failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
 	}
 	if !s.sel.enabled(name) {
-		return failureEnvelope(s.sel.notEnabled(name), start, "")
+		return s.failureEnvelope(s.sel.notEnabled(name), start, "")
 	}
 	args, err := d.decode(raw)
 	if err != nil {
-		return failureEnvelope(err, start, "")
+		return s.failureEnvelope(err, start, "")
 	}
 	c := &Call{Server: s, progress: progress}
 	// The backstop: the call's context ends after OperationTimeout, when
@@ -539,7 +539,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	s.callsMu.RLock()
 	if s.closed {
 		s.callsMu.RUnlock()
-		return failureEnvelope(errs.New(errs.NotRunning, "the server is shutting down"), start, "")
+		return s.failureEnvelope(errs.New(errs.NotRunning, "the server is shutting down"), start, "")
 	}
 	s.calls.Add(1)
 	s.callsMu.RUnlock()
@@ -557,32 +557,32 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 		sess, err := s.resolveSession(ctx, sid)
 		if err != nil {
-			return failureEnvelope(err, start, sid)
+			return s.failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
 		if err := crashBlocks(sess, name); err != nil {
-			return failureEnvelope(err, start, sess.ID)
+			return s.failureEnvelope(err, start, sess.ID)
 		}
 		if err := dialogBlocks(sess, name); err != nil {
-			return failureEnvelope(err, start, sess.ID)
+			return s.failureEnvelope(err, start, sess.ID)
 		}
 		// Reads and waits share the session, actions go one at a time in
 		// order, lifecycle calls go alone (classes.go, docs/adr/018).
 		h, err := sess.Acquire(ctx, name, classOf(name).admission())
 		if err != nil {
-			return failureEnvelope(err, start, sess.ID)
+			return s.failureEnvelope(err, start, sess.ID)
 		}
 		hold = h
 		// A JavaScript dialog stops its page: fail now, not at the backstop.
 		if err := dialogBlocks(sess, name); err != nil {
 			hold.Release()
-			return failureEnvelope(err, start, sess.ID)
+			return s.failureEnvelope(err, start, sess.ID)
 		}
 	}
 	if c.Session != nil {
 		if err := c.routeRef(raw); err != nil {
 			hold.Release()
-			return failureEnvelope(err, start, c.sid)
+			return s.failureEnvelope(err, start, c.sid)
 		}
 	}
 	var dialogErr, hangErr <-chan error
@@ -663,11 +663,11 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if c.Session != nil {
 			c.Session.SetLastError(fmt.Sprintf("%s: %v", name, o.err))
 		}
-		return failureEnvelope(o.err, start, c.sid)
+		return s.failureEnvelope(o.err, start, c.sid)
 	}
 	env, err := successEnvelope(o.v, start, c.sid)
 	if err != nil {
-		return failureEnvelope(err, start, c.sid)
+		return s.failureEnvelope(err, start, c.sid)
 	}
 	return env
 }

@@ -87,7 +87,12 @@ func writeMeta(out *bytes.Buffer, payloadLen int, start time.Time, sessionID str
 }
 
 // failureEnvelope renders an error with its registry entry.
-func failureEnvelope(err error, start time.Time, sessionID string) Result {
+//
+// Every failure an agent sees is made here, so this is where a hint and
+// next_actions lose what names a tool this server does not offer (its
+// profile, groups and eval policy): an agent is never sent to a tool it
+// cannot call (issue 30; TestHintsNameOnlyOfferedTools).
+func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) Result {
 	e := errs.As(err)
 	if e == nil {
 		e = errs.Wrap(errs.Internal, err, "unexpected failure")
@@ -101,8 +106,18 @@ func failureEnvelope(err error, start time.Time, sessionID string) Result {
 			hint = "The ref is not live in the active surface and no live element looks like the one it named. Take a new electron_snapshot or electron_find and use a ref from it."
 		}
 	}
+	hint = withoutPointersTo(hint, s.notOffered)
+	next := e.NextActions
+	if len(next) > 0 {
+		next = nil
+		for _, a := range e.NextActions {
+			if !s.notOffered(a) {
+				next = append(next, a)
+			}
+		}
+	}
 	f := failure{
-		Error: e.Message, Code: e.Code, Hint: hint, NextActions: e.NextActions,
+		Error: e.Message, Code: e.Code, Hint: hint, NextActions: next,
 		SimilarRefs: e.SimilarRefs, Details: e.Details, Retryable: entry.Retryable, HTTP: entry.HTTP,
 	}
 	if f.Error == "" {
@@ -117,4 +132,11 @@ func failureEnvelope(err error, start time.Time, sessionID string) Result {
 	writeMeta(&out, len(b), start, sessionID)
 	out.WriteByte('}')
 	return Result{JSON: out.Bytes(), IsError: true, Code: e.Code, Tokens: len(b) / 4, SessionID: sessionID}
+}
+
+// notOffered says whether name is a tool of this server that its profile,
+// groups or eval policy leave out.
+func (s *Server) notOffered(name string) bool {
+	_, known := s.tools().defs[name]
+	return known && !s.sel.enabled(name)
 }

@@ -30,8 +30,29 @@ func (s *Server) MCP() *mcp.Server {
 		Capabilities:            serverCapabilities(),
 	})
 	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
+	s.answerToolsNotEnabled(srv)
 	s.mcps.add(srv)
 	return srv
+}
+
+// answerToolsNotEnabled makes tools/call of a tool that exists but is off
+// in this profile or group answer as every tool failure does (a result
+// with TOOL_NOT_ENABLED naming the flag that enables it), where go-sdk
+// would answer a JSON-RPC "unknown tool" error that leaves an agent no
+// way on. A name no tool has stays go-sdk's error.
+func (s *Server) answerToolsNotEnabled(srv *mcp.Server) {
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+					if _, known := s.tools().defs[r.Params.Name]; known && !s.sel.enabled(r.Params.Name) {
+						return s.mcpHandler(r.Params.Name)(ctx, r)
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 }
 
 // addTools registers every enabled tool with srv (--tool-profile, --with),

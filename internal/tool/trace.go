@@ -77,7 +77,7 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 		e := errs.New(errs.TraceBudgetExceeded, "the trace's token budget is spent (%d of %d estimated tokens); %s was not run", b.Spent, b.BudgetTokens, name).
 			With("budget", b)
 		e.NextActions = []string{"trace_budget", "trace_stop"}
-		r := failureEnvelope(e, start, "")
+		r := s.failureEnvelope(e, start, "")
 		st.Args = trace.Redact(raw)
 		s.finishStep(rec, &st, nil, r, start)
 		return &tracedCall{veto: &r}
