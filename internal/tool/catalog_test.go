@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
