@@ -17,6 +17,9 @@ import (
 // (encoding/json already takes a name that differs only in case, REF for
 // ref or targetID for targetId; TestClosestParam checks the matcher on
 // them.)
+// (Spellings that differ from a parameter only in case and separators,
+// surface_id, target_ID, window-title, are taken as that parameter:
+// TestResultSpellingsAccepted.)
 func TestDidYouMean(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -24,14 +27,9 @@ func TestDidYouMean(t *testing.T) {
 		raw  string
 		want string // "" for no guess
 	}{
-		{"snake case", &switchSurfaceArgs{}, `{"surface_id":"s1"}`, "surfaceId"},
-		{"initialism", &switchWindowArgs{}, `{"target_ID":"w1"}`, "targetId"},
-		{"kebab case", &switchWindowArgs{}, `{"window-title":"Main"}`, "windowTitle"},
 		{"unit left out", &clickArgs{}, `{"ref":3,"timeout":100}`, "timeoutMs"},
 		{"typo", &clickArgs{}, `{"selectr":"#a"}`, "selector"},
-		{"case and separators", &switchSurfaceArgs{}, `{"Surface-ID":"s1"}`, "surfaceId"},
 		{"part of a name", &switchWindowArgs{}, `{"id":"w1"}`, "targetId"},
-		{"session", &clickArgs{}, `{"ref":3,"session_id":"s-1"}`, "sessionId"},
 		{"a field of an object parameter", &screenshotArgs{}, `{"width":10}`, "clip.width"},
 		{"plural", &filesArgs{}, `{"ref":1,"path":["/a"]}`, "paths"},
 		{"nothing close", &clickArgs{}, `{"bogus":1}`, ""},
@@ -79,7 +77,7 @@ func TestClosestParam(t *testing.T) {
 func TestDidYouMeanThroughDispatch(t *testing.T) {
 	s := New(Config{})
 	defer s.Close()
-	r := s.Dispatch(context.Background(), "electron_switch_surface", json.RawMessage(`{"surface_id":"s1"}`), nil)
+	r := s.Dispatch(context.Background(), "electron_switch_surface", json.RawMessage(`{"surface":"s1"}`), nil)
 	var m struct {
 		OK      bool           `json:"ok"`
 		Code    string         `json:"code"`
@@ -89,7 +87,7 @@ func TestDidYouMeanThroughDispatch(t *testing.T) {
 	if err := json.Unmarshal(r.JSON, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.OK || m.Code != string(errs.BadArgument) || m.Details["did_you_mean"] != "surfaceId" || m.Details["field"] != "surface_id" {
+	if m.OK || m.Code != string(errs.BadArgument) || m.Details["did_you_mean"] != "surfaceId" || m.Details["field"] != "surface" {
 		t.Fatalf("envelope %s", r.JSON)
 	}
 }
@@ -175,4 +173,36 @@ func FuzzClosestParam(f *testing.F) {
 			t.Fatalf("editDistance(%q, %q) = %d, reversed %d", name, other, d1, d2)
 		}
 	})
+}
+
+// TestResultSpellingsAccepted (issue 30, point 6): a field named as results
+// spell it (surface_id, window_id) is taken as the parameter it names; a
+// name that is the same parameter given twice stays an error.
+func TestResultSpellingsAccepted(t *testing.T) {
+	type args struct {
+		SurfaceID string `json:"surfaceId,omitempty"`
+		WindowID  string `json:"windowId,omitempty"`
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"surface_id":"s1-surface-2"}`, "s1-surface-2|"},
+		{`{"window_id":"W"}`, "|W"},
+		{`{"surfaceId":"a"}`, "a|"},
+	} {
+		var a args
+		if err := decodeArgs(json.RawMessage(c.in), &a); err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if got := a.SurfaceID + "|" + a.WindowID; got != c.want {
+			t.Fatalf("%s: got %s, want %s", c.in, got, c.want)
+		}
+	}
+	var a args
+	if err := decodeArgs(json.RawMessage(`{"surfaceId":"a","surface_id":"b"}`), &a); err == nil {
+		t.Fatal("surfaceId and surface_id together were accepted")
+	}
+	for _, raw := range []string{`{"target_ID":"w1"}`, `{"window-title":"Main"}`, `{"session_id":"s1"}`} {
+		if err := decodeArgs(json.RawMessage(raw), &switchWindowArgs{}); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+	}
 }

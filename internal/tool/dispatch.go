@@ -335,6 +335,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		return errs.BadArg("arguments", "must be a JSON object")
 	}
 	raw = numericRefs(raw)
+	raw = otherSpellings(raw, reflect.TypeOf(into))
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(into)
@@ -362,6 +363,51 @@ func decodeArgs(raw json.RawMessage, into any) error {
 		return errs.BadArg("arguments", "invalid JSON at offset %d: %v", se.Offset, err)
 	}
 	return errs.BadArg("arguments", "%v", err)
+}
+
+// otherSpellings renames an argument spelled as results spell the same
+// field (surface_id, window_id, target_id) to the parameter it names
+// (surfaceId…): the one parameter whose name is the same case- and
+// separator-insensitively, when that parameter is not given too. Anything
+// else is left for the decoder to judge (and did-you-mean to answer).
+func otherSpellings(raw json.RawMessage, t reflect.Type) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	var byKey map[string]string // param key → parameter, built on first need
+	changed := false
+	for k, v := range m {
+		if !strings.ContainsAny(k, "_-") {
+			continue
+		}
+		if byKey == nil {
+			byKey = map[string]string{}
+			for _, p := range paramNames(t) {
+				if !strings.Contains(p, ".") {
+					byKey[paramKey(p)] = p
+				}
+			}
+		}
+		p, ok := byKey[paramKey(k)]
+		if !ok || p == k {
+			continue
+		}
+		if _, given := m[p]; given {
+			continue
+		}
+		delete(m, k)
+		m[p] = v
+		changed = true
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // numericRefs turns a ref given as a string of digits ("3", as agents often
