@@ -506,6 +506,7 @@ func TestDevLaunch(t *testing.T) {
 		AppRoot:        dir,
 		Args:           []string{"--user-data-dir=" + profile},
 		Env:            map[string]string{"NODE": node, "FAKE_CHROMIUM": chromium},
+		AllowEnv:       []string{"NODE", "FAKE_CHROMIUM"}, // the stand-in's own variables (an app root allows only listed names)
 		Progress:       stages.add,
 	})
 	if err != nil {
