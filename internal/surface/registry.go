@@ -128,6 +128,11 @@ type node struct {
 	// From the last listing.
 	rank         int // targets: listing order; in-process frames: tree order
 	listedAsRoot bool
+
+	// The frame's offset in its window's viewport at the last pointer
+	// action (Resolution.SteadyOffset).
+	offX, offY float64
+	offSeen    bool
 }
 
 // sockState is what the registry tracks on one target socket.

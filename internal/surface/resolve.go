@@ -70,6 +70,26 @@ type hop struct {
 // webview target): it needs no offset and no window.focus().
 func (res *Resolution) IsInputRoot() bool { return res.InputRootID == res.FrameID }
 
+// SteadyOffset records the frame's offset (dx, dy) in its window's
+// viewport, as a pointer action computed it, and says whether it is the
+// offset the surface's previous pointer action saw: no enclosing document
+// moved the frame since, so the browser's routing of input to it has had
+// no layout to catch up with.
+func (res *Resolution) SteadyOffset(dx, dy float64) bool {
+	if res.r == nil {
+		return false
+	}
+	res.r.mu.Lock()
+	defer res.r.mu.Unlock()
+	n := res.r.byID[res.SurfaceID]
+	if n == nil {
+		return false
+	}
+	same := n.offSeen && n.offX == dx && n.offY == dy
+	n.offX, n.offY, n.offSeen = dx, dy, true
+	return same
+}
+
 // CrossesTargets reports whether the surface is rendered by another target
 // than its input root (an out-of-process frame, or a frame inside one).
 func (res *Resolution) CrossesTargets() bool { return len(res.hops) > 0 }

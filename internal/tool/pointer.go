@@ -37,10 +37,18 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 	deadline := time.Now().Add(timeout)
 	act.Mixed = res.Mixed
 	p, err := pointOnce(ctx, c, res, f, loc, act, deadline)
-	if err != nil || !needsAim(res, act, p) {
-		return p, err
+	if err != nil {
+		return nil, err
 	}
-	return aim(ctx, c, res, f, loc, act, p, deadline)
+	steady := res.CrossesTargets() && res.SteadyOffset(p.x-p.acted.X, p.y-p.acted.Y)
+	if !needsAim(res, act, p, steady) {
+		return p, nil
+	}
+	q, err := aim(ctx, c, res, f, loc, act, p, deadline)
+	if err == nil && res.CrossesTargets() {
+		res.SteadyOffset(q.x-q.acted.X, q.y-q.acted.Y)
+	}
+	return q, err
 }
 
 // needsAim says whether the browser's routing of pointer input to the
@@ -50,11 +58,14 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 // document knows at once, so neither the checks nor the receipt after the
 // press can tell in time). That matters only in a window with
 // out-of-process frames (one renderer hit-tests its own frames itself):
-// after a scroll of the element's document, and for an element in another
-// target than its window, whose enclosing documents may have scrolled in
-// other processes without its knowing.
-func needsAim(res *surface.Resolution, act page.Action, p *pointed) bool {
-	return act.Arm != "" && !act.Force && !p.acted.There && (res.Mixed || p.acted.Foreign) && (p.acted.Scrolled || res.CrossesTargets())
+// after a scroll of the element's document or of a scroller that holds it,
+// and for an element in another target than its window whose offset in the
+// window is not the one its previous pointer action saw (steady): its
+// enclosing documents may have scrolled in other processes without its
+// knowing.
+func needsAim(res *surface.Resolution, act page.Action, p *pointed, steady bool) bool {
+	return act.Arm != "" && !act.Force && !p.acted.There && (res.Mixed || p.acted.Foreign) &&
+		(p.acted.Scrolled || (res.CrossesTargets() && !steady))
 }
 
 // aimTries bounds the moves aim sends: each one waits for a frame of the

@@ -108,28 +108,40 @@ function scrollToView(el) {
 // then a press can go to the frame that was there before the scroll. The
 // page's own hit test is up to date at once, so a scroll is remembered
 // here and the Go side makes sure its pointer reached the element before
-// it presses (see pointAt in internal/tool). RECENT_SCROLL_MS is how long
-// after a scroll event the routing is not trusted. A pointer action also
-// waits until PRESENT_FRAMES animation frames have begun since the last
-// scroll event (the scroll event fires in the frame that commits the new
-// offset; the next one begins after that frame was submitted), or
-// PRESENT_MS for a document that does not render.
+// it presses (see pointAt in internal/tool). Only a scroll of the
+// document or of a scroller that holds the element moves it: a log panel
+// that scrolls itself elsewhere on the page does not. RECENT_SCROLL_MS is
+// how long after such a scroll event the routing is not trusted. A
+// pointer action also waits until PRESENT_FRAMES animation frames have
+// begun since the last scroll event (the scroll event fires in the frame
+// that commits the new offset; the next one begins after that frame was
+// submitted), or PRESENT_MS for a document that does not render.
 var RECENT_SCROLL_MS = 1000, PRESENT_FRAMES = 2, PRESENT_MS = 100;
 var lastScroll = 0, framesSinceScroll = PRESENT_FRAMES;
+var scrollTimes = new WeakMap(); // what scrolled (the document or an element) → when
 function countFrames() {
   _raf(function () {
     framesSinceScroll++;
     if (framesSinceScroll < PRESENT_FRAMES) countFrames();
   });
 }
-window.addEventListener('scroll', function () {
+window.addEventListener('scroll', function (ev) {
+  var t = ev.target && ev.target.nodeType === ELEMENT_NODE && ev.target !== document.scrollingElement ? ev.target : document;
   lastScroll = _now();
+  scrollTimes.set(t, lastScroll);
   var idle = framesSinceScroll >= PRESENT_FRAMES;
   framesSinceScroll = 0;
   if (idle) countFrames();
 }, { capture: true, passive: true });
 
-function scrolledRecently() { return _now() - lastScroll < RECENT_SCROLL_MS; }
+// scrolledRecently says whether the document or a scroller that holds el
+// scrolled in the last RECENT_SCROLL_MS.
+function scrolledRecently(el) {
+  var now = _now(), recent = function (x) { var at = scrollTimes.get(x); return at !== undefined && now - at < RECENT_SCROLL_MS; };
+  if (recent(document)) return true;
+  for (var p = el; p; p = flatParent(p)) if (recent(p)) return true;
+  return false;
+}
 
 // foreignFrames says whether this document holds a frame of another
 // origin (which Chromium may render in another process).
@@ -499,7 +511,7 @@ function check(s, a, st) {
   }
   var res = { ok: true, el: el, changed: changed ? [changed] : [] };
   if (c.scroll && scrollToView(el)) st.scrolled = true;
-  if (st.scrolled || scrolledRecently()) {
+  if (st.scrolled || scrolledRecently(el)) {
     res.scrolled = true;
     if (st.foreign === undefined) st.foreign = foreignFrames();
     res.foreign = st.foreign;
@@ -578,7 +590,7 @@ OPS.act = function (s, a) {
   var first = check(s, a, st);
   if (first.ok) return done(s, a, first);
   if (a.early && first.why === 'unstable' && first.first && first.el) {
-    return { ok: false, why: 'early', x: first.x, y: first.y, there: pointerThere(s, first.el, first.x, first.y), scrolled: !!(st.scrolled || scrolledRecently()) };
+    return { ok: false, why: 'early', x: first.x, y: first.y, there: pointerThere(s, first.el, first.x, first.y), scrolled: !!(st.scrolled || scrolledRecently(first.el)) };
   }
   var budget = a.budget || 0;
   if (budget <= 0) return bare(first);
