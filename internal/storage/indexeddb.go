@@ -382,11 +382,26 @@ const normJS = `const norm = (v, seen) => {
   seen.delete(v);
   return out; };`
 
+// sourceJS is the part of readJS and keysJS that finds what to read: the
+// store (or its index) of an open database, and the key range of q.
+const sourceJS = `
+  function idbSource(db, q) {
+    let src;
+    try { src = db.transaction(q.store, 'readonly').objectStore(q.store); } catch (e) { throw new Error('store: ' + e.message); }
+    if (q.index) { try { src = src.index(q.index); } catch (e) { throw new Error('index: ' + e.message); } }
+    let range = null;
+    if (q.lower !== undefined && q.upper !== undefined) range = IDBKeyRange.bound(q.lower, q.upper, q.lowerOpen, q.upperOpen);
+    else if (q.lower !== undefined) range = IDBKeyRange.lowerBound(q.lower, q.lowerOpen);
+    else if (q.upper !== undefined) range = IDBKeyRange.upperBound(q.upper, q.upperOpen);
+    return { src, range };
+  }
+`
+
 // readJS reads a page of records with a cursor; its argument is data
 // ({db, store, index, lower, upper, lowerOpen, upperOpen, skip, limit}),
 // never code. It opens the database without a version, so it never
 // creates or upgrades one.
-const readJS = `function (q) { ` + normJS + `
+const readJS = `function (q) { ` + normJS + sourceJS + `
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(q.db);
     req.onupgradeneeded = () => { req.transaction.abort(); };
@@ -394,13 +409,7 @@ const readJS = `function (q) { ` + normJS + `
     req.onsuccess = () => {
       const db = req.result;
       try {
-        let src;
-        try { src = db.transaction(q.store, 'readonly').objectStore(q.store); } catch (e) { throw new Error('store: ' + e.message); }
-        if (q.index) { try { src = src.index(q.index); } catch (e) { throw new Error('index: ' + e.message); } }
-        let range = null;
-        if (q.lower !== undefined && q.upper !== undefined) range = IDBKeyRange.bound(q.lower, q.upper, q.lowerOpen, q.upperOpen);
-        else if (q.lower !== undefined) range = IDBKeyRange.lowerBound(q.lower, q.lowerOpen);
-        else if (q.upper !== undefined) range = IDBKeyRange.upperBound(q.upper, q.upperOpen);
+        const { src, range } = idbSource(db, q);
         if (src.getAllRecords && q.skip + q.limit <= 10000) {
           // One request for the page (Chromium 141+), not one per record.
           const all = src.getAllRecords({query: range, count: q.skip + q.limit + 1});
@@ -495,7 +504,7 @@ func (d *DB) readInPage(ctx context.Context, database, store, index string, rng 
 // index order); its argument is data ({db, store, index, lower, upper,
 // lowerOpen, upperOpen, limit}), never code. Like readJS it opens the
 // database without a version, so it never creates or upgrades one.
-const keysJS = `function (q) { ` + normJS + `
+const keysJS = `function (q) { ` + normJS + sourceJS + `
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(q.db);
     req.onupgradeneeded = () => { req.transaction.abort(); };
@@ -503,13 +512,7 @@ const keysJS = `function (q) { ` + normJS + `
     req.onsuccess = () => {
       const db = req.result;
       try {
-        let src;
-        try { src = db.transaction(q.store, 'readonly').objectStore(q.store); } catch (e) { throw new Error('store: ' + e.message); }
-        if (q.index) { try { src = src.index(q.index); } catch (e) { throw new Error('index: ' + e.message); } }
-        let range = null;
-        if (q.lower !== undefined && q.upper !== undefined) range = IDBKeyRange.bound(q.lower, q.upper, q.lowerOpen, q.upperOpen);
-        else if (q.lower !== undefined) range = IDBKeyRange.lowerBound(q.lower, q.lowerOpen);
-        else if (q.upper !== undefined) range = IDBKeyRange.upperBound(q.upper, q.upperOpen);
+        const { src, range } = idbSource(db, q);
         const all = src.getAllKeys(range, q.limit + 1);
         all.onerror = () => { db.close(); reject(all.error); };
         all.onsuccess = () => {

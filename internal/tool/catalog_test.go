@@ -243,18 +243,9 @@ func TestAnnotationsAHostCanTrust(t *testing.T) {
 func TestToolNotEnabledThroughMCP(t *testing.T) {
 	s := New(Config{ToolProfile: "essential"})
 	defer s.Close()
+	cs, done := inMemoryClient(t, s)
+	defer done()
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	for name, flag := range map[string]string{"storage_cookies": "--with storage", "electron_set_value": "--tool-profile testing"} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
 		if err != nil {

@@ -334,8 +334,7 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	if raw[0] != '{' {
 		return errs.BadArg("arguments", "must be a JSON object")
 	}
-	raw = numericRefs(raw)
-	raw = otherSpellings(raw, reflect.TypeOf(into))
+	raw = normalizeArgs(raw, reflect.TypeOf(into))
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(into)
@@ -365,16 +364,32 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	return errs.BadArg("arguments", "%v", err)
 }
 
-// otherSpellings renames an argument spelled as results spell the same
-// field (surface_id, window_id, target_id) to the parameter it names
-// (surfaceId…): the one parameter whose name is the same case- and
-// separator-insensitively, when that parameter is not given too. Anything
+// normalizeArgs takes what agents commonly send for what a parameter
+// means (otherSpellings, numericRefs) before the strict decode; anything
 // else is left for the decoder to judge (and did-you-mean to answer).
-func otherSpellings(raw json.RawMessage, t reflect.Type) json.RawMessage {
+func normalizeArgs(raw json.RawMessage, t reflect.Type) json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return raw
 	}
+	renamed := otherSpellings(m, t)
+	refs := numericRefs(m)
+	if !renamed && !refs {
+		return raw
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// otherSpellings renames an argument spelled as results spell the same
+// field (surface_id, window_id, target_id) to the parameter it names
+// (surfaceId…): the one parameter whose name is the same case- and
+// separator-insensitively, when that parameter is not given too. It says
+// whether it renamed any.
+func otherSpellings(m map[string]json.RawMessage, t reflect.Type) bool {
 	var byKey map[string]string // param key → parameter, built on first need
 	changed := false
 	for k, v := range m {
@@ -400,24 +415,13 @@ func otherSpellings(raw json.RawMessage, t reflect.Type) json.RawMessage {
 		m[p] = v
 		changed = true
 	}
-	if !changed {
-		return raw
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return out
+	return changed
 }
 
 // numericRefs turns a ref given as a string of digits ("3", as agents often
-// copy it from "[3]" lines) into the number it names. Anything else is left
-// for the decoder to judge.
-func numericRefs(raw json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return raw
-	}
+// copy it from "[3]" lines) into the number it names, and says whether it
+// turned any.
+func numericRefs(m map[string]json.RawMessage) bool {
 	changed := false
 	for _, k := range []string{"ref", "targetRef"} { // the parameters that take a ref
 		v, ok := m[k]
@@ -434,14 +438,7 @@ func numericRefs(raw json.RawMessage) json.RawMessage {
 			changed = true
 		}
 	}
-	if !changed {
-		return raw
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return out
+	return changed
 }
 
 // jsonPath turns the decoder's path of a field (which names embedded Go

@@ -131,23 +131,31 @@ func hostTools(t testing.TB, cfg Config) []*mcp.Tool {
 	t.Helper()
 	s := New(cfg)
 	defer s.Close()
+	cs, done := inMemoryClient(t, s)
+	defer done()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Tools
+}
+
+// inMemoryClient connects an MCP client to s in memory; done closes both
+// ends.
+func inMemoryClient(t testing.TB, s *Server) (cs *mcp.ClientSession, done func()) {
+	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "manifest", Version: "0"}, nil).Connect(ctx, ct, nil)
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
+		_ = ss.Close()
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Tools
+	return cs, func() { _ = cs.Close(); _ = ss.Close() }
 }
 
 // manifestRegressions lists each variant that grew more than
