@@ -30,9 +30,11 @@ type pointed struct {
 // it was looked at once, the mouse moves to it while a frame passes and the
 // second look completes the check, so the action pays one frame, not one
 // for stability and one for the move. Clicks do not need it: their move is
-// pipelined with the press (input.Click) and costs no frame. What lies over
-// the element's frame in enclosing documents is left to the browser's
-// hit-testing: the receipt (verifyReceived) tells afterwards.
+// pipelined with the press (input.Click) and costs no frame. In a frame,
+// covers in the enclosing documents are waited for first (ADR-003). In a
+// window with out-of-process frames, after a scroll (or for a frame that
+// moved) the point is proven by a move before it is returned (needsAim,
+// aim; ADR-036), and the press then goes in place.
 func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
 	deadline := time.Now().Add(timeout)
 	act.Mixed = res.Mixed
