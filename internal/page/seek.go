@@ -68,6 +68,11 @@ type wireSeek struct {
 	ScrollTop    float64    `json:"scroll_top"`
 	ScrollHeight float64    `json:"scroll_height"`
 	St           *seekState `json:"st"`
+	// Columns: a grid that draws only some of its columns (nil else).
+	Columns *struct {
+		Count int `json:"count"`
+		Drawn int `json:"drawn"`
+	} `json:"columns"`
 }
 
 // Seek finds an element that a virtualized list may not have rendered:
@@ -109,6 +114,12 @@ func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Durat
 	switch {
 	case last.Lists == 0:
 		e = errs.New(code, "%s, and the surface has no virtualized list to scroll", what)
+	case last.Done && last.Columns != nil:
+		// Never "does not exist" for what the grid may hold: only its rows
+		// were scrolled.
+		e = errs.New(code, "%s in the columns in view: the grid has %d columns and draws %d, and only its rows were scrolled, so cells of the other columns were not searched", what, last.Columns.Count, last.Columns.Drawn)
+		e.Hint = "The grid draws only the columns in view. Scroll it sideways (electron_scroll with dx on the grid) and look again, or find the cell by a selector of its row and column."
+		e = e.With("column_count", last.Columns.Count).With("columns_drawn", last.Columns.Drawn)
 	case last.Done:
 		e = errs.New(code, "%s, even after scrolling %d virtualized list(s) through to their end", what, last.Lists)
 	default:

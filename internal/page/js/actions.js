@@ -118,7 +118,7 @@ function scrollToView(el) {
 // submitted), or PRESENT_MS for a document that does not render.
 var RECENT_SCROLL_MS = 1000, PRESENT_FRAMES = 2, PRESENT_MS = 100;
 var lastScroll = 0, framesSinceScroll = PRESENT_FRAMES;
-var scrollTimes = new WeakMap(); // what scrolled (the document or an element) → when
+var scrollTimes = new _WeakMap(); // what scrolled (the document or an element) → when
 function countFrames() {
   _raf(function () {
     framesSinceScroll++;
@@ -989,7 +989,7 @@ function visualPrint() {
 // printChange counts the entries of two prints that differ (as multisets)
 // and names the first new one, else the first gone.
 function printChange(before, after) {
-  var count = new Map(), changed = 0, first = '', gone = '';
+  var count = new _Map(), changed = 0, first = '', gone = '';
   for (var i = 0; i < before.length; i++) count.set(before[i], (count.get(before[i]) || 0) + 1);
   for (var k = 0; k < after.length; k++) {
     var n = count.get(after[k]) || 0;

@@ -101,6 +101,22 @@ function rowSig(el) {
   return el.childElementCount + '|' + (f ? f.textContent.slice(0, 40) : '') + '|' + (l ? l.textContent.slice(0, 40) : '') + '|' + el.textContent.length;
 }
 
+// hiddenColumns finds a grid among the scrollers that draws only some of
+// its columns (aria-colcount above the aria-colindex values it draws):
+// {count, drawn}, or null. Only rows were scrolled, so cells in the other
+// columns were never drawn, let alone searched.
+function hiddenColumns(scrollers) {
+  for (var i = 0; i < scrollers.length; i++) {
+    var g = scrollers[i].closest('[aria-colcount]');
+    if (!g) continue;
+    var count = parseInt(g.getAttribute('aria-colcount'), 10);
+    var seen = new _Set(), cells = g.querySelectorAll('[aria-colindex]');
+    for (var k = 0; k < cells.length; k++) seen.add(cells[k].getAttribute('aria-colindex'));
+    if (count > seen.size && seen.size > 0) return { count: count, drawn: seen.size };
+  }
+  return null;
+}
+
 // found answers with the element's ref, after bringing it into view.
 function seekFound(s, el, st, scroller) {
   if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
@@ -125,7 +141,7 @@ OPS.seek = function (s, a) {
   var sliceEnd = performance.now() + (a.sliceMs || 1000);
   return seekLater(s, function () {
     var step = function () {
-      if (st.k >= scrollers.length) return _Promise.resolve({ found: false, done: true, lists: scrollers.length, st: st });
+      if (st.k >= scrollers.length) return _Promise.resolve({ found: false, done: true, lists: scrollers.length, st: st, columns: hiddenColumns(scrollers) });
       var sc = scrollers[st.k];
       var max = sc.scrollHeight - sc.clientHeight;
       if (st.start < 0) st.start = sc.scrollTop;
