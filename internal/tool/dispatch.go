@@ -641,7 +641,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		// A renderer stuck in a script: PAGE_UNRESPONSIVE, not the
 		// backstop (hung.go). The probe goes out before the handler's
 		// commands.
-		hangErr, stopHang = hangDuring(ctx, c.Session, name, s.sel.enabled)
+		hangErr, stopHang = hangDuring(ctx, c.Session, name)
 		defer stopHang()
 	}
 	type outcome struct {

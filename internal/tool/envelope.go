@@ -111,7 +111,7 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 	if len(next) > 0 {
 		next = nil
 		for _, a := range e.NextActions {
-			if !s.notOffered(a) {
+			if !namesNotOffered(a, s.notOffered) {
 				next = append(next, a)
 			}
 		}
@@ -139,4 +139,16 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 func (s *Server) notOffered(name string) bool {
 	_, known := s.tools().defs[name]
 	return known && !s.sel.enabled(name)
+}
+
+// namesNotOffered says whether text (a next action: a tool name, or a
+// sentence that starts with one) names a tool that off says is not
+// offered.
+func namesNotOffered(text string, off func(string) bool) bool {
+	for _, w := range toolWord().FindAllString(text, -1) {
+		if off(w) {
+			return true
+		}
+	}
+	return false
 }

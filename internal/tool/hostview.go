@@ -125,14 +125,7 @@ var toolWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // clauses ("; ") that name a tool that is off, and a sentence left with
 // none.
 func withoutPointersTo(desc string, off func(string) bool) string {
-	names := func(s string) bool {
-		for _, w := range toolWord().FindAllString(s, -1) {
-			if off(w) {
-				return true
-			}
-		}
-		return false
-	}
+	names := func(s string) bool { return namesNotOffered(s, off) }
 	sentences := strings.SplitAfter(desc, ". ")
 	out := sentences[:1]
 	changed := false

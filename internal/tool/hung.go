@@ -82,7 +82,7 @@ func hangFree(name string) bool {
 // it: when it is not answered in time (and no dialog explains the
 // silence), the returned channel yields PAGE_UNRESPONSIVE. stop ends the
 // watch.
-func hangDuring(ctx context.Context, sess *session.Session, name string, enabled func(string) bool) (<-chan error, func()) {
+func hangDuring(ctx context.Context, sess *session.Session, name string) (<-chan error, func()) {
 	out := make(chan error, 1)
 	if hangFree(name) {
 		return out, func() {}
@@ -130,14 +130,15 @@ func hangDuring(ctx context.Context, sess *session.Session, name string, enabled
 			return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
 		}
 		hung.set(window)
-		out <- unresponsiveError(sess, name, window, time.Since(start), enabled)
+		out <- unresponsiveError(sess, name, window, time.Since(start))
 	}()
 	return out, func() { cancel(); <-done }
 }
 
-// unresponsiveError names, in next_actions, only the ways out the
-// operator's profile enables (electron_reload is not in essential).
-func unresponsiveError(sess *session.Session, name, window string, waited time.Duration, enabled func(string) bool) error {
+// unresponsiveError names the ways out in next_actions; the failure
+// envelope keeps only those the operator's profile offers (electron_reload
+// is not in essential).
+func unresponsiveError(sess *session.Session, name, window string, waited time.Duration) error {
 	e := errs.New(errs.PageUnresponsive, "%s: the page in window %s runs a script that does not return: it answered no trivial evaluation within %d ms", name, window, waited.Milliseconds())
 	e.With("window_id", window)
 	if sid, ok := sess.Surfaces.SurfaceOf(window); ok {
@@ -147,15 +148,11 @@ func unresponsiveError(sess *session.Session, name, window string, waited time.D
 	e.With("tried", []string{
 		"Runtime.evaluate of 0 on the window's socket, sent before the call's own commands: no answer",
 	})
-	for _, a := range []struct{ tool, what string }{
-		{"electron_reload", "electron_reload stops the running script (Runtime.terminateExecution) and reloads the window"},
-		{"electron_navigate", `electron_navigate {"url": ...} stops it and opens another page (when the page spins again as it loads)`},
-		{"electron_go_back", "electron_go_back stops it and returns to the previous page"},
-		{"electron_switch_window", "electron_switch_window to act in another window meanwhile"},
-	} {
-		if enabled == nil || enabled(a.tool) {
-			e.NextActions = append(e.NextActions, a.what)
-		}
+	e.NextActions = []string{
+		"electron_reload stops the running script (Runtime.terminateExecution) and reloads the window",
+		`electron_navigate {"url": ...} stops it and opens another page (when the page spins again as it loads)`,
+		"electron_go_back stops it and returns to the previous page",
+		"electron_switch_window to act in another window meanwhile",
 	}
 	return e
 }
