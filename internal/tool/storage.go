@@ -820,29 +820,44 @@ func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) 
 	if limit == 0 {
 		limit = 100
 	}
-	// The active surface's own origin: read in its document straight away
-	// (no listing of every target's frames); the script says which origin
-	// it read, and a document that navigated meanwhile falls back.
-	if a.Origin == "" {
-		if db, origin, ok := activeIDB(ctx, c); ok {
-			recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
-			if err == nil {
-				return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
-			}
-			if !errors.Is(err, storage.ErrOriginChanged) {
-				return nil, err
-			}
-		}
-	}
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
-	if err != nil {
-		return nil, err
-	}
-	recs, more, err := db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+	var more bool
+	recs, origin, err := readIDB(ctx, c, &a.webArgs, func(db *storage.DB) (recs []storage.Record, err error) {
+		recs, more, err = db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
+		return recs, err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+}
+
+// readIDB runs read on the IndexedDB of the active surface's own origin
+// when no origin is named: in its document straight away (no listing of
+// every target's frames); the script says which origin it read, and a
+// document that navigated meanwhile falls back to opening the origin as
+// named or found (idbOpen). It returns what read returned and the origin.
+func readIDB[T any](ctx context.Context, c *Call, web *webArgs, read func(*storage.DB) (T, error)) (T, string, error) {
+	var zero T
+	if web.Origin == "" {
+		if db, origin, ok := activeIDB(ctx, c); ok {
+			v, err := read(db)
+			if err == nil {
+				return v, origin, nil
+			}
+			if !errors.Is(err, storage.ErrOriginChanged) {
+				return zero, "", err
+			}
+		}
+	}
+	db, origin, err := idbOpen(ctx, c, web)
+	if err != nil {
+		return zero, "", err
+	}
+	v, err := read(db)
+	if err != nil {
+		return zero, "", err
+	}
+	return v, origin, nil
 }
 
 type idbKeysArgs struct {
@@ -877,22 +892,11 @@ func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*idbKeysResult, erro
 	if limit == 0 {
 		limit = 100
 	}
-	if a.Origin == "" {
-		if db, origin, ok := activeIDB(ctx, c); ok {
-			keys, more, err := db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
-			if err == nil {
-				return &idbKeysResult{Origin: origin, Count: len(keys), Keys: keys, HasMore: more}, nil
-			}
-			if !errors.Is(err, storage.ErrOriginChanged) {
-				return nil, err
-			}
-		}
-	}
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
-	if err != nil {
-		return nil, err
-	}
-	keys, more, err := db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
+	var more bool
+	keys, origin, err := readIDB(ctx, c, &a.webArgs, func(db *storage.DB) (keys []storage.JSONValue, err error) {
+		keys, more, err = db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
+		return keys, err
+	})
 	if err != nil {
 		return nil, err
 	}
