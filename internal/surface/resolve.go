@@ -42,11 +42,6 @@ type Resolution struct {
 	// Fallback is set when the selected root page had closed and the
 	// registry selected another root to resolve this call.
 	Fallback *Fallback
-	// Mixed says the window holds frames rendered by another process than
-	// its own (out-of-process iframes): the browser then picks the
-	// renderer for each pointer event by hit-test data that follows the
-	// page's layout only once a frame is presented.
-	Mixed bool
 
 	r    *Registry
 	hops []hop // from the surface up to the input root
@@ -69,6 +64,21 @@ type hop struct {
 // IsInputRoot reports whether the surface is its own input root (a page or
 // webview target): it needs no offset and no window.focus().
 func (res *Resolution) IsInputRoot() bool { return res.InputRootID == res.FrameID }
+
+// Mixed says the window holds frames rendered by another process than its
+// own (out-of-process iframes): the browser then picks the renderer for
+// each pointer event by hit-test data that follows the page's layout only
+// once a frame is presented. Pointer actions ask; resolving does not pay
+// for it.
+func (res *Resolution) Mixed() bool {
+	if res.r == nil || res.InputRootID == "" {
+		return false
+	}
+	res.r.mu.Lock()
+	defer res.r.mu.Unlock()
+	root := res.r.byFrame[res.InputRootID]
+	return root != nil && res.r.mixedLocked(root)
+}
 
 // SteadyOffset records the frame's offset (dx, dy) in its window's
 // viewport, as a pointer action computed it, and says whether it is the
@@ -262,7 +272,6 @@ func (r *Registry) tryResolveLocked(id string) (*Resolution, []string, error) {
 	if root != nil {
 		res.InputRootID = root.frameID
 		res.InputRoot = r.current[root.host].sock.Conn()
-		res.Mixed = r.mixedLocked(root)
 	}
 	return res, nil, nil
 }

@@ -37,7 +37,7 @@ type pointed struct {
 // aim; ADR-036), and the press then goes in place.
 func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, loc page.Locator, act page.Action, timeout time.Duration) (*pointed, error) {
 	deadline := time.Now().Add(timeout)
-	act.Mixed = res.Mixed
+	act.Mixed = res.Mixed()
 	p, err := pointOnce(ctx, c, res, f, loc, act, deadline)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func pointAt(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame
 // enclosing documents may have scrolled in other processes without its
 // knowing.
 func needsAim(res *surface.Resolution, act page.Action, p *pointed, steady bool) bool {
-	return act.Arm != "" && !act.Force && !p.acted.There && (res.Mixed || p.acted.Foreign) &&
+	return act.Arm != "" && !act.Force && !p.acted.There && (act.Mixed || p.acted.Foreign) &&
 		(p.acted.Scrolled || (res.CrossesTargets() && !steady))
 }
 
