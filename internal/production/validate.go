@@ -407,7 +407,7 @@ func (v *validation) gather(run map[string]bool) error {
 		}
 	}
 	if err := v.ctx.Err(); err != nil {
-		return errs.FromContext(v.ctx, errs.OperationTimeout, "production_validate")
+		return errs.FromContext(v.ctx, errs.OperationTimeout, "validating the app")
 	}
 	if a.asarPath != "" && (run[CheckAsar] || run[CheckAsarIntegrity] || run[CheckWebPreferences] || run[CheckVersions]) {
 		v.archive, v.asarErr = OpenArchive(a.asarPath)
@@ -451,7 +451,7 @@ func (v *validation) gather(run map[string]bool) error {
 		if run[CheckAsarIntegrity] {
 			r.Integrity, v.intErr = v.archive.CheckIntegrity(v.ctx)
 			if v.intErr != nil && v.ctx.Err() != nil {
-				return errs.FromContext(v.ctx, errs.OperationTimeout, "production_validate")
+				return errs.FromContext(v.ctx, errs.OperationTimeout, "validating the app")
 			}
 		}
 	}

@@ -101,7 +101,7 @@ func (s *Session) CrashedError() error {
 	if c.Signal != "" {
 		e.With("signal", c.Signal)
 	}
-	e.NextActions = []string{"electron_launch {relaunch: true}", "electron_stop"}
+	e.NextActions = []string{"electron_launch {relaunch: true} starts the app again", "electron_stop cleans up the ended session"}
 	return e
 }
 

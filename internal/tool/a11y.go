@@ -16,7 +16,11 @@ import (
 )
 
 func registerA11y(s *Server) {
-	add(s, "a11y_audit", "Audit accessibility with axe-core (the engine the operator gave with --axe-core) in the active surface, the surface surfaceId, or surfaces:'all' (the active window and every frame, nested OOPIF and webview in it). Filter by exact axe rules or by tags (wcag2a, wcag2aa, best-practice, ...), impactMin, include/exclude selectors. Returns bounded violations and incomplete checks with rule id, impact, WCAG tags, help URL and, per node, a ref and surface_id to act on, with the true counts. Automated checks are partial: zero violations is not conformance.", true, gateNone, a11yAudit)
+	define(s, Def{
+		Name: "a11y_audit", Title: "Audit accessibility with axe-core", Class: classAction, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Audit accessibility with axe-core (the engine the operator gave with --axe-core) in the active surface, the surface surfaceId, or surfaces:'all' (the active window and every frame, nested OOPIF and webview in it). Filter by exact axe rules or by tags (wcag2a, wcag2aa, best-practice, ...), impactMin, include/exclude selectors. Returns bounded violations and incomplete checks with rule id, impact, WCAG tags, help URL and, per node, a ref and surface_id to act on, with the true counts. Automated checks are partial: zero violations is not conformance.",
+	}, a11yAudit)
 }
 
 // axeEngine holds the engine the server loaded (once it loads; a failure

@@ -7,17 +7,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
-// The catalog (docs/adr/022): every tool's title, its MCP annotations and
-// the core profiles it belongs to, in ONE table (tools below), and the
-// capability groups, found by the tool name's prefix (groups below).
-// TestCatalog checks the table against the registry: every registered tool
-// has a row, and a tool that can change the app, its scroll position or
-// the browser is never read-only.
+// The catalog (docs/adr/022, amended by docs/adr/037): what each tool's
+// Def (def.go) says of its world (kind, which decides its MCP
+// annotations), the core profiles a Def names by letter, and the
+// capability groups (groups below), found by a tool name's prefix.
+// TestCatalog checks every Def: a tool that can change the app, its scroll
+// position or the browser is never read-only.
 
 // kind is what a tool does to the world, which decides its annotations.
 type kind int
@@ -48,7 +46,7 @@ const (
 	kReach
 )
 
-// Core profiles. A row's profiles string holds the letters of the profiles
+// Core profiles. A Def's Profiles string holds the letters of the profiles
 // it belongs to; full holds every core tool.
 const (
 	profEssential = 'E'
@@ -63,158 +61,6 @@ var Profiles = []string{"essential", "testing", "debug", "full"}
 // the complete core surface, as in stagewright (ADR-021), until a task
 // benchmark shows a smaller one serves agents as well.
 const DefaultProfile = "full"
-
-type entry struct {
-	name     string
-	title    string
-	kind     kind
-	profiles string    // letters: E essential, T testing, D debug (full has all)
-	class    toolClass // how its calls share the session (classes.go, docs/adr/018)
-}
-
-// tools is the table. One line per tool; a group's tools (see groups) need
-// no profile letters.
-var tools = []entry{
-	// lifecycle and targeting
-	{"electron_launch", "Launch an app", kReach, "ETD", classLifecycle},
-	{"electron_attach", "Attach to a running app", kReach, "ETD", classLifecycle},
-	{"electron_inject", "Open an app's main-process inspector", kOpen, "ETD", classLifecycle},
-	{"electron_detach", "Detach, leave the app running", kSelect, "TD", classLifecycle},
-	{"electron_stop", "Stop the app", kAct, "ETD", classLifecycle},
-	{"electron_force_kill", "Kill the app's processes", kAct, "TD", classLifecycle},
-	{"electron_discover_running", "Find DevTools endpoints on loopback", kRead, "D", classLifecycle},
-	{"electron_status", "Server and session status", kRead, "ETD", classLifecycle},
-	{"electron_info", "App versions and capabilities", kRead, "D", classRead},
-	{"electron_doctor", "Preflight check", kRead, "D", classLifecycle},
-	{"electron_plugins", "Capability groups and profiles", kRead, "ETD", classLifecycle},
-	{"electron_windows_list", "List windows", kRead, "ETD", classRead},
-	{"electron_switch_window", "Select a window", kSelect, "ETD", classLifecycle},
-	{"electron_navigate", "Navigate a window", kOpen, "ETD", classAction},
-	{"electron_surfaces_list", "List surfaces", kRead, "ETD", classRead},
-	{"electron_switch_surface", "Select a surface", kSelect, "ETD", classLifecycle},
-	{"electron_relay_endpoint", "Share the app through a CDP relay", kSelect, "D", classLifecycle},
-	// observe
-	{"electron_snapshot", "Snapshot the page", kRead, "ETD", classRead},
-	{"electron_find", "Find elements by role and name", kRead, "ETD", classRead},
-	{"electron_elements_list", "List elements matching a selector", kRead, "TD", classRead},
-	{"electron_exists", "Whether an element exists", kRead, "TD", classRead},
-	{"electron_get_text", "Read an element's text", kRead, "ETD", classRead},
-	{"electron_get_value", "Read a form control's value", kRead, "ETD", classRead},
-	{"electron_get_attribute", "Read an attribute", kRead, "TD", classRead},
-	{"electron_get_state", "Read an element's states", kRead, "TD", classRead},
-	{"electron_get_bbox", "Read an element's box", kRead, "D", classRead},
-	{"electron_get_computed_style", "Read computed styles", kRead, "D", classRead},
-	{"electron_focused_element", "The focused element", kRead, "TD", classRead},
-	{"electron_console_logs", "Read console messages", kRead, "D", classRead},
-	{"electron_dialog_handler", "Answer JavaScript dialogs", kSet, "ETD", classAction},
-	{"electron_screenshot", "Screenshot to a file", kAdd, "TD", classRead},
-	// interact
-	{"electron_click", "Click", kAct, "ETD", classAction},
-	{"electron_hover", "Hover", kSelect, "TD", classAction},
-	{"electron_type", "Set a field's text", kSet, "ETD", classAction},
-	{"electron_keyboard_type", "Type with key events", kAct, "TD", classAction},
-	{"electron_type_into_editor", "Type into a code or rich-text editor", kSet, "TD", classAction},
-	{"electron_key", "Press a key or chord", kAct, "ETD", classAction},
-	{"electron_press_sequence", "Press keys in order", kAct, "TD", classAction},
-	{"electron_clear_input", "Empty a field", kSet, "TD", classAction},
-	{"electron_check", "Check a checkbox", kSet, "ETD", classAction},
-	{"electron_uncheck", "Uncheck a checkbox", kSet, "ETD", classAction},
-	{"electron_select_option", "Choose options of a select", kSet, "ETD", classAction},
-	{"electron_set_value", "Set a value", kSet, "TD", classAction},
-	{"electron_set_files", "Set the files of a file input", kSet, "T", classAction},
-	{"electron_drop_file", "Drop files onto an element", kAct, "T", classAction},
-	{"electron_drag", "Drag and drop", kAct, "T", classAction},
-	{"electron_scroll", "Scroll", kAdd, "ETD", classAction},
-	{"electron_scroll_into_view", "Scroll an element into view", kSelect, "TD", classAction},
-	// waits and assertions
-	{"electron_wait", "Sleep", kRead, "TD", classWait},
-	{"electron_wait_for_selector", "Wait for an element", kRead, "ETD", classWait},
-	{"electron_wait_for_state", "Wait for an element's state", kRead, "T", classWait},
-	{"electron_wait_for_event", "Wait for a DOM event", kRead, "T", classWait},
-	{"electron_expect_text", "Expect text", kRead, "ETD", classWait},
-	{"electron_expect_value", "Expect a form value", kRead, "T", classWait},
-	{"electron_expect_visible", "Expect visibility", kRead, "ETD", classWait},
-	{"electron_expect_state", "Expect element states", kRead, "T", classWait},
-	{"electron_expect_count", "Expect a count of elements", kRead, "T", classWait},
-	{"electron_expect_url", "Expect the URL", kRead, "T", classWait},
-	{"electron_assert_pattern", "Check text or value once", kRead, "T", classRead},
-	// eval: present only with --allow-eval, then in every profile
-	{"electron_eval_main", "Run JavaScript in the main process", kOpen, "ETD", classAction},
-	{"electron_eval_renderer", "Run JavaScript in the page", kOpen, "ETD", classAction},
-	{"production_validate", "Validate a packaged Electron app", kRead, "", classLifecycle},
-	{"ipc_invoke", "Invoke a main-process IPC handler", kOpen, "", classAction},
-	{"native_menu", "Read the application menu", kRead, "", classRead},
-	{"native_menu_item", "Find an application-menu item", kRead, "", classRead},
-	{"native_menu_invoke", "Click an application-menu item", kAct, "", classAction},
-	{"ipc_capture_start", "Start recording IPC channels", kAct, "", classAction},
-	{"ipc_captured", "Read recorded IPC", kRead, "", classRead},
-	{"ipc_capture_stop", "Stop recording IPC and restore handlers", kAct, "", classAction},
-	{"ipc_stub", "Stub an IPC channel's answer", kAct, "", classAction},
-	{"native_notifications_start", "Capture notifications", kSelect, "", classAction},
-	{"native_notifications", "Read captured notifications", kRead, "", classRead},
-	{"native_notifications_stop", "Stop capturing notifications", kSelect, "", classAction},
-	{"native_trays", "Read the system trays", kRead, "", classAction},
-	{"native_tray_invoke", "Fire a tray event", kAct, "", classAction},
-	{"trace_start", "Start recording a trace", kAdd, "", classLifecycle},
-	{"trace_stop", "Stop the trace", kAdd, "", classLifecycle},
-	{"trace_status", "Trace status", kRead, "", classLifecycle},
-	{"trace_tokens", "Token usage of a trace", kRead, "", classLifecycle},
-	{"trace_budget", "Trace token budget", kRead, "", classLifecycle},
-	{"trace_view", "View a trace and write its HTML report", kSelect, "", classLifecycle},
-	{"trace_export_playwright", "Export a trace as a Playwright test", kSelect, "", classLifecycle},
-	{"trace_promote", "Promote a trace to a replay spec", kSelect, "", classLifecycle},
-	{"trace_replay", "Replay a trace against the app", kOpen, "", classLifecycle},
-	{"a11y_audit", "Audit accessibility with axe-core", kRead, "", classAction},
-	{"visual_capture", "Capture an image for review", kAdd, "", classAction},
-	{"visual_expect", "Compare with a visual baseline", kRead, "", classRead},
-	{"visual_update_baseline", "Update a visual baseline", kSet, "", classAction},
-	{"network_capture_start", "Start network capture", kAdd, "", classAction},
-	{"network_captured", "Read captured requests", kRead, "", classRead},
-	{"network_capture_stop", "Stop network capture", kAdd, "", classAction},
-	{"network_stub", "Stub network requests", kAct, "", classAction},
-	{"network_unstub", "Remove network stubs", kSelect, "", classAction},
-	{"network_export_har", "Export requests as HAR", kAdd, "", classAction},
-	{"network_replay_har", "Replay requests from a HAR", kAct, "", classAction},
-	{"network_conditions", "Emulate network conditions", kSelect, "", classAction},
-	{"storage_cookies", "List cookies", kRead, "", classRead},
-	{"storage_set_cookie", "Set a cookie", kSet, "", classAction},
-	{"storage_clear_cookies", "Delete cookies", kSet, "", classAction},
-	{"storage_snapshot", "Storage snapshot", kRead, "", classRead},
-	{"storage_local_get", "Read localStorage", kRead, "", classRead},
-	{"storage_session_get", "Read sessionStorage", kRead, "", classRead},
-	{"storage_local_set", "Set a localStorage key", kSet, "", classAction},
-	{"storage_session_set", "Set a sessionStorage key", kSet, "", classAction},
-	{"storage_local_remove", "Remove a localStorage key", kSet, "", classAction},
-	{"storage_session_remove", "Remove a sessionStorage key", kSet, "", classAction},
-	{"storage_local_keys", "List localStorage keys", kRead, "", classRead},
-	{"storage_session_keys", "List sessionStorage keys", kRead, "", classRead},
-	{"storage_local_clear", "Clear localStorage", kSet, "", classAction},
-	{"storage_session_clear", "Clear sessionStorage", kSet, "", classAction},
-	{"storage_idb_schema", "IndexedDB schema", kRead, "", classRead},
-	{"storage_idb_get", "Read IndexedDB records", kRead, "", classRead},
-	{"storage_idb_keys", "List IndexedDB primary keys", kRead, "", classRead},
-	{"storage_idb_count", "Count IndexedDB records", kRead, "", classRead},
-	{"storage_idb_set", "Write an IndexedDB record", kSet, "", classAction},
-	{"storage_idb_delete", "Delete IndexedDB records", kSet, "", classAction},
-	{"storage_idb_clear", "Clear an IndexedDB store", kSet, "", classAction},
-	{"storage_state_export", "Export Playwright storageState", kSelect, "", classAction},
-	{"storage_state_import", "Import Playwright storageState", kSet, "", classAction},
-	{"clock_install", "Install the fake clock", kAdd, "", classAction},
-	{"clock_set_time", "Freeze the clock at a time", kSelect, "", classAction},
-	{"clock_set_system_time", "Set the running clock's time", kAct, "", classAction},
-	{"clock_advance", "Advance the clock", kAct, "", classAction},
-	{"clock_run_for", "Run the clock for a while", kAct, "", classAction},
-	{"clock_pause", "Pause the clock at a time", kSelect, "", classAction},
-	{"clock_resume", "Resume the clock", kAct, "", classAction},
-	{"clock_status", "Clock status", kRead, "", classRead},
-	{"emulation_set", "Emulate device and environment", kSelect, "TD", classAction},
-	{"emulation_reset", "Reset emulation", kSelect, "TD", classAction},
-	{"electron_window_open", "Open a window", kReach, "TD", classAction},
-	{"electron_window_close", "Close a window", kAct, "TD", classAction},
-	{"electron_go_back", "Go back", kOpen, "ETD", classAction},
-	{"electron_go_forward", "Go forward", kOpen, "TD", classAction},
-	{"electron_reload", "Reload the window", kOpen, "TD", classAction},
-}
 
 // group is a capability group: tools whose names start with prefix,
 // enabled only by --with NAME (or --with all).
@@ -236,64 +82,6 @@ var groups = []group{
 	{"ipc", "ipc_", "invoke, capture and stub Electron IPC", "--allow-eval=main (and an app launched with main or with an inspector)"},
 	{"native-ui", "native_", "application menu, notifications and trays", "the main-process inspector: a dev launch (main) or electron_inject"},
 	{"production", "production_", "validate a packaged app", ""},
-}
-
-// groupOf names the capability group a tool belongs to ("" for a core
-// tool).
-func groupOf(name string) string {
-	for _, g := range groups {
-		if strings.HasPrefix(name, g.prefix) {
-			return g.name
-		}
-	}
-	return ""
-}
-
-// rowIndex finds a tool's row by name; built once from tools, never
-// written after.
-var rowIndex = func() map[string]int {
-	m := make(map[string]int, len(tools))
-	for i, e := range tools {
-		m[e.name] = i
-	}
-	return m
-}()
-
-func rowOf(name string) (entry, bool) {
-	i, ok := rowIndex[name]
-	if !ok {
-		return entry{}, false
-	}
-	return tools[i], true
-}
-
-// annotations are the MCP annotations of a tool's row (nil when the tool
-// has none, which TestCatalog forbids).
-func annotations(name string) *mcp.ToolAnnotations {
-	e, ok := rowOf(name)
-	if !ok {
-		return nil
-	}
-	f, t := false, true
-	a := &mcp.ToolAnnotations{Title: e.title, OpenWorldHint: &f}
-	switch e.kind {
-	case kRead:
-		// destructiveHint means nothing beside readOnlyHint (MCP): left out.
-		a.ReadOnlyHint, a.IdempotentHint = true, true
-	case kSelect:
-		a.IdempotentHint, a.DestructiveHint = true, &f
-	case kAdd:
-		a.DestructiveHint = &f
-	case kSet:
-		a.IdempotentHint, a.DestructiveHint = true, &t
-	case kAct:
-		a.DestructiveHint = &t
-	case kOpen:
-		a.DestructiveHint, a.OpenWorldHint = &t, &t
-	case kReach:
-		a.DestructiveHint, a.OpenWorldHint = &f, &t
-	}
-	return a
 }
 
 // selection is the operator's choice of tools: a core profile and the
@@ -343,41 +131,45 @@ func ValidateSelection(profile string, with []string) error {
 }
 
 // inProfile reports whether a core tool belongs to a named profile.
-func inProfile(name, profile string) bool {
+func (d Def) inProfile(profile string) bool {
 	if profile == "" || profile == "full" {
 		return true
 	}
-	e, ok := rowOf(name)
-	if !ok {
-		return false // a core tool without a row is only in full
-	}
 	letter := map[string]rune{"essential": profEssential, "testing": profTesting, "debug": profDebug}[profile]
-	return strings.ContainsRune(e.profiles, letter)
+	return strings.ContainsRune(d.Profiles, letter)
 }
 
-// enabled reports whether the selection enables a registered tool.
-func (sel selection) enabled(name string) bool {
+// enabled reports whether the selection enables a tool.
+func (sel selection) enabled(d Def) bool {
 	if sel.profile == "" {
 		return true
 	}
-	if g := groupOf(name); g != "" {
-		return sel.groups[g]
+	if d.Group != "" {
+		return sel.groups[d.Group]
 	}
-	return inProfile(name, sel.profile)
+	return d.inProfile(sel.profile)
 }
 
 // notEnabled is the TOOL_NOT_ENABLED failure of a registered tool the
 // selection leaves out, naming what enables it.
-func (sel selection) notEnabled(name string) error {
-	if g := groupOf(name); g != "" {
+func (sel selection) notEnabled(d Def) error {
+	name := d.Name
+	if g := d.Group; g != "" {
 		return errs.New(errs.ToolNotEnabled, "%s belongs to the capability group %s, which is off; the operator enables it with --with %s (or --with all)", name, g, g).With("group", g).With("flag", "--with "+g)
 	}
 	for _, p := range Profiles {
-		if inProfile(name, p) {
+		if d.inProfile(p) {
 			return errs.New(errs.ToolNotEnabled, "%s is not in --tool-profile %s; the operator enables it with --tool-profile %s", name, sel.profile, p).With("profile", p).With("flag", "--tool-profile "+p)
 		}
 	}
 	return errs.New(errs.ToolNotEnabled, "%s is not enabled", name)
+}
+
+// enabledName reports whether the selection enables the registered tool
+// named; false for a name no tool has.
+func (s *Server) enabledName(name string) bool {
+	d, ok := s.tools().defs[name]
+	return ok && s.sel.enabled(d.Def)
 }
 
 // Offered lists the tools this server offers (its profile, groups and
@@ -389,7 +181,7 @@ func (s *Server) Offered() []string { return s.enabledNames() }
 func (s *Server) enabledNames() []string {
 	var out []string
 	for _, n := range s.tools().order {
-		if s.sel.enabled(n) {
+		if s.sel.enabled(s.tools().defs[n].Def) {
 			out = append(out, n)
 		}
 	}
@@ -398,7 +190,12 @@ func (s *Server) enabledNames() []string {
 }
 
 func registerCatalog(s *Server) {
-	add(s, "electron_plugins", "The capability groups (enable one with --with NAME or --with all; --plugin NAME is the same), whether each is on, its tools and what it needs; and the core profiles (--tool-profile) with the one in use. A tool that exists but is off answers TOOL_NOT_ENABLED naming its flag.", false, gateNone, plugins)
+	define(s, Def{
+		Name: "electron_plugins", Title: "Capability groups and profiles", Profiles: "ETD", Class: classLifecycle,
+		Effects: Effects{Does: kRead},
+		Short:   "Profiles and capability groups: on or off, their tools, the flag that enables each.",
+		Desc:    "The capability groups (enable one with --with NAME or --with all; --plugin NAME is the same), whether each is on, its tools and what it needs; and the core profiles (--tool-profile) with the one in use. A tool that exists but is off answers TOOL_NOT_ENABLED naming its flag.",
+	}, plugins)
 }
 
 type pluginsArgs struct {
@@ -429,6 +226,7 @@ func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error)
 	s := c.Server
 	names := append([]string(nil), s.tools().order...)
 	sort.Strings(names)
+	defs := s.tools().defs
 	r := &pluginsResult{Profile: s.sel.profile, Profiles: []profileInfo{}, Groups: []groupInfo{}}
 	if r.Profile == "" {
 		r.Profile = "all"
@@ -436,7 +234,7 @@ func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error)
 	for _, p := range Profiles {
 		pi := profileInfo{Name: p, Tools: []string{}}
 		for _, n := range names {
-			if groupOf(n) == "" && inProfile(n, p) {
+			if d := defs[n]; d.Group == "" && d.inProfile(p) {
 				pi.Tools = append(pi.Tools, n)
 			}
 		}
@@ -446,7 +244,7 @@ func plugins(_ context.Context, c *Call, _ *pluginsArgs) (*pluginsResult, error)
 		gi := groupInfo{Name: g.name, Summary: g.summary, Flag: "--with " + g.name, Needs: g.needs, Tools: []string{},
 			Enabled: s.sel.profile == "" || s.sel.groups[g.name]}
 		for _, n := range names {
-			if groupOf(n) == g.name {
+			if defs[n].Group == g.name {
 				gi.Tools = append(gi.Tools, n)
 			}
 		}

@@ -29,49 +29,40 @@ var changers = []string{
 	"storage_idb_set",
 }
 
-// TestCatalog checks the one table against the registry: every registered
-// tool has a row (title, annotations, profiles), no row names a core tool
-// that does not exist, and no tool that changes anything is read-only.
+// TestCatalog checks every definition: a title, effects declared
+// (TestEffectsDeclared says more), known profile letters and none on a
+// group's tool, and no tool that changes anything read-only; the changers
+// list and the definitions agree both ways.
 func TestCatalog(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	for _, name := range s.Names() {
-		e, ok := rowOf(name)
-		if !ok {
-			t.Errorf("%s is registered but has no row in the catalog (internal/tool/catalog.go)", name)
-			continue
+		d := s.tools().defs[name].Def
+		if d.Title == "" || d.Effects.Does == 0 {
+			t.Errorf("%s: no title or no effects", name)
 		}
-		if e.title == "" || e.kind == 0 {
-			t.Errorf("%s: row without title or kind", name)
-		}
-		a := annotations(name)
+		a := d.annotations()
 		if slices.Contains(changers, name) && a.ReadOnlyHint {
 			t.Errorf("%s changes the app, the browser or the session but is marked readOnlyHint", name)
 		}
 		if a.ReadOnlyHint && (a.DestructiveHint != nil || !a.IdempotentHint) {
 			t.Errorf("%s: read-only yet destructive or not idempotent", name)
 		}
-		if g := groupOf(name); g == "" && strings.Trim(e.profiles, "ETD") != "" {
-			t.Errorf("%s: unknown profile letters %q", name, e.profiles)
+		if strings.Trim(d.Profiles, "ETD") != "" {
+			t.Errorf("%s: unknown profile letters %q", name, d.Profiles)
+		}
+		if d.Group != "" && d.Profiles != "" {
+			t.Errorf("%s: a tool of group %s is in no core profile, yet says %q", name, d.Group, d.Profiles)
+		}
+		if d.Effects.Does == kRead && slices.Contains(changers, name) {
+			t.Errorf("%s is in changers but declares kRead", name)
+		}
+		if d.Effects.Does != kRead && !slices.Contains(changers, name) && d.Group == "" {
+			t.Errorf("%s changes something (kind %d) but is missing from changers", name, d.Effects.Does)
 		}
 	}
-	seen := map[string]bool{}
-	for _, e := range tools {
-		if seen[e.name] {
-			t.Errorf("%s has two rows", e.name)
-		}
-		seen[e.name] = true
-		if _, ok := s.tools().defs[e.name]; !ok && groupOf(e.name) == "" {
-			t.Errorf("row %s names no registered core tool", e.name)
-		}
-	}
-	// Rows of kRead are the only read-only ones, and kRead tools are not in
-	// the list of changers: the table and the list agree both ways.
-	for _, e := range tools {
-		if e.kind == kRead && slices.Contains(changers, e.name) {
-			t.Errorf("%s is in changers but its row says kRead", e.name)
-		}
-		if e.kind != kRead && !slices.Contains(changers, e.name) && groupOf(e.name) == "" {
-			t.Errorf("%s changes something (kind %d) but is missing from changers", e.name, e.kind)
+	for _, name := range changers {
+		if _, ok := s.tools().defs[name]; !ok {
+			t.Errorf("changers names %s, which is no registered tool", name)
 		}
 	}
 }
@@ -121,12 +112,15 @@ func TestProfilesListExactlyTheirTools(t *testing.T) {
 				t.Errorf("tools/list is not sorted by name: %v", names)
 			}
 			var want []string
-			for _, e := range tools {
-				if groupOf(e.name) != "" || strings.HasPrefix(e.name, "electron_eval_") || e.name == "electron_inject" {
+			all := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
+			defer all.Close()
+			for _, name := range all.Names() {
+				d := all.tools().defs[name].Def
+				if d.Group != "" || d.Effects.Eval == gateEvalMain || d.Effects.Eval == gateEvalRenderer {
 					continue
 				}
-				if p == "full" || strings.Contains(e.profiles, letters[p]) {
-					want = append(want, e.name)
+				if p == "full" || strings.Contains(d.Profiles, letters[p]) {
+					want = append(want, name)
 				}
 			}
 			sort.Strings(want)
@@ -174,15 +168,15 @@ func TestGroupsListExactlyTheirTools(t *testing.T) {
 			for _, tl := range base {
 				delete(extra, tl.Name)
 			}
+			s := New(Config{})
+			defer s.Close()
 			for name := range extra {
-				if gr := groupOf(name); gr == "" || (g != "all" && gr != g) {
+				if gr := s.groupOf(name); gr == "" || (g != "all" && gr != g) {
 					t.Errorf("--with %s added %s (group %q)", g, name, gr)
 				}
 			}
-			s := New(Config{})
-			defer s.Close()
 			for _, name := range s.Names() {
-				if gr := groupOf(name); gr != "" && (g == "all" || gr == g) && !extra[name] {
+				if gr := s.groupOf(name); gr != "" && (g == "all" || gr == g) && !extra[name] {
 					t.Errorf("--with %s left out %s", g, name)
 				}
 			}
@@ -205,7 +199,7 @@ func TestGroupsListExactlyTheirTools(t *testing.T) {
 	}
 	// A group tool, when one is registered, is refused by name.
 	sel, _ := newSelection("full", nil)
-	err := sel.notEnabled("network_stub")
+	err := sel.notEnabled(s.tools().defs["network_stub"].Def)
 	if errs.CodeOf(err) != errs.ToolNotEnabled || !strings.Contains(err.Error(), "--with network") {
 		t.Fatalf("network_stub off: %v", err)
 	}
@@ -218,6 +212,8 @@ func TestGroupsListExactlyTheirTools(t *testing.T) {
 // reaches any URL; a launch or attach can reach a grid or a remote
 // endpoint; the HAR export adds a file as the other file writers do.
 func TestAnnotationsAHostCanTrust(t *testing.T) {
+	s := New(Config{})
+	defer s.Close()
 	for _, c := range []struct {
 		name                   string
 		destructive, openWorld bool
@@ -228,8 +224,8 @@ func TestAnnotationsAHostCanTrust(t *testing.T) {
 		{"electron_window_open", false, true}, {"electron_launch", false, true}, {"electron_attach", false, true},
 		{"network_export_har", false, false}, {"electron_screenshot", false, false},
 	} {
-		a := annotations(c.name)
-		if a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != c.destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != c.openWorld {
+		a := s.tools().defs[c.name].annotations()
+		if a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != c.destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != c.openWorld {
 			t.Errorf("%s: annotations %+v, want destructive %v, open world %v", c.name, a, c.destructive, c.openWorld)
 		}
 	}

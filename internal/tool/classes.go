@@ -14,7 +14,7 @@ import "github.com/understudy-dev/understudy/internal/session"
 //
 // Reads and waits share a session with each other and with one action;
 // actions run one at a time, in the order they arrived; lifecycle calls run
-// alone. Every registered tool has its class in its catalog row (catalog.go;
+// alone. Every registered tool has its class in its Def (def.go;
 // TestEveryToolClassified).
 type toolClass int
 
@@ -48,13 +48,4 @@ func (c toolClass) admission() session.Class {
 		return session.Ordered
 	}
 	return session.Exclusive // lifecycle, and anything unclassified
-}
-
-// classOf is the tool's class; a tool missing from the table is treated as
-// lifecycle (alone), the safe side.
-func classOf(name string) toolClass {
-	if e, ok := rowOf(name); ok && e.class != 0 {
-		return e.class
-	}
-	return classLifecycle
 }

@@ -43,7 +43,7 @@ func TestUnknownSessionIsNotRunning(t *testing.T) {
 	s.Sessions().Add(&session.Session{ID: s.Sessions().NextID()})
 	checked, skipped := 0, []string(nil)
 	for _, name := range s.Names() {
-		if !s.tools().defs[name].session {
+		if !s.tools().defs[name].Session {
 			continue
 		}
 		// Fill the required parameters with plausible values so that

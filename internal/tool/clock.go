@@ -11,14 +11,46 @@ import (
 )
 
 func registerClock(s *Server) {
-	add(s, "clock_install", "Install one fake clock in every document of the session (pages, frames, cross-site OOPIFs, webview guests, and later documents of those windows): Date, performance.now, setTimeout/setInterval, requestAnimationFrame, requestIdleCallback. Starts fixed at time (epoch ms or ISO-8601; default now). Timers set before the install stay real.", true, gateNone, clockInstall)
-	add(s, "clock_set_time", "Freeze the clock at time (epoch ms or ISO-8601): Date.now() returns it and no timer fires until clock_advance.", true, gateNone, clockSetTime)
-	add(s, "clock_set_system_time", "Set the clock to time and let it run with the wall clock (timers fire as real time passes).", true, gateNone, clockSetSystemTime)
-	add(s, "clock_advance", "Jump the clock ms forward, firing every timer due on the way in due order across all documents (a repeating timer fires at most once), then hold.", true, gateNone, clockAdvance)
-	add(s, "clock_run_for", "Tick the clock ms forward, firing every timer as it comes due, repeating timers each time (across all documents, in order).", true, gateNone, clockRunFor)
-	add(s, "clock_pause", "Run the clock forward to time (firing the timers due up to it), then hold it there.", true, gateNone, clockPause)
-	add(s, "clock_resume", "Let the clock run with the wall clock again from where it is.", true, gateNone, clockResume)
-	add(s, "clock_status", "Whether the clock is installed, its mode (fixed or running), its time, and how many documents and pending timers it governs.", true, gateNone, clockStatus)
+	define(s, Def{
+		Name: "clock_install", Title: "Install the fake clock", Class: classAction, Session: true,
+		Effects: Effects{Does: kAdd},
+		Desc:    "Install one fake clock in every document of the session (pages, frames, cross-site OOPIFs, webview guests, and later documents of those windows): Date, performance.now, setTimeout/setInterval, requestAnimationFrame, requestIdleCallback. Starts fixed at time (epoch ms or ISO-8601; default now). Timers set before the install stay real.",
+	}, clockInstall)
+	define(s, Def{
+		Name: "clock_set_time", Title: "Freeze the clock at a time", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Desc:    "Freeze the clock at time (epoch ms or ISO-8601): Date.now() returns it and no timer fires until clock_advance.",
+	}, clockSetTime)
+	define(s, Def{
+		Name: "clock_set_system_time", Title: "Set the running clock's time", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Set the clock to time and let it run with the wall clock (timers fire as real time passes).",
+	}, clockSetSystemTime)
+	define(s, Def{
+		Name: "clock_advance", Title: "Advance the clock", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Jump the clock ms forward, firing every timer due on the way in due order across all documents (a repeating timer fires at most once), then hold.",
+	}, clockAdvance)
+	define(s, Def{
+		Name: "clock_run_for", Title: "Run the clock for a while", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Tick the clock ms forward, firing every timer as it comes due, repeating timers each time (across all documents, in order).",
+	}, clockRunFor)
+	define(s, Def{
+		Name: "clock_pause", Title: "Pause the clock at a time", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Desc:    "Run the clock forward to time (firing the timers due up to it), then hold it there.",
+	}, clockPause)
+	define(s, Def{
+		Name: "clock_resume", Title: "Resume the clock", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Let the clock run with the wall clock again from where it is.",
+	}, clockResume)
+	define(s, Def{
+		Name: "clock_status", Title: "Clock status", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Whether the clock is installed, its mode (fixed or running), its time, and how many documents and pending timers it governs.",
+	}, clockStatus)
 }
 
 func clockOf(sess *session.Session) (*clock.Clock, error) {

@@ -23,7 +23,12 @@ import (
 const maxDialogEvents = 500
 
 func registerDialogs(s *Server) {
-	add(s, "electron_dialog_handler", "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. While a dialog is open, every tool that needs that window's page answers DIALOG_OPEN at once (naming the dialog); dialogs are not answered unless you answer them or arm a policy.", true, gateNone, dialogHandler)
+	define(s, Def{
+		Name: "electron_dialog_handler", Title: "Answer JavaScript dialogs", Profiles: "ETD", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet, Page: pageFree},
+		Short:   "Answer alert, confirm and prompt dialogs, open and later ones, or read those opened; an open one blocks its page.",
+		Desc:    "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. While a dialog is open, every tool that needs that window's page answers DIALOG_OPEN at once (naming the dialog); dialogs are not answered unless you answer them or arm a policy.",
+	}, dialogHandler)
 }
 
 // dialogEvent is one dialog as the log keeps it.
@@ -317,20 +322,6 @@ func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogResult, 
 // the backstop, and a call during which a dialog opens (a script's timer,
 // an eval that calls alert) gives up shortly after.
 
-// dialogFree reports whether a tool works while a dialog is open: it reads
-// or changes only understudy's own state, the browser's target list or the
-// main process, or it is the tool that answers dialogs.
-func dialogFree(name string) bool {
-	switch name {
-	case "electron_dialog_handler", "electron_console_logs", "electron_status", "electron_info",
-		"electron_stop", "electron_detach", "electron_force_kill", "electron_windows_list",
-		"electron_switch_window", "electron_switch_surface", "electron_relay_endpoint",
-		"electron_eval_main", "electron_inject":
-		return true
-	}
-	return false
-}
-
 // dialogGrace is how long a call during which a dialog opened may still
 // finish by itself (a click that opened it reports dialog_opened) before it
 // is answered with DIALOG_OPEN.
@@ -390,9 +381,9 @@ func (l *dialogLog) openings() <-chan struct{} {
 }
 
 // dialogTarget is the window a tool call acts on: the active window, or
-// every window ("") for a listing of all surfaces.
-func dialogTarget(sess *session.Session, name string) string {
-	if name == "electron_surfaces_list" {
+// every window ("") for a call that acts in them all.
+func dialogTarget(sess *session.Session, d Def) string {
+	if d.Effects.Page == pageEveryWindow {
 		return ""
 	}
 	return sess.Surfaces.ActiveWindow()
@@ -400,15 +391,15 @@ func dialogTarget(sess *session.Session, name string) string {
 
 // dialogBlocks returns DIALOG_OPEN when a dialog is open where the call
 // acts, else nil.
-func dialogBlocks(sess *session.Session, name string) error {
-	if dialogFree(name) {
+func dialogBlocks(sess *session.Session, t Def) error {
+	if t.Effects.Page == pageFree {
 		return nil
 	}
-	d := dialogsOf(sess).openDialog(sess, dialogTarget(sess, name))
+	d := dialogsOf(sess).openDialog(sess, dialogTarget(sess, t))
 	if d == nil {
 		return nil
 	}
-	return dialogOpenError(sess, name, d)
+	return dialogOpenError(sess, t.Name, d)
 }
 
 func dialogOpenError(sess *session.Session, name string, d *dialogEvent) error {
@@ -429,19 +420,19 @@ func dialogOpenError(sess *session.Session, name string, d *dialogEvent) error {
 // dialogDuring watches a running call: when a dialog opens where it acts,
 // the returned channel yields DIALOG_OPEN after dialogGrace (the call may
 // still end by itself first). stop ends the watch.
-func dialogDuring(ctx context.Context, sess *session.Session, name string) (<-chan error, func()) {
+func dialogDuring(ctx context.Context, sess *session.Session, t Def) (<-chan error, func()) {
 	out := make(chan error, 1)
-	if dialogFree(name) {
+	if t.Effects.Page == pageFree {
 		return out, func() {}
 	}
-	l := dialogsOf(sess)
+	l, name := dialogsOf(sess), t.Name
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
 			wake := l.openings()
-			if d := l.openDialog(sess, dialogTarget(sess, name)); d != nil {
+			if d := l.openDialog(sess, dialogTarget(sess, t)); d != nil {
 				t := time.NewTimer(dialogGrace)
 				select {
 				case <-t.C:

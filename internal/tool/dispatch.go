@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
@@ -129,26 +127,15 @@ type gate int
 
 const (
 	gateNone gate = iota
+	// gateEvalRenderer and gateEvalMain: the tool is absent unless the
+	// operator allows that eval.
 	gateEvalRenderer
 	gateEvalMain
+	// gateMainCode: the tool runs fixed code of ours that wraps the app's
+	// main-process handlers; it is listed (its group names the flag) and
+	// answers EVAL_REQUIRED without --allow-eval=main.
+	gateMainCode
 )
-
-// def is one tool.
-type def struct {
-	name    string
-	desc    string
-	session bool // resolves a session and takes its lock
-	gate    gate
-	schema  func() *jsonschema.Schema // inferred from In on first use
-	// result is the schema of the tool's result type (Out), inferred on
-	// first use; nil while the tool returns an untyped result (see
-	// untypedResults).
-	result func() *jsonschema.Schema
-	// out is the result type (Out).
-	out    reflect.Type
-	decode func(json.RawMessage) (any, error)
-	run    func(ctx context.Context, c *Call, args any) (any, error)
-}
 
 // Call is what a handler gets besides its arguments.
 type Call struct {
@@ -260,68 +247,6 @@ func (s *Server) tools() *registry {
 		}
 	})
 	return &s.reg
-}
-
-// add registers a tool whose arguments decode into In and whose result
-// is Out: a struct (or a pointer to one) whose JSON fields are the tool's
-// result fields. The envelope ({ok, …fields, _meta}) and the tool's MCP
-// outputSchema are derived from Out (see outputSchema). A tool whose Out is
-// an interface publishes no outputSchema; untypedResults lists them.
-func add[In, Out any](s *Server, name, desc string, needsSession bool, g gate, run func(ctx context.Context, c *Call, in *In) (Out, error)) {
-	switch g {
-	case gateEvalRenderer:
-		if !s.cfg.AllowEvalRenderer {
-			return
-		}
-	case gateEvalMain:
-		if !s.cfg.AllowEvalMain {
-			return
-		}
-	}
-	// Inferring the schema walks In by reflection; startup needs only its
-	// JSON, which schemas.json holds (see inputSchema), so the inference
-	// runs when a test or a tool missing from schemas.json asks for it.
-	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
-		if err != nil {
-			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
-		}
-		return schema
-	})
-	var result func() *jsonschema.Schema
-	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
-		result = sync.OnceValue(func() *jsonschema.Schema {
-			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
-			if err != nil {
-				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
-			}
-			return schema
-		})
-	}
-	d := &def{
-		name: name, desc: desc, session: needsSession, gate: g, schema: schema, result: result, out: reflect.TypeFor[Out](),
-		decode: func(raw json.RawMessage) (any, error) {
-			in := new(In)
-			if err := checkSelectorLengths(raw); err != nil {
-				return nil, err
-			}
-			if err := decodeArgs(raw, in); err != nil {
-				return nil, err
-			}
-			if v, ok := any(in).(validator); ok {
-				if err := v.validate(); err != nil {
-					return nil, err
-				}
-			}
-			return in, nil
-		},
-		run: func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(*In)) },
-	}
-	if _, dup := s.reg.defs[name]; dup {
-		panic("tool registered twice: " + name)
-	}
-	s.reg.defs[name] = d
-	s.reg.order = append(s.reg.order, name)
 }
 
 // decodeArgs decodes strictly and turns every decoding failure into a
@@ -566,11 +491,19 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	if !ok {
 		return s.failureEnvelope(errs.BadArg("name", "no tool %q; known tools: %s", name, strings.Join(s.enabledNames(), ", ")), start, "")
 	}
-	if !s.sel.enabled(name) {
-		return s.failureEnvelope(s.sel.notEnabled(name), start, "")
+	if !s.sel.enabled(d.Def) {
+		return s.failureEnvelope(s.sel.notEnabled(d.Def), start, "")
+	}
+	// The operator's gates go first: a call the flags refuse says so
+	// before any argument is judged.
+	if err := s.gateFlags(d.Def); err != nil {
+		return s.failureEnvelope(err, start, "")
 	}
 	args, err := d.decode(raw)
 	if err != nil {
+		return s.failureEnvelope(err, start, "")
+	}
+	if err := s.gateArgs(d.Def, args); err != nil {
 		return s.failureEnvelope(err, start, "")
 	}
 	c := &Call{Server: s, progress: progress}
@@ -593,7 +526,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 	}()
 	var hold *session.Hold // the call's admission to its session
-	if d.session {
+	if d.Session {
 		sid := ""
 		if hs, ok := args.(hasSession); ok {
 			sid = hs.sessionID()
@@ -603,21 +536,21 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			return s.failureEnvelope(err, start, sid)
 		}
 		c.Session, c.sid = sess, sess.ID
-		if err := crashBlocks(sess, name); err != nil {
+		if err := crashBlocks(sess, d.Def); err != nil {
 			return s.failureEnvelope(err, start, sess.ID)
 		}
-		if err := dialogBlocks(sess, name); err != nil {
+		if err := dialogBlocks(sess, d.Def); err != nil {
 			return s.failureEnvelope(err, start, sess.ID)
 		}
 		// Reads and waits share the session, actions go one at a time in
 		// order, lifecycle calls go alone (classes.go, docs/adr/018).
-		h, err := sess.Acquire(ctx, name, classOf(name).admission())
+		h, err := sess.Acquire(ctx, name, d.Class.admission())
 		if err != nil {
 			return s.failureEnvelope(err, start, sess.ID)
 		}
 		hold = h
 		// A JavaScript dialog stops its page: fail now, not at the backstop.
-		if err := dialogBlocks(sess, name); err != nil {
+		if err := dialogBlocks(sess, d.Def); err != nil {
 			hold.Release()
 			return s.failureEnvelope(err, start, sess.ID)
 		}
@@ -636,12 +569,12 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 			activeBefore = c.surface
 		}
 		var stopWatch, stopHang func()
-		dialogErr, stopWatch = dialogDuring(ctx, c.Session, name)
+		dialogErr, stopWatch = dialogDuring(ctx, c.Session, d.Def)
 		defer stopWatch()
 		// A renderer stuck in a script: PAGE_UNRESPONSIVE, not the
 		// backstop (hung.go). The probe goes out before the handler's
 		// commands.
-		hangErr, stopHang = hangDuring(ctx, c.Session, name)
+		hangErr, stopHang = hangDuring(ctx, c.Session, d.Def)
 		defer stopHang()
 	}
 	type outcome struct {
@@ -716,11 +649,10 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 }
 
 // crashBlocks answers APP_CRASHED for every call on a session whose app's
-// main process ended on its own, except the calls that clean up or read
-// what happened.
-func crashBlocks(sess *session.Session, tool string) error {
-	switch tool {
-	case "electron_stop", "electron_force_kill", "electron_detach", "electron_console_logs":
+// main process ended on its own, except the calls declared to run after a
+// crash (they clean up or read what happened).
+func crashBlocks(sess *session.Session, d Def) error {
+	if d.Effects.AfterCrash || d.Effects.EndsSession {
 		return nil
 	}
 	return sess.CrashedError()

@@ -28,9 +28,9 @@ func TestToolsDoc(t *testing.T) {
 	b.WriteString(docsVerification)
 	for _, name := range s.Names() {
 		d := s.tools().defs[name]
-		b.WriteString("## " + name + "\n\n" + docsCatalogLine(name) + "\n\n" + d.desc + "\n\n")
-		if short, ok := hostDescs()[name]; ok {
-			b.WriteString("*In tools/list:* " + short + "\n\n")
+		b.WriteString("## " + name + "\n\n" + docsCatalogLine(d.Def) + "\n\n" + d.Desc + "\n\n")
+		if d.Short != "" {
+			b.WriteString("*In tools/list:* " + d.Short + "\n\n")
 		}
 		var rows []string
 		for pname, p := range d.schema().Properties {
@@ -167,17 +167,13 @@ click landed before its document went is unknown, and the action's own check say
 
 // docsCatalogLine is a tool's line from the catalog: title, where it is
 // enabled (profiles or group) and its MCP annotations.
-func docsCatalogLine(name string) string {
-	a := annotations(name)
-	if a == nil {
-		return "*(no catalog row)*"
-	}
-	e, _ := rowOf(name)
-	where := "group `" + groupOf(name) + "` (`--with " + groupOf(name) + "`)"
-	if groupOf(name) == "" {
+func docsCatalogLine(d Def) string {
+	a := d.annotations()
+	where := "group `" + d.Group + "` (`--with " + d.Group + "`)"
+	if d.Group == "" {
 		var ps []string
 		for _, p := range Profiles {
-			if inProfile(name, p) {
+			if d.inProfile(p) {
 				ps = append(ps, p)
 			}
 		}
@@ -200,7 +196,7 @@ func docsCatalogLine(name string) string {
 	if len(hints) == 0 {
 		hints = append(hints, "changes state")
 	}
-	return "*" + e.title + "* · " + where + " · " + strings.Join(hints, ", ")
+	return "*" + d.Title + "* · " + where + " · " + strings.Join(hints, ", ")
 }
 
 // docsProfiles is the part of docs/tools.md on profiles, groups and what

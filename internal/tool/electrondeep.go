@@ -18,10 +18,28 @@ import (
 // Main-process tools of issue 17 (stand-in, unverified on real Electron;
 // docs/electron.md).
 func registerElectronDeep(s *Server) {
-	add(s, "ipc_invoke", "Call the app's main-process ipcMain.handle handler of channel with args, as the focused window's renderer would with ipcRenderer.invoke, and return its answer (result, handler_ms). Needs the server started with --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector (a dev launch with main, electron_attach with inspectorPort, or electron_inject). IPC_NO_HANDLER names the channels that have a handler; IPC_INVOKE_FAILED carries what the handler threw. Proven on understudy's Node stand-in only, unverified on real Electron.", true, gateNone, ipcInvoke)
-	add(s, "native_menu", "Read the application menu (Menu.getApplicationMenu) as a tree: each item's label, type, role, accelerator, id, enabled, visible, checked and submenu; menu is null when the app set none. Runs fixed code in the main process (no --allow-eval needed) and needs the main-process inspector. Proven on understudy's Node stand-in only, unverified on real Electron.", true, gateNone, nativeMenu)
-	add(s, "native_menu_item", "Find one application-menu item by path (labels or roles from the top, e.g. [\"View\",\"Dark Mode\"]) or id: found, and the item as native_menu shows it. Needs the main-process inspector. Stand-in, unverified on real Electron.", true, gateNone, nativeMenuItem)
-	add(s, "native_menu_invoke", "Click an application-menu item by path (labels or roles) or id, as a user click would: its click handler runs with the focused window, a checkbox toggles. invoked:false with reason not_found, no_menu, disabled, submenu, separator or no_handler when it did not run. Needs the main-process inspector. Stand-in, unverified on real Electron.", true, gateNone, nativeMenuInvoke)
+	define(s, Def{
+		Name: "ipc_invoke", Title: "Invoke a main-process IPC handler", Class: classAction, Session: true,
+		Effects:    Effects{Does: kOpen, Eval: gateMainCode},
+		Desc:       "Call the app's main-process ipcMain.handle handler of channel with args, as the focused window's renderer would with ipcRenderer.invoke, and return its answer (result, handler_ms). Needs the server started with --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector (a dev launch with main, electron_attach with inspectorPort, or electron_inject). IPC_NO_HANDLER names the channels that have a handler; IPC_INVOKE_FAILED carries what the handler threw. Proven on understudy's Node stand-in only, unverified on real Electron.",
+		VerifiedOn: "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + standInUnverified,
+	}, ipcInvoke)
+	define(s, Def{
+		Name: "native_menu", Title: "Read the application menu", Class: classRead, Session: true,
+		Effects:    Effects{Does: kRead},
+		Desc:       "Read the application menu (Menu.getApplicationMenu) as a tree: each item's label, type, role, accelerator, id, enabled, visible, checked and submenu; menu is null when the app set none. Runs fixed code in the main process (no --allow-eval needed) and needs the main-process inspector. Proven on understudy's Node stand-in only, unverified on real Electron.",
+		VerifiedOn: "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + standInUnverified,
+	}, nativeMenu)
+	define(s, Def{
+		Name: "native_menu_item", Title: "Find an application-menu item", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Find one application-menu item by path (labels or roles from the top, e.g. [\"View\",\"Dark Mode\"]) or id: found, and the item as native_menu shows it. Needs the main-process inspector. Stand-in, unverified on real Electron.",
+	}, nativeMenuItem)
+	define(s, Def{
+		Name: "native_menu_invoke", Title: "Click an application-menu item", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Click an application-menu item by path (labels or roles) or id, as a user click would: its click handler runs with the focused window, a checkbox toggles. invoked:false with reason not_found, no_menu, disabled, submenu, separator or no_handler when it did not run. Needs the main-process inspector. Stand-in, unverified on real Electron.",
+	}, nativeMenuInvoke)
 }
 
 // inspectorOf is the session's main-process inspector URL, or
@@ -54,9 +72,6 @@ func (a *ipcInvokeArgs) validate() error {
 }
 
 func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.InvokeResult, error) {
-	if !c.Server.cfg.AllowEvalMain {
-		return nil, errs.New(errs.EvalRequired, "ipc_invoke runs code in the app's main process: the server was not started with --allow-eval=main")
-	}
 	url, err := inspectorOf(c)
 	if err != nil {
 		return nil, err
@@ -196,15 +211,54 @@ func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.
 // Electron (docs/electron.md).
 func registerElectronInstrument(s *Server) {
 	const standIn = " Proven on understudy's Node stand-in only (stand-in, unverified on real Electron)."
-	add(s, "ipc_capture_start", "Start recording the IPC of the channels listed (an explicit allowlist): ipcRenderer.invoke calls of their ipcMain.handle handlers (args, answer or exception, handler ms, the sender's webContents and surface), with captureSend the ipcRenderer.send messages (ipcMain.on), with captureSendToRenderer webContents.send pushes. Argument keys in redact (plus password, token, secret, authorization, cookie, apiKey, …) become [redacted]; payloads over maxArgBytes are cut; the buffer keeps maxEvents and counts what it dropped. The app's handlers and methods are restored by ipc_capture_stop, when the session ends, and by the app itself within 5 s if this server dies. Needs --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector."+standIn, true, gateNone, ipcCaptureStart)
-	add(s, "ipc_captured", "The IPC recorded by the running capture, oldest first (optionally one channel, or after the seq since): channel, type, direction, args, answer, ok, exception, ms, ts, webcontents_id, surface_id, stubbed; dropped counts what a full buffer refused. IPC_NOT_CAPTURING without a capture."+standIn, true, gateNone, ipcCaptured)
-	add(s, "ipc_capture_stop", "Stop the IPC capture: every wrapped handler, ipcMain.emit and WebContents.send are restored exactly and every stub goes; returns what was recorded."+standIn, true, gateNone, ipcCaptureStop)
-	add(s, "ipc_stub", "Make a captured channel's ipcMain.handle handler answer response (JSON) or reject with error, after delayMs, for the next times calls (0: until removed), instead of running the app's handler; remove:true takes the stub away (the app's handler answers again). The channel must be in the running capture (IPC_CHANNEL_NOT_CAPTURED) and have a handler (IPC_NO_HANDLER). Stubs end with the capture, the session, or this server."+standIn, true, gateNone, ipcStub)
-	add(s, "native_notifications_start", "Arm capture of the notifications the app shows (Notification.prototype.show, a fixed hook; no --allow-eval), optionally only titles containing titleContains. On an app launched with electron_launch {main, instrumentNative:true} the capture reaches back to app start (from_launch, before_arm on each earlier one). Needs the main-process inspector."+standIn, true, gateNone, notificationsStart)
-	add(s, "native_notifications", "The notifications shown since capture was armed (and from app start with instrumentNative), oldest first: title, body, subtitle, silent, urgency, at, before_arm. NATIVE_NOT_CAPTURING before native_notifications_start."+standIn, true, gateNone, notificationsRead)
-	add(s, "native_notifications_stop", "Disarm notification capture (Notification.prototype.show restored) and return what was captured."+standIn, true, gateNone, notificationsStop)
-	add(s, "native_trays", "The app's system-tray icons (found on the main process's heap: Electron keeps no tray registry): id, tooltip, title, has_image, context menu, the events the app listens to. Electron has no getters for a tooltip or a context menu: they are known when set after understudy's hook, so launch with instrumentNative to have them from app start (recorded:true). Needs the main-process inspector."+standIn, true, gateNone, nativeTrays)
-	add(s, "native_tray_invoke", "Fire event (click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move, balloon-click) on the tray with id, running the app's tray.on handler with the (event, bounds, position) a real click carries; emitted:false with reason not_found, no_listener or handler_threw when it did not run; tray is read back after the handler (null when it destroyed the tray). right-click does not open the context menu by itself."+standIn, true, gateNone, nativeTrayInvoke)
+	define(s, Def{
+		Name: "ipc_capture_start", Title: "Start recording IPC channels", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct, Eval: gateMainCode},
+		Desc:    "Start recording the IPC of the channels listed (an explicit allowlist): ipcRenderer.invoke calls of their ipcMain.handle handlers (args, answer or exception, handler ms, the sender's webContents and surface), with captureSend the ipcRenderer.send messages (ipcMain.on), with captureSendToRenderer webContents.send pushes. Argument keys in redact (plus password, token, secret, authorization, cookie, apiKey, …) become [redacted]; payloads over maxArgBytes are cut; the buffer keeps maxEvents and counts what it dropped. The app's handlers and methods are restored by ipc_capture_stop, when the session ends, and by the app itself within 5 s if this server dies. Needs --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector." + standIn,
+	}, ipcCaptureStart)
+	define(s, Def{
+		Name: "ipc_captured", Title: "Read recorded IPC", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Eval: gateMainCode},
+		Desc:    "The IPC recorded by the running capture, oldest first (optionally one channel, or after the seq since): channel, type, direction, args, answer, ok, exception, ms, ts, webcontents_id, surface_id, stubbed; dropped counts what a full buffer refused. IPC_NOT_CAPTURING without a capture." + standIn,
+	}, ipcCaptured)
+	define(s, Def{
+		Name: "ipc_capture_stop", Title: "Stop recording IPC and restore handlers", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct, Eval: gateMainCode},
+		Desc:    "Stop the IPC capture: every wrapped handler, ipcMain.emit and WebContents.send are restored exactly and every stub goes; returns what was recorded." + standIn,
+	}, ipcCaptureStop)
+	define(s, Def{
+		Name: "ipc_stub", Title: "Stub an IPC channel's answer", Class: classAction, Session: true,
+		Effects:    Effects{Does: kAct, Eval: gateMainCode},
+		Desc:       "Make a captured channel's ipcMain.handle handler answer response (JSON) or reject with error, after delayMs, for the next times calls (0: until removed), instead of running the app's handler; remove:true takes the stub away (the app's handler answers again). The channel must be in the running capture (IPC_CHANNEL_NOT_CAPTURED) and have a handler (IPC_NO_HANDLER). Stubs end with the capture, the session, or this server." + standIn,
+		VerifiedOn: "the Node stand-in's electron module, answering a Chromium page's ipcRenderer.invoke; the restore after a server kill (lease) is proven on an attached stand-in app" + standInUnverified,
+	}, ipcStub)
+	define(s, Def{
+		Name: "native_notifications_start", Title: "Capture notifications", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Desc:    "Arm capture of the notifications the app shows (Notification.prototype.show, a fixed hook; no --allow-eval), optionally only titles containing titleContains. On an app launched with electron_launch {main, instrumentNative:true} the capture reaches back to app start (from_launch, before_arm on each earlier one). Needs the main-process inspector." + standIn,
+	}, notificationsStart)
+	define(s, Def{
+		Name: "native_notifications", Title: "Read captured notifications", Class: classRead, Session: true,
+		Effects:    Effects{Does: kRead},
+		Desc:       "The notifications shown since capture was armed (and from app start with instrumentNative), oldest first: title, body, subtitle, silent, urgency, at, before_arm. NATIVE_NOT_CAPTURING before native_notifications_start." + standIn,
+		VerifiedOn: "the Node stand-in's Notification (Notification.prototype.show, after Electron's documentation)" + standInUnverified,
+	}, notificationsRead)
+	define(s, Def{
+		Name: "native_notifications_stop", Title: "Stop capturing notifications", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Desc:    "Disarm notification capture (Notification.prototype.show restored) and return what was captured." + standIn,
+	}, notificationsStop)
+	define(s, Def{
+		Name: "native_trays", Title: "Read the system trays", Class: classAction, Session: true,
+		Effects:    Effects{Does: kRead},
+		Desc:       "The app's system-tray icons (found on the main process's heap: Electron keeps no tray registry): id, tooltip, title, has_image, context menu, the events the app listens to. Electron has no getters for a tooltip or a context menu: they are known when set after understudy's hook, so launch with instrumentNative to have them from app start (recorded:true). Needs the main-process inspector." + standIn,
+		VerifiedOn: "the Node stand-in's Tray (setter hooks, Runtime.queryObjects on Tray.prototype, after Electron's documentation)" + standInUnverified,
+	}, nativeTrays)
+	define(s, Def{
+		Name: "native_tray_invoke", Title: "Fire a tray event", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct},
+		Desc:    "Fire event (click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move, balloon-click) on the tray with id, running the app's tray.on handler with the (event, bounds, position) a real click carries; emitted:false with reason not_found, no_listener or handler_threw when it did not run; tray is read back after the handler (null when it destroyed the tray). right-click does not open the context menu by itself." + standIn,
+	}, nativeTrayInvoke)
 }
 
 // instrumentOf is the session's main-process instrumentation (its own
@@ -215,13 +269,6 @@ func instrumentOf(ctx context.Context, c *Call) (*mainproc.Instrument, error) {
 		return nil, err
 	}
 	return session.Attach(c.Session, mainproc.NewInstrument(ctx, url))
-}
-
-func needMainEval(c *Call, tool string) error {
-	if !c.Server.cfg.AllowEvalMain {
-		return errs.New(errs.EvalRequired, "%s runs code in the app's main process (it wraps the app's IPC handlers): the server was not started with --allow-eval=main", tool)
-	}
-	return nil
 }
 
 // defaultRedact are the argument keys every capture redacts.
@@ -266,9 +313,6 @@ type ipcCaptureStartResult struct {
 }
 
 func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*ipcCaptureStartResult, error) {
-	if err := needMainEval(c, "ipc_capture_start"); err != nil {
-		return nil, err
-	}
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -313,9 +357,6 @@ type ipcCapturedResult struct {
 }
 
 func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*ipcCapturedResult, error) {
-	if err := needMainEval(c, "ipc_captured"); err != nil {
-		return nil, err
-	}
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -329,9 +370,6 @@ func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*ipcCaptured
 }
 
 func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*ipcCapturedResult, error) {
-	if err := needMainEval(c, "ipc_capture_stop"); err != nil {
-		return nil, err
-	}
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -428,9 +466,6 @@ type ipcStubResult struct {
 }
 
 func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*ipcStubResult, error) {
-	if err := needMainEval(c, "ipc_stub"); err != nil {
-		return nil, err
-	}
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err

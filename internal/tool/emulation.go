@@ -11,8 +11,18 @@ import (
 )
 
 func registerEmulation(s *Server) {
-	add(s, "emulation_set", "Emulate, in the active window: viewport {width, height, deviceScaleFactor, mobile}, device (a built-in name: "+strings.Join(emulation.Devices(), ", ")+"), colorScheme, reducedMotion, forcedColors, media, timezone (IANA), locale (BCP 47), geolocation {latitude, longitude, accuracy}, cpuThrottle (slowdown factor), userAgent. Only the fields given change; the result says what the page now reports.", true, gateNone, emulationSet)
-	add(s, "emulation_reset", "Clear every emulation of the active window: it shows itself as it is again.", true, gateNone, emulationReset)
+	define(s, Def{
+		Name: "emulation_set", Title: "Emulate device and environment", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Short:   "Emulate a device and its environment in the active window; only the fields given change.",
+		Desc:    "Emulate, in the active window: viewport {width, height, deviceScaleFactor, mobile}, device (a built-in name: " + strings.Join(emulation.Devices(), ", ") + "), colorScheme, reducedMotion, forcedColors, media, timezone (IANA), locale (BCP 47), geolocation {latitude, longitude, accuracy}, cpuThrottle (slowdown factor), userAgent. Only the fields given change; the result says what the page now reports.",
+	}, emulationSet)
+	define(s, Def{
+		Name: "emulation_reset", Title: "Reset emulation", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect},
+		Short:   "Clear every emulation of the active window.",
+		Desc:    "Clear every emulation of the active window: it shows itself as it is again.",
+	}, emulationReset)
 }
 
 type emulationSetArgs struct {

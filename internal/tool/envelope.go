@@ -137,8 +137,8 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 // notOffered says whether name is a tool of this server that its profile,
 // groups or eval policy leave out.
 func (s *Server) notOffered(name string) bool {
-	_, known := s.tools().defs[name]
-	return known && !s.sel.enabled(name)
+	d, known := s.tools().defs[name]
+	return known && !s.sel.enabled(d.Def)
 }
 
 // namesNotOffered says whether text (a next action: a tool name, or a

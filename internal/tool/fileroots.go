@@ -23,23 +23,11 @@ const maxClientSessions = 64
 // tool call.
 const rootsInputID = "understudy/roots"
 
-// usesFiles says which tools read or write files, and so need the client's
-// roots before they run.
-func usesFiles(tool string) bool {
-	switch tool {
-	case "electron_screenshot", "electron_set_files", "electron_drop_file", "electron_navigate",
-		"network_stub", "network_export_har", "network_replay_har", "production_validate":
-		return true
-	case "trace_start", "trace_tokens", "trace_view", "trace_export_playwright", "trace_replay":
-		return true
-	}
-	return strings.HasPrefix(tool, "visual_")
-}
-
 // withClientRoots gives a file tool's call the client's roots, or returns
 // the input request that asks the client for them first.
 func (s *Server) withClientRoots(ctx context.Context, name string, req *mcp.CallToolRequest) (context.Context, *mcp.CallToolResult) {
-	if req.Session == nil || !usesFiles(name) {
+	d, ok := s.tools().defs[name]
+	if req.Session == nil || !ok || !d.Effects.usesFiles() {
 		return ctx, nil
 	}
 	cr := s.clients.of(req.Session)

@@ -32,8 +32,12 @@ func checkBox(ctx context.Context, c *Call, a *checkArgs) (*checkResult, error) 
 	return setChecked(ctx, c, a, true)
 }
 
-func uncheckBox(ctx context.Context, c *Call, a *checkArgs) (*checkResult, error) {
-	return setChecked(ctx, c, a, false)
+// uncheckArgs are electron_uncheck's arguments: checkArgs, a type of
+// their own so that a trace exports the call as an uncheck.
+type uncheckArgs struct{ checkArgs }
+
+func uncheckBox(ctx context.Context, c *Call, a *uncheckArgs) (*checkResult, error) {
+	return setChecked(ctx, c, &a.checkArgs, false)
 }
 
 func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkResult, error) {

@@ -13,8 +13,8 @@ import (
 // tool's full description, every parameter's description, the full result
 // schema), and docs/tools.md prints all of it; tools/list carries
 //
-//   - the tool's short description from hostDescs (the full one when the
-//     tool has no entry, so a new tool is measured as it is written),
+//   - the tool's short description (Def.Short; the full one when the
+//     tool has none, so a new tool is measured as it is written),
 //     without the sentences after the first that point to a tool this
 //     server's profile and groups leave off;
 //   - its input schema with every parameter described, long prose
@@ -31,91 +31,18 @@ import (
 // an agent needs to recover (TestHostDescriptions); the error a tool
 // answers carries its own hint, so the list of codes stays in the docs.
 
-// hostDescs are the short descriptions of tools/list, by tool name.
-var hostDescs = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		// lifecycle and targeting
-		"electron_launch":           "Start an app or browser and wait for a renderer. A running app: electron_attach.",
-		"electron_attach":           "Attach to a running app's DevTools endpoint on loopback; the app stays the user's. To start one: electron_launch.",
-		"electron_detach":           "Disconnect and leave the app running. To end it: electron_stop.",
-		"electron_stop":             "End the session: a launched app is closed with all its processes; an attached one only with closeApp.",
-		"electron_force_kill":       "Kill the app's processes now, when electron_stop cannot.",
-		"electron_discover_running": "List the DevTools endpoints answering on loopback, for electron_attach.",
-		"electron_status":           "Server uptime, open sessions, last error, whether the app is alive.",
-		"electron_info":             "The app's runtime versions, endpoints and capabilities.",
-		"electron_doctor":           "Preflight checks to run when a launch fails.",
-		"electron_plugins":          "Profiles and capability groups: on or off, their tools, the flag that enables each.",
-		"electron_windows_list":     "List windows and <webview> guests with ids, focus and visibility. Frames: electron_surfaces_list.",
-		"electron_switch_window":    "Select a window and its top surface. Frames: electron_switch_surface.",
-		"electron_navigate":         "Load url in the active window and wait. New window: electron_window_open.",
-		"electron_surfaces_list":    "List surfaces (windows, webviews, iframes) parent-first with ids; main-process kinds are unverified on Electron.",
-		"electron_switch_surface":   "Select the surface (frame, webview) renderer tools act in; a ref needs none.",
-		"electron_relay_endpoint":   "A loopback CDP URL for a Playwright, Puppeteer or chromedp script to share this app.",
-		"electron_window_open":      "Open a new window at url and wait for its load.",
-		"electron_window_close":     "Close a window; the last one of an attached app needs force.",
-		"electron_go_back":          "Go back in the active window's history; waits for the load.",
-		"electron_go_forward":       "Go forward in the active window's history; waits for the load.",
-		"electron_reload":           "Reload the active window; waits for the load.",
-		"emulation_set":             "Emulate a device and its environment in the active window; only the fields given change.",
-		"emulation_reset":           "Clear every emulation of the active window.",
-		// observe
-		"electron_snapshot":       "The page's elements as roles, names and refs to act on. A few elements: electron_find.",
-		"electron_find":           "Find elements by role and name; returns refs. The whole page: electron_snapshot.",
-		"electron_get_state":      "Read an element's states (visible, enabled, checked, expanded, focused…). To wait: electron_wait_for_state.",
-		"electron_get_text":       "An element's visible text. To assert: electron_expect_text.",
-		"electron_get_value":      "Read a form control's value. To assert: electron_expect_value.",
-		"electron_get_attribute":  "Read an element's attribute; null when absent.",
-		"electron_get_bbox":       "Read an element's box in viewport and document coordinates.",
-		"electron_elements_list":  "Every element matching a CSS selector, with refs, roles, names and boxes.",
-		"electron_exists":         "Whether an element exists now, without waiting.",
-		"electron_console_logs":   "Console messages and uncaught exceptions of every window and frame, oldest first.",
-		"electron_dialog_handler": "Answer alert, confirm and prompt dialogs, open and later ones, or read those opened; an open one blocks its page.",
-		"electron_screenshot":     "Save a PNG or JPEG of a window, element, full page or clip, also returned inline.",
-		// interact
-		"electron_click":            "Click an element or viewport point with real mouse events, once it is actionable. Verified: the press reached it, else an error names what took it.",
-		"electron_hover":            "Move the mouse onto an element or point (menus, tooltips). Verified: it saw the mouse arrive.",
-		"electron_type":             "Set a field's whole text, as a paste; verified by reading it back. Keys: electron_keyboard_type; editors: electron_type_into_editor.",
-		"electron_keyboard_type":    "Type text as real key events into the element given (focused first) or the focused one. To set a field's text: electron_type.",
-		"electron_type_into_editor": "Put exact text into a code or rich-text editor or terminal (Monaco, CodeMirror, xterm…); verified by reading it back.",
-		"electron_key":              "Press one key or chord with real key events, into the element given (focused first) or the focused one. Several: electron_press_sequence.",
-		"electron_press_sequence":   "Press keys or chords in order, into the element given (focused first) or the focused one. Text: electron_keyboard_type.",
-		"electron_clear_input":      "Empty a field or editor; verified empty.",
-		"electron_check":            "Check a checkbox, radio or switch, clicking only if needed; verified checked.",
-		"electron_uncheck":          "Uncheck a checkbox or switch, clicking only if needed; verified unchecked.",
-		"electron_set_value":        "Set a range, date or color input, or an ARIA slider; verified. Text: electron_type.",
-		"electron_select_option":    "Choose options of a native <select>; verified. A custom dropdown: electron_click.",
-		"electron_set_files":        "Set the files of an <input type=file>, even a hidden one. Drop zones: electron_drop_file.",
-		"electron_drop_file":        "Drop files onto a drop zone with drag events. File inputs: electron_set_files.",
-		"electron_drag":             "Drag an element onto another with real input. Verified: a list reordered, an item moved or a drop accepted.",
-		"electron_scroll":           "Turn the wheel by dx/dy at an element or the viewport; without dx/dy, scroll the element into view. Virtualized lists: electron_scroll_into_view.",
-		"electron_scroll_into_view": "Bring an element into view through every scroller and frame, paging virtualized lists until it renders.",
-		// waits and assertions
-		"electron_wait":              "Sleep. Prefer a wait_for or expect tool.",
-		"electron_wait_for_selector": "Wait until an element is attached, visible, hidden or detached; returns a ref.",
-		"electron_wait_for_state":    "Wait until an element's state flags all hold.",
-		"electron_wait_for_event":    "Wait for a DOM event fired after the call starts.",
-		"electron_expect_text":       "Assert an element's text, retried. Once: electron_assert_pattern.",
-		"electron_expect_value":      "Assert a form control's value (not its label), retried.",
-		"electron_expect_visible":    "Assert an element is visible, or hidden or absent, retried.",
-		"electron_expect_state":      "Assert an element's state flags all hold, retried.",
-		"electron_expect_count":      "Assert how many elements match a selector or role, retried.",
-		"electron_expect_url":        "Assert the active surface's URL, retried across navigations.",
-		"electron_assert_pattern":    "Check an element's (or the document's) text once, without retrying. Retried: electron_expect_text.",
-	}
-})
-
 // hostDescription is the description tools/list carries for a tool: its
 // short one (else the full one), less every sentence after the first that
 // points to a tool that is off in this server (issue 30, point 1: no dead
 // ends; essential has no electron_keyboard_type, so electron_type does not
 // send the agent there). off reports a registered tool that is not
 // enabled.
-func hostDescription(name, full string, off func(string) bool) string {
-	d, ok := hostDescs()[name]
-	if !ok {
-		d = full
+func hostDescription(d Def, off func(string) bool) string {
+	desc := d.Short
+	if desc == "" {
+		desc = d.Desc
 	}
-	return withoutPointersTo(d, off)
+	return withoutPointersTo(desc, off)
 }
 
 // toolWord finds the words of a description that may be tool names.

@@ -11,7 +11,7 @@ import (
 )
 
 // hostDescLimit is the longest full description a core tool may carry in
-// tools/list as it is; a longer one needs a short one in hostDescs
+// tools/list as it is; a longer one needs a short one (Def.Short)
 // (docs/adr/030), so a new tool does not grow the manifest unseen.
 const hostDescLimit = 300
 
@@ -24,16 +24,16 @@ func TestHostDescriptions(t *testing.T) {
 	s := New(Config{AllowEvalMain: true, AllowEvalRenderer: true})
 	defer s.Close()
 	code := regexp.MustCompile(`\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b`)
-	for name, short := range hostDescs() {
-		d, ok := s.tools().defs[name]
-		if !ok {
-			t.Errorf("hostDescs names %s, which is not a registered tool", name)
+	for _, name := range s.Names() {
+		d := s.tools().defs[name]
+		short := d.Short
+		if short == "" {
 			continue
 		}
-		if len(short) >= len(d.desc) {
-			t.Errorf("%s: the short description (%d bytes) is not shorter than the full one (%d)", name, len(short), len(d.desc))
+		if len(short) >= len(d.Desc) {
+			t.Errorf("%s: the short description (%d bytes) is not shorter than the full one (%d)", name, len(short), len(d.Desc))
 		}
-		if strings.Contains(strings.ToLower(d.desc), "verif") && !strings.Contains(strings.ToLower(short), "verif") {
+		if strings.Contains(strings.ToLower(d.Desc), "verif") && !strings.Contains(strings.ToLower(short), "verif") {
 			t.Errorf("%s: the full description says what the tool verifies; the short one must too: %q", name, short)
 		}
 		for _, c := range code.FindAllString(short, -1) {
@@ -43,11 +43,12 @@ func TestHostDescriptions(t *testing.T) {
 		}
 	}
 	for _, name := range s.Names() {
-		if groupOf(name) != "" {
+		d := s.tools().defs[name]
+		if d.Group != "" {
 			continue
 		}
-		if _, ok := hostDescs()[name]; !ok && len(s.tools().defs[name].desc) > hostDescLimit {
-			t.Errorf("%s: its description is %d bytes; give tools/list a short one in hostDescs (hostview.go), the full one stays in docs/tools.md", name, len(s.tools().defs[name].desc))
+		if d.Short == "" && len(d.Desc) > hostDescLimit {
+			t.Errorf("%s: its description is %d bytes; give tools/list a short one (Def.Short), the full one stays in docs/tools.md", name, len(d.Desc))
 		}
 	}
 }

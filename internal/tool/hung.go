@@ -66,25 +66,15 @@ func (h *hungWindows) clear(window string) {
 	h.mu.Unlock()
 }
 
-// hangFree reports whether a tool is not checked: it does not act in the
-// page (dialogFree's list), or it is a way out of a hung page (reload,
-// history moves and navigate stop the running script first: unstick).
-func hangFree(name string) bool {
-	switch name {
-	case "electron_reload", "electron_go_back", "electron_go_forward", "electron_navigate",
-		"electron_window_open", "electron_window_close":
-		return true
-	}
-	return dialogFree(name)
-}
-
 // hangDuring writes the probe on the active window's socket and watches
 // it: when it is not answered in time (and no dialog explains the
 // silence), the returned channel yields PAGE_UNRESPONSIVE. stop ends the
 // watch.
-func hangDuring(ctx context.Context, sess *session.Session, name string) (<-chan error, func()) {
+func hangDuring(ctx context.Context, sess *session.Session, d Def) (<-chan error, func()) {
 	out := make(chan error, 1)
-	if hangFree(name) {
+	// Not probed: a call that does not act in the page, and a navigation,
+	// which stops the running script (a way out of a hung page).
+	if d.Effects.Page == pageFree || d.Effects.Page == pageUnsticks {
 		return out, func() {}
 	}
 	window := sess.Surfaces.ActiveWindow()
@@ -130,7 +120,7 @@ func hangDuring(ctx context.Context, sess *session.Session, name string) (<-chan
 			return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
 		}
 		hung.set(window)
-		out <- unresponsiveError(sess, name, window, time.Since(start))
+		out <- unresponsiveError(sess, d.Name, window, time.Since(start))
 	}()
 	return out, func() { cancel(); <-done }
 }

@@ -111,7 +111,7 @@ func TestHungNextActionsFollowTheProfile(t *testing.T) {
 	}
 	for _, a := range next {
 		name, _, _ := strings.Cut(a.(string), " ")
-		if !e.srv.sel.enabled(name) {
+		if !e.srv.enabledName(name) {
 			t.Errorf("next_actions names %q, which the essential profile does not offer", name)
 		}
 	}

@@ -20,12 +20,13 @@ const (
 	maxInlineSource = 64 << 20
 )
 
-// inlineImage is the image content of a successful electron_screenshot
-// call, read back from the file it wrote; nil for any other call, when the
+// inlineImage is the image content of a successful call of a tool whose
+// Def says its result's path is an image (Def.Image: electron_screenshot),
+// read back from the file it wrote; nil for any other call, when the
 // caller asked for none, or when the file cannot be read (the answer then
 // stands as it is: the file is what the tool promised).
 func (s *Server) inlineImage(name string, raw json.RawMessage, res Result) *mcp.ImageContent {
-	if name != "electron_screenshot" || res.IsError {
+	if d, ok := s.tools().defs[name]; !ok || !d.Image || res.IsError {
 		return nil
 	}
 	var args struct {

@@ -18,15 +18,60 @@ import (
 )
 
 func registerLifecycle(s *Server) {
-	add(s, "electron_launch", "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile; omitted: the browser understudy doctor finds, named in executable_path), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.", false, gateNone, launch)
-	add(s, "electron_attach", "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.", false, gateNone, attach)
-	add(s, "electron_detach", "Disconnect from the app and leave it running. An app understudy launched still ends when the server exits (ends_with_server:true): what we launch we end; use electron_stop to end it now. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.", true, gateNone, detach)
-	add(s, "electron_stop", "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.", true, gateNone, stop)
-	add(s, "electron_force_kill", "Kill the app's process group now (a launched app, or the pid given on attach).", true, gateNone, forceKill)
-	add(s, "electron_discover_running", "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.", false, gateNone, discover)
-	add(s, "electron_status", "Server version and uptime, the open sessions with their selected window and surface, and the last error. A session whose app ended (the launched browser exited, or the DevTools connection was lost) says alive:false with ended_why; electron_launch replaces it, electron_stop cleans it up.", false, gateNone, status)
-	add(s, "electron_info", "The app's runtime versions, transport, endpoints and the capability matrix (what this server can really do on it now).", true, gateNone, info)
-	add(s, "electron_doctor", "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.", false, gateNone, doctor)
+	define(s, Def{
+		Name: "electron_launch", Title: "Launch an app", Profiles: "ETD", Class: classLifecycle,
+		Effects: Effects{Does: kReach, OpensSession: true},
+		Short:   "Start an app or browser and wait for a renderer. A running app: electron_attach.",
+		Desc:    "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile; omitted: the browser understudy doctor finds, named in executable_path), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.",
+	}, launch)
+	define(s, Def{
+		Name: "electron_attach", Title: "Attach to a running app", Profiles: "ETD", Class: classLifecycle,
+		Effects: Effects{Does: kReach, OpensSession: true},
+		Short:   "Attach to a running app's DevTools endpoint on loopback; the app stays the user's. To start one: electron_launch.",
+		Desc:    "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.",
+	}, attach)
+	define(s, Def{
+		Name: "electron_detach", Title: "Detach, leave the app running", Profiles: "TD", Class: classLifecycle, Session: true,
+		Effects: Effects{Does: kSelect, Page: pageFree, EndsSession: true},
+		Short:   "Disconnect and leave the app running. To end it: electron_stop.",
+		Desc:    "Disconnect from the app and leave it running. An app understudy launched still ends when the server exits (ends_with_server:true): what we launch we end; use electron_stop to end it now. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.",
+	}, detach)
+	define(s, Def{
+		Name: "electron_stop", Title: "Stop the app", Profiles: "ETD", Class: classLifecycle, Session: true,
+		Effects: Effects{Does: kAct, Page: pageFree, EndsSession: true},
+		Short:   "End the session: a launched app is closed with all its processes; an attached one only with closeApp.",
+		Desc:    "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.",
+	}, stop)
+	define(s, Def{
+		Name: "electron_force_kill", Title: "Kill the app's processes", Profiles: "TD", Class: classLifecycle, Session: true,
+		Effects: Effects{Does: kAct, Page: pageFree, EndsSession: true},
+		Short:   "Kill the app's processes now, when electron_stop cannot.",
+		Desc:    "Kill the app's process group now (a launched app, or the pid given on attach).",
+	}, forceKill)
+	define(s, Def{
+		Name: "electron_discover_running", Title: "Find DevTools endpoints on loopback", Profiles: "D", Class: classLifecycle,
+		Effects: Effects{Does: kRead},
+		Short:   "List the DevTools endpoints answering on loopback, for electron_attach.",
+		Desc:    "Probe loopback ports for DevTools endpoints (default 9222–9229) and list what answers; attach to one with electron_attach.",
+	}, discover)
+	define(s, Def{
+		Name: "electron_status", Title: "Server and session status", Profiles: "ETD", Class: classLifecycle,
+		Effects: Effects{Does: kRead, Page: pageFree},
+		Short:   "Server uptime, open sessions, last error, whether the app is alive.",
+		Desc:    "Server version and uptime, the open sessions with their selected window and surface, and the last error. A session whose app ended (the launched browser exited, or the DevTools connection was lost) says alive:false with ended_why; electron_launch replaces it, electron_stop cleans it up.",
+	}, status)
+	define(s, Def{
+		Name: "electron_info", Title: "App versions and capabilities", Profiles: "D", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Page: pageFree},
+		Short:   "The app's runtime versions, endpoints and capabilities.",
+		Desc:    "The app's runtime versions, transport, endpoints and the capability matrix (what this server can really do on it now).",
+	}, info)
+	define(s, Def{
+		Name: "electron_doctor", Title: "Preflight check", Profiles: "D", Class: classLifecycle,
+		Effects: Effects{Does: kRead},
+		Short:   "Preflight checks to run when a launch fails.",
+		Desc:    "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.",
+	}, doctor)
 }
 
 type launchArgs struct {
@@ -818,31 +863,36 @@ func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 		Capabilities: c.Server.capabilities(),
 		VerifiedOn:   verifiedOnList(),
 		// What each Electron-specific capability was proven on.
-		ElectronVerifiedOn: electronVerifiedOn(),
+		ElectronVerifiedOn: c.Server.electronVerifiedOn(),
 	}, nil
 }
 
 // electronVerifiedOn says, per Electron-specific capability, what proves
 // it. Real Electron cannot be installed where understudy is built.
-func electronVerifiedOn() map[string]string {
-	const unverified = "; stand-in, unverified on real Electron"
-	return map[string]string{
-		"production_validate":    "artifacts written by @electron/asar 3.4.1 and fuse wires flipped and read back by @electron/fuses 2.1.3 on a stand-in binary carrying the sentinel" + unverified + " binaries and packaged apps",
+func (s *Server) electronVerifiedOn() map[string]string {
+	const unverified = standInUnverified // shorter in the table below
+	m := map[string]string{
 		"fuses_block_launch":     "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
 		"main_process_crash":     "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
 		"renderer_crash":         "Chromium (Page.crash, Target.targetCrashed)",
 		"relaunch":               "Chromium launches and the Node Electron stand-in" + unverified,
 		"main_process_inspect":   "the Node Electron stand-in (node --inspect)" + unverified,
-		"ipc_invoke":             "the Node stand-in's electron module (ipcMain._invokeHandlers as Electron's source keeps it)" + unverified,
-		"native_menu":            "the Node stand-in's electron module (Menu / MenuItem after Electron's documentation)" + unverified,
 		"ipc_capture":            "the Node stand-in's electron module (handlers wrapped in ipcMain._invokeHandlers, ipcMain.emit for send, WebContents.prototype.send) with renderer traffic sent by Chromium pages through the stand-in's ipcRenderer over a CDP binding" + unverified,
-		"ipc_stub":               "the Node stand-in's electron module, answering a Chromium page's ipcRenderer.invoke; the restore after a server kill (lease) is proven on an attached stand-in app" + unverified,
-		"native_notifications":   "the Node stand-in's Notification (Notification.prototype.show, after Electron's documentation)" + unverified,
-		"native_trays":           "the Node stand-in's Tray (setter hooks, Runtime.queryObjects on Tray.prototype, after Electron's documentation)" + unverified,
 		"launch_instrumentation": "the Node stand-in's launcher running understudy's shim main (node, CommonJS and ESM import)" + unverified,
 		"surface_kinds":          "the Node stand-in's BrowserWindow / BaseWindow / WebContentsView and webContents.fromDevToolsTargetId, tied to Chromium targets by the stand-in" + unverified,
 	}
+	// The tools whose Def says what proves them.
+	for _, d := range s.tools().defs {
+		if d.VerifiedOn != "" {
+			m[d.Name] = d.VerifiedOn
+		}
+	}
+	return m
 }
+
+// standInUnverified ends the proof of a capability shown only on
+// understudy's Electron stand-ins.
+const standInUnverified = "; stand-in, unverified on real Electron"
 
 // verifiedOn is what the capability claims rest on: real Electron is not
 // available where this is built and tested (see docs/surfaces.md).

@@ -109,12 +109,14 @@ func measureTools(t testing.TB, list []*mcp.Tool) manifestSize {
 // measureManifests measures every variant through a real MCP client.
 func measureManifests(t testing.TB) map[string]manifestSize {
 	out := map[string]manifestSize{}
+	all := New(Config{})
+	defer all.Close()
 	for name, cfg := range manifestVariants() {
 		list := hostTools(t, cfg)
 		if strings.HasPrefix(name, "with-") { // the group's own tools
 			var own []*mcp.Tool
 			for _, tl := range list {
-				if groupOf(tl.Name) != "" {
+				if all.groupOf(tl.Name) != "" {
 					own = append(own, tl)
 				}
 			}

@@ -45,7 +45,7 @@ func (s *Server) answerToolsNotEnabled(srv *mcp.Server) {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
 				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-					if _, known := s.tools().defs[r.Params.Name]; known && !s.sel.enabled(r.Params.Name) {
+					if d, known := s.tools().defs[r.Params.Name]; known && !s.sel.enabled(d.Def) {
 						return s.mcpHandler(r.Params.Name)(ctx, r)
 					}
 				}
@@ -56,7 +56,7 @@ func (s *Server) answerToolsNotEnabled(srv *mcp.Server) {
 }
 
 // addTools registers every enabled tool with srv (--tool-profile, --with),
-// sorted by name, each with its title and annotations from the catalog;
+// sorted by name, each with its title and annotations from its Def;
 // [addToolsOnFirstUse] says when.
 func (s *Server) addTools(srv *mcp.Server) {
 	enabled := s.enabledNames()
@@ -70,7 +70,7 @@ func (s *Server) addTools(srv *mcp.Server) {
 		d := s.tools().defs[name]
 		// The host view (hostview.go, docs/adr/030): a short description,
 		// the input schema without repeated prose, no outputSchema.
-		t := &mcp.Tool{Name: d.name, Description: hostDescription(d.name, d.desc, off), InputSchema: hostInputSchema(d.inputSchema())}
+		t := &mcp.Tool{Name: d.Name, Description: hostDescription(d.Def, off), InputSchema: hostInputSchema(d.inputSchema())}
 		if s.cfg.OutputSchemas {
 			// The operator asked for them (--output-schemas): the full
 			// result schema, which every tool test validates results
@@ -79,14 +79,13 @@ func (s *Server) addTools(srv *mcp.Server) {
 				t.OutputSchema = out
 			}
 		}
-		if a := annotations(d.name); a != nil {
-			// The title goes on the tool (MCP 2025-06-18), not again in
-			// the annotations: every character here is in the host's
-			// context (docs/adr/022).
-			t.Title, a.Title = a.Title, ""
-			t.Annotations = a
-		}
-		srv.AddTool(t, s.mcpHandler(d.name))
+		// The title goes on the tool (MCP 2025-06-18), not again in the
+		// annotations: every character here is in the host's context
+		// (docs/adr/022).
+		a := d.annotations()
+		t.Title, a.Title = a.Title, ""
+		t.Annotations = a
+		srv.AddTool(t, s.mcpHandler(d.Name))
 	}
 }
 

@@ -10,18 +10,75 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
+// findTool is electron_find's name, which trace_replay calls to find a
+// recorded ref's element again.
+const findTool = "electron_find"
+
 func registerObserve(s *Server) {
-	add(s, "electron_snapshot", "An accessibility-style snapshot of the active surface with stable refs. format:'text' is compact (one line per control; table rows and list items group their controls); since:'last' returns only what changed since the surface's last snapshot or find. Plain text shows once: in its paragraph or row, or as a text line (text outside any element of its own has no ref); long text is cut with len=N. Open shadow roots are walked (a host with no role of its own is transparent). A virtualized list shows its extent (rows=N from aria-setsize/aria-rowcount, rows≈N when inferred from its scroll height; rendered=N); a Monaco editor's text box shows its drawn lines as value (multiline, partial when more may lie outside), an xterm.js terminal its rows as text. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it (text before controls) and say truncated (truncated_reason entries|budget|time, omitted). A full snapshot's walk stops early, at 4× maxEntries entries (at least 1000) or the budget's worth, and after 10 s in the renderer, so huge pages answer fast and the page stays free: partial:true means what lies past that point is not in it (since:'last' reports no removal there); OPERATION_TIMEOUT when the time ran out before any entry.", true, gateNone, snapshot)
-	add(s, "electron_find", "Find elements of the active surface by role and name (name_contains / name_exact), visible, enabled, interactive; returns refs usable by every element tool. Moves the snapshot baseline like a snapshot. Read-only: it never scrolls, unless scroll:true, which, when nothing rendered matches, scrolls the virtualized lists page by page until a match renders (scrolled_pages says how many; ELEMENT_NOT_FOUND with how far it scrolled when none does).", true, gateNone, find)
-	add(s, "electron_elements_list", "All elements of the active surface matching a CSS selector (limit 50, ≤200), with refs, roles, names and boxes.", true, gateNone, elementsList)
-	add(s, "electron_exists", "Whether an element (ref or selector) exists in the active surface. A dead or foreign ref is false.", true, gateNone, exists)
-	add(s, "electron_get_text", "The visible text (innerText) of an element, by ref or selector.", true, gateNone, getText)
-	add(s, "electron_get_value", "The value of a form control (input, textarea, select, contenteditable), by ref or selector.", true, gateNone, getValue)
-	add(s, "electron_get_attribute", "An attribute of an element (null when absent), by ref or selector.", true, gateNone, getAttribute)
-	add(s, "electron_get_state", "The state of an element: visible, enabled, disabled, checked, selected, expanded, pressed, focused, readonly, required, invalid, busy.", true, gateNone, getState)
-	add(s, "electron_get_bbox", "The box of an element in the surface's viewport and in document coordinates.", true, gateNone, getBBox)
-	add(s, "electron_get_computed_style", "Computed CSS properties of an element.", true, gateNone, getComputedStyle)
-	add(s, "electron_focused_element", "The element that has the focus in the active surface.", true, gateNone, focusedElement)
+	define(s, Def{
+		Name: "electron_snapshot", Title: "Snapshot the page", Profiles: "ETD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "The page's elements as roles, names and refs to act on. A few elements: electron_find.",
+		Desc:    "An accessibility-style snapshot of the active surface with stable refs. format:'text' is compact (one line per control; table rows and list items group their controls); since:'last' returns only what changed since the surface's last snapshot or find. Plain text shows once: in its paragraph or row, or as a text line (text outside any element of its own has no ref); long text is cut with len=N. Open shadow roots are walked (a host with no role of its own is transparent). A virtualized list shows its extent (rows=N from aria-setsize/aria-rowcount, rows≈N when inferred from its scroll height; rendered=N); a Monaco editor's text box shows its drawn lines as value (multiline, partial when more may lie outside), an xterm.js terminal its rows as text. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it (text before controls) and say truncated (truncated_reason entries|budget|time, omitted). A full snapshot's walk stops early, at 4× maxEntries entries (at least 1000) or the budget's worth, and after 10 s in the renderer, so huge pages answer fast and the page stays free: partial:true means what lies past that point is not in it (since:'last' reports no removal there); OPERATION_TIMEOUT when the time ran out before any entry.",
+	}, snapshot)
+	define(s, Def{
+		Name: findTool, Title: "Find elements by role and name", Profiles: "ETD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Find elements by role and name; returns refs. The whole page: electron_snapshot.",
+		Desc:    "Find elements of the active surface by role and name (name_contains / name_exact), visible, enabled, interactive; returns refs usable by every element tool. Moves the snapshot baseline like a snapshot. Read-only: it never scrolls, unless scroll:true, which, when nothing rendered matches, scrolls the virtualized lists page by page until a match renders (scrolled_pages says how many; ELEMENT_NOT_FOUND with how far it scrolled when none does).",
+	}, find)
+	define(s, Def{
+		Name: "electron_elements_list", Title: "List elements matching a selector", Profiles: "TD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Every element matching a CSS selector, with refs, roles, names and boxes.",
+		Desc:    "All elements of the active surface matching a CSS selector (limit 50, ≤200), with refs, roles, names and boxes.",
+	}, elementsList)
+	define(s, Def{
+		Name: "electron_exists", Title: "Whether an element exists", Profiles: "TD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Whether an element exists now, without waiting.",
+		Desc:    "Whether an element (ref or selector) exists in the active surface. A dead or foreign ref is false.",
+	}, exists)
+	define(s, Def{
+		Name: "electron_get_text", Title: "Read an element's text", Profiles: "ETD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "An element's visible text. To assert: electron_expect_text.",
+		Desc:    "The visible text (innerText) of an element, by ref or selector.",
+	}, getText)
+	define(s, Def{
+		Name: "electron_get_value", Title: "Read a form control's value", Profiles: "ETD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Read a form control's value. To assert: electron_expect_value.",
+		Desc:    "The value of a form control (input, textarea, select, contenteditable), by ref or selector.",
+	}, getValue)
+	define(s, Def{
+		Name: "electron_get_attribute", Title: "Read an attribute", Profiles: "TD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Read an element's attribute; null when absent.",
+		Desc:    "An attribute of an element (null when absent), by ref or selector.",
+	}, getAttribute)
+	define(s, Def{
+		Name: "electron_get_state", Title: "Read an element's states", Profiles: "TD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Read an element's states (visible, enabled, checked, expanded, focused…). To wait: electron_wait_for_state.",
+		Desc:    "The state of an element: visible, enabled, disabled, checked, selected, expanded, pressed, focused, readonly, required, invalid, busy.",
+	}, getState)
+	define(s, Def{
+		Name: "electron_get_bbox", Title: "Read an element's box", Profiles: "D", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Short:   "Read an element's box in viewport and document coordinates.",
+		Desc:    "The box of an element in the surface's viewport and in document coordinates.",
+	}, getBBox)
+	define(s, Def{
+		Name: "electron_get_computed_style", Title: "Read computed styles", Profiles: "D", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Computed CSS properties of an element.",
+	}, getComputedStyle)
+	define(s, Def{
+		Name: "electron_focused_element", Title: "The focused element", Profiles: "TD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "The element that has the focus in the active surface.",
+	}, focusedElement)
 }
 
 // frameOf resolves the active surface to what the page package needs.

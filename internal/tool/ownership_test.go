@@ -29,15 +29,15 @@ func TestBackstopReleasesLock(t *testing.T) {
 	e.srv.cfg.OperationTimeout = 1500 * time.Millisecond // launching takes longer on a busy machine
 	release := make(chan struct{})
 	var joined atomic.Bool
-	add(e.srv, "test_hold", "", true, gateNone, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	define(e.srv, Def{Name: "test_hold", Title: "test", Class: classLifecycle, Session: true, Effects: Effects{Does: kAct}}, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		<-ctx.Done() // bounded by its context, as every handler is
 		return nil, ctx.Err()
 	})
-	add(e.srv, "test_stuck", "", true, gateNone, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	define(e.srv, Def{Name: "test_stuck", Title: "test", Class: classLifecycle, Session: true, Effects: Effects{Does: kAct}}, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		<-release // ignores its context: a bug the lock must survive
 		return map[string]any{}, nil
 	})
-	add(e.srv, "test_spawn", "", true, gateNone, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	define(e.srv, Def{Name: "test_spawn", Title: "test", Class: classLifecycle, Session: true, Effects: Effects{Does: kAct}}, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		c.Go(func() {
 			<-ctx.Done() // ends when the handler returns
 			time.Sleep(150 * time.Millisecond)
@@ -45,7 +45,7 @@ func TestBackstopReleasesLock(t *testing.T) {
 		})
 		return map[string]any{}, nil
 	})
-	add(e.srv, "test_joined", "", true, gateNone, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
+	define(e.srv, Def{Name: "test_joined", Title: "test", Class: classLifecycle, Session: true, Effects: Effects{Does: kAct}}, func(ctx context.Context, c *Call, _ *noArgs) (any, error) {
 		return map[string]any{"joined": joined.Load()}, nil
 	})
 

@@ -8,7 +8,12 @@ import (
 )
 
 func registerRelay(s *Server) {
-	add(s, "electron_relay_endpoint", "Start (once per session) a CDP relay in front of this session's app and return {ws_url, http_url}: a Playwright (connectOverCDP), Puppeteer (connect) or chromedp script can then share the app you drive, isolated from you and from each other. Loopback only.", true, gateNone, relayEndpoint)
+	define(s, Def{
+		Name: "electron_relay_endpoint", Title: "Share the app through a CDP relay", Profiles: "D", Class: classLifecycle, Session: true,
+		Effects: Effects{Does: kSelect, Page: pageFree},
+		Short:   "A loopback CDP URL for a Playwright, Puppeteer or chromedp script to share this app.",
+		Desc:    "Start (once per session) a CDP relay in front of this session's app and return {ws_url, http_url}: a Playwright (connectOverCDP), Puppeteer (connect) or chromedp script can then share the app you drive, isolated from you and from each other. Loopback only.",
+	}, relayEndpoint)
 }
 
 type relayArgs struct {

@@ -21,12 +21,12 @@ var schemaFiles embed.FS
 // inferred schema when the file is missing (a tool added since the files
 // were written; the test above says so).
 func (d *def) inputSchema() json.RawMessage {
-	if b, err := schemaFiles.ReadFile("schemas/" + d.name + ".json"); err == nil {
+	if b, err := schemaFiles.ReadFile("schemas/" + d.Name + ".json"); err == nil {
 		return b
 	}
 	b, err := json.Marshal(d.schema())
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema: %v", d.name, err))
+		panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
 	}
 	return b
 }
@@ -40,12 +40,12 @@ func (d *def) outputSchema() json.RawMessage {
 	if d.result == nil {
 		return nil
 	}
-	if b, err := schemaFiles.ReadFile("schemas/out/" + d.name + ".json"); err == nil {
+	if b, err := schemaFiles.ReadFile("schemas/out/" + d.Name + ".json"); err == nil {
 		return b
 	}
 	b, err := json.Marshal(envelopeSchema(d.result()))
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: result schema: %v", d.name, err))
+		panic(fmt.Sprintf("tool %s: result schema: %v", d.Name, err))
 	}
 	return b
 }

@@ -24,7 +24,12 @@ import (
 const maxClipSide = 16384
 
 func registerScreenshot(s *Server) {
-	add(s, "electron_screenshot", "Save a PNG or JPEG of a window to a file and return its path, pixel size and byte count. By default the window of the active surface, as it shows now; windowId > windowTitle > windowIndex picks another window. ref or selector captures one element of the active surface (scrolled into view first, waiting until it is visible and stable; the box is where it shows in its window, frames included); fullPage the whole scrollable page; clip {x, y, width, height} a rectangle of the window's viewport in CSS pixels. path (a file) or dir (a new file named screenshot-<time>-<n>.<format> in it); neither: the artifacts folder. Files are written only under the allowed roots (the MCP client's roots, the working directory, --app-root, the artifacts folder, --file-root; PATH_NOT_ALLOWED), relative paths land in the artifacts folder, and an existing file is replaced only when this server wrote it or overwrite:true (FILE_EXISTS). format png (default) or jpeg, quality 0-100 for jpeg. The window is brought to the front first (a headless browser renders only the front window).", true, gateNone, screenshot)
+	define(s, Def{
+		Name: "electron_screenshot", Title: "Screenshot to a file", Profiles: "TD", Class: classRead, Session: true, Image: true,
+		Effects: Effects{Does: kAdd, Writes: []string{"path", "dir"}},
+		Short:   "Save a PNG or JPEG of a window, element, full page or clip, also returned inline.",
+		Desc:    "Save a PNG or JPEG of a window to a file and return its path, pixel size and byte count. By default the window of the active surface, as it shows now; windowId > windowTitle > windowIndex picks another window. ref or selector captures one element of the active surface (scrolled into view first, waiting until it is visible and stable; the box is where it shows in its window, frames included); fullPage the whole scrollable page; clip {x, y, width, height} a rectangle of the window's viewport in CSS pixels. path (a file) or dir (a new file named screenshot-<time>-<n>.<format> in it); neither: the artifacts folder. Files are written only under the allowed roots (the MCP client's roots, the working directory, --app-root, the artifacts folder, --file-root; PATH_NOT_ALLOWED), relative paths land in the artifacts folder, and an existing file is replaced only when this server wrote it or overwrite:true (FILE_EXISTS). format png (default) or jpeg, quality 0-100 for jpeg. The window is brought to the front first (a headless browser renders only the front window).",
+	}, screenshot)
 }
 
 type clipRect struct {

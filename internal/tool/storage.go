@@ -12,28 +12,121 @@ import (
 )
 
 func registerStorage(s *Server) {
-	add(s, "storage_cookies", "The app's cookies (through the protocol, no page JavaScript), optionally only those the browser would send to url, of a domain, or of a name. Values are [redacted] unless reveal:true and the server runs with --allow-secrets.", true, gateNone, storageCookies)
-	add(s, "storage_set_cookie", "Add or overwrite one cookie (all attributes; partitionKey for a partitioned cookie). Pass url or domain. expires is epoch seconds; omit it for a session cookie. The cookie is read back before ok.", true, gateNone, storageSetCookie)
-	add(s, "storage_clear_cookies", "Delete cookies: all of them, or those matching url, domain and/or name. Returns how many went.", true, gateNone, storageClearCookies)
-	add(s, "storage_snapshot", "Every cookie plus the localStorage (and sessionStorage) of every origin a document of the app has open: top pages, frames, cross-site OOPIFs and webview guests. Cookie values are [redacted] unless reveal:true and --allow-secrets; Web Storage values are app state and shown as they are.", true, gateNone, storageSnapshot)
-	for _, scope := range []storage.Scope{storage.Local, storage.Session} {
-		name := "storage_" + string(scope) + "_"
-		area := map[storage.Scope]string{storage.Local: "localStorage", storage.Session: "sessionStorage"}[scope]
-		add(s, name+"get", fmt.Sprintf("Read %s values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.", area), true, gateNone, webGet(scope))
-		add(s, name+"set", fmt.Sprintf("Set one %s key of an origin (default: the active surface's) to a string value; read back before ok.", area), true, gateNone, webSet(scope))
-		add(s, name+"remove", fmt.Sprintf("Remove one %s key of an origin (default: the active surface's); absent is fine.", area), true, gateNone, webRemove(scope))
-		add(s, name+"keys", fmt.Sprintf("List the %s keys of an origin (default: the active surface's), no values.", area), true, gateNone, webKeys(scope))
-		add(s, name+"clear", fmt.Sprintf("Clear all of %s of an origin (default: the active surface's).", area), true, gateNone, webClear(scope))
-	}
-	add(s, "storage_idb_schema", "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.", true, gateNone, idbSchema)
-	add(s, "storage_idb_get", "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).", true, gateNone, idbGet)
-	add(s, "storage_idb_keys", "List the primary keys of an IndexedDB object store in key order, without reading the values: database, store, optional index (then the primary keys of the records whose index key is in range, in index order), range {lower, upper, lowerOpen, upperOpen} (numbers or strings), limit (default 100, max 1000); hasMore says whether more follow.", true, gateNone, idbKeys)
-	add(s, "storage_idb_count", "Count the records of an IndexedDB object store.", true, gateNone, idbCount)
-	add(s, "storage_idb_set", "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.", true, gateNone, idbSet)
-	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
-	add(s, "storage_idb_clear", "Delete every record of an IndexedDB object store.", true, gateNone, idbClear)
-	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
-	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage and IndexedDB of origins the app has open (a database that exists keeps its schema and gets each listed store's records replaced; one that does not is created). The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
+	define(s, Def{
+		Name: "storage_cookies", Title: "List cookies", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Secrets: true},
+		Desc:    "The app's cookies (through the protocol, no page JavaScript), optionally only those the browser would send to url, of a domain, or of a name. Values are [redacted] unless reveal:true and the server runs with --allow-secrets.",
+	}, storageCookies)
+	define(s, Def{
+		Name: "storage_set_cookie", Title: "Set a cookie", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Add or overwrite one cookie (all attributes; partitionKey for a partitioned cookie). Pass url or domain. expires is epoch seconds; omit it for a session cookie. The cookie is read back before ok.",
+	}, storageSetCookie)
+	define(s, Def{
+		Name: "storage_clear_cookies", Title: "Delete cookies", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Delete cookies: all of them, or those matching url, domain and/or name. Returns how many went.",
+	}, storageClearCookies)
+	define(s, Def{
+		Name: "storage_snapshot", Title: "Storage snapshot", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Secrets: true},
+		Desc:    "Every cookie plus the localStorage (and sessionStorage) of every origin a document of the app has open: top pages, frames, cross-site OOPIFs and webview guests. Cookie values are [redacted] unless reveal:true and --allow-secrets; Web Storage values are app state and shown as they are.",
+	}, storageSnapshot)
+	define(s, Def{
+		Name: "storage_local_get", Title: "Read localStorage", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Read localStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
+	}, webGet(storage.Local))
+	define(s, Def{
+		Name: "storage_local_set", Title: "Set a localStorage key", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Set one localStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
+	}, webSet(storage.Local))
+	define(s, Def{
+		Name: "storage_local_remove", Title: "Remove a localStorage key", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Remove one localStorage key of an origin (default: the active surface's); absent is fine.",
+	}, webRemove(storage.Local))
+	define(s, Def{
+		Name: "storage_local_keys", Title: "List localStorage keys", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "List the localStorage keys of an origin (default: the active surface's), no values.",
+	}, webKeys(storage.Local))
+	define(s, Def{
+		Name: "storage_local_clear", Title: "Clear localStorage", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Clear all of localStorage of an origin (default: the active surface's).",
+	}, webClear(storage.Local))
+	define(s, Def{
+		Name: "storage_session_get", Title: "Read sessionStorage", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Read sessionStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
+	}, webGet(storage.Session))
+	define(s, Def{
+		Name: "storage_session_set", Title: "Set a sessionStorage key", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Set one sessionStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
+	}, webSet(storage.Session))
+	define(s, Def{
+		Name: "storage_session_remove", Title: "Remove a sessionStorage key", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Remove one sessionStorage key of an origin (default: the active surface's); absent is fine.",
+	}, webRemove(storage.Session))
+	define(s, Def{
+		Name: "storage_session_keys", Title: "List sessionStorage keys", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "List the sessionStorage keys of an origin (default: the active surface's), no values.",
+	}, webKeys(storage.Session))
+	define(s, Def{
+		Name: "storage_session_clear", Title: "Clear sessionStorage", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Clear all of sessionStorage of an origin (default: the active surface's).",
+	}, webClear(storage.Session))
+	define(s, Def{
+		Name: "storage_idb_schema", Title: "IndexedDB schema", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.",
+	}, idbSchema)
+	define(s, Def{
+		Name: "storage_idb_get", Title: "Read IndexedDB records", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).",
+	}, idbGet)
+	define(s, Def{
+		Name: "storage_idb_keys", Title: "List IndexedDB primary keys", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "List the primary keys of an IndexedDB object store in key order, without reading the values: database, store, optional index (then the primary keys of the records whose index key is in range, in index order), range {lower, upper, lowerOpen, upperOpen} (numbers or strings), limit (default 100, max 1000); hasMore says whether more follow.",
+	}, idbKeys)
+	define(s, Def{
+		Name: "storage_idb_count", Title: "Count IndexedDB records", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead},
+		Desc:    "Count the records of an IndexedDB object store.",
+	}, idbCount)
+	define(s, Def{
+		Name: "storage_idb_set", Title: "Write an IndexedDB record", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.",
+	}, idbSet)
+	define(s, Def{
+		Name: "storage_idb_delete", Title: "Delete IndexedDB records", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.",
+	}, idbDelete)
+	define(s, Def{
+		Name: "storage_idb_clear", Title: "Clear an IndexedDB store", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet},
+		Desc:    "Delete every record of an IndexedDB object store.",
+	}, idbClear)
+	define(s, Def{
+		Name: "storage_state_export", Title: "Export Playwright storageState", Class: classAction, Session: true,
+		Effects: Effects{Does: kSelect, Writes: []string{"path"}},
+		Desc:    "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.",
+	}, storageStateExport)
+	define(s, Def{
+		Name: "storage_state_import", Title: "Import Playwright storageState", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet, Reads: []string{"path"}},
+		Desc:    "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage and IndexedDB of origins the app has open (a database that exists keeps its schema and gets each listed store's records replaced; one that does not is created). The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).",
+	}, storageStateImport)
 }
 
 // anyConn is a renderer socket of the session for profile-wide calls
@@ -46,6 +139,8 @@ func anyConn(ctx context.Context, c *Call) (storage.Conn, error) {
 type revealArgs struct {
 	Reveal bool `json:"reveal,omitempty" jsonschema:"show cookie values; needs the server's --allow-secrets"`
 }
+
+func (r *revealArgs) reveals() bool { return r.Reveal }
 
 // reveals says whether values may be shown; asking without the operator's
 // flag is SECRETS_NOT_ALLOWED (never a silent redaction the agent did not

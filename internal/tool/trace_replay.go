@@ -12,14 +12,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
-// destructiveTools are steps a replay runs only with confirm:true: they end
-// the app, run code, or hand files to the page.
-var destructiveTools = map[string]bool{
-	"electron_stop": true, "electron_force_kill": true, "electron_detach": true, "electron_eval_main": true,
-	"electron_eval_renderer": true, "electron_inject": true, "electron_set_files": true, "electron_drop_file": true,
-	"visual_update_baseline": true,
-}
-
 type traceReplayArgs struct {
 	Path             string `json:"path" jsonschema:"the trace folder, or a spec file trace_promote wrote; relative: in the artifacts folder"`
 	SessionID        string `json:"sessionId,omitempty" jsonschema:"replay on this session (default: the recorded launch starts a new one, else the one open session)"`
@@ -80,13 +72,16 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 	var steps []trace.Step
 	var refused, destructive []string
 	for _, st := range t.Steps {
-		if strings.HasPrefix(st.Tool, "trace_") {
+		if s.groupOf(st.Tool) == "trace" {
 			continue
 		}
-		if _, ok := s.tools().defs[st.Tool]; !ok {
+		d, ok := s.tools().defs[st.Tool]
+		if !ok {
 			refused = append(refused, "#"+itoa(st.Seq)+" "+st.Tool)
 		}
-		if destructiveTools[st.Tool] {
+		// Steps that end the app, run code, hand files to the page or
+		// replace a baseline run only with confirm:true (Effects).
+		if ok && d.needsConfirm() {
 			destructive = append(destructive, "#"+itoa(st.Seq)+" "+st.Tool)
 		}
 		steps = append(steps, st)
@@ -119,8 +114,8 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 			} else if current != "" {
 				args["sessionId"] = current
 			}
-		} else if current != "" && st.Tool != "electron_launch" && st.Tool != "electron_attach" {
-			if d := s.tools().defs[st.Tool]; d != nil && d.session {
+		} else if current != "" && !s.opensSession(st.Tool) {
+			if d := s.tools().defs[st.Tool]; d != nil && d.Session {
 				args["sessionId"] = current
 			}
 		}
@@ -155,7 +150,7 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 				if st.SessionID != "" {
 					sessions[st.SessionID] = env.Meta.SessionID
 				}
-				if st.Tool == "electron_launch" || st.Tool == "electron_attach" || current == "" {
+				if s.opensSession(st.Tool) || current == "" {
 					current = env.Meta.SessionID
 				}
 			}
@@ -234,7 +229,7 @@ func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]a
 			q["sessionId"] = sid
 		}
 		raw, _ := json.Marshal(q)
-		res := s.Dispatch(ctx, "electron_find", raw, nil)
+		res := s.Dispatch(ctx, findTool, raw, nil)
 		var found struct {
 			OK      bool `json:"ok"`
 			Matches []struct {

@@ -150,7 +150,7 @@ func traceExport(ctx context.Context, c *Call, a *traceExportArgs) (*TraceExport
 	if err != nil {
 		return nil, err
 	}
-	ex := t.ExportPlaywright(trace.ExportOptions{Name: a.Name, RelayURL: a.RelayURL})
+	ex := t.ExportPlaywright(trace.ExportOptions{Name: a.Name, RelayURL: a.RelayURL, Action: c.Server.exportAction})
 	path, err := writeShot(file, []byte(ex.Source), false)
 	if err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func tracePromote(ctx context.Context, c *Call, a *tracePromoteArgs) (*TraceProm
 	if err != nil {
 		return nil, err
 	}
-	sp := t.Promote(trace.PromoteOptions{Include: a.Include, Exclude: a.Exclude, Redactions: a.Redactions})
+	sp := t.Promote(trace.PromoteOptions{Include: a.Include, Exclude: a.Exclude, Redactions: a.Redactions, OpensSession: c.Server.opensSession})
 	b, err := json.MarshalIndent(sp, "", "  ")
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding the spec")

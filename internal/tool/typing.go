@@ -108,8 +108,12 @@ func typeText(ctx context.Context, c *Call, a *typeArgs) (*inputResult, error) {
 	return fill(ctx, c, &a.actArgs, *a.Text)
 }
 
-func clearInput(ctx context.Context, c *Call, a *actArgs) (*inputResult, error) {
-	return fill(ctx, c, a, "")
+// clearArgs are electron_clear_input's arguments: actArgs, a type of their
+// own so that a trace exports the call as a fill with "".
+type clearArgs struct{ actArgs }
+
+func clearInput(ctx context.Context, c *Call, a *clearArgs) (*inputResult, error) {
+	return fill(ctx, c, &a.actArgs, "")
 }
 
 type keyboardTypeArgs struct {

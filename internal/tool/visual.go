@@ -20,9 +20,21 @@ import (
 const maxMasks = 50
 
 func registerVisual(s *Server) {
-	add(s, "visual_capture", "Capture a PNG for visual review, without touching any baseline: the window of the active surface, one element (ref or selector, in any surface) or a clip {x, y, width, height} of the viewport, with masks (selectors or rects) painted out. Returns its path (in the artifacts folder) and the environment it was taken in (browser, device scale, viewport).", true, gateNone, visualCapture)
-	add(s, "visual_expect", "Compare a capture (window, element or clip, as visual_capture) with the baseline name: a perceptual pixel diff with an anti-aliasing allowance; threshold (0-1, default 0.1) is the colour distance under which pixels count as equal, maxDiffRatio (default 0) the share of differing pixels allowed; masks (selectors or rects) are ignored. Passes with the counts; otherwise VISUAL_MISMATCH with the actual and diff PNGs' paths and the mismatch ratio. A baseline from another environment (browser, device scale, viewport) is VISUAL_ENV_MISMATCH, another size VISUAL_SIZE_MISMATCH; none is VISUAL_BASELINE_NOT_FOUND (never created here).", true, gateNone, visualExpect)
-	add(s, "visual_update_baseline", "Take a capture (window, element or clip, with masks) and make it the baseline name, with the environment it was taken in. Changes the expected state, so it needs confirm:true.", true, gateNone, visualUpdate)
+	define(s, Def{
+		Name: "visual_capture", Title: "Capture an image for review", Class: classAction, Session: true,
+		Effects: Effects{Does: kAdd, Artifacts: true},
+		Desc:    "Capture a PNG for visual review, without touching any baseline: the window of the active surface, one element (ref or selector, in any surface) or a clip {x, y, width, height} of the viewport, with masks (selectors or rects) painted out. Returns its path (in the artifacts folder) and the environment it was taken in (browser, device scale, viewport).",
+	}, visualCapture)
+	define(s, Def{
+		Name: "visual_expect", Title: "Compare with a visual baseline", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Reads: []string{"baselineDir"}, Artifacts: true},
+		Desc:    "Compare a capture (window, element or clip, as visual_capture) with the baseline name: a perceptual pixel diff with an anti-aliasing allowance; threshold (0-1, default 0.1) is the colour distance under which pixels count as equal, maxDiffRatio (default 0) the share of differing pixels allowed; masks (selectors or rects) are ignored. Passes with the counts; otherwise VISUAL_MISMATCH with the actual and diff PNGs' paths and the mismatch ratio. A baseline from another environment (browser, device scale, viewport) is VISUAL_ENV_MISMATCH, another size VISUAL_SIZE_MISMATCH; none is VISUAL_BASELINE_NOT_FOUND (never created here).",
+	}, visualExpect)
+	define(s, Def{
+		Name: "visual_update_baseline", Title: "Update a visual baseline", Class: classAction, Session: true,
+		Effects: Effects{Does: kSet, Writes: []string{"baselineDir"}, Irreversible: true},
+		Desc:    "Take a capture (window, element or clip, with masks) and make it the baseline name, with the environment it was taken in. Changes the expected state, so it needs confirm:true.",
+	}, visualUpdate)
 }
 
 type maskArg struct {
@@ -33,17 +45,23 @@ type maskArg struct {
 	Height   float64  `json:"height,omitempty" jsonschema:"the rect's height in CSS pixels"`
 }
 
-type visualArgs struct {
+// captureArgs say what to capture: visual_capture's arguments.
+type captureArgs struct {
 	Common
-	Name        string    `json:"name,omitempty" jsonschema:"the baseline's name (letters, digits, . _ -)"`
-	Ref         int       `json:"ref,omitempty" jsonschema:"capture this element (a ref)"`
-	Selector    string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
-	Clip        *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport (CSS pixels)"`
-	Masks       []maskArg `json:"masks,omitempty" jsonschema:"regions to ignore: {selector} or {x, y, width, height} in CSS pixels of the capture"`
-	BaselineDir string    `json:"baselineDir,omitempty" jsonschema:"the baselines folder (under an allowed root); default <artifacts>/baselines"`
+	Name     string    `json:"name,omitempty" jsonschema:"the baseline's name (letters, digits, . _ -)"`
+	Ref      int       `json:"ref,omitempty" jsonschema:"capture this element (a ref)"`
+	Selector string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	Clip     *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport (CSS pixels)"`
+	Masks    []maskArg `json:"masks,omitempty" jsonschema:"regions to ignore: {selector} or {x, y, width, height} in CSS pixels of the capture"`
 }
 
-func (a *visualArgs) check(needName bool) error {
+// visualArgs are a capture compared with, or kept as, a baseline.
+type visualArgs struct {
+	captureArgs
+	BaselineDir string `json:"baselineDir,omitempty" jsonschema:"the baselines folder (under an allowed root); default <artifacts>/baselines"`
+}
+
+func (a *captureArgs) check(needName bool) error {
 	if needName || a.Name != "" {
 		if err := visual.CheckName(a.Name); err != nil {
 			return err
@@ -84,7 +102,7 @@ func (a *visualArgs) check(needName bool) error {
 	return nil
 }
 
-func (a *visualArgs) validate() error { return a.check(false) }
+func (a *captureArgs) validate() error { return a.check(false) }
 
 type visualExpectArgs struct {
 	visualArgs
@@ -129,7 +147,7 @@ type visualShot struct {
 // frame just scrolled into view), so shots are repeated until two in a row
 // are identical, or until accept (visual_expect: the shot matches the
 // baseline) takes one; at most maxShots.
-func takeCapture(ctx context.Context, c *Call, a *visualArgs, accept func(data []byte, masks []visual.Rect) bool) (*visualShot, error) {
+func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data []byte, masks []visual.Rect) bool) (*visualShot, error) {
 	sa := &screenshotArgs{Ref: a.Ref, Selector: a.Selector}
 	t, err := shotWindow(ctx, c, sa)
 	if err != nil {
@@ -270,7 +288,7 @@ type VisualCaptureResult struct {
 	Masks  int        `json:"masks"`
 }
 
-func visualCapture(ctx context.Context, c *Call, a *visualArgs) (*VisualCaptureResult, error) {
+func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*VisualCaptureResult, error) {
 	cp, err := takeCapture(ctx, c, a, nil)
 	if err != nil {
 		return nil, err
@@ -334,7 +352,7 @@ func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExp
 		r := visual.Compare(base, img, o)
 		return r.Diff == 0 || r.Ratio <= a.MaxDiffRatio
 	}
-	cp, err := takeCapture(ctx, c, &a.visualArgs, matches)
+	cp, err := takeCapture(ctx, c, &a.captureArgs, matches)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +417,7 @@ func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*VisualUpd
 	if err != nil {
 		return nil, err
 	}
-	cp, err := takeCapture(ctx, c, &a.visualArgs, nil)
+	cp, err := takeCapture(ctx, c, &a.captureArgs, nil)
 	if err != nil {
 		return nil, err
 	}

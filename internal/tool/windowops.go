@@ -10,11 +10,36 @@ import (
 )
 
 func registerWindowOps(s *Server) {
-	add(s, "electron_window_open", "Open a new window showing url and wait for its load (Chromium: a new page target). On Electron the app decides which windows exist: WINDOW_OPEN_REFUSED. The new window is listed by electron_windows_list at once; select it with electron_switch_window (or select:true).", true, gateNone, windowOpen)
-	add(s, "electron_window_close", "Close a window by windowId (an id from electron_windows_list). The last window of an app you attached to is refused (LAST_WINDOW) unless force:true.", true, gateNone, windowClose)
-	add(s, "electron_go_back", "Go one entry back in the active window's history and wait for the load (or the same-document navigation). HISTORY_EMPTY when there is none.", true, gateNone, goBack)
-	add(s, "electron_go_forward", "Go one entry forward in the active window's history and wait for the load (or the same-document navigation). HISTORY_EMPTY when there is none.", true, gateNone, goForward)
-	add(s, "electron_reload", "Reload the active window (ignoreCache to bypass the cache) and wait for its load event.", true, gateNone, reload)
+	define(s, Def{
+		Name: "electron_window_open", Title: "Open a window", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kReach, Reads: []string{"url"}, Page: pageUnsticks},
+		Short:   "Open a new window at url and wait for its load.",
+		Desc:    "Open a new window showing url and wait for its load (Chromium: a new page target). On Electron the app decides which windows exist: WINDOW_OPEN_REFUSED. The new window is listed by electron_windows_list at once; select it with electron_switch_window (or select:true).",
+	}, windowOpen)
+	define(s, Def{
+		Name: "electron_window_close", Title: "Close a window", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kAct, Page: pageUnsticks},
+		Short:   "Close a window; the last one of an attached app needs force.",
+		Desc:    "Close a window by windowId (an id from electron_windows_list). The last window of an app you attached to is refused (LAST_WINDOW) unless force:true.",
+	}, windowClose)
+	define(s, Def{
+		Name: "electron_go_back", Title: "Go back", Profiles: "ETD", Class: classAction, Session: true,
+		Effects: Effects{Does: kOpen, Page: pageUnsticks},
+		Short:   "Go back in the active window's history; waits for the load.",
+		Desc:    "Go one entry back in the active window's history and wait for the load (or the same-document navigation). HISTORY_EMPTY when there is none.",
+	}, goBack)
+	define(s, Def{
+		Name: "electron_go_forward", Title: "Go forward", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kOpen, Page: pageUnsticks},
+		Short:   "Go forward in the active window's history; waits for the load.",
+		Desc:    "Go one entry forward in the active window's history and wait for the load (or the same-document navigation). HISTORY_EMPTY when there is none.",
+	}, goForward)
+	define(s, Def{
+		Name: "electron_reload", Title: "Reload the window", Profiles: "TD", Class: classAction, Session: true,
+		Effects: Effects{Does: kOpen, Page: pageUnsticks},
+		Short:   "Reload the active window; waits for the load.",
+		Desc:    "Reload the active window (ignoreCache to bypass the cache) and wait for its load event.",
+	}, reload)
 }
 
 // isElectron says whether the session's app is Electron (its user agent

@@ -13,9 +13,24 @@ import (
 )
 
 func registerWindows(s *Server) {
-	add(s, "electron_windows_list", "List the app's window roots: pages and <webview> guests, with visibility, focus and the surface id of each. Window ids are the raw target ids.", true, gateNone, windowsList)
-	add(s, "electron_switch_window", "Select a window root by targetId, else windowTitle (substring), else index. Selects that window's top surface too.", true, gateNone, switchWindow)
-	add(s, "electron_navigate", "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none). A file: URL must name a path under the allowed roots (PATH_NOT_ALLOWED).", true, gateNone, navigate)
+	define(s, Def{
+		Name: "electron_windows_list", Title: "List windows", Profiles: "ETD", Class: classRead, Session: true,
+		Effects: Effects{Does: kRead, Page: pageFree},
+		Short:   "List windows and <webview> guests with ids, focus and visibility. Frames: electron_surfaces_list.",
+		Desc:    "List the app's window roots: pages and <webview> guests, with visibility, focus and the surface id of each. Window ids are the raw target ids.",
+	}, windowsList)
+	define(s, Def{
+		Name: "electron_switch_window", Title: "Select a window", Profiles: "ETD", Class: classLifecycle, Session: true,
+		Effects: Effects{Does: kSelect, Page: pageFree},
+		Short:   "Select a window and its top surface. Frames: electron_switch_surface.",
+		Desc:    "Select a window root by targetId, else windowTitle (substring), else index. Selects that window's top surface too.",
+	}, switchWindow)
+	define(s, Def{
+		Name: "electron_navigate", Title: "Navigate a window", Profiles: "ETD", Class: classAction, Session: true,
+		Effects: Effects{Does: kOpen, Reads: []string{"url"}, Page: pageUnsticks},
+		Short:   "Load url in the active window and wait. New window: electron_window_open.",
+		Desc:    "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none). A file: URL must name a path under the allowed roots (PATH_NOT_ALLOWED).",
+	}, navigate)
 }
 
 type windowEntry struct {

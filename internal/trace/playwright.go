@@ -25,22 +25,22 @@ type Export struct {
 	Skipped []Skipped `json:"skipped"`
 }
 
-// ExportOptions name the test and the relay it connects to by default.
+// ExportOptions name the test and the relay it connects to by default,
+// and turn a recorded step into its Action.
 type ExportOptions struct {
 	Name     string
 	RelayURL string // default for UNDERSTUDY_RELAY
+	// Action is what a successful step did (nil: it has no Playwright
+	// equivalent; Ignore: leave it out without a word). The server
+	// decodes the step's arguments into its tool's typed input.
+	Action func(Step) Action
 }
 
-// readTools only look; the export notes them and goes on.
-var readTools = map[string]bool{
-	"electron_snapshot": true, "electron_find": true, "electron_elements_list": true, "electron_exists": true,
-	"electron_get_text": true, "electron_get_value": true, "electron_get_attribute": true, "electron_get_state": true,
-	"electron_get_bbox": true, "electron_get_computed_style": true, "electron_focused_element": true,
-	"electron_screenshot": true, "electron_surfaces_list": true, "electron_windows_list": true,
-	"electron_status": true, "electron_info": true, "electron_console_logs": true, "electron_relay_endpoint": true,
-	"electron_discover_running": true, "electron_doctor": true, "electron_switch_surface": true,
-	"electron_switch_window": true, "electron_wait": true,
-}
+// Ignore is a step the export leaves out without a word (a trace, visual
+// or audit call).
+type Ignore struct{}
+
+func (Ignore) isAction() {}
 
 // js quotes s as a JavaScript string literal.
 func js(s string) string {
@@ -123,7 +123,7 @@ func roleLocator(role, name string) string {
 
 // locator is the element a step acted on: a recorded ref by role and name,
 // or its selector, in the surface the ref (or the call) belonged to.
-func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) (string, framed, string) {
+func (e *exporter) locator(st Step, el Elem) (string, framed, string) {
 	where := func(p *Place) framed {
 		f := framed{page: e.page(p)}
 		if p != nil {
@@ -133,7 +133,7 @@ func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) 
 		}
 		return f
 	}
-	if t, ok := st.Targets[refKey]; ok {
+	if t, ok := st.Targets[el.RefParam]; ok && el.RefParam != "" {
 		place := t.Place
 		if place == nil {
 			place = st.Surface
@@ -145,22 +145,17 @@ func (e *exporter) locator(st Step, args map[string]any, refKey, selKey string) 
 		}
 		return sc + rl, where(place), ""
 	}
-	if n, ok := args[refKey].(float64); ok && n != 0 {
+	if el.Ref != 0 {
 		return "", framed{}, "the ref was not known when it was used"
 	}
-	if sel, ok := args[selKey].(string); ok && sel != "" {
+	if el.Selector != "" {
 		sc := e.scope(st.Surface)
 		if sc == "" {
 			return "", framed{}, "the call's surface is unknown"
 		}
-		return sc + ".locator(" + js(sel) + ")", where(st.Surface), ""
+		return sc + ".locator(" + js(el.Selector) + ")", where(st.Surface), ""
 	}
 	return "", framed{}, ""
-}
-
-func str(args map[string]any, k string) (string, bool) {
-	s, ok := args[k].(string)
-	return s, ok
 }
 
 // regexLit turns a JavaScript regex source and flags into a literal.
@@ -178,16 +173,18 @@ func (t *Trace) ExportPlaywright(o ExportOptions) Export {
 			e.ex.Skipped = append(e.ex.Skipped, Skipped{st.Seq, st.Tool, "failed when recorded (" + st.Code + ")"})
 			continue
 		}
-		if strings.HasPrefix(st.Tool, "trace_") || strings.HasPrefix(st.Tool, "visual_") || strings.HasPrefix(st.Tool, "a11y_") {
-			continue
+		var act Action
+		if o.Action != nil {
+			act = o.Action(st)
 		}
-		var args map[string]any
-		_ = json.Unmarshal(st.Args, &args)
-		if readTools[st.Tool] {
+		switch act.(type) {
+		case Ignore:
+			continue
+		case Read:
 			e.line("// #%d %s (a read; nothing to replay)", st.Seq, st.Tool)
 			continue
 		}
-		if why := e.step(st, args); why != "" {
+		if why := e.step(st, act); why != "" {
 			e.ex.Skipped = append(e.ex.Skipped, Skipped{st.Seq, st.Tool, why})
 			e.line("// #%d %s skipped: %s", st.Seq, st.Tool, why)
 		}
@@ -243,10 +240,39 @@ var keyPlus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 func pwKey(k string) string { return keyPlus().ReplaceAllString(strings.TrimSpace(k), "+") }
 
 // step writes one step; it returns why it could not.
-func (e *exporter) step(st Step, args map[string]any) string {
+func (e *exporter) step(st Step, a Action) string {
 	act := func(format string, a ...any) { e.line(format, a...); e.ex.Actions++ }
 	check := func(format string, a ...any) { e.line(format, a...); e.ex.Asserts++ }
-	loc, at, why := e.locator(st, args, "ref", "selector")
+	var el Elem
+	switch a := a.(type) {
+	case Click:
+		el = a.Elem
+	case Hover:
+		el = a.Elem
+	case Fill:
+		el = a.Elem
+	case TypeKeys:
+		el = a.Elem
+	case Press:
+		el = a.Elem
+	case SetChecked:
+		el = a.Elem
+	case SelectOptions:
+		el = a.Elem
+	case ScrollIntoView:
+		el = a.Elem
+	case Drag:
+		el = a.Source
+	case ExpectText:
+		el = a.Elem
+	case ExpectVisible:
+		el = a.Elem
+	case WaitFor:
+		el = a.Elem
+	case ExpectState:
+		el = a.Elem
+	}
+	loc, at, why := e.locator(st, el)
 	if why != "" {
 		return why
 	}
@@ -260,38 +286,33 @@ func (e *exporter) step(st Step, args map[string]any) string {
 		}
 		return ""
 	}
-	switch st.Tool {
-	case "electron_navigate":
-		u, _ := str(args, "url")
+	switch a := a.(type) {
+	case Navigate:
 		p := e.page(st.Surface)
-		if p == "" || u == "" {
+		if p == "" || a.URL == "" {
 			return "no window or url"
 		}
-		act("await %s.goto(%s);", p, js(u))
-	case "electron_click":
+		act("await %s.goto(%s);", p, js(a.URL))
+	case Click:
 		if loc == "" {
-			x, okx := args["x"].(float64)
-			y, oky := args["y"].(float64)
 			p := e.page(st.Surface)
-			if !okx || !oky || p == "" || (st.Surface != nil && len(st.Surface.Frames) > 0) {
+			if a.X == nil || a.Y == nil || p == "" || (st.Surface != nil && len(st.Surface.Frames) > 0) {
 				return "a click at a point of a frame has no locator"
 			}
-			act("await %s.mouse.click(%g, %g);", p, x, y)
+			act("await %s.mouse.click(%g, %g);", p, *a.X, *a.Y)
 			return ""
 		}
 		var opts []string
-		if b, ok := str(args, "button"); ok && b != "" {
-			opts = append(opts, "button: "+js(b))
+		if a.Button != "" {
+			opts = append(opts, "button: "+js(a.Button))
 		}
-		if n, ok := args["clickCount"].(float64); ok && n > 1 {
-			opts = append(opts, "clickCount: "+strconv.Itoa(int(n)))
+		if a.Count > 1 {
+			opts = append(opts, "clickCount: "+strconv.Itoa(a.Count))
 		}
-		if m, ok := args["modifiers"].([]any); ok && len(m) > 0 {
-			var ms []string
-			for _, x := range m {
-				if s, ok := x.(string); ok {
-					ms = append(ms, js(s))
-				}
+		if len(a.Modifiers) > 0 {
+			ms := make([]string, len(a.Modifiers))
+			for i, m := range a.Modifiers {
+				ms[i] = js(m)
 			}
 			opts = append(opts, "modifiers: ["+strings.Join(ms, ", ")+"]")
 		}
@@ -304,7 +325,7 @@ func (e *exporter) step(st Step, args map[string]any) string {
 		default:
 			act("await %s.click();", loc)
 		}
-	case "electron_hover":
+	case Hover:
 		if w := needLoc(); w != "" {
 			return w
 		}
@@ -314,40 +335,27 @@ func (e *exporter) step(st Step, args map[string]any) string {
 			return ""
 		}
 		act("await %s.hover();", loc)
-	case "electron_type", "electron_clear_input":
+	case Fill:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		text, _ := str(args, "text")
-		if text == Redacted {
+		if a.Text == Redacted {
 			act("await %s.fill(process.env.UNDERSTUDY_SECRET_%d ?? '');", loc, st.Seq)
 			return ""
 		}
-		act("await %s.fill(%s);", loc, js(text))
-	case "electron_keyboard_type":
-		text, _ := str(args, "text")
+		act("await %s.fill(%s);", loc, js(a.Text))
+	case TypeKeys:
 		if loc != "" {
-			act("await %s.pressSequentially(%s);", loc, js(text))
+			act("await %s.pressSequentially(%s);", loc, js(a.Text))
 			return ""
 		}
 		p := e.page(st.Surface)
 		if p == "" {
 			return "no window"
 		}
-		act("await %s.keyboard.type(%s);", p, js(text))
-	case "electron_key", "electron_press_sequence":
-		var keys []string
-		if k, ok := str(args, "key"); ok {
-			keys = append(keys, k)
-		}
-		if ks, ok := args["keys"].([]any); ok {
-			for _, k := range ks {
-				if s, ok := k.(string); ok {
-					keys = append(keys, s)
-				}
-			}
-		}
-		for _, k := range keys {
+		act("await %s.keyboard.type(%s);", p, js(a.Text))
+	case Press:
+		for _, k := range a.Keys {
 			if loc != "" {
 				act("await %s.press(%s);", loc, js(pwKey(k)))
 			} else {
@@ -358,38 +366,37 @@ func (e *exporter) step(st Step, args map[string]any) string {
 				act("await %s.keyboard.press(%s);", p, js(pwKey(k)))
 			}
 		}
-	case "electron_check", "electron_uncheck":
+	case SetChecked:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		want := st.Tool == "electron_check"
 		if inFrames {
 			e.usesFrames = true
-			act("if ((await %s.isChecked()) !== %t) await clickInFrames(%s, %s, %s);", loc, want, at.page, at.framesArg(), loc)
-			check("await expect(%s).toBeChecked({ checked: %t });", loc, want)
+			act("if ((await %s.isChecked()) !== %t) await clickInFrames(%s, %s, %s);", loc, a.Checked, at.page, at.framesArg(), loc)
+			check("await expect(%s).toBeChecked({ checked: %t });", loc, a.Checked)
 			return ""
 		}
-		act("await %s.%s();", loc, strings.TrimPrefix(st.Tool, "electron_"))
-	case "electron_select_option":
+		method := "check"
+		if !a.Checked {
+			method = "uncheck"
+		}
+		act("await %s.%s();", loc, method)
+	case SelectOptions:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		var vals []string
-		if vs, ok := args["values"].([]any); ok {
-			for _, v := range vs {
-				if s, ok := v.(string); ok {
-					vals = append(vals, js(s))
-				}
-			}
+		vals := make([]string, len(a.Values))
+		for i, v := range a.Values {
+			vals[i] = js(v)
 		}
 		act("await %s.selectOption([%s]);", loc, strings.Join(vals, ", "))
-	case "electron_scroll_into_view":
+	case ScrollIntoView:
 		if w := needLoc(); w != "" {
 			return w
 		}
 		act("await %s.scrollIntoViewIfNeeded();", loc)
-	case "electron_drag":
-		target, tat, why := e.locator(st, args, "targetRef", "targetSelector")
+	case Drag:
+		target, tat, why := e.locator(st, a.Target)
 		if why != "" || loc == "" || target == "" {
 			return "drag without both elements"
 		}
@@ -397,63 +404,50 @@ func (e *exporter) step(st Step, args map[string]any) string {
 			return "a drag inside an iframe does not export (Playwright mis-aims pointer input there)"
 		}
 		act("await %s.dragTo(%s);", loc, target)
-	case "electron_scroll":
+	case Wheel:
 		p := e.page(st.Surface)
 		if p == "" {
 			return "no window"
 		}
-		dx, _ := args["dx"].(float64)
-		dy, _ := args["dy"].(float64)
-		act("await %s.mouse.wheel(%g, %g);", p, dx, dy)
-	case "electron_expect_text", "electron_assert_pattern", "electron_expect_value":
+		act("await %s.mouse.wheel(%g, %g);", p, a.DX, a.DY)
+	case ExpectText:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		m := "toHaveText"
-		contains := "toContainText"
-		if st.Tool == "electron_expect_value" {
+		m, contains := "toHaveText", "toContainText"
+		if a.Value {
 			m, contains = "toHaveValue", ""
 		}
 		switch {
-		case args["equals"] != nil:
-			s, _ := str(args, "equals")
-			check("await expect(%s).%s(%s);", loc, m, js(s))
-		case args["not_equals"] != nil:
-			s, _ := str(args, "not_equals")
-			check("await expect(%s).not.%s(%s);", loc, m, js(s))
-		case args["contains"] != nil && contains != "":
-			s, _ := str(args, "contains")
-			check("await expect(%s).%s(%s);", loc, contains, js(s))
-		case args["not_contains"] != nil && contains != "":
-			s, _ := str(args, "not_contains")
-			check("await expect(%s).not.%s(%s);", loc, contains, js(s))
-		case args["contains"] != nil:
-			s, _ := str(args, "contains")
-			check("await expect(%s).%s(%s);", loc, m, regexLit(regexp.QuoteMeta(s), ""))
-		case args["regex"] != nil || args["pattern"] != nil:
-			s, ok := str(args, "regex")
-			if !ok {
-				s, _ = str(args, "pattern")
-			}
-			f, _ := str(args, "flags")
-			check("await expect(%s).%s(%s);", loc, m, regexLit(s, f))
+		case a.Equals != nil:
+			check("await expect(%s).%s(%s);", loc, m, js(*a.Equals))
+		case a.NotEquals != nil:
+			check("await expect(%s).not.%s(%s);", loc, m, js(*a.NotEquals))
+		case a.Contains != nil && contains != "":
+			check("await expect(%s).%s(%s);", loc, contains, js(*a.Contains))
+		case a.NotContains != nil && contains != "":
+			check("await expect(%s).not.%s(%s);", loc, contains, js(*a.NotContains))
+		case a.Contains != nil:
+			check("await expect(%s).%s(%s);", loc, m, regexLit(regexp.QuoteMeta(*a.Contains), ""))
+		case a.Regex != nil:
+			check("await expect(%s).%s(%s);", loc, m, regexLit(*a.Regex, a.Flags))
 		default:
 			return "no expected text"
 		}
-	case "electron_expect_visible":
+	case ExpectVisible:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		if v, ok := args["visible"].(bool); ok && !v {
+		if !a.Visible {
 			check("await expect(%s).toBeHidden();", loc)
 		} else {
 			check("await expect(%s).toBeVisible();", loc)
 		}
-	case "electron_wait_for_selector":
+	case WaitFor:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		switch s, _ := str(args, "state"); s {
+		switch a.State {
 		case "", "visible":
 			check("await expect(%s).toBeVisible();", loc)
 		case "hidden":
@@ -463,18 +457,17 @@ func (e *exporter) step(st Step, args map[string]any) string {
 		case "detached":
 			check("await expect(%s).toBeAttached({ attached: false });", loc)
 		}
-	case "electron_expect_state", "electron_wait_for_state":
+	case ExpectState:
 		if w := needLoc(); w != "" {
 			return w
 		}
-		state, _ := args["state"].(map[string]any)
-		keys := make([]string, 0, len(state))
-		for k := range state {
+		keys := make([]string, 0, len(a.State))
+		for k := range a.State {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			v, _ := state[k].(bool)
+			v := a.State[k]
 			switch k {
 			case "checked":
 				check("await expect(%s).toBeChecked({ checked: %t });", loc, v)
@@ -496,35 +489,32 @@ func (e *exporter) step(st Step, args map[string]any) string {
 				e.line("// state %s is not checked by Playwright's assertions", k)
 			}
 		}
-	case "electron_expect_count":
+	case ExpectCount:
 		var l string
-		if sel, ok := str(args, "selector"); ok && sel != "" {
+		if a.Selector != "" {
 			if sc := e.scope(st.Surface); sc != "" {
-				l = sc + ".locator(" + js(sel) + ")"
+				l = sc + ".locator(" + js(a.Selector) + ")"
 			}
-		} else if role, ok := str(args, "role"); ok {
-			name, _ := str(args, "name")
+		} else if a.Role != "" {
 			if sc := e.scope(st.Surface); sc != "" {
-				l = sc + roleLocator(role, name)
+				l = sc + roleLocator(a.Role, a.Name)
 			}
 		}
-		n, ok := args["equals"].(float64)
-		if l == "" || !ok {
+		if l == "" || a.Equals == nil {
 			return "only exact counts of a selector or role export"
 		}
-		check("await expect(%s).toHaveCount(%d);", l, int(n))
-	case "electron_expect_url":
+		check("await expect(%s).toHaveCount(%d);", l, *a.Equals)
+	case ExpectURL:
 		p := e.page(st.Surface)
 		if p == "" {
 			return "no window"
 		}
-		if s, ok := str(args, "contains"); ok {
-			check("await expect(%s).toHaveURL(%s);", p, regexLit(regexp.QuoteMeta(s), ""))
-		} else if s, ok := str(args, "matches"); ok {
-			f, _ := str(args, "flags")
-			check("await expect(%s).toHaveURL(%s);", p, regexLit(s, f))
+		if a.Contains != nil {
+			check("await expect(%s).toHaveURL(%s);", p, regexLit(regexp.QuoteMeta(*a.Contains), ""))
+		} else if a.Matches != nil {
+			check("await expect(%s).toHaveURL(%s);", p, regexLit(*a.Matches, a.Flags))
 		}
-	case "electron_launch", "electron_attach", "electron_stop", "electron_detach", "electron_force_kill":
+	case Connect:
 		e.line("// %s: the test connects to the running app through the relay instead", st.Tool)
 	default:
 		return "no Playwright equivalent"

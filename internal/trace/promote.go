@@ -63,6 +63,9 @@ type PromoteOptions struct {
 	Include    []string // tool names (or prefixes ending in *) to keep; empty: all
 	Exclude    []string // tool names (or prefixes ending in *) to leave out
 	Redactions []string // more argument fields to redact: "text" or "args.text"
+	// OpensSession says a tool's call opens the session it runs in (a
+	// launch, an attach); the server knows its tools, the trace does not.
+	OpensSession func(tool string) bool
 }
 
 func matchTool(pats []string, tool string) bool {
@@ -73,9 +76,6 @@ func matchTool(pats []string, tool string) bool {
 	}
 	return false
 }
-
-// sessionCreators are the tools whose call opens the session it runs in.
-var sessionCreators = map[string]bool{"electron_launch": true, "electron_attach": true}
 
 // Promote turns the trace into a spec. trace_* calls are never kept; a
 // kept step whose session an excluded launch or attach opened keeps that
@@ -88,7 +88,7 @@ func (t *Trace) Promote(o PromoteOptions) *Spec {
 	retained := make([]bool, len(t.Steps))
 	creator := map[string]int{} // recorded session id → index of its launch/attach
 	for i, st := range t.Steps {
-		if sessionCreators[st.Tool] && st.OK && st.SessionID != "" {
+		if o.OpensSession != nil && o.OpensSession(st.Tool) && st.OK && st.SessionID != "" {
 			if _, ok := creator[st.SessionID]; !ok {
 				creator[st.SessionID] = i
 			}

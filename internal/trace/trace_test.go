@@ -157,7 +157,16 @@ func TestExportPlaywright(t *testing.T) {
 		{Seq: 5, Tool: "electron_click", OK: false, Code: "X", Args: json.RawMessage(`{"selector":"#n"}`), Surface: top},
 		{Seq: 6, Tool: "electron_uncheck", OK: true, Args: json.RawMessage(`{"selector":"#c"}`), Surface: top},
 	}}
-	ex := tr.ExportPlaywright(ExportOptions{Name: "n"})
+	// The server makes each step's Action from its tool's typed input
+	// (internal/tool: TestExportActionsFromTypedInputs); here they are given.
+	regex := "^a\\d$"
+	actions := map[int]Action{
+		1: Fill{Elem: Elem{RefParam: "ref", Ref: 4}, Text: "it's"},
+		2: Press{Keys: []string{"Control + a"}},
+		3: ExpectText{Elem: Elem{Selector: "#r"}, Regex: &regex, Flags: "i"},
+		6: SetChecked{Elem: Elem{Selector: "#c"}},
+	}
+	ex := tr.ExportPlaywright(ExportOptions{Name: "n", Action: func(st Step) Action { return actions[st.Seq] }})
 	for _, want := range []string{
 		`const page1 = await pageAt(browser, "http://a.test/index.html");`,
 		`page1.frameLocator("#cross1").frameLocator("iframe[name=\"x\"]").getByRole("textbox", { name: "Quantity", exact: true }).fill("it's");`,
