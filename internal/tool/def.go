@@ -65,9 +65,10 @@ type Effects struct {
 	// absent from the server.
 	Eval gate
 	// Reads and Writes name the parameters that are paths (or file: URLs)
-	// the call reads or writes; Artifacts says it writes into the
-	// artifacts folder without a parameter naming where. A tool with any
-	// of them gets the MCP client's roots before it runs.
+	// the call reads or writes; Artifacts says it writes files no
+	// parameter of the call names (into the artifacts folder, or the trace
+	// it records). A tool with any of them gets the MCP client's roots
+	// before it runs.
 	Reads, Writes []string
 	Artifacts     bool
 	// Secrets says a result or file may carry secret values, shown only for

@@ -61,8 +61,23 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 	if err := os.WriteFile(upload, []byte("upload"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "base"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Controls second.html lacks, and an IndexedDB store, so that the
+	// form and storage tools succeed and their checks mean something.
+	e.eval(`(async () => {
+	  document.body.insertAdjacentHTML('beforeend', '<input type=checkbox id=cb><select id=sel><option>a</option><option>b</option></select>' +
+	    '<input type=range id=rng min=0 max=10><input type=file id=file>');
+	  await new Promise((ok, bad) => { const r = indexedDB.open('d', 1);
+	    r.onupgradeneeded = () => r.result.createObjectStore('s', {autoIncrement: true});
+	    r.onsuccess = () => { r.result.close(); ok(); }; r.onerror = bad; });
+	  return true;
+	})()`)
 	url := e.app.URL("a.test", "/second.html")
-	top := func() string { return e.ok("electron_status", nil)["sessions"].([]any)[0].(map[string]any)["active_surface_id"].(string) }
+	top := func() string {
+		return e.ok("electron_status", nil)["sessions"].([]any)[0].(map[string]any)["active_surface_id"].(string)
+	}
 	opened := ""
 	trace := filepath.Join(dir, "tr")
 	// skipped are the tools this test does not call, and why.
@@ -121,10 +136,10 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 		{"electron_key", m("selector", "#inp", "key", "End")},
 		{"electron_press_sequence", m("selector", "#inp", "keys", []string{"Home"})},
 		{"electron_clear_input", m("selector", "#inp")},
-		{"electron_check", m("selector", "#inp")}, {"electron_uncheck", m("selector", "#inp")},
-		{"electron_select_option", m("selector", "#inp", "values", []string{"a"})},
-		{"electron_set_value", m("selector", "#inp", "value", "v")},
-		{"electron_set_files", m("selector", "#inp", "paths", []string{upload})},
+		{"electron_check", m("selector", "#cb")}, {"electron_uncheck", m("selector", "#cb")},
+		{"electron_select_option", m("selector", "#sel", "values", []string{"b"})},
+		{"electron_set_value", m("selector", "#rng", "value", "5")},
+		{"electron_set_files", m("selector", "#file", "paths", []string{upload})},
 		{"electron_drop_file", m("selector", "#btn", "paths", []string{upload})},
 		{"electron_drag", m("selector", "#btn", "targetSelector", "#inp", "timeoutMs", 500)},
 		{"electron_scroll", m("dy", 10)}, {"electron_scroll_into_view", m("selector", "#btn")},
@@ -163,7 +178,7 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 		{"trace_start", m("path", trace)}, {"trace_status", m()}, {"trace_budget", m()}, {"trace_stop", m()},
 		{"trace_tokens", m("path", trace)}, {"trace_view", m("path", trace, "html", true)},
 		{"trace_export_playwright", m("path", trace, "out", filepath.Join(dir, "t.spec.ts"))},
-		{"trace_promote", m("path", trace)}, {"trace_replay", m("path", trace)},
+		{"trace_promote", m("path", trace)}, {"trace_replay", m("path", trace, "confirm", true)},
 		{"electron_window_open", m("url", url)},
 		{"electron_window_close", func() map[string]any { return map[string]any{"windowId": opened} }},
 		{"electron_navigate", m("url", url+"?n")}, {"electron_go_back", m()}, {"electron_go_forward", m()},

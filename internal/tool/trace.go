@@ -276,7 +276,7 @@ func registerTrace(s *Server) {
 	}, traceStart)
 	define(s, Def{
 		Name: "trace_stop", Title: "Stop the trace", Class: classLifecycle,
-		Effects: Effects{Does: kAdd},
+		Effects: Effects{Does: kAdd, Artifacts: true},
 		Desc:    "Stop recording and close the trace: returns its folder, the steps written, the estimated tokens spent and the budget.",
 	}, traceStop)
 	define(s, Def{
