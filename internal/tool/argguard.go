@@ -11,17 +11,10 @@ import (
 // a 10 MB one only burns the renderer's time before failing.
 const maxSelectorLen = 4096
 
-// checkSelectorLengths refuses, before anything else, a top-level argument
-// named like a selector (selector, targetSelector, ...) longer than
-// maxSelectorLen bytes.
-func checkSelectorLengths(raw json.RawMessage) error {
-	if len(raw) <= maxSelectorLen {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil // decodeArgs reports it
-	}
+// checkSelectorLengths refuses, before the strict decode, a top-level
+// argument named like a selector (selector, targetSelector, ...) longer
+// than maxSelectorLen bytes. m is the arguments normalizeArgs decoded.
+func checkSelectorLengths(m map[string]json.RawMessage) error {
 	for k, v := range m {
 		if len(v) <= maxSelectorLen || !strings.Contains(strings.ToLower(k), "selector") {
 			continue

@@ -185,8 +185,8 @@ type def struct {
 	// first use; nil while the tool returns an untyped result (see
 	// untypedResults).
 	result func() *jsonschema.Schema
-	// out is the result type (Out).
-	out    reflect.Type
+	// in and out are the argument (In) and result (Out) types.
+	in, out reflect.Type
 	decode func(json.RawMessage) (any, error)
 	run    func(ctx context.Context, c *Call, args any) (any, error)
 }
@@ -233,12 +233,9 @@ func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call
 		})
 	}
 	d := &def{
-		Def: t, schema: schema, result: result, out: reflect.TypeFor[Out](),
+		Def: t, schema: schema, result: result, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
-			if err := checkSelectorLengths(raw); err != nil {
-				return nil, err
-			}
 			if err := decodeArgs(raw, in); err != nil {
 				return nil, err
 			}

@@ -128,14 +128,18 @@ func TestEffectsDeclared(t *testing.T) {
 				t.Errorf("%s takes %q but declares it neither read nor written (Effects.Reads / Effects.Writes)", n, p)
 			}
 		}
-		in, err := d.decode(json.RawMessage(`{}`))
+		in := reflect.New(d.in).Interface()
 		_, takesReveal := props["reveal"]
 		if e.Secrets != takesReveal {
 			t.Errorf("%s: Effects.Secrets is %v but it takes reveal: %v", n, e.Secrets, takesReveal)
 		}
-		if err == nil {
-			if _, ok := in.(revealer); ok != takesReveal {
-				t.Errorf("%s: its input takes reveal but cannot say so (revealer)", n)
+		if _, ok := in.(revealer); ok != takesReveal {
+			t.Errorf("%s: takes reveal %v, but its input says so (revealer) %v", n, takesReveal, ok)
+		}
+		// A ref routes the call to the surface that issued it (refroute.go).
+		if _, takesRef := props["ref"]; takesRef {
+			if _, ok := in.(refBearer); !ok {
+				t.Errorf("%s takes ref but its input does not say it (refBearer): the call would not be routed", n)
 			}
 		}
 		if (e.Eval == gateEvalMain || e.Eval == gateEvalRenderer) && e.Does != kOpen {

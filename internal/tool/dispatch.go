@@ -259,10 +259,13 @@ func decodeArgs(raw json.RawMessage, into any) error {
 	if raw[0] != '{' {
 		return errs.BadArg("arguments", "must be a JSON object")
 	}
-	raw = normalizeArgs(raw, reflect.TypeOf(into))
+	raw, err := normalizeArgs(raw, reflect.TypeOf(into))
+	if err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(into)
+	err = dec.Decode(into)
 	if err == nil {
 		return nil
 	}
@@ -290,23 +293,31 @@ func decodeArgs(raw json.RawMessage, into any) error {
 }
 
 // normalizeArgs takes what agents commonly send for what a parameter
-// means (otherSpellings, numericRefs) before the strict decode; anything
-// else is left for the decoder to judge (and did-you-mean to answer).
-func normalizeArgs(raw json.RawMessage, t reflect.Type) json.RawMessage {
+// means (otherSpellings, numericRefs) before the strict decode, and
+// refuses an overlong selector (argguard.go) on the same decoding;
+// anything else is left for the decoder to judge (and did-you-mean to
+// answer). With the strict decode, the arguments are decoded twice, and
+// the dispatcher and ref routing read the typed input only.
+func normalizeArgs(raw json.RawMessage, t reflect.Type) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
-		return raw
+		return raw, nil
+	}
+	if len(raw) > maxSelectorLen {
+		if err := checkSelectorLengths(m); err != nil {
+			return nil, err
+		}
 	}
 	renamed := otherSpellings(m, t)
 	refs := numericRefs(m)
 	if !renamed && !refs {
-		return raw
+		return raw, nil
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
-		return raw
+		return raw, nil
 	}
-	return out
+	return out, nil
 }
 
 // otherSpellings renames an argument spelled as results spell the same
@@ -556,7 +567,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 	}
 	if c.Session != nil {
-		if err := c.routeRef(raw); err != nil {
+		if err := c.routeRef(args); err != nil {
 			hold.Release()
 			return s.failureEnvelope(err, start, c.sid)
 		}
