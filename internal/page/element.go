@@ -266,6 +266,21 @@ type ElementState struct {
 	Busy     bool  `json:"busy"`
 }
 
+// Control is what kind of form control an element is: its tag, type
+// attribute and first ARIA role (lower case), and whether it is an
+// editing host.
+type Control struct {
+	Tag      string `json:"tag"`
+	Type     string `json:"type"`
+	Role     string `json:"role"`
+	Editable bool   `json:"editable"`
+}
+
+// GetControl says what kind of control the element is.
+func (s *Store) GetControl(ctx context.Context, f Frame, l Locator) (*Control, error) {
+	return readAs[Control](ctx, s, f, l, "read", map[string]any{"kind": "control"})
+}
+
 // GetState returns the element's state.
 func (s *Store) GetState(ctx context.Context, f Frame, l Locator) (*ElementState, error) {
 	return readAs[ElementState](ctx, s, f, l, "read", map[string]any{"kind": "state"})

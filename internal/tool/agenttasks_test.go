@@ -53,15 +53,28 @@ func (a *agent) call(name string, args map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
+	// What the agent reads: every text block. A text snapshot comes as
+	// plain text, then the envelope without it (mcp.go's textContent).
 	enc, err := bpe()
 	if err != nil {
 		return nil, err
 	}
-	a.tokens += len(enc.Encode(text, nil, nil))
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+			a.tokens += len(enc.Encode(tc.Text, nil, nil))
+		}
+	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("%s: no text", name)
+	}
 	var m map[string]any
-	if err := json.Unmarshal([]byte(text), &m); err != nil {
+	if err := json.Unmarshal([]byte(texts[len(texts)-1]), &m); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(texts) == 2 {
+		m["snapshot_text"] = texts[0]
 	}
 	if m["ok"] != true {
 		return m, fmt.Errorf("%s(%v): %v: %v", name, args, m["code"], m["error"])

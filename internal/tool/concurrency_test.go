@@ -52,7 +52,7 @@ func TestReadsBesideAWait(t *testing.T) {
 	if s, _ := text["text"].(string); s == "" {
 		t.Fatalf("get_text beside a wait read nothing: %v", text)
 	}
-	snap := e.ok("electron_snapshot", nil)
+	snap := e.ok("electron_snapshot", map[string]any{"format": "json"})
 	inFlight("snapshot")
 	found := e.ok("electron_find", map[string]any{"role": "button"})
 	inFlight("find")

@@ -46,6 +46,10 @@ type Def struct {
 	Session bool
 	// Effects is what a call does; a Def without them fails TestEffects.
 	Effects Effects
+	// TextBody names the result's field that is text for the agent to read
+	// (a text snapshot): MCP carries it as a plain text block, not a string
+	// escaped inside the JSON (mcp.go).
+	TextBody string
 	// Image says the result's path is an image the MCP answer also carries
 	// inline (inline.go).
 	Image bool
@@ -187,8 +191,8 @@ type def struct {
 	result func() *jsonschema.Schema
 	// in and out are the argument (In) and result (Out) types.
 	in, out reflect.Type
-	decode func(json.RawMessage) (any, error)
-	run    func(ctx context.Context, c *Call, args any) (any, error)
+	decode  func(json.RawMessage) (any, error)
+	run     func(ctx context.Context, c *Call, args any) (any, error)
 }
 
 // define registers a tool whose arguments decode into In and whose result

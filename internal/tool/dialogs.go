@@ -26,7 +26,7 @@ func registerDialogs(s *Server) {
 	define(s, Def{
 		Name: "electron_dialog_handler", Title: "Answer JavaScript dialogs", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet, Page: pageFree},
-		Short:   "Answer alert, confirm and prompt dialogs, open and later ones, or read those opened; an open one blocks its page.",
+		Short:   "Answer alert, confirm and prompt dialogs (open and later ones) or read them; an open one blocks its page.",
 		Desc:    "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. While a dialog is open, every tool that needs that window's page answers DIALOG_OPEN at once (naming the dialog); dialogs are not answered unless you answer them or arm a policy.",
 	}, dialogHandler)
 }

@@ -190,7 +190,7 @@ func TestDialogOpenFailsFast(t *testing.T) {
 	if v := e.evalString("document.getElementById('dialog-result').textContent"); v != "alert: closed" {
 		t.Fatalf("after the answer the page shows %q", v)
 	}
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 
 	// A dialog that opens during a call: an eval that calls confirm(), and a
 	// wait during which a timer opens a prompt.

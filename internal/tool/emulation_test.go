@@ -65,13 +65,13 @@ func TestEmulationInScreenshotAndSnapshot(t *testing.T) {
 	if vp == nil || num(vp["width"]) != 400 || num(vp["height"]) != 300 || vp["deviceScaleFactor"] != 2.0 || num(r["width"]) != 800 || num(r["height"]) != 600 {
 		t.Fatalf("screenshot while emulated: %v", r)
 	}
-	r = e.ok("electron_snapshot", nil)
+	r = e.ok("electron_snapshot", map[string]any{"format": "json"})
 	vp, _ = r["emulated_viewport"].(map[string]any)
 	if vp == nil || num(vp["width"]) != 400 || num(r["viewport"].(map[string]any)["width"]) != 400 {
 		t.Fatalf("snapshot while emulated: %v", r)
 	}
 	e.use(cross)
-	r = e.ok("electron_snapshot", nil)
+	r = e.ok("electron_snapshot", map[string]any{"format": "json"})
 	if vp, _ := r["emulated_viewport"].(map[string]any); vp == nil || num(vp["width"]) != 400 {
 		t.Fatalf("snapshot of the OOPIF while emulated: %v", r)
 	}
@@ -81,7 +81,7 @@ func TestEmulationInScreenshotAndSnapshot(t *testing.T) {
 	if r["emulated_viewport"] != nil || num(r["width"]) == 800 && num(r["height"]) == 600 {
 		t.Fatalf("screenshot after reset: %v", r)
 	}
-	if r := e.ok("electron_snapshot", nil); r["emulated_viewport"] != nil {
+	if r := e.ok("electron_snapshot", map[string]any{"format": "json"}); r["emulated_viewport"] != nil {
 		t.Fatalf("snapshot after reset: %v", r)
 	}
 }

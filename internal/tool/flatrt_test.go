@@ -144,7 +144,7 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	nav := settled(t, tap)
 	tap.Reset()
 	t0 := time.Now()
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	took := time.Since(t0)
 	snap := tap.Commands()
 	tap.Reset()
@@ -168,7 +168,7 @@ func TestFlatFirstSnapshotCommands(t *testing.T) {
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html?again=1")})
 	settled(t, tap)
 	tap.Reset()
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	if again := withoutProbe(t, tap.Commands()); len(again) != 1 || again[0].Method != "Runtime.evaluate" {
 		t.Fatalf("the first snapshot of a new document sent %d commands %v, want one Runtime.evaluate", len(again), commandCounts(again))
 	}

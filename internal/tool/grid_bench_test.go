@@ -54,7 +54,7 @@ func BenchmarkGridVsLocal(b *testing.B) {
 		}{{local, &snapLocal, &clickLocal}, {remote, &snapGrid, &clickGrid}} {
 			dispatchOK(b, s, "electron_navigate", map[string]any{"sessionId": c.id, "url": top}, nil)
 			t0 := time.Now()
-			dispatchOK(b, s, "electron_snapshot", map[string]any{"sessionId": c.id}, nil)
+			dispatchOK(b, s, "electron_snapshot", map[string]any{"format": "json", "sessionId": c.id}, nil)
 			*c.snap = append(*c.snap, time.Since(t0))
 			t0 = time.Now()
 			dispatchOK(b, s, "electron_click", map[string]any{"sessionId": c.id, "selector": "#btn"}, nil)

@@ -127,7 +127,7 @@ func TestGridStandalone(t *testing.T) {
 		e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")})
 		s := e.gridSurfaces()
 		e.use(s["cross2"])
-		snap := e.ok("electron_snapshot", nil)
+		snap := e.ok("electron_snapshot", map[string]any{"format": "json"})
 		found := false
 		for _, x := range snap["entries"].([]any) {
 			m := x.(map[string]any)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -112,11 +113,20 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 	if err := json.Unmarshal(b, &m); err != nil {
 		e.t.Fatalf("%s: structured content: %v", name, err)
 	}
-	if len(res.Content) != 1 && (name != "electron_screenshot" || len(res.Content) != 2) {
-		e.t.Fatalf("%s: want one text block (and a screenshot's image), got %d", name, len(res.Content))
-	}
-	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !json.Valid([]byte(tc.Text)) {
-		e.t.Fatalf("%s: content is not one JSON text block", name)
+	if body := e.srv.tools().defs[name].TextBody; body != "" && m[body] != nil {
+		// The text for the agent, verbatim, then the rest of the envelope.
+		t0, ok0 := res.Content[0].(*mcp.TextContent)
+		t1, ok1 := res.Content[len(res.Content)-1].(*mcp.TextContent)
+		if len(res.Content) != 2 || !ok0 || !ok1 || t0.Text != m[body] || !json.Valid([]byte(t1.Text)) || strings.Contains(t1.Text, `"`+body+`"`) {
+			e.t.Fatalf("%s: want the %s as plain text, then the envelope without it", name, body)
+		}
+	} else {
+		if len(res.Content) != 1 && (name != "electron_screenshot" || len(res.Content) != 2) {
+			e.t.Fatalf("%s: want one text block (and a screenshot's image), got %d", name, len(res.Content))
+		}
+		if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !json.Valid([]byte(tc.Text)) {
+			e.t.Fatalf("%s: content is not one JSON text block", name)
+		}
 	}
 	if ok, _ := m["ok"].(bool); ok == res.IsError {
 		e.t.Fatalf("%s: ok=%v but isError=%v", name, m["ok"], res.IsError)

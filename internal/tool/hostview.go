@@ -18,8 +18,8 @@ import (
 //     without the sentences after the first that point to a tool this
 //     server's profile and groups leave off;
 //   - its input schema with every parameter described, long prose
-//     shortened (hostParams), without sessionId (the instructions say it
-//     once), and
+//     shortened (hostParams), without sessionId and allowChanged (the
+//     instructions say them once; every tool still takes them), and
 //     without additionalProperties:false and "null" in a type list (the
 //     server still refuses an unknown parameter with BAD_ARGUMENT naming
 //     it, and still accepts null where the Go type does);
@@ -95,7 +95,10 @@ func withoutPointersTo(desc string, off func(string) bool) string {
 var hostParams = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"a ref from electron_snapshot or electron_find of the active surface": "snapshot ref",
-		"a CSS selector in the active surface's document":                     "CSS selector",
+		"text; true or false for a checkbox, radio or switch; an option's value or label, or a list of them, for a select; a number, date or color for those inputs and ARIA sliders": "text; true/false; option(s); number, date",
+		"the fields in the order to fill them: {ref or selector, value}":                                                                                            "{ref or selector, value}, in order",
+		"how long each field may take to become actionable; default 5000, max 30000":                                                                                "default 5000",
+		"a CSS selector in the active surface's document":                                                                                                           "CSS selector",
 		"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change":      "skip REF_STALE",
 		"use the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change":         "skip REF_STALE",
 		"how long to wait until the element is actionable; default 5000, max 30000":                                                                                 "default 5000",
@@ -257,6 +260,10 @@ var hostParams = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// actionTimeoutDesc is the description of an action's timeoutMs, which
+// the instructions state once for every action.
+const actionTimeoutDesc = "how long to wait until the element is actionable; default 5000, max 30000"
+
 // hostParamsInstructions says once, in the server's instructions, what
 // every tool's schema in tools/list leaves out.
 const hostParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find; it acts in the surface that issued it) XOR selector (CSS in the active surface's document);
@@ -272,7 +279,14 @@ func hostInputSchema(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	if props, ok := schema["properties"].(map[string]any); ok {
+		// Said once in the server's instructions (hostParamsInstructions),
+		// not in every tool: which session, and acting on a changed ref.
 		delete(props, "sessionId")
+		delete(props, "allowChanged")
+		// An action's wait for its element, as the instructions state it.
+		if t, ok := props["timeoutMs"].(map[string]any); ok && t["description"] == actionTimeoutDesc {
+			delete(props, "timeoutMs")
+		}
 	}
 	hostSchemaNode(schema)
 	out, err := json.Marshal(schema)

@@ -31,7 +31,7 @@ func TestHungRendererRecovered(t *testing.T) {
 	unresponsive := func(within time.Duration) {
 		t.Helper()
 		start := time.Now()
-		m := e.call("electron_snapshot", nil)
+		m := e.call("electron_snapshot", map[string]any{"format": "json"})
 		took := time.Since(start)
 		if m["code"] != "PAGE_UNRESPONSIVE" {
 			t.Fatalf("snapshot of a spinning page: %v, want PAGE_UNRESPONSIVE", m)
@@ -62,7 +62,7 @@ func TestHungRendererRecovered(t *testing.T) {
 	if r["stopped_script"] != true {
 		t.Errorf("reload: %v, want stopped_script", r)
 	}
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	if m := e.ok("electron_eval_renderer", map[string]any{"code": "return document.title"}); m["result"] != "Top" {
 		t.Errorf("the page's scripts after reload: %v", m)
 	}
@@ -73,7 +73,7 @@ func TestHungRendererRecovered(t *testing.T) {
 	if n["stopped_script"] != true || n["title"] != "Second" {
 		t.Errorf("navigate: %v, want stopped_script and the second page", n)
 	}
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	e.ok("electron_stop", nil)
 }
 
@@ -85,7 +85,7 @@ func TestSlowNavigationIsNotAHang(t *testing.T) {
 	e.launch("/index.html")
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("c.example", "/slow?ms=6000"), "waitUntil": "none"})
 	start := time.Now()
-	m := e.call("electron_snapshot", nil)
+	m := e.call("electron_snapshot", map[string]any{"format": "json"})
 	if m["code"] == "PAGE_UNRESPONSIVE" {
 		t.Fatalf("snapshot during a slow navigation (%s): %v", time.Since(start), m)
 	}
@@ -101,7 +101,7 @@ func TestHungNextActionsFollowTheProfile(t *testing.T) {
 	e.launch("/index.html")
 	e.ok("electron_eval_renderer", map[string]any{"code": "setTimeout(() => { while (true) {} }, 50); return 1"})
 	time.Sleep(300 * time.Millisecond)
-	m := e.call("electron_snapshot", nil)
+	m := e.call("electron_snapshot", map[string]any{"format": "json"})
 	if m["code"] != "PAGE_UNRESPONSIVE" {
 		t.Fatalf("snapshot: %v", m)
 	}
@@ -118,6 +118,6 @@ func TestHungNextActionsFollowTheProfile(t *testing.T) {
 	if n := e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/second.html")}); n["stopped_script"] != true {
 		t.Errorf("navigate: %v", n)
 	}
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	e.ok("electron_stop", nil)
 }

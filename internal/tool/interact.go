@@ -42,7 +42,7 @@ func registerInteract(s *Server) {
 	define(s, Def{
 		Name: "electron_click", Title: "Click", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct},
-		Short:   "Click an element or viewport point with real mouse events, once it is actionable. Verified: the press reached it, else an error names what took it.",
+		Short:   "Click an element or point with real mouse events. Verified: the press reached it, else an error names what took it.",
 		Desc:    "Click an element of the active surface (ref or selector) or a point (x, y) with real mouse events on its window, so the browser's own hit-testing decides what receives it. An element is clicked at the centre of its first box, or at position {x, y} (CSS pixels from the top-left corner of its border box; outside the box is BAD_ARGUMENT). x/y are CSS pixels of the active surface's own viewport (for a frame surface, of that frame: converted through the frame offsets; outside the viewport, negative or not finite is BAD_ARGUMENT naming the field), for what has no element of its own: canvas charts, design canvases, terminals. What covers the element or point in its own document (elements only) or its frame in an enclosing document is waited for before anything is sent. Verified: the press reached the element (for x/y: the element that was at the point, named in target {tag, id, role, name, selector, ref}; when it lies over another element there that is not its ancestor, over names that one: an overlay got the click); a click taken by something else is an error naming it, never a silent miss. button (left|right|middle), clickCount (2 = double click), modifiers held (Alt, Control, Meta, Shift)." + actionabilityNote + " force:true skips the checks (the browser still hit-tests). A click whose handler opens a JavaScript dialog returns at once with dialog_opened {type, message}: the page waits for the dialog's answer.",
 	}, click)
 	define(s, Def{
@@ -72,7 +72,7 @@ func registerInteract(s *Server) {
 	define(s, Def{
 		Name: "electron_key", Title: "Press a key or chord", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct},
-		Short:   "Press one key or chord with real key events, into the element given (focused first) or the focused one. Several: electron_press_sequence.",
+		Short:   "Press a key or chord with real key events into the element (focused first) or the focused one. Several: electron_press_sequence.",
 		Desc:    "Press a key or chord (Enter, Tab, Escape, ArrowDown, Control+Shift+P, Meta+K, Shift+Tab…) with real key events in the active surface; with ref or selector that element is focused first (waiting until it is visible and enabled), else the surface's frame gets the focus and the key goes to whatever is focused there. A key that opens a JavaScript dialog returns at once with dialog_opened.",
 	}, key)
 	define(s, Def{

@@ -27,7 +27,7 @@ func registerLifecycle(s *Server) {
 	define(s, Def{
 		Name: "electron_attach", Title: "Attach to a running app", Profiles: "ETD", Class: classLifecycle,
 		Effects: Effects{Does: kReach, OpensSession: true},
-		Short:   "Attach to a running app's DevTools endpoint on loopback; the app stays the user's. To start one: electron_launch.",
+		Short:   "Attach to a running app's DevTools port on loopback; the app stays the user's. To start one: electron_launch.",
 		Desc:    "Attach to a running app's DevTools endpoint on loopback: port (+host) or cdpUrl. Give pid to allow kill escalation. The app stays the user's: server exit only closes our sockets.",
 	}, attach)
 	define(s, Def{
@@ -39,7 +39,7 @@ func registerLifecycle(s *Server) {
 	define(s, Def{
 		Name: "electron_stop", Title: "Stop the app", Profiles: "ETD", Class: classLifecycle, Session: true,
 		Effects: Effects{Does: kAct, Page: pageFree, EndsSession: true},
-		Short:   "End the session: a launched app is closed with all its processes; an attached one only with closeApp.",
+		Short:   "End the session: a launched app closes with all its processes; an attached one only with closeApp.",
 		Desc:    "End the session. A launched app is stopped gracefully (Browser.close), escalating to SIGTERM and SIGKILL of its process group (escalated says so); no process of it remains. An attached or injected app is the user's: stop only disconnects and leaves it running, unless closeApp:true (then Browser.close, and signals to the pid given on attach if it lingers). action says which happened: closed or detached. On a session whose app had already ended (browser exited, connection lost) nothing is sent to the app: action is cleaned_up with was_dead:true and ended_why.",
 	}, stop)
 	define(s, Def{

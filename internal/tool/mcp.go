@@ -144,7 +144,7 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 			ctx = context.WithValue(ctx, callerKey{}, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
-		content := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
+		content := s.textContent(name, res)
 		if img := s.inlineImage(name, req.Params.Arguments, res); img != nil {
 			content = append(content, img)
 		}
@@ -154,6 +154,32 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 			IsError:           res.IsError,
 		}, nil
 	}
+}
+
+// textContent is the text of a call's answer: the envelope's JSON, or for
+// a tool whose Def names a TextBody, that text as it is (the agent reads
+// it verbatim, with no JSON escaping) followed by the envelope without it.
+// structuredContent keeps the whole envelope.
+func (s *Server) textContent(name string, res Result) []mcp.Content {
+	whole := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
+	d, ok := s.tools().defs[name]
+	if !ok || d.TextBody == "" || res.IsError {
+		return whole
+	}
+	var env map[string]json.RawMessage
+	if json.Unmarshal(res.JSON, &env) != nil {
+		return whole
+	}
+	var body string
+	if json.Unmarshal(env[d.TextBody], &body) != nil || body == "" {
+		return whole
+	}
+	delete(env, d.TextBody)
+	rest, err := json.Marshal(env)
+	if err != nil {
+		return whole
+	}
+	return []mcp.Content{&mcp.TextContent{Text: body}, &mcp.TextContent{Text: string(rest)}}
 }
 
 // MCPPath is the one URL path the streamable HTTP transport serves.

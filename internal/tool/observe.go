@@ -16,10 +16,10 @@ const findTool = "electron_find"
 
 func registerObserve(s *Server) {
 	define(s, Def{
-		Name: "electron_snapshot", Title: "Snapshot the page", Profiles: "ETD", Class: classRead, Session: true,
+		Name: "electron_snapshot", Title: "Snapshot the page", Profiles: "ETD", Class: classRead, Session: true, TextBody: "snapshot_text",
 		Effects: Effects{Does: kRead},
 		Short:   "The page's elements as roles, names and refs to act on. A few elements: electron_find.",
-		Desc:    "An accessibility-style snapshot of the active surface with stable refs. format:'text' is compact (one line per control; table rows and list items group their controls); since:'last' returns only what changed since the surface's last snapshot or find. Plain text shows once: in its paragraph or row, or as a text line (text outside any element of its own has no ref); long text is cut with len=N. Open shadow roots are walked (a host with no role of its own is transparent). A virtualized list shows its extent (rows=N from aria-setsize/aria-rowcount, rows≈N when inferred from its scroll height; rendered=N); a Monaco editor's text box shows its drawn lines as value (multiline, partial when more may lie outside), an xterm.js terminal its rows as text. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it (text before controls) and say truncated (truncated_reason entries|budget|time, omitted). A full snapshot's walk stops early, at 4× maxEntries entries (at least 1000) or the budget's worth, and after 10 s in the renderer, so huge pages answer fast and the page stays free: partial:true means what lies past that point is not in it (since:'last' reports no removal there); OPERATION_TIMEOUT when the time ran out before any entry.",
+		Desc:    "An accessibility-style snapshot of the active surface with stable refs. The default text form is compact (one line per control; table rows and list items group their controls) and reaches the agent as plain text; format:'json' gives entries with fields; since:'last' returns only what changed since the surface's last snapshot or find. Plain text shows once: in its paragraph or row, or as a text line (text outside any element of its own has no ref); long text is cut with len=N. Open shadow roots are walked (a host with no role of its own is transparent). A virtualized list shows its extent (rows=N from aria-setsize/aria-rowcount, rows≈N when inferred from its scroll height; rendered=N); a Monaco editor's text box shows its drawn lines as value (multiline, partial when more may lie outside), an xterm.js terminal its rows as text. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it (text before controls) and say truncated (truncated_reason entries|budget|time, omitted). A full snapshot's walk stops early, at 4× maxEntries entries (at least 1000) or the budget's worth, and after 10 s in the renderer, so huge pages answer fast and the page stays free: partial:true means what lies past that point is not in it (since:'last' reports no removal there); OPERATION_TIMEOUT when the time ran out before any entry.",
 	}, snapshot)
 	define(s, Def{
 		Name: findTool, Title: "Find elements by role and name", Profiles: "ETD", Class: classRead, Session: true,
@@ -109,7 +109,7 @@ type snapshotArgs struct {
 	Since           string `json:"since,omitempty" jsonschema:"'last': only what changed since the last snapshot or find of this surface"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"only controls"`
 	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
-	Format          string `json:"format,omitempty" jsonschema:"'json' (default) or 'text'"`
+	Format          string `json:"format,omitempty" jsonschema:"'text' (default) or 'json'"`
 	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
 	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
@@ -133,8 +133,12 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 	if err != nil {
 		return nil, err
 	}
+	format := a.Format
+	if format == "" {
+		format = "text" // what an agent reads best, and a sixth of the JSON (issue 30)
+	}
 	out, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{
-		Since: a.Since, InteractiveOnly: a.InteractiveOnly, MaxEntries: a.MaxEntries, Format: a.Format,
+		Since: a.Since, InteractiveOnly: a.InteractiveOnly, MaxEntries: a.MaxEntries, Format: format,
 		BudgetTokens: a.BudgetTokens, ChildSurface: childSurface(c, f.SurfaceID),
 	})
 	if err != nil {

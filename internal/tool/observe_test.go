@@ -19,7 +19,7 @@ func TestObserveTools(t *testing.T) {
 			t.Errorf("text snapshot lacks %s", want)
 		}
 	}
-	js := e.ok("electron_snapshot", map[string]any{"interactiveOnly": true, "maxEntries": 50})
+	js := e.ok("electron_snapshot", map[string]any{"format": "json", "interactiveOnly": true, "maxEntries": 50})
 	if js["truncated"] != true {
 		t.Errorf("maxEntries 50 did not truncate: %v", js["truncated"])
 	}

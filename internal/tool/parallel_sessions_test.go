@@ -61,7 +61,7 @@ func roundTrip(s *Server, sid, value string) error {
 	if _, err := dispatchMap(s, "electron_click", map[string]any{"sessionId": sid, "selector": "#btn"}); err != nil {
 		return err
 	}
-	if _, err := dispatchMap(s, "electron_snapshot", map[string]any{"sessionId": sid}); err != nil {
+	if _, err := dispatchMap(s, "electron_snapshot", map[string]any{"format": "json", "sessionId": sid}); err != nil {
 		return err
 	}
 	m, err := dispatchMap(s, "electron_get_value", map[string]any{"sessionId": sid, "selector": "#inp"})

@@ -63,7 +63,7 @@ func TestAutoConnect(t *testing.T) {
 	e.ok("electron_navigate", map[string]any{"url": e.app.URL("a.test", "/index.html")})
 	s := e.gridSurfaces()
 	e.use(s["cross2"])
-	snap := e.ok("electron_snapshot", nil)
+	snap := e.ok("electron_snapshot", map[string]any{"format": "json"})
 	if !strings.HasSuffix(snap["url"].(string), "/cross2.html") {
 		t.Fatalf("snapshot: %v", snap)
 	}
@@ -163,7 +163,7 @@ func TestRemoteEndpoint(t *testing.T) {
 		if len(r["windows"].([]any)) == 0 {
 			t.Fatalf("attach %s: %v", u, r)
 		}
-		e.ok("electron_snapshot", nil)
+		e.ok("electron_snapshot", map[string]any{"format": "json"})
 		st := e.ok("electron_status", nil)
 		e.ok("electron_stop", nil)
 		for _, m := range []map[string]any{r, st} {

@@ -38,7 +38,7 @@ func TestSnapshotPlainTextThroughMCP(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\+\[\d+\] text "Draft saved"$`).MatchString(since) {
 		t.Fatalf("since:'last' after the click:\n%s", since)
 	}
-	js := e.ok("electron_snapshot", map[string]any{"since": "last"})
+	js := e.ok("electron_snapshot", map[string]any{"format": "json", "since": "last"})
 	if num(js["count"]) != 0 {
 		t.Fatalf("nothing changed since, yet: %v", js)
 	}

@@ -16,7 +16,7 @@ func registerSurfaces(s *Server) {
 	define(s, Def{
 		Name: "electron_surfaces_list", Title: "List surfaces", Profiles: "ETD", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead, Page: pageEveryWindow},
-		Short:   "List surfaces (windows, webviews, iframes) parent-first with ids; main-process kinds are unverified on Electron.",
+		Short:   "List surfaces (windows, webviews, iframes) parent-first with ids; kinds unverified on Electron.",
 		Desc:    "List the live renderer surfaces, parent-first and flat: window roots (kind other; with the main-process inspector window or webcontents_view, from the main process, with webcontents_id, window_id and windows saying which window holds which views — stand-in, unverified on real Electron), <webview> guests (webview), cross-site and same-site iframes (frame), each with its parentId, originRelation and capabilities, and the active_surface_id.",
 	}, surfacesList)
 	define(s, Def{

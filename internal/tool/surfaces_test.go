@@ -215,7 +215,7 @@ func TestSurfaceProof(t *testing.T) {
 	ref := f["matches"].([]any)[0].(map[string]any)["ref"]
 	same2Clicks := e.clicksOn("btn")
 	e.use(s["cross2"])
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 	before := e.clicksOn("btn")
 	if r := e.ok("electron_click", map[string]any{"ref": ref}); r["surface_id"] != s["same2"]["id"] {
 		t.Fatalf("a same2 ref clicked with surface_id %v", r["surface_id"])
@@ -395,7 +395,7 @@ func TestSelectedFrameGoesWithItsWindow(t *testing.T) {
 	if got := e.evalString("location.pathname"); got != "/same1.html" {
 		t.Fatalf("the surviving frame: %q", got)
 	}
-	e.ok("electron_snapshot", nil)
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
 }
 
 // TestSnapshotAllSurfaces: one text snapshot of the window with every

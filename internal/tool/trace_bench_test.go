@@ -15,7 +15,7 @@ func BenchmarkTraceOverhead(b *testing.B) {
 	session := func() time.Duration {
 		t0 := time.Now()
 		for i := 0; i < 5; i++ {
-			dispatchOK(b, s, "electron_snapshot", map[string]any{"interactiveOnly": true}, nil)
+			dispatchOK(b, s, "electron_snapshot", map[string]any{"format": "json", "interactiveOnly": true}, nil)
 			m := dispatchOK(b, s, "electron_find", map[string]any{"role": "textbox", "name_exact": "Input top"}, nil)
 			ref := m["matches"].([]any)[0].(map[string]any)["ref"]
 			dispatchOK(b, s, "electron_type", map[string]any{"ref": ref, "text": "hello"}, nil)
