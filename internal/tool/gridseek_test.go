@@ -37,6 +37,8 @@ func TestGridSeekBothAxes(t *testing.T) {
 		{"r5c38 (a column not drawn)", map[string]any{"role": "gridcell", "name": "r5c38"}, "5/c38"},
 		{"selector", map[string]any{"selector": `[row-id="1500"] [col-id="c2"]`}, "1500/c2"},
 		{"name_contains", map[string]any{"role": "gridcell", "name_contains": "r1234c40"}, "1234/c40"},
+		// Only the row is known (^= is no [attr=value]): its columns are swept.
+		{"selector, row only", map[string]any{"selector": `[row-id="700"] [col-id^="c7"]`}, "700/c7"},
 	}
 	for _, c := range cases {
 		t0 := time.Now()

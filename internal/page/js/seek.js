@@ -353,7 +353,7 @@ function moveTo(el, axis, pos) {
 // caller pages instead) or the moves stop getting closer. With only a
 // row known, the columns are swept at that row.
 function gridJump(match, root, sc, g, t, st) {
-  var moves = 0, waited = false, sweeping = false;
+  var moves = 0, idle = 0, waited = false, sweeping = false;
   var step = function () {
     var el = match(root);
     if (el) return _Promise.resolve(el);
@@ -373,7 +373,7 @@ function gridJump(match, root, sc, g, t, st) {
       waited = false;
       return settleOn(function () { return gridSig(g); }, sig0, 6).then(step);
     }
-    if (++moves > 6) return _Promise.resolve(null);
+    if (moves >= 6) return _Promise.resolve(null);
     var sig = gridSig(g), moved = false;
     if (!rowDrawn) {
       var y = aim(rows, t.row, sc.getBoundingClientRect().top + sc.clientTop, sc.scrollTop, sc.clientHeight);
@@ -383,7 +383,14 @@ function gridJump(match, root, sc, g, t, st) {
       var x = aim(cells, t.col, hsc.getBoundingClientRect().left + hsc.clientLeft, hsc.scrollLeft, hsc.clientWidth);
       if (x === x) moved = moveTo(hsc, 'x', x) || moved;
     }
-    if (!moved) return _Promise.resolve(null);
+    if (!moved) {
+      // Scrolled where the target should be, and it is not drawn yet:
+      // the grid may still be drawing (a frame or more after the scroll).
+      if (++idle > 3) return _Promise.resolve(null);
+      return settleOn(function () { return gridSig(g); }, sig, 8).then(step);
+    }
+    idle = 0;
+    moves++;
     st.steps++;
     st.jumps = (st.jumps || 0) + 1;
     waited = false;
@@ -499,7 +506,10 @@ OPS.seek = function (s, a) {
           st.k++; st.start = -1; st.wrapped = false; st.hdir = 0; return step();
         }
       }
-      var sig = rowSig(sc);
+      // A grid's rows are told apart by their indexes (its text may keep
+      // its length), and some grids draw a frame or more later.
+      var sigOf = g ? function () { return gridSig(g); } : function () { return rowSig(sc); };
+      var sig = sigOf();
       sc.scrollTop = next;
       // The list hears of the scroll now rather than at the next frame.
       sc.dispatchEvent(new _Event('scroll'));
@@ -507,7 +517,7 @@ OPS.seek = function (s, a) {
       // Libraries render the new rows in a task they schedule from the
       // scroll handler (React's scheduler) or at the next frame: look
       // after a few tasks first, then after frames.
-      return settleOn(function () { return rowSig(sc); }, sig, 2).then(step);
+      return settleOn(sigOf, sig, g ? 6 : 2).then(step);
     };
     return step();
   });
