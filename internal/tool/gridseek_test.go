@@ -125,3 +125,31 @@ func TestGridSeekPagesBothAxes(t *testing.T) {
 	}
 	t.Logf("r70c3 not found after %v: %s %v", time.Since(t0).Round(time.Millisecond), msg, d)
 }
+
+// TestGridSeekNotFoundSawEveryCell (issue 28, point 1): "not found" in a
+// grid comes only after the grid drew every one of its cells while it was
+// searched: a MutationObserver in the page records each (row, column) the
+// grid draws during a seek for a name no cell has.
+func TestGridSeekNotFoundSawEveryCell(t *testing.T) {
+	e := componentsEnv(t, "aggrid.html?rows=200")
+	e.eval(`(() => {
+		const g = document.querySelector('[role=grid]');
+		window.__drawn = new Set();
+		const note = () => g.querySelectorAll('[role=row][aria-rowindex] [role=gridcell][aria-colindex]').forEach(c =>
+			window.__drawn.add(c.closest('[role=row]').getAttribute('aria-rowindex') + '/' + c.getAttribute('aria-colindex')));
+		note();
+		new MutationObserver(note).observe(g, { childList: true, subtree: true });
+		return true;
+	})()`)
+	t0 := time.Now()
+	x := e.fails("electron_scroll_into_view", map[string]any{"role": "gridcell", "name": "no such cell", "timeoutMs": 30000}, "ELEMENT_NOT_FOUND")
+	d, _ := x["details"].(map[string]any)
+	if d["searched"] != "rows and columns" {
+		t.Fatalf("answer: %v", x)
+	}
+	missing := e.evalString(`(() => { const out = []; for (let r = 2; r <= 201; r++) for (let c = 1; c <= 42; c++) if (!window.__drawn.has(r + '/' + c)) out.push(r + '/' + c); return out.slice(0, 20).join(' ') + (out.length ? ' (' + out.length + ' in all)' : ''); })()`)
+	if missing != "" {
+		t.Fatalf("ELEMENT_NOT_FOUND although the grid never drew (aria-rowindex/colindex) %s; answer %v", missing, x)
+	}
+	t.Logf("every cell of 200 × 42 drawn in %v (%v steps)", time.Since(t0).Round(time.Millisecond), d["steps"])
+}

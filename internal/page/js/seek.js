@@ -321,6 +321,71 @@ function gridSig(g) {
     ':' + g.textContent.length;
 }
 
+// gridCovers tells whether what g draws now covers the view of its
+// scrollers: drawn rows reach the view's bottom (or the last row is drawn)
+// and start in its upper quarter (a sticky header may hide the rows under
+// it), and the cells of a drawn row span the horizontal scroller's view
+// (or reach the last column). Rows and cells a grid has not redrawn since
+// a scroll moved with it and fail this; a settled grid passes.
+function gridCovers(g, sc, hsc) {
+  var rows = gridRows(g);
+  if (!rows.length) return false;
+  var r = sc.getBoundingClientRect(), top = r.top + sc.clientTop, bottom = top + sc.clientHeight;
+  var minA = Infinity, maxB = -Infinity, maxIdx = 0;
+  for (var i = 0; i < rows.length; i++) {
+    minA = Math.min(minA, rows[i].a);
+    maxB = Math.max(maxB, rows[i].b);
+    maxIdx = Math.max(maxIdx, rows[i].idx);
+  }
+  var rc = g.closest('[aria-rowcount]') || g.querySelector('[aria-rowcount]');
+  var lastRow = rc && maxIdx >= intAttr(rc, 'aria-rowcount');
+  if (minA > top + sc.clientHeight / 4 && sc.scrollTop > 1) return false;
+  if (maxB < bottom - 1 && !lastRow) return false;
+  if (!hsc) return true;
+  var h = hsc.getBoundingClientRect(), left = h.left + hsc.clientLeft, right = left + hsc.clientWidth;
+  var cells = gridCells([rows[rows.length >> 1]]);
+  if (!cells.length) return false;
+  var cA = Infinity, cB = -Infinity, maxCol = 0;
+  for (var k = 0; k < cells.length; k++) {
+    cA = Math.min(cA, cells[k].a);
+    cB = Math.max(cB, cells[k].b);
+    maxCol = Math.max(maxCol, cells[k].idx);
+  }
+  var cc = g.closest('[aria-colcount]') || g.querySelector('[aria-colcount]');
+  var lastCol = cc && maxCol >= intAttr(cc, 'aria-colcount');
+  return cA <= left + 1 && (cB >= right - 1 || lastCol);
+}
+
+// settleGrid waits until g covers its view again after a scroll: a few
+// tasks, then up to twelve frames.
+function settleGrid(g, sc, hsc) {
+  var tries = 0;
+  var again = function () {
+    if (gridCovers(g, sc, hsc)) return null;
+    if (++tries <= 4) return nextTask().then(again);
+    if (tries <= 16) return nextFrame().then(again);
+    return null;
+  };
+  return nextTask().then(again);
+}
+
+// gridPage is how far to scroll g's rows down so that the first row below
+// the drawn ones comes in at the top of the view: to the bottom of the
+// last drawn row, measured from the top of the view under a header that
+// stays on top inside the scroller (AG Grid's). At most three pages.
+function gridPage(g, sc) {
+  var r = sc.getBoundingClientRect(), top = r.top + sc.clientTop, bottom = top + sc.clientHeight, vis = top;
+  var hs = g.querySelectorAll('[role=row]');
+  for (var i = 0; i < hs.length; i++) {
+    if (!hs[i].querySelector('[role=columnheader]')) continue;
+    var hr = hs[i].getBoundingClientRect();
+    if (hr.height > 0 && hr.top >= top - 1 && hr.bottom <= bottom && hr.bottom > vis) vis = hr.bottom;
+  }
+  var rows = gridRows(g), b = 0;
+  for (var k = 0; k < rows.length; k++) b = Math.max(b, rows[k].b - vis);
+  return Math.min(b, sc.clientHeight * 3);
+}
+
 // settleOn waits until sig() differs from before: a few tasks, then up to
 // frames frames.
 function settleOn(sig, before, frames) {
@@ -475,9 +540,9 @@ OPS.seek = function (s, a) {
         var cells0 = gridCells(gridRows(g)), hsc = hScroller(g, sc, cells0);
         if (hsc && colsUndrawn(g, cells0, hsc)) {
           st.h2 = true;
-          var sig0 = gridSig(g), settled = function () {
+          var settled = function () {
             st.steps++;
-            return settleOn(function () { return gridSig(g); }, sig0, 6).then(step);
+            return settleGrid(g, sc, hsc).then(step);
           };
           if (!st.hdir) {
             // The first sweep starts at the left edge.
@@ -500,16 +565,14 @@ OPS.seek = function (s, a) {
       } else {
         // A page, or up to the bottom of the last row rendered below the
         // view (rows a list renders ahead were checked already).
-        next = Math.min(max, sc.scrollTop + Math.max(sc.clientHeight * 0.9, renderedBelow(sc), 20));
+        // In a grid, the rows its header hides do not count as seen.
+        next = Math.min(max, sc.scrollTop + (g ? Math.max(gridPage(g, sc), 20) : Math.max(sc.clientHeight * 0.9, renderedBelow(sc), 20)));
         if (st.wrapped && next >= st.start + sc.clientHeight) {
           if (st.hfix) { st.hfix = false; st.start = -1; st.wrapped = false; st.hdir = 0; return step(); }
           st.k++; st.start = -1; st.wrapped = false; st.hdir = 0; return step();
         }
       }
-      // A grid's rows are told apart by their indexes (its text may keep
-      // its length), and some grids draw a frame or more later.
-      var sigOf = g ? function () { return gridSig(g); } : function () { return rowSig(sc); };
-      var sig = sigOf();
+      var sig = rowSig(sc);
       sc.scrollTop = next;
       // The list hears of the scroll now rather than at the next frame.
       sc.dispatchEvent(new _Event('scroll'));
@@ -517,7 +580,10 @@ OPS.seek = function (s, a) {
       // Libraries render the new rows in a task they schedule from the
       // scroll handler (React's scheduler) or at the next frame: look
       // after a few tasks first, then after frames.
-      return settleOn(sigOf, sig, g ? 6 : 2).then(step);
+      // A grid is looked at once it draws what is in view again (some
+      // draw a frame or more after the scroll, and not every row at once).
+      if (g) return settleGrid(g, sc, st.hfix ? null : hScroller(g, sc, gridCells(gridRows(g)))).then(step);
+      return settleOn(function () { return rowSig(sc); }, sig, 2).then(step);
     };
     return step();
   });
