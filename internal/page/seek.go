@@ -161,11 +161,16 @@ func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Durat
 	}
 	e = e.With("lists", last.Lists).With("steps", stepsOf(last.St))
 	if g := last.Grid; g != nil {
-		searched := "rows"
-		if g.BothAxes {
-			searched = "rows and columns"
+		e = e.With("grid_rows", g.Rows).With("grid_columns", g.Cols)
+		if last.Done {
+			// What was searched through to the end (a time-out says
+			// timed_out instead: the search stopped part way).
+			searched := "rows"
+			if g.BothAxes {
+				searched = "rows and columns"
+			}
+			e = e.With("searched", searched)
 		}
-		e = e.With("grid_rows", g.Rows).With("grid_columns", g.Cols).With("searched", searched)
 		if g.RowTarget > 0 {
 			e = e.With("row_target", g.RowTarget)
 		}
