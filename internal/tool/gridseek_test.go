@@ -124,6 +124,20 @@ func TestGridSeekPagesBothAxes(t *testing.T) {
 		t.Fatalf("answer: %v", x)
 	}
 	t.Logf("r70c3 not found after %v: %s %v", time.Since(t0).Round(time.Millisecond), msg, d)
+
+	// A grid whose columns cannot be scrolled sideways (here: its
+	// scroller's overflow-x hidden) has only its rows searched, and the
+	// answer names the columns it did not search.
+	e.eval("(g => { g.scrollLeft = 0; g.scrollTop = 0; g.dispatchEvent(new Event('scroll')); return true })(document.querySelector('[role=grid]'))")
+	if !e.waitTrue("!!document.querySelector('[col-id=c0][role=gridcell]') && !document.querySelector('[col-id=c20]')") {
+		t.Fatal("the grid did not scroll back to its first columns")
+	}
+	e.eval("document.head.insertAdjacentHTML('beforeend', '<style>[role=grid]{overflow-x:hidden!important}</style>'), true")
+	x = e.fails("electron_scroll_into_view", map[string]any{"role": "gridcell", "name": "r3c38"}, "ELEMENT_NOT_FOUND")
+	msg, _ = x["error"].(string)
+	if d, _ := x["details"].(map[string]any); !strings.Contains(msg, "the grid has 42 columns") || !strings.Contains(msg, "not searched") || d["searched"] != "rows" {
+		t.Fatalf("answer without a sideways scroller: %v", x)
+	}
 }
 
 // TestGridSeekNotFoundSawEveryCell (issue 28, point 1): "not found" in a
