@@ -324,9 +324,10 @@ function gridSig(g) {
 // gridCovers tells whether what g draws now covers the view of its
 // scrollers: drawn rows reach the view's bottom (or the last row is drawn)
 // and start in its upper quarter (a sticky header may hide the rows under
-// it), and the cells of a drawn row span the horizontal scroller's view
-// (or reach the last column). Rows and cells a grid has not redrawn since
-// a scroll moved with it and fail this; a settled grid passes.
+// it), and the cells of the fullest drawn row span the horizontal
+// scroller's view (or reach the last column). Rows and cells a grid has
+// not redrawn since a scroll moved with it and fail this; a settled grid
+// passes.
 function gridCovers(g, sc, hsc) {
   var rows = gridRows(g);
   if (!rows.length) return false;
@@ -343,7 +344,14 @@ function gridCovers(g, sc, hsc) {
   if (maxB < bottom - 1 && !lastRow) return false;
   if (!hsc) return true;
   var h = hsc.getBoundingClientRect(), left = h.left + hsc.clientLeft, right = left + hsc.clientWidth;
-  var cells = gridCells([rows[rows.length >> 1]]);
+  // The row that draws the most cells (a grid with pinned columns draws
+  // each row once per section).
+  var full = rows[0], most = -1;
+  for (var j = 0; j < rows.length; j++) {
+    var n = rows[j].el.querySelectorAll('[aria-colindex]').length;
+    if (n > most) { most = n; full = rows[j]; }
+  }
+  var cells = gridCells([full]);
   if (!cells.length) return false;
   var cA = Infinity, cB = -Infinity, maxCol = 0;
   for (var k = 0; k < cells.length; k++) {
@@ -517,7 +525,10 @@ OPS.seek = function (s, a) {
       // names them: jump there (once per list) before paging.
       if (g && st.jk !== st.k) {
         st.jk = st.k;
-        var rows0 = gridRows(g), t = gridTarget(q, rows0, gridCells(rows0));
+        var rows0 = gridRows(g), t = gridTarget(q, rows0, gridCells(rows0)), ext = gridInfo(sc, st);
+        // An index past the grid's own extent is no place to jump to.
+        if (ext.rows && t.row > ext.rows) t.row = 0;
+        if (ext.cols && t.col > ext.cols) t.col = 0;
         st.tr = t.row;
         st.tc = t.col;
         if (t.row || t.col) {
