@@ -27,6 +27,7 @@ const corpusHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><
 <button aria-label="   " data-case="blank-aria-label">Content wins</button>
 <fieldset data-case="fieldset-legend"><legend>Shipping</legend><input aria-label="Zip"></fieldset>
 <fieldset disabled><legend>Locked <input data-case="disabled-fieldset-legend-input" aria-label="In legend"></legend><input data-case="disabled-fieldset-input" aria-label="Inside"></fieldset>
+<div role="grid" aria-rowcount="2" aria-colcount="1"><div role="row" aria-rowindex="1"><div role="columnheader" tabindex="-1" aria-colindex="1" data-case="grid-columnheader-sort-label"><div role="presentation" style="cursor:pointer"><span>Price</span><span aria-hidden="true">^</span></div></div></div><div role="row" aria-rowindex="2"><div role="gridcell" aria-colindex="1" tabindex="-1" data-case="grid-gridcell">10</div></div></div>
 <table data-case="table-caption"><caption>Quarterly results</caption><tr><th>Q</th><th>Sum</th></tr><tr><td>1</td><td>10</td></tr></table>
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="Company logo" data-case="img-alt">
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="" data-case="img-empty-alt">

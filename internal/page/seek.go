@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,16 @@ type seekState struct {
 	Start   float64 `json:"start"`
 	Wrapped bool    `json:"wrapped"`
 	Steps   int     `json:"steps"`
+	// Grids: the list whose jump was tried, the row and column the query
+	// mapped to, the jumps made, the sweep direction across the columns,
+	// whether columns were swept (h2) or the column was fixed (hfix).
+	JK    *int `json:"jk,omitempty"`
+	TR    int  `json:"tr,omitempty"`
+	TC    int  `json:"tc,omitempty"`
+	Jumps int  `json:"jumps,omitempty"`
+	HDir  int  `json:"hdir,omitempty"`
+	H2    bool `json:"h2,omitempty"`
+	HFix  bool `json:"hfix,omitempty"`
 }
 
 type wireSeek struct {
@@ -73,6 +84,21 @@ type wireSeek struct {
 		Count int `json:"count"`
 		Drawn int `json:"drawn"`
 	} `json:"columns"`
+	// Grid: the grid of the last list searched (nil when it is no grid).
+	Grid *wireGrid `json:"grid"`
+}
+
+// wireGrid is what a seek did in a grid: its extents (aria-rowcount and
+// aria-colcount, 0 when unsaid), the row and column index the query
+// mapped to (0: none), how many jumps it made, and whether its columns
+// were swept at every row position (both axes searched).
+type wireGrid struct {
+	Rows      int  `json:"rows"`
+	Cols      int  `json:"cols"`
+	RowTarget int  `json:"row_target"`
+	ColTarget int  `json:"col_target"`
+	Jumps     int  `json:"jumps"`
+	BothAxes  bool `json:"both_axes"`
 }
 
 // Seek finds an element that a virtualized list may not have rendered:
@@ -114,6 +140,13 @@ func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Durat
 	switch {
 	case last.Lists == 0:
 		e = errs.New(code, "%s, and the surface has no virtualized list to scroll", what)
+	case last.Done && last.Grid != nil && last.Grid.BothAxes:
+		// Both axes were searched: every row position, and at each the
+		// columns from one edge to the other.
+		e = errs.New(code, "%s, even after searching the grid in both axes: every row (%s) and, at each, every column (%s)", what, extent(last.Grid.Rows, "rows"), extent(last.Grid.Cols, "columns"))
+		if last.Grid.RowTarget > 0 || last.Grid.ColTarget > 0 {
+			e.Hint = "The query pointed at a row or column (from the indexes of the drawn rows and cells) where the element was not, so the whole grid was searched."
+		}
 	case last.Done && last.Columns != nil:
 		// Never "does not exist" for what the grid may hold: only its rows
 		// were scrolled.
@@ -127,10 +160,39 @@ func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Durat
 		e = e.With("timed_out", true)
 	}
 	e = e.With("lists", last.Lists).With("steps", stepsOf(last.St))
+	if g := last.Grid; g != nil {
+		e = e.With("grid_rows", g.Rows).With("grid_columns", g.Cols)
+		if last.Done {
+			// What was searched through to the end (a time-out says
+			// timed_out instead: the search stopped part way).
+			searched := "rows"
+			if g.BothAxes {
+				searched = "rows and columns"
+			}
+			e = e.With("searched", searched)
+		}
+		if g.RowTarget > 0 {
+			e = e.With("row_target", g.RowTarget)
+		}
+		if g.ColTarget > 0 {
+			e = e.With("column_target", g.ColTarget)
+		}
+		if g.Jumps > 0 {
+			e = e.With("jumps", g.Jumps)
+		}
+	}
 	if last.ScrollHeight > 0 {
 		e = e.With("scroll_top", last.ScrollTop).With("scroll_height", last.ScrollHeight)
 	}
 	return nil, e
+}
+
+// extent says a count, or that the grid did not say it.
+func extent(n int, what string) string {
+	if n <= 0 {
+		return what + " count unsaid"
+	}
+	return strconv.Itoa(n) + " " + what
 }
 
 func stepsOf(st *seekState) int {

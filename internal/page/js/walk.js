@@ -238,6 +238,14 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
   if (pointer) sub |= A_POINTER;
   if (attrs && attrTrue(el, 'aria-disabled')) sub |= A_ARIA_DIS;
   var interactive = isInteractive(el, role, st, fl & A_POINTER);
+  // A column or row header of a grid that takes focus (tabindex, even -1:
+  // the grid's keyboard model moves focus to it, as to its cells) is an
+  // entry of its own, named from its content, like the grid's cells; what
+  // only shows a pointer cursor inside it (AG Grid's sort label) is part
+  // of it, not an unnamed entry beside it.
+  var headerCell = !interactive && (role === 'columnheader' || role === 'rowheader') && attrs &&
+    el.hasAttribute('tabindex') && !!el.closest('[role=grid],[role=treegrid]');
+  if (headerCell) interactive = true;
 
   // Frames: one entry, never entered (a child frame is its own surface).
   if (tag === 'iframe' || tag === 'frame') {
@@ -302,6 +310,12 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
   var newOwner = e && e.tparts ? e : owner;
   var start = this.entries.length;
   this.children(el, e || parent, newOwner, sub, !visHidden || !!(fl & A_HIDDEN));
+  if (headerCell && e) {
+    for (var hi = start; hi < this.entries.length; hi++) {
+      var he = this.entries[hi];
+      if (he.interactive && !WIDGET_ROLES.has(he.role) && !focusable(he.el) && !he.el.hasAttribute('onclick')) he.dropped = true;
+    }
+  }
 
   // A scroller that renders only some of its rows: its list says how many
   // there are.
