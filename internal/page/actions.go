@@ -139,9 +139,12 @@ type Acted struct {
 
 // wireAct is the renderer's answer to act.
 type wireAct struct {
-	OK       bool            `json:"ok"`
-	Why      string          `json:"why"`
-	Message  string          `json:"message"`
+	OK      bool   `json:"ok"`
+	Why     string `json:"why"`
+	Message string `json:"message"`
+	// Quiet is how long the page had been quiet when a selector that
+	// matches nothing ended the wait early (Locator.QuietMiss).
+	Quiet    int64           `json:"quiet,omitempty"`
 	Covering *Covering       `json:"covering"`
 	X        float64         `json:"x"`
 	Y        float64         `json:"y"`
@@ -218,7 +221,7 @@ func (s *Store) Act(ctx context.Context, f Frame, l Locator, a Action, timeout t
 		if w != nil && w.OK {
 			return &Acted{X: w.X, Y: w.Y, There: w.There, Scrolled: w.Scrolled, Foreign: w.Foreign, Box: w.Box, ToX: w.ToX, ToY: w.ToY, ToBox: w.ToBox, Out: w.Out, Changed: w.Changed, Waited: time.Since(start)}, nil
 		}
-		if !time.Now().Before(deadline) {
+		if !time.Now().Before(deadline) || w != nil && w.Quiet > 0 {
 			return nil, missError(w, time.Since(start))
 		}
 	}
@@ -237,6 +240,10 @@ func missError(w *wireAct, waited time.Duration) error {
 	switch w.Why {
 	case "missing":
 		e = errs.New(errs.SelectorNoMatch, "%s%s", w.Message, after)
+		if w.Quiet > 0 {
+			e = errs.New(errs.SelectorNoMatch, "%s%s: the page had been quiet for %d ms (no DOM change, loaded), so it was not waited for to the timeout; pass timeoutMs to wait for a selector the page will render later", w.Message, after, w.Quiet)
+			e.With("quiet_ms", w.Quiet)
+		}
 	case "disabled", "readonly":
 		e = errs.New(errs.ElementDisabled, "%s%s", w.Message, after)
 	case "covered":

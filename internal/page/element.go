@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 
@@ -32,6 +33,12 @@ type Locator struct {
 	// now shows another role or name than the agent last saw (otherwise
 	// REF_STALE); the action's answer reports the change (Acted.Changed).
 	AllowChanged bool
+	// QuietMiss, when set, ends an action's wait for a selector that
+	// matches nothing once the page has been quiet that long (no DOM
+	// mutation, its document loaded): a selector that cannot match fails
+	// then, not at the timeout. Actions set it when the caller gave no
+	// timeout of its own (issue 30).
+	QuietMiss time.Duration
 }
 
 // Check validates the locator: exactly one of Ref and Selector.
@@ -78,6 +85,9 @@ func (sf *surface) locArgs(l Locator) map[string]any {
 		}
 	} else {
 		a["sel"] = l.Selector
+		if l.QuietMiss > 0 {
+			a["quiet"] = l.QuietMiss.Milliseconds()
+		}
 	}
 	return a
 }

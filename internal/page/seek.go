@@ -99,6 +99,9 @@ type wireGrid struct {
 	ColTarget int  `json:"col_target"`
 	Jumps     int  `json:"jumps"`
 	BothAxes  bool `json:"both_axes"`
+	// Undrawn counts the views the grid had not drawn when they were
+	// searched (it drew later than the seek waited).
+	Undrawn int `json:"undrawn"`
 }
 
 // Seek finds an element that a virtualized list may not have rendered:
@@ -140,6 +143,12 @@ func (s *Store) Seek(ctx context.Context, f Frame, q SeekQuery, limit time.Durat
 	switch {
 	case last.Lists == 0:
 		e = errs.New(code, "%s, and the surface has no virtualized list to scroll", what)
+	case last.Done && last.Grid != nil && last.Grid.Undrawn > 0:
+		// Never "does not exist" for what a view that did not draw in time
+		// may hold.
+		e = errs.New(code, "%s in what the grid drew, but %d of the views the search scrolled to had not finished drawing when searched (a busy page or machine), so it may be there", what, last.Grid.Undrawn)
+		e.Hint = "The grid drew slower than the search waited. Call again (a calmer page draws in time), or find the cell by a selector of its row and column."
+		e = e.With("undrawn", last.Grid.Undrawn)
 	case last.Done && last.Grid != nil && last.Grid.BothAxes:
 		// Both axes were searched: every row position, and at each the
 		// columns from one edge to the other.

@@ -514,6 +514,9 @@ func (sf *surface) toError(f Frame, we *wireError) error {
 		if we.Was != nil && we.Now != nil {
 			e.With("was", *we.Was).With("now", *we.Now)
 		}
+		for _, r := range we.Similar {
+			e.SimilarRefs = append(e.SimilarRefs, r)
+		}
 		return e
 	case errs.SelectorNoMatch:
 		return errs.New(errs.SelectorNoMatch, "%s", we.Message).With("surface_id", f.SurfaceID)

@@ -151,7 +151,11 @@ control's selector in the message.
 an element that is missing, hidden (display:none up the tree, zero size, outside the viewport),
 moving, disabled, read-only or covered. They fail at once when waiting cannot help: the ref's
 element is gone (` + "`REF_NOT_FOUND`" + `) or shows another item (` + "`REF_STALE`" + `), the selector is malformed or the
-element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button).
+element cannot take the action at all (` + "`BAD_ARGUMENT`" + `, e.g. typing into a button). A stale ref's
+` + "`similar_refs`" + ` are only elements that show the role and name you saw. With no timeoutMs given, a selector
+that matches nothing fails once the page has been quiet for 1 s (no DOM change, document loaded;
+` + "`details.quiet_ms`" + `), not at the 5 s default; a timeoutMs you give is waited in full, for what the page
+renders later with nothing changing meanwhile (` + "`TestSelectorMissOnAQuietPage`" + `).
 
 **When the page navigates under a read.** A snapshot, find, list or element read that a navigation
 or reload cuts off (the document went) is read again in the new document, up to five documents with

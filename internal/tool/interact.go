@@ -153,8 +153,17 @@ type actArgs struct {
 func (a *actArgs) locator() page.Locator {
 	l := a.elementArgs.locator()
 	l.AllowChanged = a.AllowChanged
+	if a.TimeoutMs == 0 {
+		// The default wait: a selector that cannot match fails once the
+		// page is quiet (issue 30); a timeout the caller gave is waited.
+		l.QuietMiss = quietMiss
+	}
 	return l
 }
+
+// quietMiss is how long a page must be quiet before an action's default
+// wait gives up on a selector that matches nothing.
+const quietMiss = time.Second
 
 // receiptChange is the change a receipt reports, as a list.
 func receiptChange(r *page.Receipt) []page.RefChange {

@@ -259,3 +259,35 @@ func TestShoelaceThroughMCP(t *testing.T) {
 		e.fails("electron_exists", map[string]any{"selector": "#save >>> [x="}, "BAD_ARGUMENT")
 	})
 }
+
+// TestStaleRefOffersWhereItsItemWent (issue 30, point 6): a list that
+// reuses its elements by position (an item inserted on top shifts every
+// label down one element) makes a ref's element show the previous item.
+// REF_STALE's similar_refs offer the element that shows the item the
+// agent saw (same role and name) and nothing of another role or name;
+// clicking the offered ref clicks the item the agent meant.
+func TestStaleRefOffersWhereItsItemWent(t *testing.T) {
+	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e.launch("/second.html")
+	e.eval(`(() => { const ul = document.createElement('ul'); window.__picked = [];
+	  for (const name of ['Alpha', 'Beta', 'Gamma']) { const li = document.createElement('li'); const b = document.createElement('button');
+	    b.textContent = name; b.onclick = () => window.__picked.push(b.textContent); li.append(b); ul.append(li); }
+	  document.body.append(ul); window.__shift = () => { const bs = [...ul.querySelectorAll('button')];
+	    for (let i = bs.length - 1; i > 0; i--) bs[i].textContent = bs[i - 1].textContent; bs[0].textContent = 'New'; }; return true; })()`)
+	snap := e.ok("electron_snapshot", map[string]any{"format": "text"})
+	ref := refIn(t, snap["snapshot_text"].(string), "button", "Beta")
+	e.eval("window.__shift(); true") // the buttons read New, Alpha, Beta
+	m := e.fails("electron_click", map[string]any{"ref": ref}, "REF_STALE")
+	srs, _ := m["similar_refs"].([]any)
+	if len(srs) != 1 {
+		t.Fatalf("similar_refs: want the one button that shows Beta now: %v", m)
+	}
+	sr := srs[0].(map[string]any)
+	if sr["role"] != "button" || sr["name"] != "Beta" || num(sr["ref"]) == ref {
+		t.Fatalf("similar ref %v is not the other element showing button \"Beta\"", sr)
+	}
+	e.ok("electron_click", map[string]any{"ref": num(sr["ref"])})
+	if got := toJSON(e.eval("window.__picked")); got != `["Beta"]` {
+		t.Fatalf("the page recorded %s, want [\"Beta\"]", got)
+	}
+}

@@ -595,15 +595,24 @@ OPS.act = function (s, a) {
   var budget = a.budget || 0;
   if (budget <= 0) return bare(first);
   var t0 = _now();
+  // a.quiet: a selector that matches nothing fails once the page has been
+  // quiet that long (no mutation, document loaded), not at the budget.
+  var quiet = a.quiet > 0 ? quietWatch() : null;
   return later(s, function () {
     return new Promise(function (resolve, reject) {
+      var end = function (r) { if (quiet) quiet.stop(); resolve(r); };
       var step = function () {
         try {
           var r = check(s, a, st);
-          if (r.ok) return resolve(done(s, a, r));
-          if (_now() - t0 >= budget) return resolve(bare(r));
+          if (r.ok) return end(done(s, a, r));
+          if (_now() - t0 >= budget) return end(bare(r));
+          if (quiet && r.why === 'missing' && _now() - t0 >= a.quiet && quiet.still() >= a.quiet) {
+            r.quiet = Math.round(quiet.still());
+            return end(bare(r));
+          }
           nextFrame(step);
         } catch (err) {
+          if (quiet) quiet.stop();
           reject(err);
         }
       };
@@ -611,6 +620,21 @@ OPS.act = function (s, a) {
     });
   });
 };
+
+// quietWatch counts how long the document has gone without a mutation
+// (still(): ms; 0 while it is loading).
+function quietWatch() {
+  var last = _now();
+  var o = new MutationObserver(function () { last = _now(); });
+  o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  return {
+    still: function () {
+      if (o.takeRecords().length) last = _now();
+      return document.readyState === 'complete' ? _now() - last : 0;
+    },
+    stop: function () { o.disconnect(); }
+  };
+}
 
 // bare is a miss as it is answered: without the element.
 function bare(m) {

@@ -62,28 +62,10 @@ function locate(s, a) {
   return found;
 }
 
-// bigrams and dice measure how alike two names are (0..1).
-function bigrams(s) {
-  s = s.toLowerCase();
-  var m = new _Map();
-  for (var i = 0; i < s.length - 1; i++) {
-    var g = s.substr(i, 2);
-    m.set(g, (m.get(g) || 0) + 1);
-  }
-  return m;
-}
-
-function dice(a, b) {
-  if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return a.toLowerCase() === b.toLowerCase() ? 1 : 0;
-  var x = bigrams(a), y = bigrams(b), both = 0, total = 0;
-  x.forEach(function (n, g) { total += n; var o = y.get(g); if (o) both += Math.min(n, o); });
-  y.forEach(function (n) { total += n; });
-  return 2 * both / total;
-}
-
-// similar walks the document and returns up to five entries that look
-// most like what ref was ({role, name}), by role and name.
+// similar walks the document and returns up to five entries that show
+// what ref was ({role, name}): the same role and the same name (case and
+// spacing aside), nearest the ref first. A control of another role or
+// name is never offered (issue 30): acting on it would do something else.
 function similar(s, want, ref) {
   var w = new Walker();
   var entries = w.run();
@@ -95,14 +77,14 @@ function similar(s, want, ref) {
 function similarOf(s, entries, want, ref) {
   settleQuiet(s, entries);
   var scored = [];
+  var key = function (n) { return normSpace(n || '').toLowerCase(); };
   for (var i = 0; i < entries.length; i++) {
     var e = entries[i];
-    if (e.textNode) continue;
+    if (e.textNode || e.role !== want.role || e.ref === ref) continue;
     var label = labelOf(e);
-    var score = (e.role === want.role ? 1 : 0) + 2 * dice(want.name || '', label);
-    if (score >= 1) scored.push({ e: e, s: score, label: label });
+    if (key(label) === key(want.name)) scored.push({ e: e, label: label });
   }
-  scored.sort(function (a, b) { return b.s - a.s || Math.abs(a.e.ref - ref) - Math.abs(b.e.ref - ref); });
+  scored.sort(function (a, b) { return Math.abs(a.e.ref - ref) - Math.abs(b.e.ref - ref); });
   var out = [];
   for (var k = 0; k < scored.length && k < 5; k++) {
     out.push({ ref: scored[k].e.ref, role: scored[k].e.role, name: clip(scored[k].label, 120) });

@@ -163,6 +163,8 @@ function sameAsSeen(s, ref, el, allow) {
   if (identityKey(now) === was.id) return null;
   var ch = { ref: ref, was: { role: was.role, name: was.name }, now: now };
   if (!allow) {
+    // Where the item the agent saw is now, if it is still shown.
+    ch.similar = similar(s, { role: was.role, name: was.name }, ref);
     fail('REF_STALE', 'ref ' + ref + ' was ' + was.role + ' ' + quote(was.name) + ' when you last saw it; its element now shows ' +
       now.role + ' ' + quote(now.name) + ' (the page reused the element for another item)', ch);
   }

@@ -324,10 +324,9 @@ function gridSig(g) {
 // gridCovers tells whether what g draws now covers the view of its
 // scrollers: drawn rows reach the view's bottom (or the last row is drawn)
 // and start in its upper quarter (a sticky header may hide the rows under
-// it), and the cells of the fullest drawn row span the horizontal
-// scroller's view (or reach the last column). Rows and cells a grid has
-// not redrawn since a scroll moved with it and fail this; a settled grid
-// passes.
+// it), and every row in view draws cells across the horizontal scroller's
+// view (or up to the last column). Rows and cells a grid has not redrawn
+// since a scroll moved with it fail this; a settled grid passes.
 function gridCovers(g, sc, hsc) {
   var rows = gridRows(g);
   if (!rows.length) return false;
@@ -344,34 +343,39 @@ function gridCovers(g, sc, hsc) {
   if (maxB < bottom - 1 && !lastRow) return false;
   if (!hsc) return true;
   var h = hsc.getBoundingClientRect(), left = h.left + hsc.clientLeft, right = left + hsc.clientWidth;
-  // The row that draws the most cells (a grid with pinned columns draws
-  // each row once per section).
-  var full = rows[0], most = -1;
-  for (var j = 0; j < rows.length; j++) {
-    var n = rows[j].el.querySelectorAll('[aria-colindex]').length;
-    if (n > most) { most = n; full = rows[j]; }
-  }
-  var cells = gridCells([full]);
-  if (!cells.length) return false;
-  var cA = Infinity, cB = -Infinity, maxCol = 0;
-  for (var k = 0; k < cells.length; k++) {
-    cA = Math.min(cA, cells[k].a);
-    cB = Math.max(cB, cells[k].b);
-    maxCol = Math.max(maxCol, cells[k].idx);
-  }
   var cc = g.closest('[aria-colcount]') || g.querySelector('[aria-colcount]');
-  var lastCol = cc && maxCol >= intAttr(cc, 'aria-colcount');
-  return cA <= left + 1 && (cB >= right - 1 || lastCol);
+  var colCount = cc ? intAttr(cc, 'aria-colcount') : 0;
+  // Every row in view (its sections together: a grid with pinned columns
+  // draws a row once per section) draws cells across the horizontal
+  // view, or up to its last column: a row drawn without the cells of
+  // the view (mid-redraw) does not cover it.
+  var spans = new _Map();
+  var cells = gridCells(rows);
+  for (var k = 0; k < cells.length; k++) {
+    var c = cells[k], sp = spans.get(c.row);
+    if (!sp) { sp = { a: Infinity, b: -Infinity, max: 0 }; spans.set(c.row, sp); }
+    sp.a = Math.min(sp.a, c.a); sp.b = Math.max(sp.b, c.b); sp.max = Math.max(sp.max, c.idx);
+  }
+  for (var j = 0; j < rows.length; j++) {
+    if (rows[j].b <= top || rows[j].a >= bottom) continue; // out of view
+    var span = spans.get(rows[j].idx);
+    if (!span || span.a > left + 1 || span.b < right - 1 && !(colCount && span.max >= colCount)) return false;
+  }
+  return true;
 }
 
 // settleGrid waits until g covers its view again after a scroll: a few
-// tasks, then up to twelve frames.
-function settleGrid(g, sc, hsc) {
-  var tries = 0;
+// tasks, then frames for up to SETTLE_MS (a loaded machine draws late).
+// A view that never covered is counted in st.undrawn: the answer then
+// cannot say every cell was searched.
+var SETTLE_MS = 1500;
+function settleGrid(g, sc, hsc, st) {
+  var tries = 0, t0 = _now();
   var again = function () {
     if (gridCovers(g, sc, hsc)) return null;
     if (++tries <= 4) return nextTask().then(again);
-    if (tries <= 16) return nextFrame().then(again);
+    if (_now() - t0 < SETTLE_MS) return nextFrame().then(again);
+    st.undrawn = (st.undrawn || 0) + 1;
     return null;
   };
   return nextTask().then(again);
@@ -480,7 +484,7 @@ function gridInfo(sc, st) {
   var rc = g.closest('[aria-rowcount]') || g.querySelector('[aria-rowcount]');
   var cc = g.closest('[aria-colcount]') || g.querySelector('[aria-colcount]');
   return { rows: rc ? intAttr(rc, 'aria-rowcount') : 0, cols: cc ? intAttr(cc, 'aria-colcount') : 0,
-    row_target: st.tr || 0, col_target: st.tc || 0, jumps: st.jumps || 0, both_axes: !!st.h2 };
+    row_target: st.tr || 0, col_target: st.tc || 0, jumps: st.jumps || 0, both_axes: !!st.h2, undrawn: st.undrawn || 0 };
 }
 
 // found answers with the element's ref, after bringing it into view.
@@ -553,7 +557,7 @@ OPS.seek = function (s, a) {
           st.h2 = true;
           var settled = function () {
             st.steps++;
-            return settleGrid(g, sc, hsc).then(step);
+            return settleGrid(g, sc, hsc, st).then(step);
           };
           if (!st.hdir) {
             // The first sweep starts at the left edge.
@@ -593,7 +597,7 @@ OPS.seek = function (s, a) {
       // after a few tasks first, then after frames.
       // A grid is looked at once it draws what is in view again (some
       // draw a frame or more after the scroll, and not every row at once).
-      if (g) return settleGrid(g, sc, st.hfix ? null : hScroller(g, sc, gridCells(gridRows(g)))).then(step);
+      if (g) return settleGrid(g, sc, st.hfix ? null : hScroller(g, sc, gridCells(gridRows(g))), st).then(step);
       return settleOn(function () { return rowSig(sc); }, sig, 2).then(step);
     };
     return step();
