@@ -78,6 +78,7 @@ const (
 	ReplayNotAllowed      Code = "REPLAY_NOT_ALLOWED"
 	ConfirmRequired       Code = "CONFIRM_REQUIRED"
 	BaselineNotFound      Code = "VISUAL_BASELINE_NOT_FOUND"
+	BaselineConflict      Code = "VISUAL_BASELINE_CONFLICT"
 	VisualMismatch        Code = "VISUAL_MISMATCH"
 	VisualEnvMismatch     Code = "VISUAL_ENV_MISMATCH"
 	VisualSizeMismatch    Code = "VISUAL_SIZE_MISMATCH"
@@ -199,6 +200,7 @@ var registry = sync.OnceValue(func() map[Code]Entry {
 		ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},
 		ConfirmRequired:       {ConfirmRequired, 412, false, "This call changes something that is kept (a baseline) or replays destructive steps. Review what it will do, then call again with confirm:true."},
 		BaselineNotFound:      {BaselineNotFound, 404, false, "No baseline with that name exists. Review a visual_capture, then create the baseline with visual_update_baseline {name, confirm:true}."},
+		BaselineConflict:      {BaselineConflict, 409, false, "baselineDir holds a file named like the baseline (<name>.png or <name>.json) that is not a baseline and that this server did not write, so it is left as it is. Call visual_update_baseline again with another name or baselineDir."},
 		VisualMismatch:        {VisualMismatch, 417, true, "The image differs from the baseline more than the threshold allows: look at details.diff_path and details.actual_path. Fix the UI, mask regions that change on every run, or accept the change with visual_update_baseline {confirm:true}."},
 		VisualEnvMismatch:     {VisualEnvMismatch, 409, false, "The baseline was taken in another environment (browser version, device scale or viewport; details.baseline vs details.current), so pixels cannot be compared honestly. Compare in the baseline's environment, or take a new baseline here with visual_update_baseline {confirm:true}."},
 		VisualSizeMismatch:    {VisualSizeMismatch, 409, false, "The capture and the baseline have different pixel sizes (details). Capture the same region (window size, element, clip), or take a new baseline with visual_update_baseline {confirm:true}."},

@@ -98,6 +98,7 @@ var tools = []entry{
 	{"electron_find", "Find elements by role and name", kRead, "ETD", classRead},
 	{"electron_elements_list", "List elements matching a selector", kRead, "TD", classRead},
 	{"electron_exists", "Whether an element exists", kRead, "TD", classRead},
+	{"electron_downloads", "List downloads", kRead, "TD", classRead},
 	{"electron_get_text", "Read an element's text", kRead, "ETD", classRead},
 	{"electron_get_value", "Read a form control's value", kRead, "ETD", classRead},
 	{"electron_get_attribute", "Read an attribute", kRead, "TD", classRead},

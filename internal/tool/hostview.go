@@ -68,6 +68,7 @@ var hostDescs = sync.OnceValue(func() map[string]string {
 		"electron_get_bbox":       "Read an element's box in viewport and document coordinates.",
 		"electron_elements_list":  "Every element matching a CSS selector, with refs, roles, names and boxes.",
 		"electron_exists":         "Whether an element exists now, without waiting.",
+		"electron_downloads":      "Downloads, saved in <artifacts>/downloads.",
 		"electron_console_logs":   "Console messages and uncaught exceptions of every window and frame, oldest first.",
 		"electron_dialog_handler": "Answer alert, confirm and prompt dialogs, open and later ones, or read those opened; an open one blocks its page.",
 		"electron_screenshot":     "Save a PNG or JPEG of a window, element, full page or clip, also returned inline.",

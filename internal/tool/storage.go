@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/storage"
 )
 
@@ -608,11 +609,11 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	if err != nil {
 		return nil, err
 	}
-	// The file holds session cookies: readable by its owner only.
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return nil, errs.New(errs.BadArgument, "path: %v", err).With("field", "path")
+	// The file holds session cookies: the one writer makes it 0600.
+	if path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
+		return nil, err
 	}
-	c.Server.files.Wrote(path)
+	out.Path = path
 	out.Bytes = len(data)
 	return out, nil
 }

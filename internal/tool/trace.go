@@ -352,7 +352,11 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	if s.tracing.rec != nil {
 		return nil, s.traceBusy(ctx)
 	}
-	rec, err := trace.Start(filepath.Join(dir, base), o)
+	out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := trace.Start(out, o)
 	if err != nil {
 		return nil, err
 	}
