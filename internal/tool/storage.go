@@ -33,7 +33,7 @@ func registerStorage(s *Server) {
 	add(s, "storage_idb_set", "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.", true, gateNone, idbSet)
 	add(s, "storage_idb_delete", "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.", true, gateNone, idbDelete)
 	add(s, "storage_idb_clear", "Delete every record of an IndexedDB object store.", true, gateNone, idbClear)
-	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.", true, gateNone, storageStateExport)
+	add(s, "storage_state_export", "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. Cookie values are [redacted] in the file unless reveal:true on a server started with --allow-secrets (a file that must log in later needs that); the result shows only counts.", true, gateNone, storageStateExport)
 	add(s, "storage_state_import", "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage and IndexedDB of origins the app has open (a database that exists keeps its schema and gets each listed store's records replaced; one that does not is created). The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).", true, gateNone, storageStateImport)
 }
 
@@ -61,12 +61,11 @@ func (c *Call) reveals(r revealArgs) (bool, error) {
 	return true, nil
 }
 
+// redactCookies shows the cookies' values when the call may reveal; a
+// cookie value is a secret.String, [redacted] otherwise by construction.
 func redactCookies(cs []storage.Cookie, reveal bool) []storage.Cookie {
-	if reveal {
-		return cs
-	}
 	for i := range cs {
-		cs[i].Value = storage.Redacted
+		cs[i].Value = cs[i].Value.Shown(reveal)
 	}
 	return cs
 }
@@ -174,9 +173,8 @@ func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*setCooki
 		return nil, err
 	}
 	for _, got := range all {
-		if got.Value == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
+		if got.Value.Reveal() == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
 			(p.Path == "" || got.Path == p.Path) && (p.PartitionKey == nil) == (got.PartitionKey == nil) {
-			got.Value = storage.Redacted
 			return &setCookieResult{Set: true, Cookie: got}, nil
 		}
 	}
@@ -536,6 +534,7 @@ func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webC
 
 type stateExportArgs struct {
 	Common
+	revealArgs
 	Path      string `json:"path" jsonschema:"the file to write (absolute, or relative to the artifacts folder); under the allowed roots"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a file this server did not write"`
 	IndexedDB bool   `json:"indexedDB,omitempty" jsonschema:"also write each origin's IndexedDB databases (origins[].indexedDB), as Playwright's storageState({indexedDB: true})"`
@@ -554,9 +553,16 @@ type stateExportResult struct {
 	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage or IndexedDB the file holds"`
 	DBs     int      `json:"database_count,omitempty" jsonschema:"IndexedDB databases written (with indexedDB)"`
 	Bytes   int      `json:"bytes"`
+	// Redacted says the file's cookie values are [redacted]: it cannot
+	// log in again (storage_state_import refuses it).
+	Redacted bool `json:"redacted,omitempty" jsonschema:"cookie values in the file are [redacted] (no reveal)"`
 }
 
 func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stateExportResult, error) {
+	reveal, err := c.reveals(a.revealArgs)
+	if err != nil {
+		return nil, err
+	}
 	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
 	if err != nil {
 		return nil, err
@@ -575,9 +581,11 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	}
 	st := storage.State{Cookies: make([]storage.StateCookie, 0, len(cs)), Origins: []storage.StateOrigin{}}
 	for _, ck := range cs {
-		st.Cookies = append(st.Cookies, storage.StateCookieOf(ck))
+		sc := storage.StateCookieOf(ck)
+		sc.Value = sc.Value.Shown(reveal)
+		st.Cookies = append(st.Cookies, sc)
 	}
-	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}}
+	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}, Redacted: !reveal && len(cs) > 0}
 	for i := range origins {
 		items, err := readArea(ctx, c, &origins[i], storage.Local)
 		if err != nil {

@@ -117,7 +117,12 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 		cancel()
 	}
 	st.Args = trace.Redact(raw, also...)
-	return &tracedCall{done: func(res Result) { s.finishStep(rec, &st, sess, res, start) }}
+	return &tracedCall{done: func(res Result) {
+		if len(res.SecretArgs) > 0 {
+			st.Args = trace.Redact(st.Args, res.SecretArgs...)
+		}
+		s.finishStep(rec, &st, sess, res, start)
+	}}
 }
 
 // tracePlace locates a surface once per recording.

@@ -8,6 +8,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -74,16 +75,26 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 		}
 		if r.Verified == "exact" || r.Verified == "partial" {
 			changed := true
-			r.Value, r.Changed = r.Text, &changed
+			r.Changed = &changed
+			if r.Text != nil {
+				v := secret.Plain(*r.Text)
+				r.Value = &v
+			}
 		}
 		return r, nil
 	}
-	exact := sameText(out.After, text)
-	if !exact && out.After == out.Before {
-		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
+	// A password field's text is a secret.String: every message and
+	// result below shows it as [redacted], and the trace redacts the
+	// text argument (Call.secretArg).
+	if out.After.IsSecret() {
+		c.secretArg("text")
+	}
+	exact := sameText(out.After.Reveal(), text)
+	if !exact && out.After.Reveal() == out.Before.Reveal() {
+		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After.String()))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
-	changed, waited := out.Before != out.After, waitedMS(acted)
+	changed, waited := out.Before.Reveal() != out.After.Reveal(), waitedMS(acted)
 	r := &inputResult{onSurface: surfaceOf(res), Value: &out.After, Changed: &changed, WaitedMS: &waited}
 	r.noteChanged(acted.Changed)
 	if !exact {

@@ -703,7 +703,7 @@ ACTIONS.fill = function (s, el, a) {
     var now = textOf(el);
     if (nbspToSpace(now).replace(/\n+$/, '') !== text.replace(/\n+$/, '')) return { editor: 'editable', before: before, after: now };
   }
-  return { before: before, after: textOf(el) };
+  return { before: before, after: textOf(el), secret: isSecretField(el) };
 };
 
 // noTextWhy says why an element takes no typed text, and what does.
