@@ -65,6 +65,10 @@ func TestPasswordFieldIsSecret(t *testing.T) {
 		t.Fatalf("electron_type by ref: %v", r)
 	}
 	e.fails("electron_get_value", map[string]any{"selector": "#pw", "reveal": true}, "SECRETS_NOT_ALLOWED")
+	// A failed expectation does not quote the field either.
+	if r := e.call("electron_expect_value", map[string]any{"selector": "#pw", "equals": "wrong", "timeoutMs": 200}); r["ok"] != false || strings.Contains(toJSON(r), pw) {
+		t.Fatalf("expect_value on a password field: %v", r)
+	}
 	e.ok("trace_stop", nil)
 	if all := readTree(t, dir); strings.Contains(all, pw) || strings.Contains(all, "attr-secret-42") {
 		t.Fatalf("the trace holds the password:\n%s", all)
