@@ -64,6 +64,9 @@ func TestPasswordFieldIsSecret(t *testing.T) {
 	if r := e.ok("electron_type", map[string]any{"ref": ref, "text": pw + "!"}); r["value"] != "[redacted]" {
 		t.Fatalf("electron_type by ref: %v", r)
 	}
+	if r := e.ok("electron_keyboard_type", map[string]any{"selector": "#pw", "text": "kb-" + pw}); r["value"] != "[redacted]" {
+		t.Fatalf("electron_keyboard_type's value: %v", r)
+	}
 	e.fails("electron_get_value", map[string]any{"selector": "#pw", "reveal": true}, "SECRETS_NOT_ALLOWED")
 	// A failed expectation does not quote the field either.
 	if r := e.call("electron_expect_value", map[string]any{"selector": "#pw", "equals": "wrong", "timeoutMs": 200}); r["ok"] != false || strings.Contains(toJSON(r), pw) {

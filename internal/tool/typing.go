@@ -148,11 +148,11 @@ func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Fram
 // keyboardTypeResult is electron_keyboard_type's result.
 type keyboardTypeResult struct {
 	onSurface
-	Typed        int           `json:"typed" jsonschema:"characters typed"`
-	WindowID     string        `json:"window_id"`
-	Value        *string       `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text"`
-	Effect       string        `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
-	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
+	Typed        int            `json:"typed" jsonschema:"characters typed"`
+	WindowID     string         `json:"window_id"`
+	Value        *secret.String `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text ([redacted] in a password field)"`
+	Effect       string         `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
+	DialogOpened *dialogOpened  `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
 	refNotes
 }
 
@@ -191,7 +191,10 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 		}
 		if after.Editable {
 			out.Value = &after.Text
-			if *a.Text != "" && after.Text == before.Text {
+			if after.Text.IsSecret() {
+				c.secretArg("text")
+			}
+			if *a.Text != "" && after.Text.Reveal() == before.Text.Reveal() {
 				// The field ends as it was; the keys may still have acted (a
 				// combobox clears its input when Enter chooses an option):
 				// what the page shows says.
@@ -200,11 +203,11 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 					return nil, err
 				}
 				if view.Changed <= 0 {
-					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text))
+					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text.String()))
 					e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
 					return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
 				}
-				out.Effect = "the field holds " + clipQuote(after.Text) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
+				out.Effect = "the field holds " + clipQuote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
 			}
 		}
 	}
