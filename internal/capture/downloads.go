@@ -78,6 +78,12 @@ func WatchDownloads(ctx context.Context, conn *cdp.Conn, dir string, restoreOnCl
 	return d
 }
 
+// UnmanagedDownloads is the record of a browser whose downloads are not
+// routed (a browser on another host: a path here means nothing there).
+func UnmanagedDownloads(note string) *Downloads {
+	return &Downloads{policy: "unmanaged", note: note}
+}
+
 func (d *Downloads) drain(ch <-chan jsonv2.Value, fn func([]byte)) {
 	defer d.wg.Done()
 	for v := range ch {

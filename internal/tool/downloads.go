@@ -1,8 +1,11 @@
 package tool
 
 import (
+	"cmp"
 	"context"
+	"net/url"
 
+	"github.com/understudy-dev/understudy/internal/browser"
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -18,6 +21,10 @@ func registerDownloads(s *Server) {
 // startDownloads routes the new session's downloads (openSessionOn).
 func startDownloads(ctx context.Context, s *Server, sess *session.Session) {
 	_, _ = session.Attach(sess, func(context.Context) (*capt.Downloads, func() error, error) {
+		if u, err := url.Parse(cmp.Or(sess.Endpoint.HTTPURL, sess.Endpoint.BrowserWSURL)); err == nil && u.Hostname() != "" && !browser.IsLoopbackHost(u.Hostname()) {
+			d := capt.UnmanagedDownloads("the browser runs on " + u.Hostname() + ": its downloads stay on that host")
+			return d, d.Close, nil
+		}
 		dir, err := s.files.SubDir("downloads")
 		if err != nil {
 			dir = "" // no artifacts folder: refused
