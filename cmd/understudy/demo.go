@@ -206,6 +206,24 @@ func tour(srv *fixture.Server, chromium string) []step {
 		{tool: "electron_switch_surface", args: func() map[string]any { return map[string]any{"surfaceId": topSurface} }, explain: func(r map[string]any) string {
 			return fmt.Sprintf("back to the top surface %v", r["active_surface_id"])
 		}},
+		// A page's own download lands in the artifacts folder, never in ~/Downloads.
+		{tool: "electron_navigate", args: fixed(map[string]any{"url": srv.URL("a.test", "/actions.html")}), explain: func(r map[string]any) string {
+			return fmt.Sprintf("now at %q", r["title"])
+		}},
+		{tool: "electron_click", args: fixed(map[string]any{"selector": "#download"}), explain: func(r map[string]any) string {
+			return "clicked the page's download link"
+		}},
+		{tool: "electron_downloads", args: none, until: func(r map[string]any) bool {
+			dl := list(r["downloads"])
+			return len(dl) > 0 && str(dl[len(dl)-1], "state") == "completed"
+		}, explain: func(r map[string]any) string {
+			dl := list(r["downloads"])
+			if len(dl) == 0 {
+				return "no download"
+			}
+			d, _ := dl[len(dl)-1].(map[string]any)
+			return fmt.Sprintf("%v, %v, %v bytes, saved as %v", d["suggested_filename"], d["state"], d["received_bytes"], d["path"])
+		}},
 		{tool: "electron_navigate", args: fixed(map[string]any{"url": srv.URL("a.test", "/second.html")}), explain: func(r map[string]any) string {
 			return fmt.Sprintf("now at %q (%v)", r["title"], r["url"])
 		}},

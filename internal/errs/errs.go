@@ -78,6 +78,7 @@ const (
 	ReplayNotAllowed      Code = "REPLAY_NOT_ALLOWED"
 	ConfirmRequired       Code = "CONFIRM_REQUIRED"
 	BaselineNotFound      Code = "VISUAL_BASELINE_NOT_FOUND"
+	BaselineConflict      Code = "VISUAL_BASELINE_CONFLICT"
 	VisualMismatch        Code = "VISUAL_MISMATCH"
 	VisualEnvMismatch     Code = "VISUAL_ENV_MISMATCH"
 	VisualSizeMismatch    Code = "VISUAL_SIZE_MISMATCH"
@@ -160,7 +161,7 @@ var registry = sync.OnceValue(func() map[Code]Entry {
 		PathNotAllowed:       {PathNotAllowed, 403, false, "Files are read and written only under the allowed roots (details.roots): the MCP client's roots, the server's working directory, --app-root, the artifacts folder and every --file-root. Use a path under one of them (a relative output path lands in the artifacts folder), or ask the operator to add a root with --file-root DIR (or lift the rule with --allow-any-file)."},
 		ToolNotEnabled:       {ToolNotEnabled, 403, false, "The tool exists but the operator's --tool-profile or --with does not enable it (the message names the flag that does). Use an enabled tool (tools/list, electron_plugins), or ask the operator to restart understudy with that flag."},
 		OriginNotOpen:        {OriginNotOpen, 404, false, "No document of the app has that origin open, so its Web Storage cannot be reached (the DevTools DOMStorage domain works through a live document of the origin). details.open_origins lists the origins that are open (storage_snapshot shows them too); open a page of the origin first (electron_navigate, electron_window_open) or pass one of those."},
-		SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "Secret values (cookie values, credentials) are shown only when the operator started the server with --allow-secrets. Call again without reveal (the value stays [redacted]), or ask the operator for the flag."},
+		SecretsNotAllowed:    {SecretsNotAllowed, 403, false, "Secret values (cookie values, password fields, credentials) are shown only when the operator started the server with --allow-secrets. Call again without reveal (the value stays [redacted]), or ask the operator for the flag."},
 		StorageStateInvalid:  {StorageStateInvalid, 400, false, "The storageState file does not have Playwright's shape ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}); details.path is the JSON path of the first problem. Nothing was written. Fix the file (or export one with storage_state_export) and import again."},
 		WindowOpenRefused:    {WindowOpenRefused, 409, false, "The app decides which windows it opens (Electron apps create their BrowserWindows in the main process). Use the app's own UI (a menu, a button) to open the window, or electron_eval_main with new BrowserWindow(...) when the operator allows main-process eval."},
 		LastWindow:           {LastWindow, 409, false, "That is the last window of an app you attached to: closing it may end the user's app. Pass force:true if you mean it, or use electron_stop (which detaches and leaves the app running)."},
@@ -199,6 +200,7 @@ var registry = sync.OnceValue(func() map[Code]Entry {
 		ReplayNotAllowed:      {ReplayNotAllowed, 403, false, "The trace has steps this server may not run now (eval without --allow-eval, a tool that does not exist here); details.steps lists them. Restart the server with the flag, or replay a trace without those steps."},
 		ConfirmRequired:       {ConfirmRequired, 412, false, "This call changes something that is kept (a baseline) or replays destructive steps. Review what it will do, then call again with confirm:true."},
 		BaselineNotFound:      {BaselineNotFound, 404, false, "No baseline with that name exists. Review a visual_capture, then create the baseline with visual_update_baseline {name, confirm:true}."},
+		BaselineConflict:      {BaselineConflict, 409, false, "baselineDir holds a file named like the baseline (<name>.png or <name>.json) that is not a baseline and that this server did not write, so it is left as it is. Call visual_update_baseline again with another name or baselineDir."},
 		VisualMismatch:        {VisualMismatch, 417, true, "The image differs from the baseline more than the threshold allows: look at details.diff_path and details.actual_path. Fix the UI, mask regions that change on every run, or accept the change with visual_update_baseline {confirm:true}."},
 		VisualEnvMismatch:     {VisualEnvMismatch, 409, false, "The baseline was taken in another environment (browser version, device scale or viewport; details.baseline vs details.current), so pixels cannot be compared honestly. Compare in the baseline's environment, or take a new baseline here with visual_update_baseline {confirm:true}."},
 		VisualSizeMismatch:    {VisualSizeMismatch, 409, false, "The capture and the baseline have different pixel sizes (details). Capture the same region (window size, element, clip), or take a new baseline with visual_update_baseline {confirm:true}."},

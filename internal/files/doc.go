@@ -5,8 +5,9 @@
 //
 // Every tool that takes a path goes through the one check here:
 // CheckRead for files given to the page (set_files, drop_file, file: URLs),
-// CheckWrite for files the server writes (screenshots, and later traces,
-// HAR, baselines, storage state). A path is judged by where it really is:
+// CheckWrite for files the server writes. Every write goes through the one
+// writer here (Roots.Write, WriteAll, MakeDir's Dir): screenshots, traces,
+// HAR, baselines, storage state, reports; TestOneWriter keeps it so. A path is judged by where it really is:
 // symbolic links are resolved on the part of the path that exists, so a link
 // inside a root that points outside it is refused. An existing file is
 // replaced only when this server wrote it in this process or the caller

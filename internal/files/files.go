@@ -417,25 +417,3 @@ func cutFold(s, prefix string) (string, bool) {
 	}
 	return "", false
 }
-
-// WriteAtomic writes data to path through a temporary file in the same
-// folder and a rename, so a reader (or a server killed midway) never leaves
-// half a file at path. A failure is wrapped with code.
-func WriteAtomic(path string, data []byte, code errs.Code) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".understudy-tmp-*")
-	if err != nil {
-		return errs.Wrap(code, err, "writing "+path)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return errs.Wrap(code, err, "writing "+path)
-	}
-	if err := tmp.Close(); err != nil {
-		return errs.Wrap(code, err, "writing "+path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errs.Wrap(code, err, "writing "+path)
-	}
-	return nil
-}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // Redacted replaces a secret value in every output.
-const Redacted = "[redacted]"
+const Redacted = secret.Redacted
 
 // DefaultRedactHeaders are the headers redacted unless revealed.
 var defaultRedactHeaders = []string{"authorization", "cookie", "set-cookie", "proxy-authorization"}

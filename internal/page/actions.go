@@ -14,6 +14,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // Timeouts of actions.
@@ -577,7 +578,8 @@ func (s *Store) DragSettled(ctx context.Context, f Frame, budget time.Duration) 
 
 // TextState is what a text target holds.
 type TextState struct {
-	Text string `json:"text"`
+	// Text is a secret when the target is a password field.
+	Text secret.String `json:"text"`
 	// Editable: the element takes text (a field or an editing host).
 	Editable bool `json:"editable"`
 	Focused  bool `json:"focused"`
@@ -585,6 +587,23 @@ type TextState struct {
 	// takes text as: "value" (an input or a text area, such as a code
 	// editor's hidden input area), "editable" (an editing host), or "".
 	FocusKind string `json:"focus_kind"`
+}
+
+// UnmarshalJSON reads the page's answer: a password field's text is a
+// secret from here on.
+func (t *TextState) UnmarshalJSON(b []byte) error {
+	var a struct {
+		Text      string `json:"text"`
+		Editable  bool   `json:"editable"`
+		Focused   bool   `json:"focused"`
+		FocusKind string `json:"focus_kind"`
+		Secret    bool   `json:"secret"`
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*t = TextState{Text: secret.Maybe(a.Text, a.Secret), Editable: a.Editable, Focused: a.Focused, FocusKind: a.FocusKind}
+	return nil
 }
 
 // ActText reads a text target: a field's value or an editing host's text

@@ -59,7 +59,7 @@ func TestWaitRefReservedAcrossSurfaces(t *testing.T) {
 		t.Fatalf("the wait's ref %d was also issued by the snapshot of the other surface", o.r.Element.Ref)
 	}
 	got, err := s.GetText(ctxT(t), a.frame("A"), Locator{Ref: o.r.Element.Ref})
-	if err != nil || got.Text != "Arrived" {
+	if err != nil || got.Text.Reveal() != "Arrived" {
 		t.Fatalf("ref %d: %+v %v", o.r.Element.Ref, got, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // Limits of element reads.
@@ -206,10 +207,27 @@ func (s *Store) Exists(ctx context.Context, f Frame, l Locator) (bool, error) {
 
 // TextRead is an element's text.
 type TextRead struct {
-	Text      string `json:"text"`
-	Truncated bool   `json:"truncated,omitempty"`
+	// Text is a secret when the element is a password field.
+	Text      secret.String `json:"text"`
+	Truncated bool          `json:"truncated,omitempty"`
 	// Length is the length of the whole text, in UTF-16 code units.
 	Length int `json:"length"`
+}
+
+// UnmarshalJSON reads the page's answer: a password field's text is a
+// secret from here on.
+func (t *TextRead) UnmarshalJSON(b []byte) error {
+	var a struct {
+		Text      string `json:"text"`
+		Truncated bool   `json:"truncated"`
+		Length    int    `json:"length"`
+		Secret    bool   `json:"secret"`
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*t = TextRead{Text: secret.Maybe(a.Text, a.Secret), Truncated: a.Truncated, Length: a.Length}
+	return nil
 }
 
 // GetText returns the element's rendered text (innerText; the value of a
@@ -224,13 +242,31 @@ func (s *Store) GetText(ctx context.Context, f Frame, l Locator) (*TextRead, err
 
 // Value is a form value.
 type Value struct {
-	Value string `json:"value"`
+	// Value is a secret when the element is a password field.
+	Value secret.String `json:"value"`
 	// Label is the visible text of the chosen option(s) of a select.
 	Label string `json:"label,omitempty"`
 	// Values are the chosen values of a multiple select.
 	Values []string `json:"values,omitempty"`
 	// Checked is set for checkboxes and radios.
 	Checked *bool `json:"checked,omitempty"`
+}
+
+// UnmarshalJSON reads the page's answer: a password field's value is a
+// secret from here on.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	var a struct {
+		Value   string   `json:"value"`
+		Label   string   `json:"label"`
+		Values  []string `json:"values"`
+		Checked *bool    `json:"checked"`
+		Secret  bool     `json:"secret"`
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*v = Value{Value: secret.Maybe(a.Value, a.Secret), Label: a.Label, Values: a.Values, Checked: a.Checked}
+	return nil
 }
 
 // GetValue returns the element's value: a field's value, a select's
@@ -241,14 +277,15 @@ func (s *Store) GetValue(ctx context.Context, f Frame, l Locator) (*Value, error
 }
 
 // GetAttribute returns the attribute's value, or nil when the element does
-// not have it.
-func (s *Store) GetAttribute(ctx context.Context, f Frame, l Locator, name string) (*string, error) {
+// not have it. The value attribute of a password field is a secret.
+func (s *Store) GetAttribute(ctx context.Context, f Frame, l Locator, name string) (*secret.String, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, errs.BadArg("name", "name the attribute")
 	}
 	var a struct {
 		Present bool   `json:"present"`
 		Value   string `json:"value"`
+		Secret  bool   `json:"secret"`
 	}
 	if err := s.read(ctx, f, l, "read", map[string]any{"kind": "attr", "name": name}, &a); err != nil {
 		return nil, err
@@ -256,7 +293,8 @@ func (s *Store) GetAttribute(ctx context.Context, f Frame, l Locator, name strin
 	if !a.Present {
 		return nil, nil
 	}
-	return &a.Value, nil
+	v := secret.Maybe(a.Value, a.Secret)
+	return &v, nil
 }
 
 // ElementState is the full state of an element. Expanded is nil when the

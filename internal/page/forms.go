@@ -2,9 +2,11 @@ package page
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // The typed form of the renderer actions the text, form and scroll tools
@@ -14,9 +16,26 @@ import (
 // element belongs to (nothing was done then: an editor takes text its own
 // way).
 type Filled struct {
-	Before string `json:"before"`
-	After  string `json:"after"`
-	Editor string `json:"editor"`
+	// Before and After are secrets when the field is a password field.
+	Before secret.String `json:"before"`
+	After  secret.String `json:"after"`
+	Editor string        `json:"editor"`
+}
+
+// UnmarshalJSON reads the page's answer: a password field's text is a
+// secret from here on.
+func (o *Filled) UnmarshalJSON(b []byte) error {
+	var a struct {
+		Before string `json:"before"`
+		After  string `json:"after"`
+		Editor string `json:"editor"`
+		Secret bool   `json:"secret"`
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*o = Filled{Before: secret.Maybe(a.Before, a.Secret), After: secret.Maybe(a.After, a.Secret), Editor: a.Editor}
+	return nil
 }
 
 // Fill waits (up to timeout) until the element is visible, enabled and

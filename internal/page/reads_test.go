@@ -96,11 +96,11 @@ func TestReads(t *testing.T) {
 
 	t.Run("text", func(t *testing.T) {
 		r, err := s.GetText(ctx, f, Locator{Selector: "#row-17 td:nth-child(2)"})
-		if err != nil || r.Text != "Item 17 — owner Grace" {
+		if err != nil || r.Text.Reveal() != "Item 17 — owner Grace" {
 			t.Fatalf("GetText = %+v, %v", r, err)
 		}
 		r, err = s.GetText(ctx, f, Locator{Selector: "#f-name"})
-		if err != nil || r.Text != "Ada Lovelace" {
+		if err != nil || r.Text.Reveal() != "Ada Lovelace" {
 			t.Fatalf("GetText of a field = %+v, %v", r, err)
 		}
 		r, err = s.GetText(ctx, f, Locator{Selector: "body"})
@@ -110,7 +110,7 @@ func TestReads(t *testing.T) {
 	})
 	t.Run("value", func(t *testing.T) {
 		v, err := s.GetValue(ctx, f, Locator{Selector: "#f-country"})
-		if err != nil || v.Value != "jp" || v.Label != "Japan" {
+		if err != nil || v.Value.Reveal() != "jp" || v.Label != "Japan" {
 			t.Fatalf("select value = %+v, %v", v, err)
 		}
 		v, err = s.GetValue(ctx, f, Locator{Selector: "#f-subscribe"})
@@ -118,13 +118,13 @@ func TestReads(t *testing.T) {
 			t.Fatalf("checkbox value = %+v, %v", v, err)
 		}
 		v, err = s.GetValue(ctx, f, Locator{Selector: "#f-volume"})
-		if err != nil || v.Value != "5" {
+		if err != nil || v.Value.Reveal() != "5" {
 			t.Fatalf("range value = %+v, %v", v, err)
 		}
 	})
 	t.Run("attribute", func(t *testing.T) {
 		a, err := s.GetAttribute(ctx, f, Locator{Selector: "#f-age"}, "max")
-		if err != nil || a == nil || *a != "150" {
+		if err != nil || a == nil || a.Reveal() != "150" {
 			t.Fatalf("attribute = %v, %v", a, err)
 		}
 		a, err = s.GetAttribute(ctx, f, Locator{Selector: "#f-age"}, "placeholder")
@@ -307,12 +307,12 @@ func TestShadowDOM(t *testing.T) {
 		t.Fatalf("find in shadow roots = %+v, %v", fr, err)
 	}
 	txt, err := s.GetText(ctx, f, Locator{Ref: fr.Matches[0].Ref})
-	if err != nil || txt.Text != "Deep link" {
+	if err != nil || txt.Text.Reveal() != "Deep link" {
 		t.Fatalf("read by ref inside a shadow root = %+v, %v", txt, err)
 	}
 	// Selectors look into open shadow roots when the document has no match.
 	txt, err = s.GetText(ctx, f, Locator{Selector: "a[href='#deep']"})
-	if err != nil || txt.Text != "Deep link" {
+	if err != nil || txt.Text.Reveal() != "Deep link" {
 		t.Fatalf("selector into a shadow root = %+v, %v", txt, err)
 	}
 }
@@ -436,17 +436,17 @@ func TestFramesStayApart(t *testing.T) {
 		// ref numbers are per surface: the top surface may have issued the
 		// same number for another element; it must not be this one.
 		txt, _ := s.GetText(ctx, top, Locator{Ref: btn})
-		if txt != nil && txt.Text == "Click same1" {
+		if txt != nil && txt.Text.Reveal() == "Click same1" {
 			t.Fatal("a child frame's ref resolved in the top surface")
 		}
 	}
 	txt, err := s.GetText(ctx, sub, Locator{Ref: btn})
-	if err != nil || txt.Text != "Click same1" {
+	if err != nil || txt.Text.Reveal() != "Click same1" {
 		t.Fatalf("child ref read = %+v, %v", txt, err)
 	}
 	// Selectors resolve in the frame's own document.
 	txt, err = s.GetText(ctx, sub, Locator{Selector: "#btn"})
-	if err != nil || txt.Text != "Click same1" {
+	if err != nil || txt.Text.Reveal() != "Click same1" {
 		t.Fatalf("child selector read = %+v, %v", txt, err)
 	}
 }

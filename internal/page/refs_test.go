@@ -49,7 +49,7 @@ func TestRefStale(t *testing.T) {
 		t.Fatalf("now: %+v", e.Details)
 	}
 	// Reads are not actions: they read the element as it is.
-	if tr, err := s.GetText(ctx, f, Locator{Ref: ref}); err != nil || tr.Text != "Item 13" {
+	if tr, err := s.GetText(ctx, f, Locator{Ref: ref}); err != nil || tr.Text.Reveal() != "Item 13" {
 		t.Fatalf("get text: %+v %v", tr, err)
 	}
 	acted, err := s.Act(ctx, f, Locator{Ref: ref, AllowChanged: true}, Action{Checks: PointerChecks()}, 3*time.Second)

@@ -67,7 +67,7 @@ func TestSelectorsPierceShadowRoots(t *testing.T) {
 		t.Fatalf("exists: %v %v", ok, err)
 	}
 	v, err := s.GetAttribute(ctx, f, Locator{Selector: "#card .go"}, "title")
-	if err != nil || v == nil || *v != "a > b" {
+	if err != nil || v == nil || v.Reveal() != "a > b" {
 		t.Fatalf("get attribute through the host: %v %v", v, err)
 	}
 	for _, bad := range []string{">>> .go", "#card >>>", "#card >>> [x=", "a,,b", "a >", "> a"} {

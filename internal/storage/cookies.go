@@ -9,17 +9,18 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
 // Redacted replaces a secret value in what an agent sees.
-const Redacted = "[redacted]"
+const Redacted = secret.Redacted
 
 // Cookie is one cookie as the browser keeps it. Expires is epoch seconds,
 // -1 for a session cookie.
 type Cookie struct {
 	Name         string        `json:"name"`
-	Value        string        `json:"value"`
+	Value        secret.String `json:"value"` // a secret from the moment it is read (docs/adr/039)
 	Domain       string        `json:"domain"`
 	Path         string        `json:"path"`
 	Expires      float64       `json:"expires"`

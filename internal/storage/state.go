@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // State is Playwright's storageState: what browser.newContext({storageState})
@@ -20,15 +21,15 @@ type State struct {
 // StateCookie is a cookie in Playwright's shape: expires is epoch seconds
 // (-1 for a session cookie) and sameSite is always one of Strict, Lax, None.
 type StateCookie struct {
-	Name         string  `json:"name"`
-	Value        string  `json:"value"`
-	Domain       string  `json:"domain"`
-	Path         string  `json:"path"`
-	Expires      float64 `json:"expires"`
-	HTTPOnly     bool    `json:"httpOnly"`
-	Secure       bool    `json:"secure"`
-	SameSite     string  `json:"sameSite"`
-	PartitionKey string  `json:"partitionKey,omitempty"`
+	Name         string        `json:"name"`
+	Value        secret.String `json:"value"` // [redacted] in the file unless the export may reveal
+	Domain       string        `json:"domain"`
+	Path         string        `json:"path"`
+	Expires      float64       `json:"expires"`
+	HTTPOnly     bool          `json:"httpOnly"`
+	Secure       bool          `json:"secure"`
+	SameSite     string        `json:"sameSite"`
+	PartitionKey string        `json:"partitionKey,omitempty"`
 }
 
 // StateOrigin is one origin's localStorage in Playwright's shape.
@@ -61,7 +62,7 @@ func StateCookieOf(c Cookie) StateCookie {
 
 // Param converts a storageState cookie to a cookie to set.
 func (c StateCookie) Param() CookieParam {
-	p := CookieParam{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, Secure: c.Secure,
+	p := CookieParam{Name: c.Name, Value: c.Value.Reveal(), Domain: c.Domain, Path: c.Path, Secure: c.Secure,
 		HTTPOnly: c.HTTPOnly, SameSite: c.SameSite}
 	if c.Expires > 0 {
 		p.Expires = c.Expires
@@ -186,6 +187,7 @@ func parseCookie(path string, raw json.RawMessage, bad func(string, string, ...a
 		return StateCookie{}, bad(path, "must be an object")
 	}
 	var c StateCookie
+	var value string
 	str := func(k string, into *string, required bool) error {
 		v, ok := m[k]
 		if !ok {
@@ -216,11 +218,15 @@ func parseCookie(path string, raw json.RawMessage, bad func(string, string, ...a
 		k    string
 		into *string
 		req  bool
-	}{{"name", &c.Name, true}, {"value", &c.Value, true}, {"domain", &c.Domain, true}, {"path", &c.Path, true}, {"sameSite", &c.SameSite, false}, {"partitionKey", &c.PartitionKey, false}} {
+	}{{"name", &c.Name, true}, {"value", &value, true}, {"domain", &c.Domain, true}, {"path", &c.Path, true}, {"sameSite", &c.SameSite, false}, {"partitionKey", &c.PartitionKey, false}} {
 		if err := str(f.k, f.into, f.req); err != nil {
 			return c, err
 		}
 	}
+	if value == Redacted {
+		return c, bad(path+".value", "is %s: the file was exported without reveal, so it carries no session; export it again with reveal:true on a server started with --allow-secrets", Redacted)
+	}
+	c.Value = secret.New(value)
 	if err := boolean("httpOnly", &c.HTTPOnly); err != nil {
 		return c, err
 	}

@@ -24,7 +24,7 @@ var changers = []string{
 	"electron_dialog_handler", "electron_screenshot",
 	"electron_click", "electron_hover", "electron_type", "electron_keyboard_type", "electron_type_into_editor",
 	"electron_key", "electron_press_sequence", "electron_clear_input", "electron_check", "electron_uncheck",
-	"electron_select_option", "electron_set_value", "electron_set_files", "electron_drop_file", "electron_drag", "electron_scroll",
+	"electron_select_option", "electron_fill_form", "electron_set_value", "electron_set_files", "electron_drop_file", "electron_drag", "electron_scroll",
 	"electron_scroll_into_view", "electron_eval_main", "electron_eval_renderer",
 	"storage_idb_set",
 }

@@ -165,6 +165,12 @@ func TestSecretsGateAtTheDispatcher(t *testing.T) {
 		for _, p := range d.Effects.Writes {
 			args[p] = filepath.Join(t.TempDir(), "x.har")
 		}
+		props := d.schema().Properties
+		for p, v := range map[string]any{"selector": "#x", "name": "value"} {
+			if _, ok := props[p]; ok {
+				args[p] = v
+			}
+		}
 		raw, _ := json.Marshal(args)
 		res := s.Dispatch(t.Context(), n, raw, nil)
 		var env struct {

@@ -149,6 +149,7 @@ type Call struct {
 	group   sync.WaitGroup // what the handler started with Go
 	// step and steps count the progress a call reports with Step.
 	step, steps float64
+	secrets     secretArgs // arguments the call found to be secrets (secrets.go)
 }
 
 // Go runs f beside the handler, on the handler's context: the dispatcher
@@ -242,7 +243,7 @@ type registry struct {
 func (s *Server) tools() *registry {
 	s.reg.once.Do(func() {
 		s.reg.defs = map[string]*def{}
-		for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerFillForm, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerA11y, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument} {
+		for _, group := range []func(*Server){registerCatalog, registerLifecycle, registerWindows, registerSurfaces, registerObserve, registerInteract, registerFillForm, registerWaits, registerDialogs, registerConsole, registerNetwork, registerScreenshot, registerRelay, registerTrace, registerVisual, registerA11y, registerStorage, registerWindowOps, registerEmulation, registerClock, registerProduction, registerElectronDeep, registerElectronInstrument, registerDownloads} {
 			group(s)
 		}
 	})
@@ -650,13 +651,13 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		if c.Session != nil {
 			c.Session.SetLastError(fmt.Sprintf("%s: %v", name, o.err))
 		}
-		return s.failureEnvelope(o.err, start, c.sid)
+		return c.secrets.mark(s.failureEnvelope(o.err, start, c.sid))
 	}
 	env, err := successEnvelope(o.v, start, c.sid)
 	if err != nil {
 		return s.failureEnvelope(err, start, c.sid)
 	}
-	return env
+	return c.secrets.mark(env)
 }
 
 // crashBlocks answers APP_CRASHED for every call on a session whose app's

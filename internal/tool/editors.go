@@ -10,6 +10,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -52,10 +53,10 @@ func collapseSpace(s string) string {
 // electron_type_into_editor (and those two on an editor or terminal).
 type inputResult struct {
 	onSurface
-	Value    *string `json:"value,omitempty" jsonschema:"what the field or editor holds now"`
-	Changed  *bool   `json:"changed,omitempty"`
-	Altered  bool    `json:"altered,omitempty" jsonschema:"the page changed the text as it was set (a mask, a maxlength)"`
-	WaitedMS *int64  `json:"waited_ms,omitempty"`
+	Value    *secret.String `json:"value,omitempty" jsonschema:"what the field or editor holds now ([redacted] in a password field)"`
+	Changed  *bool          `json:"changed,omitempty"`
+	Altered  bool           `json:"altered,omitempty" jsonschema:"the page changed the text as it was set (a mask, a maxlength)"`
+	WaitedMS *int64         `json:"waited_ms,omitempty"`
 	// The editor path (electron_type_into_editor; electron_type and
 	// electron_clear_input on an editor or terminal).
 	Editor       string  `json:"editor,omitempty" jsonschema:"monaco, codemirror, quill, prosemirror, lexical, ace, xterm, or plain"`

@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -596,15 +595,5 @@ func writeShim(main, cwd string) (string, func(), error) {
 		}
 		main = filepath.Join(cwd, main)
 	}
-	dir, err := os.MkdirTemp("", "understudy-shim-")
-	if err != nil {
-		return "", nil, errs.Wrap(errs.Internal, err, "writing the instrumentation shim")
-	}
-	done := func() { _ = os.RemoveAll(dir) }
-	p := filepath.Join(dir, "understudy-instrument.cjs")
-	if err := files.WriteAtomic(p, []byte(mainproc.LaunchShim(filepath.Clean(main))), errs.Internal); err != nil {
-		done()
-		return "", nil, err
-	}
-	return p, done, nil
+	return files.PrivateFile("understudy-instrument.cjs", []byte(mainproc.LaunchShim(filepath.Clean(main))))
 }

@@ -26,6 +26,9 @@ type Result struct {
 	// session_id), for the dispatch observer.
 	Tokens    int
 	SessionID string
+	// SecretArgs are the arguments the call found to be secrets (the text
+	// typed into a password field): a trace records them as [redacted].
+	SecretArgs []string
 }
 
 type failure struct {

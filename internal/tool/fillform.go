@@ -9,6 +9,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // electron_fill_form: several fields in one call (issue 30, point 4), each
@@ -60,13 +61,13 @@ func (a *fillFormArgs) validate() error {
 
 // filledField is what one field holds after the call, read back.
 type filledField struct {
-	Field   string   `json:"field" jsonschema:"fields[i], as given"`
-	Kind    string   `json:"kind" jsonschema:"text, checkbox, select or value: the single tool that set it (electron_type, electron_check/uncheck, electron_select_option, electron_set_value)"`
-	Value   *string  `json:"value,omitempty" jsonschema:"the text or value it holds now"`
-	Checked *bool    `json:"checked,omitempty"`
-	Values  []string `json:"values,omitempty" jsonschema:"the options chosen now"`
-	Changed bool     `json:"changed"`
-	Altered bool     `json:"altered,omitempty" jsonschema:"the page changed the value as it was set (a mask, a step)"`
+	Field   string         `json:"field" jsonschema:"fields[i], as given"`
+	Kind    string         `json:"kind" jsonschema:"text, checkbox, select or value: the single tool that set it (electron_type, electron_check/uncheck, electron_select_option, electron_set_value)"`
+	Value   *secret.String `json:"value,omitempty" jsonschema:"the text or value it holds now ([redacted] in a password field)"`
+	Checked *bool          `json:"checked,omitempty"`
+	Values  []string       `json:"values,omitempty" jsonschema:"the options chosen now"`
+	Changed bool           `json:"changed"`
+	Altered bool           `json:"altered,omitempty" jsonschema:"the page changed the value as it was set (a mask, a step)"`
 }
 
 // fillFormResult is electron_fill_form's result.
@@ -172,7 +173,8 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 				return nil, fieldFailed(err, name, out)
 			}
 			out.onSurface = r.onSurface
-			ff.Value, ff.Changed, ff.Altered = &r.Value, r.Value != r.Was, r.Altered
+			held := secret.Plain(r.Value)
+			ff.Value, ff.Changed, ff.Altered = &held, r.Value != r.Was, r.Altered
 		default:
 			v, ok := textValue(fld.Value)
 			if !ok {

@@ -376,6 +376,7 @@ func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browse
 	dialogsOf(sess)
 	consoleOf(sess)
 	startCapture(sess)
+	startDownloads(ctx, s, sess)
 	c.Step("connected to " + cmp.Or(ep.HTTPURL, browser.RedactURL(ep.BrowserWSURL)))
 	return sess, nil
 }

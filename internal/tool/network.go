@@ -531,17 +531,10 @@ func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*ExportHA
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(path)
 	return &ExportHARResult{Path: path, Entries: count, Bytes: len(data)}, nil
-}
-
-// writeFileAtomic writes through a temporary file in the same folder, so a
-// reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	return files.WriteAtomic(path, data, errs.Internal)
 }
 
 type replayHARArgs struct {

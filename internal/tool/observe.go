@@ -7,6 +7,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -47,13 +48,13 @@ func registerObserve(s *Server) {
 	}, getText)
 	define(s, Def{
 		Name: "electron_get_value", Title: "Read a form control's value", Profiles: "ETD", Class: classRead, Session: true,
-		Effects: Effects{Does: kRead},
+		Effects: Effects{Does: kRead, Secrets: true},
 		Short:   "Read a form control's value. To assert: electron_expect_value.",
 		Desc:    "The value of a form control (input, textarea, select, contenteditable), by ref or selector.",
 	}, getValue)
 	define(s, Def{
 		Name: "electron_get_attribute", Title: "Read an attribute", Profiles: "TD", Class: classRead, Session: true,
-		Effects: Effects{Does: kRead},
+		Effects: Effects{Does: kRead, Secrets: true},
 		Short:   "Read an element's attribute; null when absent.",
 		Desc:    "An attribute of an element (null when absent), by ref or selector.",
 	}, getAttribute)
@@ -278,14 +279,31 @@ func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) 
 // valueResult is electron_get_value's result (page.Value's fields: a
 // struct embedding page.Value would hide its field value).
 type valueResult struct {
-	SurfaceID string   `json:"surface_id"`
-	Value     string   `json:"value"`
-	Label     string   `json:"label,omitempty" jsonschema:"a select's chosen labels"`
-	Values    []string `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
-	Checked   *bool    `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
+	SurfaceID string        `json:"surface_id"`
+	Value     secret.String `json:"value" jsonschema:"a password field's value is [redacted] unless reveal"`
+	Label     string        `json:"label,omitempty" jsonschema:"a select's chosen labels"`
+	Values    []string      `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
+	Checked   *bool         `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
 }
 
-func getValue(ctx context.Context, c *Call, a *elementArgs) (*valueResult, error) {
+// valueArgs are electron_get_value's arguments.
+type valueArgs struct {
+	elementArgs
+	revealSecret
+}
+
+// revealSecret is the opt-in to see a password field's value.
+type revealSecret struct {
+	Reveal bool `json:"reveal,omitempty" jsonschema:"show a password (needs --allow-secrets)"`
+}
+
+func (r *revealSecret) reveals() bool { return r.Reveal }
+
+func getValue(ctx context.Context, c *Call, a *valueArgs) (*valueResult, error) {
+	reveal, err := c.reveals(revealArgs(a.revealSecret))
+	if err != nil {
+		return nil, err
+	}
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -294,12 +312,13 @@ func getValue(ctx context.Context, c *Call, a *elementArgs) (*valueResult, error
 	if err != nil {
 		return nil, err
 	}
-	return &valueResult{SurfaceID: f.SurfaceID, Value: v.Value, Label: v.Label, Values: v.Values, Checked: v.Checked}, nil
+	return &valueResult{SurfaceID: f.SurfaceID, Value: v.Value.Shown(reveal), Label: v.Label, Values: v.Values, Checked: v.Checked}, nil
 }
 
 type attributeArgs struct {
 	elementArgs
 	Name string `json:"name" jsonschema:"the attribute name"`
+	revealSecret
 }
 
 func (a *attributeArgs) validate() error {
@@ -311,12 +330,16 @@ func (a *attributeArgs) validate() error {
 
 // attributeResult is electron_get_attribute's result.
 type attributeResult struct {
-	SurfaceID string  `json:"surface_id"`
-	Name      string  `json:"name"`
-	Value     *string `json:"value" jsonschema:"null when the element has no such attribute"`
+	SurfaceID string         `json:"surface_id"`
+	Name      string         `json:"name"`
+	Value     *secret.String `json:"value" jsonschema:"null when the element has no such attribute; a password field's value is [redacted] unless reveal"`
 }
 
 func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*attributeResult, error) {
+	reveal, err := c.reveals(revealArgs(a.revealSecret))
+	if err != nil {
+		return nil, err
+	}
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -324,6 +347,9 @@ func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*attributeRes
 	v, err := c.Session.Pages.GetAttribute(ctx, f, a.locator(), a.Name)
 	if err != nil {
 		return nil, err
+	}
+	if v != nil {
+		*v = v.Shown(reveal)
 	}
 	return &attributeResult{f.SurfaceID, a.Name, v}, nil
 }

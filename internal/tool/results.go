@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/storage"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
@@ -25,6 +26,7 @@ func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[page.Tri]():          {Types: []string{"boolean", "string"}, Description: `true, false or "mixed"`},
 		reflect.TypeFor[json.RawMessage]():   {Description: "any JSON value"},
 		reflect.TypeFor[storage.JSONValue](): {Description: "any JSON value"},
+		reflect.TypeFor[secret.String]():     {Type: "string"},
 	}
 }
 

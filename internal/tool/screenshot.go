@@ -3,7 +3,6 @@ package tool
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"github.com/understudy-dev/understudy/internal/emulation"
 	"image"
 	"image/jpeg"
@@ -16,6 +15,7 @@ import (
 
 	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
 )
@@ -237,11 +237,10 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "reading the screenshot's size")
 	}
-	path, err := writeShot(file, data, generated)
+	path, err := c.Server.files.Write(ctx, files.Out{Field: "path", Path: file, Overwrite: a.Overwrite, Unique: generated}, data)
 	if err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(path)
 	return &screenshotResult{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), WindowID: t.windowID,
 		SurfaceID: t.surfaceID, Clip: clip, Emulated: emulatedViewport(c, t.windowID), shotCut: cut}, nil
 }
@@ -314,46 +313,4 @@ func shotFile(ctx context.Context, c *Call, a *screenshotArgs, format string) (f
 	}
 	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
 	return filepath.Join(dir, "screenshot-"+time.Now().UTC().Format("20060102-150405.000")+ext), true, nil
-}
-
-// writeShot writes data to file through a temporary file in the same
-// folder, so a reader never sees half an image. A generated name that is
-// taken gets a -n suffix instead of replacing the file.
-func writeShot(file string, data []byte, generated bool) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".understudy-shot-*")
-	if err != nil {
-		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
-	}
-	if err := tmp.Close(); err != nil {
-		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
-	}
-	// A file that is not there is created without replacing one that
-	// appears meanwhile (a hard link fails when the name is taken); a
-	// generated name that is taken gets a -n suffix instead.
-	base, ext := strings.TrimSuffix(file, filepath.Ext(file)), filepath.Ext(file)
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(file); err == nil && !generated {
-			break // an existing file files.CheckWrite allowed: replace it
-		}
-		err := os.Link(tmp.Name(), file)
-		if err == nil {
-			return file, nil
-		}
-		if !os.IsExist(err) {
-			break // no hard links on this file system: rename
-		}
-		if !generated {
-			return "", errs.New(errs.FileExists, "%s was created by someone else while the screenshot was taken", file).With("field", "path")
-		}
-		file = fmt.Sprintf("%s-%d%s", base, n, ext)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return "", errs.Wrap(errs.Internal, err, "writing the screenshot")
-	}
-	return file, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/storage"
 )
 
@@ -119,8 +120,8 @@ func registerStorage(s *Server) {
 	}, idbClear)
 	define(s, Def{
 		Name: "storage_state_export", Title: "Export Playwright storageState", Class: classAction, Session: true,
-		Effects: Effects{Does: kSelect, Writes: []string{"path"}},
-		Desc:    "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. The file holds real cookie values; the result shows only counts.",
+		Effects: Effects{Does: kSelect, Writes: []string{"path"}, Secrets: true},
+		Desc:    "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. Cookie values are [redacted] in the file unless reveal:true on a server started with --allow-secrets (a file that must log in later needs that); the result shows only counts.",
 	}, storageStateExport)
 	define(s, Def{
 		Name: "storage_state_import", Title: "Import Playwright storageState", Class: classAction, Session: true,
@@ -155,12 +156,11 @@ func (c *Call) reveals(r revealArgs) (bool, error) {
 	return true, nil
 }
 
+// redactCookies shows the cookies' values when the call may reveal; a
+// cookie value is a secret.String, [redacted] otherwise by construction.
 func redactCookies(cs []storage.Cookie, reveal bool) []storage.Cookie {
-	if reveal {
-		return cs
-	}
 	for i := range cs {
-		cs[i].Value = storage.Redacted
+		cs[i].Value = cs[i].Value.Shown(reveal)
 	}
 	return cs
 }
@@ -268,9 +268,8 @@ func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*setCooki
 		return nil, err
 	}
 	for _, got := range all {
-		if got.Value == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
+		if got.Value.Reveal() == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
 			(p.Path == "" || got.Path == p.Path) && (p.PartitionKey == nil) == (got.PartitionKey == nil) {
-			got.Value = storage.Redacted
 			return &setCookieResult{Set: true, Cookie: got}, nil
 		}
 	}
@@ -630,6 +629,7 @@ func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webC
 
 type stateExportArgs struct {
 	Common
+	revealArgs
 	Path      string `json:"path" jsonschema:"the file to write (absolute, or relative to the artifacts folder); under the allowed roots"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a file this server did not write"`
 	IndexedDB bool   `json:"indexedDB,omitempty" jsonschema:"also write each origin's IndexedDB databases (origins[].indexedDB), as Playwright's storageState({indexedDB: true})"`
@@ -648,9 +648,16 @@ type stateExportResult struct {
 	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage or IndexedDB the file holds"`
 	DBs     int      `json:"database_count,omitempty" jsonschema:"IndexedDB databases written (with indexedDB)"`
 	Bytes   int      `json:"bytes"`
+	// Redacted says the file's cookie values are [redacted]: it cannot
+	// log in again (storage_state_import refuses it).
+	Redacted bool `json:"redacted,omitempty" jsonschema:"cookie values in the file are [redacted] (no reveal)"`
 }
 
 func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stateExportResult, error) {
+	reveal, err := c.reveals(a.revealArgs)
+	if err != nil {
+		return nil, err
+	}
 	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
 	if err != nil {
 		return nil, err
@@ -669,9 +676,11 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	}
 	st := storage.State{Cookies: make([]storage.StateCookie, 0, len(cs)), Origins: []storage.StateOrigin{}}
 	for _, ck := range cs {
-		st.Cookies = append(st.Cookies, storage.StateCookieOf(ck))
+		sc := storage.StateCookieOf(ck)
+		sc.Value = sc.Value.Shown(reveal)
+		st.Cookies = append(st.Cookies, sc)
 	}
-	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}}
+	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}, Redacted: !reveal && len(cs) > 0}
 	for i := range origins {
 		items, err := readArea(ctx, c, &origins[i], storage.Local)
 		if err != nil {
@@ -703,11 +712,11 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	if err != nil {
 		return nil, err
 	}
-	// The file holds session cookies: readable by its owner only.
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return nil, errs.New(errs.BadArgument, "path: %v", err).With("field", "path")
+	// The file holds session cookies: the one writer makes it 0600.
+	if path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
+		return nil, err
 	}
-	c.Server.files.Wrote(path)
+	out.Path = path
 	out.Bytes = len(data)
 	return out, nil
 }

@@ -147,7 +147,7 @@ func TestStorageWebStorageEverySurface(t *testing.T) {
 // checks the whole file first (the JSON path of the first problem, nothing
 // written), then seeds cookies and localStorage.
 func TestStorageStateRoundTrip(t *testing.T) {
-	e, s := surfaceEnv(t)
+	e, s := surfaceEnvWith(t, Config{AllowEvalRenderer: true, AllowSecrets: true})
 	top, cross1 := originOf(t, s["top"]), originOf(t, s["cross1"])
 	e.use(s["top"])
 	e.ok("storage_set_cookie", map[string]any{"name": "sid", "value": "one", "url": top + "/"})
@@ -155,8 +155,8 @@ func TestStorageStateRoundTrip(t *testing.T) {
 	e.ok("storage_local_set", map[string]any{"origin": cross1, "key": "x", "value": "y"})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	r := e.ok("storage_state_export", map[string]any{"path": path})
-	if num(r["cookie_count"]) != 1 || len(r["origin_names"].([]any)) < 2 {
+	r := e.ok("storage_state_export", map[string]any{"path": path, "reveal": true})
+	if num(r["cookie_count"]) != 1 || len(r["origin_names"].([]any)) < 2 || r["redacted"] == true {
 		t.Fatalf("export: %v", r)
 	}
 	var st struct {
@@ -212,7 +212,7 @@ func TestStorageStatePlaywright(t *testing.T) {
 		t.Skip("-short: runs node against a real browser")
 	}
 	node, compat := playwrightNode(t)
-	e := newEnv(t, Config{AllowEvalRenderer: true})
+	e := newEnv(t, Config{AllowEvalRenderer: true, AllowSecrets: true})
 	e.launch("/index.html")
 	top := e.app.URL("a.test", "/index.html")
 	e.ok("storage_set_cookie", map[string]any{"name": "sid", "value": "agent", "url": top})
@@ -228,7 +228,7 @@ func TestStorageStatePlaywright(t *testing.T) {
 	}
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "agent.json"), filepath.Join(dir, "playwright.json")
-	if r := e.ok("storage_state_export", map[string]any{"path": in, "indexedDB": true}); num(r["database_count"]) != 1 {
+	if r := e.ok("storage_state_export", map[string]any{"path": in, "indexedDB": true, "reveal": true}); num(r["database_count"]) != 1 {
 		t.Fatalf("export with indexedDB: %v", r)
 	}
 	ws := e.ok("electron_relay_endpoint", nil)["ws_url"].(string)

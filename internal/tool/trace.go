@@ -117,7 +117,12 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 		cancel()
 	}
 	st.Args = trace.Redact(raw, also...)
-	return &tracedCall{done: func(res Result) { s.finishStep(rec, &st, sess, res, start) }}
+	return &tracedCall{done: func(res Result) {
+		if len(res.SecretArgs) > 0 {
+			st.Args = trace.Redact(st.Args, res.SecretArgs...)
+		}
+		s.finishStep(rec, &st, sess, res, start)
+	}}
 }
 
 // tracePlace locates a surface once per recording.
@@ -388,7 +393,11 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	if s.tracing.rec != nil {
 		return nil, s.traceBusy(ctx)
 	}
-	rec, err := trace.Start(filepath.Join(dir, base), o)
+	out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := trace.Start(out, o)
 	if err != nil {
 		return nil, err
 	}

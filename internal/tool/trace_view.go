@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
@@ -100,11 +101,10 @@ func traceView(ctx context.Context, c *Call, a *traceViewArgs) (*TraceViewResult
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "rendering the report")
 	}
-	path, err := writeShot(file, page, false)
+	path, err := c.Server.files.Write(ctx, files.Out{Field: "out", Path: file, Overwrite: a.Overwrite}, page)
 	if err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(path)
 	r.HTMLPath, r.HTMLBytes = path, len(page)
 	return r, nil
 }
@@ -151,11 +151,10 @@ func traceExport(ctx context.Context, c *Call, a *traceExportArgs) (*TraceExport
 		return nil, err
 	}
 	ex := t.ExportPlaywright(trace.ExportOptions{Name: a.Name, RelayURL: a.RelayURL, Action: c.Server.exportAction})
-	path, err := writeShot(file, []byte(ex.Source), false)
+	path, err := c.Server.files.Write(ctx, files.Out{Field: "out", Path: file, Overwrite: a.Overwrite}, []byte(ex.Source))
 	if err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(path)
 	return &TraceExportResult{Path: path, Bytes: len(ex.Source), Actions: ex.Actions, Assertions: ex.Asserts, Skipped: ex.Skipped,
 		Run: "UNDERSTUDY_RELAY=<relay http url> npx playwright test " + filepath.Base(path)}, nil
 }
@@ -214,11 +213,10 @@ func tracePromote(ctx context.Context, c *Call, a *tracePromoteArgs) (*TraceProm
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "encoding the spec")
 	}
-	path, err := writeShot(file, append(b, '\n'), false)
+	path, err := c.Server.files.Write(ctx, files.Out{Field: "out", Path: file, Overwrite: a.Overwrite}, append(b, '\n'))
 	if err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(path)
 	r := &TracePromoteResult{Path: path, Bytes: len(b) + 1, Steps: len(sp.Steps), Retained: []int{}, Sessions: sp.Sessions,
 		Run: "trace_replay {path: \"" + path + "\"}"}
 	for _, st := range sp.Steps {

@@ -8,6 +8,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -74,16 +75,26 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 		}
 		if r.Verified == "exact" || r.Verified == "partial" {
 			changed := true
-			r.Value, r.Changed = r.Text, &changed
+			r.Changed = &changed
+			if r.Text != nil {
+				v := secret.Plain(*r.Text)
+				r.Value = &v
+			}
 		}
 		return r, nil
 	}
-	exact := sameText(out.After, text)
-	if !exact && out.After == out.Before {
-		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After))
+	// A password field's text is a secret.String: every message and
+	// result below shows it as [redacted], and the trace redacts the
+	// text argument (Call.secretArg).
+	if out.After.IsSecret() {
+		c.secretArg("text")
+	}
+	exact := sameText(out.After.Reveal(), text)
+	if !exact && out.After.Reveal() == out.Before.Reveal() {
+		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After.String()))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
-	changed, waited := out.Before != out.After, waitedMS(acted)
+	changed, waited := out.Before.Reveal() != out.After.Reveal(), waitedMS(acted)
 	r := &inputResult{onSurface: surfaceOf(res), Value: &out.After, Changed: &changed, WaitedMS: &waited}
 	r.noteChanged(acted.Changed)
 	if !exact {
@@ -141,11 +152,11 @@ func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Fram
 // keyboardTypeResult is electron_keyboard_type's result.
 type keyboardTypeResult struct {
 	onSurface
-	Typed        int           `json:"typed" jsonschema:"characters typed"`
-	WindowID     string        `json:"window_id"`
-	Value        *string       `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text"`
-	Effect       string        `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
-	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
+	Typed        int            `json:"typed" jsonschema:"characters typed"`
+	WindowID     string         `json:"window_id"`
+	Value        *secret.String `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text ([redacted] in a password field)"`
+	Effect       string         `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
+	DialogOpened *dialogOpened  `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
 	refNotes
 }
 
@@ -184,7 +195,10 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 		}
 		if after.Editable {
 			out.Value = &after.Text
-			if *a.Text != "" && after.Text == before.Text {
+			if after.Text.IsSecret() {
+				c.secretArg("text")
+			}
+			if *a.Text != "" && after.Text.Reveal() == before.Text.Reveal() {
 				// The field ends as it was; the keys may still have acted (a
 				// combobox clears its input when Enter chooses an option):
 				// what the page shows says.
@@ -193,11 +207,11 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 					return nil, err
 				}
 				if view.Changed <= 0 {
-					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text))
+					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text.String()))
 					e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
 					return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
 				}
-				out.Effect = "the field holds " + clipQuote(after.Text) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
+				out.Effect = "the field holds " + clipQuote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
 			}
 		}
 	}

@@ -5,13 +5,13 @@ import (
 	"context"
 	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/visual"
 )
@@ -258,14 +258,11 @@ const maxShots = 6
 // default one is created.
 func baselineDir(ctx context.Context, c *Call, dir string) (string, error) {
 	if dir == "" {
-		art, err := c.Server.files.ArtifactsDir()
+		art, err := c.Server.files.SubDir("baselines")
 		if err != nil {
 			return "", err
 		}
-		dir = filepath.Join(art, "baselines")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", errs.Wrap(errs.Internal, err, "creating "+dir)
-		}
+		dir = art
 	}
 	return c.Server.files.CheckDir(ctx, "baselineDir", dir)
 }
@@ -308,10 +305,9 @@ func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*VisualCapture
 	if err != nil {
 		return nil, err
 	}
-	if err := visual.WriteNew(p, out); err != nil {
+	if p, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: p, Unique: true}, out); err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(p)
 	return &VisualCaptureResult{Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Masks: len(cp.masks)}, nil
 }
 
@@ -387,14 +383,12 @@ func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExp
 		return nil, err
 	}
 	diff := actual[:len(actual)-len(".png")] + "-diff.png"
-	if err := visual.WriteNew(actual, cp.png); err != nil {
+	if actual, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: actual, Unique: true}, cp.png); err != nil {
 		return nil, err
 	}
-	if err := visual.WriteNew(diff, diffPNG); err != nil {
+	if diff, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: diff, Unique: true}, diffPNG); err != nil {
 		return nil, err
 	}
-	c.Server.files.Wrote(actual)
-	c.Server.files.Wrote(diff)
 	return nil, errs.New(errs.VisualMismatch, "%d pixels (%.4f%%) differ from baseline %q, more than maxDiffRatio %.4f%% allows", r.Diff, 100*r.Ratio, a.Name, 100*a.MaxDiffRatio).
 		With("actual_path", actual).With("diff_path", diff).With("mismatch_ratio", r.Ratio).With("diff_pixels", r.Diff).With("antialiased_pixels", r.AA)
 }
@@ -422,9 +416,9 @@ func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*VisualUpd
 		return nil, err
 	}
 	p := filepath.Join(dir, a.Name+".png")
-	_, statErr := os.Lstat(p)
-	if err := visual.WriteBaseline(dir, a.Name, cp.png, visual.Meta{Width: cp.width, Height: cp.height, Env: cp.env, CreatedAt: time.Now().UTC()}); err != nil {
+	replaced, err := visual.WriteBaseline(ctx, c.Server.files, dir, a.Name, cp.png, visual.Meta{Width: cp.width, Height: cp.height, Env: cp.env, CreatedAt: time.Now().UTC()})
+	if err != nil {
 		return nil, err
 	}
-	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Replaced: statErr == nil}, nil
+	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Replaced: replaced}, nil
 }

@@ -142,6 +142,7 @@ type pendingStep struct {
 // disk whole. Stop and Abort drain the queue and end the goroutine.
 type Recorder struct {
 	dir string
+	out *files.Dir
 
 	mu      sync.Mutex
 	header  Header
@@ -158,27 +159,21 @@ type Recorder struct {
 	done    chan struct{}      // closed when the writer ends
 }
 
-// Start creates the artifact folder dir (which must not exist; its parent
-// must) and writes the header.
-func Start(dir string, o Options) (*Recorder, error) {
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		if os.IsExist(err) {
-			return nil, errs.New(errs.FileExists, "%s exists; pick another trace path", dir).With("field", "path")
-		}
-		return nil, errs.Wrap(errs.TraceWriteFailed, err, "creating the trace folder "+dir)
-	}
+// Start records into dir, a new folder the one writer made for it
+// (files.Roots.MakeDir): it creates steps/ and shots/ and writes the header.
+func Start(dir *files.Dir, o Options) (*Recorder, error) {
 	for _, sub := range []string{"steps", "shots"} {
-		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
-			return nil, errs.Wrap(errs.TraceWriteFailed, err, "creating the trace folder "+dir)
+		if err := dir.Mkdir(sub); err != nil {
+			return nil, err
 		}
 	}
-	r := &Recorder{dir: dir, max: o.MaxSteps, tokens: newTokens()}
+	r := &Recorder{dir: dir.Path(), out: dir, max: o.MaxSteps, tokens: newTokens()}
 	if r.max <= 0 {
 		r.max = DefaultMaxSteps
 	}
 	r.header = Header{Format: Format, Version: Version, StartedAt: time.Now().UTC(), ServerVersion: o.ServerVersion,
 		Screenshots: o.Screenshots, Budget: o.Budget}
-	if err := writeJSON(filepath.Join(dir, HeaderFile), r.header); err != nil {
+	if err := r.writeJSON(HeaderFile, r.header); err != nil {
 		return nil, err
 	}
 	r.queue, r.flushes, r.done = make(chan pendingStep, writeQueue), make(chan chan struct{}), make(chan struct{})
@@ -317,7 +312,7 @@ func (r *Recorder) write(batch []pendingStep) {
 		}
 		if len(p.shot) > 0 && err == nil {
 			name := filepath.Join("shots", stepName(st.Seq)+".png")
-			if err = writeFile(filepath.Join(r.dir, name), p.shot); err == nil {
+			if err = r.out.Write(name, p.shot); err == nil {
 				st.Screenshot = name
 			}
 		}
@@ -326,10 +321,10 @@ func (r *Recorder) write(batch []pendingStep) {
 	slices.SortFunc(steps, func(a, b Step) int { return a.Seq - b.Seq })
 	if err == nil {
 		if len(steps) == 1 {
-			err = writeJSON(filepath.Join(r.dir, "steps", stepName(steps[0].Seq)+".json"), steps[0])
+			err = r.writeJSON("steps/"+stepName(steps[0].Seq)+".json", steps[0])
 		} else {
 			name := stepName(steps[0].Seq) + "-" + stepName(steps[len(steps)-1].Seq) + ".json"
-			err = writeJSON(filepath.Join(r.dir, "steps", name), steps)
+			err = r.writeJSON("steps/"+name, steps)
 		}
 	}
 	if err != nil {
@@ -395,22 +390,19 @@ func (r *Recorder) Stop() (Status, error) {
 	if failed != nil {
 		return st, errs.Wrap(errs.TraceWriteFailed, failed, "a step of the trace could not be written; the trace stays incomplete")
 	}
-	return st, writeJSON(filepath.Join(r.dir, HeaderFile), h)
+	return st, r.writeJSON(HeaderFile, h)
 }
 
 func stepName(seq int) string { return fmt.Sprintf("%06d", seq) }
 
-// writeJSON writes v to path through a temporary file and a rename.
-func writeJSON(path string, v any) error {
+// writeJSON writes v to the file name of the trace folder through a
+// temporary file and a rename.
+func (r *Recorder) writeJSON(name string, v any) error {
 	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
-		return errs.Wrap(errs.TraceWriteFailed, err, "encoding "+filepath.Base(path))
+		return errs.Wrap(errs.TraceWriteFailed, err, "encoding "+name)
 	}
-	return writeFile(path, b)
-}
-
-func writeFile(path string, data []byte) error {
-	return files.WriteAtomic(path, data, errs.TraceWriteFailed)
+	return r.out.Write(name, b)
 }
 
 // Trace is an artifact read back.
@@ -456,7 +448,7 @@ func Load(path string) (*Trace, error) {
 	var names []string
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") { // a write cut off by a kill (files.WriteAtomic's temporary file)
+		if strings.HasPrefix(n, ".") { // a write cut off by a kill (the one writer's temporary file)
 			continue
 		}
 		if !strings.HasSuffix(n, ".json") {

@@ -3,10 +3,12 @@ package trace
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // Redacted replaces a secret value in a recorded step.
-const Redacted = "[redacted]"
+const Redacted = secret.Redacted
 
 // secretWords name argument fields whose values are never recorded.
 var secretWords = []string{"password", "passwd", "secret", "authorization", "cookie", "apikey", "api_key", "credential", "privatekey", "private_key"}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 func step(r *Recorder, tool string, args string, ok bool, tokens int) Step {
@@ -21,7 +23,7 @@ func step(r *Recorder, tool string, args string, ok bool, tokens int) Step {
 
 func TestKilledTraceStillOpens(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
-	r, err := Start(dir, Options{Budget: &Budget{Tokens: 10, WarnThreshold: 0.8}})
+	r, err := startIn(dir, Options{Budget: &Budget{Tokens: 10, WarnThreshold: 0.8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestKilledTraceStillOpens(t *testing.T) {
 	if _, err := Load(t.TempDir()); errs.CodeOf(err) != errs.TraceNotFound {
 		t.Fatalf("no trace: %v", err)
 	}
-	if _, err := Start(dir, Options{}); errs.CodeOf(err) != errs.FileExists {
+	if _, err := startIn(dir, Options{}); errs.CodeOf(err) != errs.FileExists {
 		t.Fatalf("start over an existing folder: %v", err)
 	}
 }
@@ -191,7 +193,7 @@ func TestExportPlaywright(t *testing.T) {
 // and a step added after the end is only counted.
 func TestAbortWritesWhatWasQueued(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
-	r, err := Start(dir, Options{})
+	r, err := startIn(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ func TestAbortWritesWhatWasQueued(t *testing.T) {
 // and a file whose steps do not match its name is TRACE_INVALID.
 func TestStepsGatheredIntoFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
-	r, err := Start(dir, Options{})
+	r, err := startIn(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,4 +248,14 @@ func TestStepsGatheredIntoFiles(t *testing.T) {
 	if _, err := Load(dir); errs.CodeOf(err) != errs.TraceInvalid {
 		t.Fatalf("misnamed step file: %v", err)
 	}
+}
+
+// startIn starts a recording in the new folder dir, made by the one
+// writer as trace_start makes it.
+func startIn(dir string, o Options) (*Recorder, error) {
+	d, err := files.New(files.Config{AllowAny: true}).MakeDir(context.Background(), "path", dir, errs.TraceWriteFailed)
+	if err != nil {
+		return nil, err
+	}
+	return Start(d, o)
 }

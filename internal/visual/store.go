@@ -2,6 +2,7 @@ package visual
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -134,22 +135,29 @@ func readRegular(p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
-// WriteBaseline writes <dir>/<name>.png and its sidecar, each through a
-// temporary file and a rename.
-func WriteBaseline(dir, name string, data []byte, m Meta) error {
+// WriteBaseline writes <dir>/<name>.png and its sidecar <name>.json
+// through the one writer and reports whether it replaced a baseline. An
+// existing pair is replaced only when it is a baseline (its sidecar
+// describes its PNG) or this server wrote it; any other file of either
+// name (a project's package.json) is left as it is:
+// VISUAL_BASELINE_CONFLICT.
+func WriteBaseline(ctx context.Context, roots *files.Roots, dir, name string, data []byte, m Meta) (replaced bool, err error) {
 	sum := sha256.Sum256(data)
 	m.SHA256 = hex.EncodeToString(sum[:])
 	m.Name = name
 	mb, _ := json.MarshalIndent(m, "", " ")
-	if err := writeAtomic(filepath.Join(dir, name+".png"), data); err != nil {
-		return err
+	_, old, _, rerr := ReadBaselinePNG(dir, name)
+	isBaseline := rerr == nil && old.Name == name
+	outs := []files.Out{
+		{Field: "name", Path: filepath.Join(dir, name+".png"), Overwrite: isBaseline},
+		{Field: "name", Path: filepath.Join(dir, name+".json"), Overwrite: isBaseline},
 	}
-	return writeAtomic(filepath.Join(dir, name+".json"), mb)
-}
-
-// WriteNew writes data to a new file path (tmp + rename).
-func WriteNew(path string, data []byte) error { return writeAtomic(path, data) }
-
-func writeAtomic(path string, data []byte) error {
-	return files.WriteAtomic(path, data, errs.Internal)
+	if _, err := roots.WriteAll(ctx, outs, [][]byte{data, mb}); err != nil {
+		if errs.CodeOf(err) == errs.FileExists {
+			return false, errs.New(errs.BaselineConflict, "%s holds a file named like baseline %q (%s.png or %s.json) that is not a baseline; nothing was written", dir, name, name, name).
+				With("field", "name").With("baselineDir", dir)
+		}
+		return false, err
+	}
+	return isBaseline, nil
 }

@@ -727,7 +727,7 @@ ACTIONS.fill = function (s, el, a) {
     var now = textOf(el);
     if (nbspToSpace(now).replace(/\n+$/, '') !== text.replace(/\n+$/, '')) return { editor: 'editable', before: before, after: now };
   }
-  return { before: before, after: textOf(el) };
+  return { before: before, after: textOf(el), secret: isSecretField(el) };
 };
 
 // noTextWhy says why an element takes no typed text, and what does.
@@ -811,14 +811,14 @@ ACTIONS.focusText = function (s, el) {
     sel.removeAllRanges();
     sel.addRange(range);
   }
-  return { text: textOf(el), editable: !!editKind(el) };
+  return { text: textOf(el), editable: !!editKind(el), secret: isSecretField(el) };
 };
 
 // text reads a text target (for checking what typing did).
 OPS.actText = function (s, a) {
   var el = textTarget(locate(s, a));
   var act = deepActive();
-  return { text: textOf(el), editable: !!editKind(el), focused: act === el || composedContains(el, act), focus_kind: act ? editKind(act) : '' };
+  return { text: textOf(el), editable: !!editKind(el), focused: act === el || composedContains(el, act), focus_kind: act ? editKind(act) : '', secret: isSecretField(el) };
 };
 
 // select chooses options by value or visible label, fires input and

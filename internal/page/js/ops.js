@@ -352,19 +352,22 @@ OPS.read = function (s, a) {
   var el = locate(s, a);
   switch (a.kind) {
     case 'text': {
-      var tag = el.localName, t;
+      var tag = el.localName, t, secretText = isSecretField(el);
       if (tag === 'input' || tag === 'textarea') t = el.value;
       else if (tag === 'select') t = Array.prototype.map.call(el.selectedOptions, optionLabel).join(', ');
       else t = el.innerText;
       if (t === undefined || t === null) t = el.textContent || '';
       var max = a.max || 20000;
-      return { text: t.length > max ? t.slice(0, max) : t, truncated: t.length > max, length: t.length };
+      return { text: t.length > max ? t.slice(0, max) : t, truncated: t.length > max, length: t.length, secret: secretText };
     }
-    case 'value':
-      return readValue(el);
+    case 'value': {
+      var rv = readValue(el);
+      if (isSecretField(el)) rv.secret = true;
+      return rv;
+    }
     case 'attr': {
       var v = el.getAttribute(a.name);
-      return { present: v !== null, value: v === null ? '' : v };
+      return { present: v !== null, value: v === null ? '' : v, secret: isSecretField(el) && String(a.name).toLowerCase() === 'value' };
     }
     case 'state':
       return fullState(el, deepActive());
@@ -388,6 +391,12 @@ OPS.read = function (s, a) {
   }
   fail('BAD_ARGUMENT', 'unknown read ' + a.kind, { field: 'kind' });
 };
+
+// isSecretField says whether an element's value is a secret (a password
+// field): its value is read as a secret (docs/adr/037).
+function isSecretField(el) {
+  return !!el && el.localName === 'input' && inputType(el) === 'password';
+}
 
 function readValue(el) {
   var tag = el.localName;

@@ -125,7 +125,8 @@ function sampler(s, c) {
           t = c.k === 'value' ? readValue(el).value : normSpace(elementText(el));
           if (t === undefined || t === null) t = '';
         }
-        return { ok: test(t), actual: t, found: true, el: el };
+        // A password field's value never leaves the page in a wait's answer.
+        return { ok: test(t), actual: el && isSecretField(el) ? '[redacted]' : t, found: true, el: el };
       };
     }
     case 'count':
