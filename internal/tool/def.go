@@ -233,6 +233,17 @@ func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call
 			if err != nil {
 				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
 			}
+			// An action that takes "then" answers with it too (then.go).
+			if _, ok := any(new(In)).(thener); ok {
+				then, err := jsonschema.For[thenResult](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
+				if err != nil {
+					panic(fmt.Sprintf("tool %s: then schema: %v", name, err))
+				}
+				if schema.Properties == nil {
+					schema.Properties = map[string]*jsonschema.Schema{}
+				}
+				schema.Properties["then"] = then
+			}
 			return schema
 		})
 	}

@@ -518,6 +518,12 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	if err := s.gateArgs(d.Def, args); err != nil {
 		return s.failureEnvelope(err, start, "")
 	}
+	// An action's "then" (then.go): checked now, run after the action
+	// inside its admission.
+	then, err := thenOf(args)
+	if err != nil {
+		return s.failureEnvelope(err, start, "")
+	}
 	c := &Call{Server: s, progress: progress}
 	// The backstop: the call's context ends after OperationTimeout, when
 	// the client cancels, or when the server closes.
@@ -590,8 +596,9 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		defer stopHang()
 	}
 	type outcome struct {
-		v   any
-		err error
+		v    any
+		then *thenResult
+		err  error
 	}
 	ch := make(chan outcome, 1)
 	// The handler runs in a goroutine of the server's (calls) on a context
@@ -613,6 +620,9 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 				}
 			}()
 			o.v, o.err = d.run(hctx, c, args)
+			if o.err == nil && then != nil {
+				o.then, o.err = runThen(hctx, c, name, then, o.v)
+			}
 		}()
 		hcancel()
 		c.group.Wait()
@@ -653,7 +663,11 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 		return c.secrets.mark(s.failureEnvelope(o.err, start, c.sid))
 	}
-	env, err := successEnvelope(o.v, start, c.sid)
+	var also []envField
+	if o.then != nil {
+		also = append(also, envField{"then", o.then})
+	}
+	env, err := successEnvelope(o.v, start, c.sid, also...)
 	if err != nil {
 		return s.failureEnvelope(err, start, c.sid)
 	}

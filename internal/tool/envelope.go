@@ -49,7 +49,14 @@ type jsonAppender interface{ appendJSON(b []byte) []byte }
 
 // successEnvelope splices {"ok":true, <payload fields>, "_meta":{…}} without
 // decoding the payload again. payload must encode as a JSON object.
-func successEnvelope(payload any, start time.Time, sessionID string) (Result, error) {
+// envField is a field the dispatcher adds to a tool's answer (then.go's
+// "then").
+type envField struct {
+	name  string
+	value any
+}
+
+func successEnvelope(payload any, start time.Time, sessionID string, also ...envField) (Result, error) {
 	var b []byte
 	if a, ok := payload.(jsonAppender); ok {
 		b = a.appendJSON(nil)
@@ -70,6 +77,15 @@ func successEnvelope(payload any, start time.Time, sessionID string) (Result, er
 	if len(inner) > 0 {
 		out.WriteByte(',')
 		out.Write(inner)
+	}
+	for _, f := range also {
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return Result{}, err
+		}
+		out.WriteString(`,"` + f.name + `":`)
+		out.Write(v)
+		b = append(b, v...) // counted in estimated_tokens
 	}
 	writeMeta(&out, len(b), start, sessionID)
 	out.WriteByte('}')

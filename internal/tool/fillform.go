@@ -36,6 +36,7 @@ type formField struct {
 
 type fillFormArgs struct {
 	Common
+	thenArg
 	Fields    []formField `json:"fields" jsonschema:"the fields in the order to fill them: {ref or selector, value}"`
 	TimeoutMs int         `json:"timeoutMs,omitempty" jsonschema:"how long each field may take to become actionable; default 5000, max 30000"`
 }

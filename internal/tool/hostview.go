@@ -269,6 +269,7 @@ const actionTimeoutDesc = "how long to wait until the element is actionable; def
 const hostParamsInstructions = `Parameters many tools share: ref (an integer from electron_snapshot or electron_find; it acts in the surface that issued it) XOR selector (CSS in the active surface's document);
 allowChanged:true acts on a ref whose element now shows another role or name than you last saw (else REF_STALE; ref_changed reports it);
 timeoutMs: how long an action waits until its element is visible, stable, enabled and uncovered (default 5000, max 30000); sessionId (every tool) only when several sessions are open.
+then (every action: click, type, key, check, select, fill_form, navigate…): act and observe in one call. After the action, wait until text=T (the page shows T), selector=S, gone=S or url=U holds, and/or diff (what changed since your last snapshot); join with ; and bound with timeout=MS, e.g. electron_click {ref: 5, then: "text=Saved;diff"}. The answer's then says met, waited_ms and diff; when it does not hold, EXPECTATION_FAILED says the action was done (details.result): do not repeat it.
 An unknown parameter is BAD_ARGUMENT naming it and the closest one (details.did_you_mean). A failure says its code and a hint. docs/tools.md describes every tool and parameter in full.`
 
 // hostInputSchema is an input schema as tools/list carries it (see the
@@ -280,9 +281,11 @@ func hostInputSchema(raw json.RawMessage) json.RawMessage {
 	}
 	if props, ok := schema["properties"].(map[string]any); ok {
 		// Said once in the server's instructions (hostParamsInstructions),
-		// not in every tool: which session, and acting on a changed ref.
+		// not in every tool: which session, acting on a changed ref, and
+		// what to wait for after an action.
 		delete(props, "sessionId")
 		delete(props, "allowChanged")
+		delete(props, "then")
 		// An action's wait for its element, as the instructions state it.
 		if t, ok := props["timeoutMs"].(map[string]any); ok && t["description"] == actionTimeoutDesc {
 			delete(props, "timeoutMs")

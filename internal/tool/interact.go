@@ -146,6 +146,7 @@ func registerInteract(s *Server) {
 // actArgs name one element and how long to wait for it.
 type actArgs struct {
 	elementArgs
+	thenArg
 	TimeoutMs    int  `json:"timeoutMs,omitempty" jsonschema:"how long to wait until the element is actionable; default 5000, max 30000"`
 	AllowChanged bool `json:"allowChanged,omitempty" jsonschema:"act on the ref's element even when it now shows another role or name than you last saw (else REF_STALE); the result's ref_changed reports the change"`
 }
@@ -188,6 +189,7 @@ func (a *actArgs) timeout() time.Duration {
 // optElementArgs may name an element.
 type optElementArgs struct {
 	Common
+	thenArg
 	Ref          int    `json:"ref,omitempty" jsonschema:"the element (a ref from electron_snapshot or electron_find): keys go to it, focused first; a wheel turns at it, or without dx/dy it is scrolled into view"`
 	Selector     string `json:"selector,omitempty" jsonschema:"the element (a CSS selector): keys go to it, focused first; a wheel turns at it, or without dx/dy it is scrolled into view"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the element; default 5000, max 30000"`

@@ -188,6 +188,7 @@ func pickWindow(wins []windowEntry, id, title string, index *int, fields [3]stri
 
 type navigateArgs struct {
 	Common
+	thenArg
 	URL       string `json:"url" jsonschema:"the URL to open in the active window"`
 	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"load (default), domcontentloaded or none"`
 	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"default 30000"`

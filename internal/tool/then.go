@@ -1,0 +1,160 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/page"
+)
+
+// Act and observe in one call (issue 30, point 3): an action's "then"
+// says what to wait for once the action is done and verified (text on the
+// page, an element shown or gone, the URL) and whether to answer with what
+// changed on the surface (since:'last'). The dispatcher runs it for every
+// tool whose input takes it (thenArg), inside the call's admission, so no
+// other action of the session comes between; the answer carries
+// then {met, waited_ms, diff}. When the wait is not met the action still
+// happened: EXPECTATION_FAILED says so, with the action's answer in
+// details.result, so that the agent does not repeat it.
+
+// thenArg is the "then" parameter of actions.
+type thenArg struct {
+	Then string `json:"then,omitempty" jsonschema:"after the action, wait until text=T (the page shows T), selector=S (shown), gone=S (hidden or absent) or url=U (the URL contains U) holds, and/or diff (answer with what changed since your last snapshot); ; joins them and timeout=MS bounds the wait (default 5000), e.g. text=Saved;diff"`
+}
+
+func (a *thenArg) thenSpec() string { return a.Then }
+
+// thener is the input of a tool that takes "then".
+type thener interface{ thenSpec() string }
+
+// thenPlan is a parsed "then".
+type thenPlan struct {
+	cond    *page.Condition
+	what    string // the condition as given, for messages
+	diff    bool
+	timeout time.Duration
+}
+
+// thenResult is what "then" adds to an action's answer.
+type thenResult struct {
+	Met      bool   `json:"met" jsonschema:"the condition held (true when only diff was asked)"`
+	WaitedMS int64  `json:"waited_ms"`
+	Diff     string `json:"diff,omitempty" jsonschema:"the surface's text snapshot since your last snapshot or find (since:'last')"`
+}
+
+// parseThen reads a "then" value; BAD_ARGUMENT names what is wrong.
+func parseThen(spec string) (*thenPlan, error) {
+	p := &thenPlan{timeout: page.DefaultActionTimeout}
+	for _, part := range strings.Split(spec, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if part == "diff" {
+			p.diff = true
+			continue
+		}
+		key, val, ok := strings.Cut(part, "=")
+		if !ok || val == "" {
+			return nil, errs.BadArg("then", "%q is not text=…, selector=…, gone=…, url=…, timeout=MS or diff", part)
+		}
+		if key != "timeout" && p.cond != nil {
+			return nil, errs.BadArg("then", "one condition to wait for (text, selector, gone or url), not two")
+		}
+		switch key {
+		case "text":
+			p.cond = &page.Condition{Kind: page.CondText, Match: &page.TextMatch{Op: page.MatchContains, Value: val, Field: "then"}}
+		case "selector", "gone":
+			state := page.StateVisible
+			if key == "gone" {
+				state = page.StateHidden
+			}
+			p.cond = &page.Condition{Kind: page.CondSelector, Locator: page.Locator{Selector: val}, State: state}
+		case "url":
+			p.cond = &page.Condition{Kind: page.CondURL, Match: &page.TextMatch{Op: page.MatchContains, Value: val, Field: "then"}}
+		case "timeout":
+			ms, err := strconv.Atoi(val)
+			if err != nil || ms <= 0 || time.Duration(ms)*time.Millisecond > page.MaxActionTimeout {
+				return nil, errs.BadArg("then", "timeout must be a number of ms from 1 to %d", page.MaxActionTimeout.Milliseconds())
+			}
+			p.timeout = time.Duration(ms) * time.Millisecond
+			continue
+		default:
+			return nil, errs.BadArg("then", "%q is not text, selector, gone, url, timeout or diff", key)
+		}
+		p.what = part
+	}
+	if p.cond == nil && !p.diff {
+		return nil, errs.BadArg("then", "says nothing to wait for or return: give text=…, selector=…, gone=…, url=… or diff")
+	}
+	if p.cond != nil && p.cond.Match != nil {
+		if err := p.cond.Match.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// thenOf is the plan of a call's "then", nil when it has none.
+func thenOf(args any) (*thenPlan, error) {
+	t, ok := args.(thener)
+	if !ok || strings.TrimSpace(t.thenSpec()) == "" {
+		return nil, nil
+	}
+	return parseThen(t.thenSpec())
+}
+
+// runThen waits for the plan's condition and reads the diff, after the
+// action answered v. A condition that does not hold fails with the
+// action's answer in details.result.
+func runThen(ctx context.Context, c *Call, name string, p *thenPlan, v any) (*thenResult, error) {
+	start := time.Now()
+	out := &thenResult{Met: true}
+	if p.cond != nil {
+		w, _, err := waitFor(ctx, c, *p.cond, p.timeout)
+		if err != nil {
+			return nil, actedThen(name, v, err)
+		}
+		if !w.Met {
+			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.what, p.timeout.Milliseconds(), clipMessage(string(w.Actual), 200))
+			return nil, actedThen(name, v, e)
+		}
+	}
+	out.WaitedMS = time.Since(start).Milliseconds()
+	if p.diff {
+		_, f, err := frameOf(ctx, c)
+		if err != nil {
+			return nil, actedThen(name, v, err)
+		}
+		snap, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{Since: "last", Format: "text"})
+		if err != nil {
+			return nil, actedThen(name, v, err)
+		}
+		out.Diff = snap.Text
+	}
+	return out, nil
+}
+
+// actedThen is a failure of the "then" part: the action happened, its
+// answer is in details.result and the agent is told not to repeat it.
+func actedThen(name string, v any, err error) error {
+	e := errs.As(err)
+	if e == nil {
+		e = errs.Wrap(errs.Internal, err, "then")
+	}
+	out := *e
+	out.Details = map[string]any{}
+	for k, v := range e.Details {
+		out.Details[k] = v
+	}
+	if b, jerr := json.Marshal(v); jerr == nil {
+		out.Details["result"] = json.RawMessage(b)
+	}
+	out.Details["acted"] = true
+	out.Hint = "The " + name + " itself was done and verified (details.result): do not repeat it. What it was to cause did not happen in time: look at the page (electron_snapshot) and decide."
+	return &out
+}
