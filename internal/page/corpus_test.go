@@ -84,6 +84,8 @@ const corpusHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><
 <div role="checkbox" aria-checked="mixed" tabindex="0" data-case="aria-checkbox-mixed">Partial</div>
 <button aria-pressed="true" data-case="toggle-pressed">Bold</button>
 <div role="button" tabindex="0" aria-expanded="false" data-case="aria-expanded">Menu</div>
+<div role="tablist" aria-label="Editors"><div role="tab" tabindex="0" data-case="tab-with-close"><span>u.ts</span> <button aria-label="Close u.ts" data-case="close-in-tab">x</button></div></div>
+<div role="checkbox" aria-checked="false" tabindex="0" data-case="checkbox-with-link">Accept the <a href="#terms" data-case="link-in-checkbox">terms</a></div>
 <label for="c-emb2">Wait <input type="number" value="5" aria-label="minutes"> minutes</label><input type="checkbox" id="c-emb2" data-case="embedded-number">
 <aside data-case="aside">Sidebar</aside>
 <article><aside data-case="aside-in-article">Note</aside></article>

@@ -279,6 +279,19 @@ type FindQuery struct {
 	Enabled      *bool
 	Interactive  *bool
 	Limit        int // default 50, at most 500
+	// Within, a ref of this surface, searches only inside that element.
+	Within int
+	// Text is a case-insensitive substring of an element's visible text
+	// (the words on its line); a text block or bare text inside a row or
+	// list item finds that row or item.
+	Text string
+}
+
+// InnerControl is an actionable entry inside a text match (a row's buttons).
+type InnerControl struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
 }
 
 // Match is one entry a find returned.
@@ -292,6 +305,9 @@ type Match struct {
 	// SurfaceID is the surface of the match when a find spans surfaces
 	// (electron_find {surfaces:"all"}).
 	SurfaceID string `json:"surface_id,omitempty"`
+	// Controls are, for a match by text that is not itself a control, the
+	// controls inside it (a row's Archive and Star buttons), at most 12.
+	Controls []InnerControl `json:"controls,omitempty"`
 }
 
 // FindResult lists the matches of a find.
@@ -326,6 +342,12 @@ func (s *Store) Find(ctx context.Context, f Frame, q FindQuery) (*FindResult, er
 	}
 	if q.Interactive != nil {
 		wq["interactive"] = *q.Interactive
+	}
+	if q.Within > 0 {
+		wq["within"] = q.Within
+	}
+	if q.Text != "" {
+		wq["text"] = q.Text
 	}
 	r, err := s.call(ctx, f, sf, "find", map[string]any{"q": wq})
 	if err != nil {

@@ -19,7 +19,9 @@ import (
 //     server's profile and groups leave off;
 //   - its input schema with every parameter described, long prose
 //     shortened (hostParams), without sessionId and allowChanged (the
-//     instructions say them once; every tool still takes them), and
+//     instructions say them once; every tool still takes them), without
+//     reveal when the server runs without --allow-secrets (it could only
+//     be refused), and
 //     without additionalProperties:false and "null" in a type list (the
 //     server still refuses an unknown parameter with BAD_ARGUMENT naming
 //     it, and still accepts null where the Go type does);
@@ -158,7 +160,9 @@ var hostParams = sync.OnceValue(func() map[string]string {
 		"default 50, max 500":                               "default 50",
 		"default 50, max 200":                               "default 50",
 		"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls": "page virtualized lists to a match",
-		"with scroll: how long to scroll, default 15000, max 30000": "with scroll: ms; default 15000",
+		"with scroll: how long to scroll, default 15000, max 30000":                              "with scroll: ms; default 15000",
+		"a ref: search only inside that element":                                                 "search in ref",
+		"case-insensitive substring of the visible text; a non-control match lists its controls": "visible text",
 		"a CSS selector":                                                                                                    "CSS selector",
 		"the attribute name":                                                                                                "attribute name",
 		"CSS property names, e.g. display, color":                                                                           "CSS property names",
@@ -274,7 +278,10 @@ An unknown parameter is BAD_ARGUMENT naming it and the closest one (details.did_
 
 // hostInputSchema is an input schema as tools/list carries it (see the
 // top of this file).
-func hostInputSchema(raw json.RawMessage) json.RawMessage {
+//
+// off names parameters this server cannot honour and leaves out: reveal
+// without --allow-secrets (it would only answer SECRETS_NOT_ALLOWED).
+func hostInputSchema(raw json.RawMessage, off ...string) json.RawMessage {
 	var schema map[string]any
 	if json.Unmarshal(raw, &schema) != nil {
 		return raw
@@ -286,6 +293,9 @@ func hostInputSchema(raw json.RawMessage) json.RawMessage {
 		delete(props, "sessionId")
 		delete(props, "allowChanged")
 		delete(props, "then")
+		for _, p := range off {
+			delete(props, p)
+		}
 		// An action's wait for its element, as the instructions state it.
 		if t, ok := props["timeoutMs"].(map[string]any); ok && t["description"] == actionTimeoutDesc {
 			delete(props, "timeoutMs")

@@ -66,11 +66,15 @@ func (s *Server) addTools(srv *mcp.Server) {
 	}
 	// A registered tool that is off: descriptions do not point to it.
 	off := func(name string) bool { _, ok := s.tools().defs[name]; return ok && !on[name] }
+	var unusable []string // parameters this server refuses whatever their value
+	if !s.cfg.AllowSecrets {
+		unusable = append(unusable, "reveal")
+	}
 	for _, name := range enabled {
 		d := s.tools().defs[name]
 		// The host view (hostview.go, docs/adr/030): a short description,
 		// the input schema without repeated prose, no outputSchema.
-		t := &mcp.Tool{Name: d.Name, Description: hostDescription(d.Def, off), InputSchema: hostInputSchema(d.inputSchema())}
+		t := &mcp.Tool{Name: d.Name, Description: hostDescription(d.Def, off), InputSchema: hostInputSchema(d.inputSchema(), unusable...)}
 		if s.cfg.OutputSchemas {
 			// The operator asked for them (--output-schemas): the full
 			// result schema, which every tool test validates results

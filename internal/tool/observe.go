@@ -23,10 +23,10 @@ func registerObserve(s *Server) {
 		Desc:    "An accessibility-style snapshot of the active surface with stable refs. The default text form is compact (one line per control; table rows and list items group their controls) and reaches the agent as plain text; format:'json' gives entries with fields; since:'last' returns only what changed since the surface's last snapshot or find. Plain text shows once: in its paragraph or row, or as a text line (text outside any element of its own has no ref); long text is cut with len=N. Open shadow roots are walked (a host with no role of its own is transparent). A virtualized list shows its extent (rows=N from aria-setsize/aria-rowcount, rows≈N when inferred from its scroll height; rendered=N); a Monaco editor's text box shows its drawn lines as value (multiline, partial when more may lie outside), an xterm.js terminal its rows as text. interactiveOnly, maxEntries (2000, ≤10000) and budgetTokens trim it (text before controls) and say truncated (truncated_reason entries|budget|time, omitted). A full snapshot's walk stops early, at 4× maxEntries entries (at least 1000) or the budget's worth, and after 10 s in the renderer, so huge pages answer fast and the page stays free: partial:true means what lies past that point is not in it (since:'last' reports no removal there); OPERATION_TIMEOUT when the time ran out before any entry.",
 	}, snapshot)
 	define(s, Def{
-		Name: findTool, Title: "Find elements by role and name", Profiles: "ETD", Class: classRead, Session: true,
+		Name: findTool, Title: "Find elements by role, name or text", Profiles: "ETD", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
-		Short:   "Find elements by role and name; returns refs. The whole page: electron_snapshot.",
-		Desc:    "Find elements of the active surface by role and name (name_contains / name_exact), visible, enabled, interactive; returns refs usable by every element tool. Moves the snapshot baseline like a snapshot. Read-only: it never scrolls, unless scroll:true, which, when nothing rendered matches, scrolls the virtualized lists page by page until a match renders (scrolled_pages says how many; ELEMENT_NOT_FOUND with how far it scrolled when none does).",
+		Short:   "Find elements by role, name or text; returns refs. Whole page: electron_snapshot.",
+		Desc:    "Find elements of the active surface by role and name (name_contains / name_exact), visible text (text: a row or list item by its words, answered with its controls' refs), visible, enabled, interactive, only inside an element (within: a ref); returns refs usable by every element tool. Moves the snapshot baseline like a snapshot. Read-only: it never scrolls, unless scroll:true, which, when nothing rendered matches, scrolls the virtualized lists page by page until a match renders (scrolled_pages says how many; ELEMENT_NOT_FOUND with how far it scrolled when none does).",
 	}, find)
 	define(s, Def{
 		Name: "electron_elements_list", Title: "List elements matching a selector", Profiles: "TD", Class: classRead, Session: true,
@@ -161,11 +161,28 @@ type findArgs struct {
 	Scroll       bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
 	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
 	Surfaces     string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
+	Within       int    `json:"within,omitempty" jsonschema:"a ref: search only inside that element"`
+	Text         string `json:"text,omitempty" jsonschema:"case-insensitive substring of the visible text; a non-control match lists its controls"`
 }
 
+// refArg routes a find within a ref of another surface to that surface.
+func (a *findArgs) refArg() int { return a.Within }
+
 func (a *findArgs) validate() error {
-	if a.Role == "" && a.NameContains == "" && a.NameExact == "" && a.Interactive == nil {
-		return errs.BadArg("role", "pass at least one of role, name_contains, name_exact or interactive")
+	if a.Role == "" && a.NameContains == "" && a.NameExact == "" && a.Interactive == nil && a.Text == "" && a.Within == 0 {
+		return errs.BadArg("role", "pass at least one of role, name_contains, name_exact, text, within or interactive")
+	}
+	if a.Within < 0 {
+		return errs.BadArg("within", "a ref is a positive integer")
+	}
+	if a.Within > 0 && a.Surfaces != "" {
+		return errs.BadArg("within", "within searches the ref's own surface; leave out surfaces")
+	}
+	if len(a.Text) > 1000 {
+		return errs.BadArg("text", "at most 1000 characters")
+	}
+	if strings.TrimSpace(a.Text) == "" && a.Text != "" {
+		return errs.BadArg("text", "is blank")
 	}
 	if a.Limit < 0 || a.Limit > 500 {
 		return errs.BadArg("limit", "must be between 1 and 500")
@@ -197,7 +214,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 		return nil, err
 	}
 	q := page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
-		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit}
+		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit, Within: a.Within, Text: a.Text}
 	r, err := c.Session.Pages.Find(ctx, f, q)
 	if err != nil {
 		return nil, err

@@ -181,7 +181,7 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 		if err == nil {
 			f := frameAt(res)
 			r, err = c.Session.Pages.Find(ctx, f, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
-				Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit})
+				Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit, Text: a.Text})
 		}
 		switch {
 		case err != nil && id == root:

@@ -307,6 +307,15 @@ function countInteractive(pool, dropped) {
 
 OPS.find = function (s, a) {
   var q = a.q || {};
+  // within: only what lies inside that element (not the element itself).
+  var box = null;
+  if (q.within) {
+    box = lookup(s, q.within);
+    if (!box) {
+      fail('REF_NOT_FOUND', 'within: ref ' + q.within + ' is not live in this surface: its element was removed or the document was replaced',
+        { ref: q.within, field: 'within' });
+    }
+  }
   var walker = new Walker();
   var entries = walker.run();
   s.namer = walker.namer;
@@ -320,11 +329,20 @@ OPS.find = function (s, a) {
   }
   var role = (q.role || '').trim().toLowerCase();
   var contains = (q.nameContains || '').toLowerCase();
+  var text = normSpace(q.text || '').toLowerCase();
   var limit = q.limit || 50;
-  var matches = [], count = 0;
+  var matches = [], count = 0, taken = new _Set(), index = null;
   for (var i = 0; i < pool.length; i++) {
     var e = pool[i];
-    if (e.textNode) continue; // bare text has no element to act on
+    if (text) {
+      // By visible text: the entry whose own words hold it; words of a row
+      // or list item (its cells, its text blocks) find the row or item.
+      if (ownWords(e).toLowerCase().indexOf(text) < 0) continue;
+      e = textHolder(e);
+      if (!e || taken.has(e)) continue;
+      taken.add(e);
+    } else if (e.textNode) continue; // bare text has no element to act on
+    if (box && (e.el === box || !composedContains(box, e.el))) continue;
     var label = labelOf(e);
     if (role && e.role !== role) continue;
     if (q.nameExact && normSpace(label) !== normSpace(q.nameExact)) continue;
@@ -337,11 +355,72 @@ OPS.find = function (s, a) {
       var mt = { ref: e.ref, role: e.role, name: clip(label, 200), bbox: entryBox(e) };
       if (e.ctx && e.ctx !== label) mt.context = e.ctx;
       if (e.flags) mt.flags = e.flags;
+      if (text && !e.interactive) {
+        if (!index) index = entryIndex(pool);
+        var cs = controlsIn(pool, index, e);
+        if (cs.length) {
+          mt.controls = [];
+          for (var c = 0; c < cs.length; c++) {
+            sawEntry(s, cs[c]);
+            mt.controls.push({ ref: cs[c].ref, role: cs[c].role, name: clip(labelOf(cs[c]), 120) });
+          }
+        }
+      }
       matches.push(mt);
     }
   }
   return { matches: matches, count: count, truncated: count > matches.length };
 };
+
+// ownWords are the words an entry shows on its line: its name or label,
+// its text and its value.
+function ownWords(e) {
+  var label = labelOf(e), w = label;
+  if (e.text && e.text !== label) w += ' ' + e.text;
+  if (e.value) w += ' ' + e.value;
+  return normSpace(w);
+}
+
+// textHolder is the element a text match stands for: a text block or a
+// run of bare text inside a row or list item is that row or item; a run of
+// bare text elsewhere is the entry around it (null when none: there is no
+// element to act on).
+function textHolder(e) {
+  if (!e.interactive && (e.kind === K_TEXT || e.textNode)) {
+    var g = groupOf(e);
+    if (g) return g;
+  }
+  if (e.textNode) {
+    var p = e.parent;
+    while (p && p.textNode) p = p.parent;
+    return p || null;
+  }
+  return e;
+}
+
+function entryIndex(pool) {
+  var m = new _Map();
+  for (var i = 0; i < pool.length; i++) m.set(pool[i], i);
+  return m;
+}
+
+// CONTROLS_MAX is how many controls a text match lists.
+var CONTROLS_MAX = 12;
+
+// controlsIn returns the controls (interactive entries) inside e, in
+// document order: entries follow their parent, so they are the ones after
+// it that descend from it.
+function controlsIn(pool, index, e) {
+  var out = [], at = index.get(e);
+  if (at === undefined) return out;
+  for (var j = at + 1; j < pool.length && out.length < CONTROLS_MAX; j++) {
+    var x = pool[j], inside = false;
+    for (var p = x.parent; p; p = p.parent) if (p === e) { inside = true; break; }
+    if (!inside) break;
+    if (x.interactive && !x.textNode) out.push(x);
+  }
+  return out;
+}
 
 // read runs one element read.
 OPS.read = function (s, a) {

@@ -300,7 +300,13 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
     return;
   }
   if (tag === 'input' || tag === 'textarea' || tag === 'img' || tag === 'progress' || tag === 'meter' || tag === 'video' || tag === 'audio' || tag === 'canvas') return;
-  if (e && CHILDREN_PRESENTATIONAL.has(role)) return;
+  if (e && CHILDREN_PRESENTATIONAL.has(role)) {
+    // ARIA makes a tab's (button's, checkbox's…) children presentational,
+    // but a control inside one (a tab's close button) still takes clicks
+    // and the focus: it is an entry of its own under it (ADR-040).
+    this.innerControls(el, e, sub);
+    return;
+  }
   if (tag === 'svg' || tag === 'math') return;
   if (skipsChildren(el, st)) {
     if (!this.includeHidden) return;
@@ -378,6 +384,37 @@ Walker.prototype.visit = function (el, parent, owner, fl) {
       e.tparts = null;
       e.kind = K_LEAF;
     }
+  }
+};
+
+// innerControls adds, under e, the controls inside el, a role whose
+// children are presentational: elements with a widget role or in the tab
+// order (tabindex >= 0), rendered and not aria-hidden. A control's own
+// content is its content, not searched further.
+Walker.prototype.innerControls = function (el, e, fl) {
+  var kids = rendered(el);
+  for (var i = 0; i < kids.length; i++) {
+    if (this.stop) return;
+    var c = kids[i];
+    if (c.nodeType !== ELEMENT_NODE || SKIP_TAGS.has(c.localName)) continue;
+    if (c.hasAttributes() && ariaHidden(c) && !this.includeHidden) continue;
+    var st = this.styles.of(c);
+    if (st.display === 'none' && !this.includeHidden) continue;
+    var role = roleOf(c);
+    if (WIDGET_ROLES.has(role) || (c.hasAttribute('tabindex') && c.tabIndex >= 0)) {
+      if (st.visibility !== 'visible' && !this.includeHidden) continue;
+      var cfl = fl & ~A_ABSORB;
+      if (c.hasAttributes() && attrTrue(c, 'aria-disabled')) cfl |= A_ARIA_DIS;
+      var ce = this.entryFor(c, role, st, cfl, true);
+      if (!ce) continue;
+      ce.kind = K_LEAF;
+      ce.clickable = false;
+      ce.tparts = null;
+      this.push(ce, e, cfl);
+      if (st.display === 'none' || st.visibility !== 'visible' || ariaHidden(c)) ce.hidden = true;
+      continue;
+    }
+    this.innerControls(c, e, fl);
   }
 };
 
