@@ -9,7 +9,8 @@
 # Needs node ≥ 20.19 and npm (chrome-devtools-mcp's floor) and Chromium
 # (/usr/lib/chromium/chromium, or $UNDERSTUDY_CHROMIUM). Peers come from
 # bench/package-lock.json; no browser is downloaded. The report is printed
-# and written to bench/results/peers-latest.md (and .json).
+# and written to bench/results/peers-latest.md (and .json); then the task
+# benchmark (bench/peers -tasks) to bench/results/tasks-latest.md.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,4 +35,7 @@ fi
 GO="${GO:-go}"
 CGO_ENABLED=0 "$GO" build -trimpath -o bin/understudy ./cmd/understudy
 CGO_ENABLED=0 "$GO" build -trimpath -o bin/bench-peers ./bench/peers
-exec bin/bench-peers -bin bin/understudy -bench-dir bench "$@"
+bin/bench-peers -bin bin/understudy -bench-dir bench "$@"
+# The task benchmark (issue 30): six agent tasks per server, judged from the
+# fixture's log; written to bench/results/tasks-latest.md.
+exec bin/bench-peers -tasks -bin bin/understudy -bench-dir bench -wait-load 0

@@ -52,6 +52,7 @@ type options struct {
 	waitMax  time.Duration
 	dump     string
 	idle     time.Duration
+	tasks    bool
 }
 
 func main() {
@@ -67,8 +68,13 @@ func main() {
 	flag.DurationVar(&o.waitMax, "wait-max", 3*time.Minute, "give up waiting for a quiet machine after this long")
 	flag.StringVar(&o.dump, "dump", "", "write the last response of every measurement and server into this folder")
 	flag.DurationVar(&o.idle, "idle", 200*time.Millisecond, "pause before each server's turn in a round and between a click's page reset and the click, so every call meets a page and a machine at rest (an agent's call comes long after the page last changed)")
+	flag.BoolVar(&o.tasks, "tasks", false, "run the task benchmark instead: six agent tasks per server, correctness from the fixture's log (tasks.go)")
 	flag.Parse()
-	if err := run(o); err != nil {
+	runner := run
+	if o.tasks {
+		runner = runTasks
+	}
+	if err := runner(o); err != nil {
 		fmt.Fprintln(os.Stderr, "peers:", err)
 		os.Exit(1)
 	}

@@ -186,6 +186,11 @@ func devtoolsAdapter(benchDir string, cdpPort int, pageURL string) *adapter {
 func envelopeField(text, field string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(text), &m) != nil {
+		// A text body (a text snapshot) comes as plain text, then the
+		// envelope without it (the client joins the blocks with "\n").
+		if i := strings.LastIndex(text, "\n{"); i >= 0 && json.Valid([]byte(text[i+1:])) {
+			return text[:i]
+		}
 		return text
 	}
 	v, _ := m[field].(string)

@@ -113,11 +113,16 @@ func (e *env) call(name string, args map[string]any) map[string]any {
 	if err := json.Unmarshal(b, &m); err != nil {
 		e.t.Fatalf("%s: structured content: %v", name, err)
 	}
-	if body := e.srv.tools().defs[name].TextBody; body != "" && m[body] != nil {
+	then, _ := m["then"].(map[string]any)
+	if body := e.srv.tools().defs[name].TextBody; body != "" && m[body] != nil || then != nil && then["diff"] != nil {
 		// The text for the agent, verbatim, then the rest of the envelope.
+		want := m[body]
+		if want == nil {
+			want, body = then["diff"], "diff"
+		}
 		t0, ok0 := res.Content[0].(*mcp.TextContent)
 		t1, ok1 := res.Content[len(res.Content)-1].(*mcp.TextContent)
-		if len(res.Content) != 2 || !ok0 || !ok1 || t0.Text != m[body] || !json.Valid([]byte(t1.Text)) || strings.Contains(t1.Text, `"`+body+`"`) {
+		if len(res.Content) != 2 || !ok0 || !ok1 || t0.Text != want || !json.Valid([]byte(t1.Text)) || strings.Contains(t1.Text, `"`+body+`"`) {
 			e.t.Fatalf("%s: want the %s as plain text, then the envelope without it", name, body)
 		}
 	} else {

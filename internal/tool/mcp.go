@@ -160,25 +160,39 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// textContent is the text of a call's answer: the envelope's JSON, or for
-// a tool whose Def names a TextBody, that text as it is (the agent reads
-// it verbatim, with no JSON escaping) followed by the envelope without it.
+// textContent is the text of a call's answer: the envelope's JSON, or,
+// when the answer holds text for the agent to read (the TextBody its Def
+// names: a text snapshot; or an action's then.diff), that text as it is
+// (verbatim, with no JSON escaping) followed by the envelope without it.
 // structuredContent keeps the whole envelope.
 func (s *Server) textContent(name string, res Result) []mcp.Content {
 	whole := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
 	d, ok := s.tools().defs[name]
-	if !ok || d.TextBody == "" || res.IsError {
+	if !ok || res.IsError {
 		return whole
 	}
 	var env map[string]json.RawMessage
 	if json.Unmarshal(res.JSON, &env) != nil {
 		return whole
 	}
-	var body string
-	if json.Unmarshal(env[d.TextBody], &body) != nil || body == "" {
+	body := ""
+	if d.TextBody != "" && json.Unmarshal(env[d.TextBody], &body) == nil && body != "" {
+		delete(env, d.TextBody)
+	} else if raw, ok := env["then"]; ok {
+		var then map[string]json.RawMessage
+		if json.Unmarshal(raw, &then) != nil || json.Unmarshal(then["diff"], &body) != nil || body == "" {
+			return whole
+		}
+		delete(then, "diff")
+		b, err := json.Marshal(then)
+		if err != nil {
+			return whole
+		}
+		env["then"] = b
+	}
+	if body == "" {
 		return whole
 	}
-	delete(env, d.TextBody)
 	rest, err := json.Marshal(env)
 	if err != nil {
 		return whole
