@@ -178,7 +178,12 @@ func (s *Server) opensSession(name string) bool {
 
 // needsConfirm says a replay of the call needs confirm:true.
 func (d Def) needsConfirm() bool {
-	return d.Effects.Irreversible || d.Effects.EndsSession || d.Effects.Eval == gateEvalRenderer || d.Effects.Eval == gateEvalMain
+	switch d.Effects.Eval {
+	case gateEvalRenderer, gateEvalMain:
+		return true // the caller's own code
+	case gateNone, gateMainCode:
+	}
+	return d.Effects.Irreversible || d.Effects.EndsSession
 }
 
 // def is a registered tool: its Def and what add derived from its types.

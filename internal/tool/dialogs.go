@@ -383,10 +383,11 @@ func (l *dialogLog) openings() <-chan struct{} {
 // dialogTarget is the window a tool call acts on: the active window, or
 // every window ("") for a call that acts in them all.
 func dialogTarget(sess *session.Session, d Def) string {
-	if d.Effects.Page == pageEveryWindow {
-		return ""
+	switch d.Effects.Page {
+	case pageActive, pageUnsticks:
+		return sess.Surfaces.ActiveWindow()
 	}
-	return sess.Surfaces.ActiveWindow()
+	return "" // every window
 }
 
 // dialogBlocks returns DIALOG_OPEN when a dialog is open where the call
