@@ -172,30 +172,12 @@ func run(o options) error {
 	rep.LoadBefore = loadAvg()
 	logf("load average %s", rep.LoadBefore)
 
-	bin, err := filepath.Abs(o.bin)
+	w, err := startWorld(ctx, o, "understudy-peers-")
 	if err != nil {
 		return err
 	}
-	benchDir, err := filepath.Abs(o.benchDir)
-	if err != nil {
-		return err
-	}
-	work, err := os.MkdirTemp("", "understudy-peers-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-
-	srv, err := fixture.Serve(ctx)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	br, stop, err := chromiumtest.StartForMain()
-	if err != nil {
-		return fmt.Errorf("start Chromium: %w", err)
-	}
-	defer stop()
+	defer w.close()
+	bin, benchDir, work, srv, br := w.bin, w.benchDir, w.work, w.srv, w.br
 	rep.Chromium = browserVersion(ctx, br.HTTPURL)
 	rep.PageURL = srv.URL(fixture.HostA, "/large.html")
 
@@ -293,6 +275,52 @@ func run(o options) error {
 		logf("wrote %s", o.jsonOut)
 	}
 	return nil
+}
+
+// world is what a run needs: the understudy binary and the peers' folder
+// (absolute), a scratch folder, the fixture server and a Chromium.
+type world struct {
+	bin, benchDir, work string
+	srv                 *fixture.Server
+	br                  *chromiumtest.Browser
+	closers             []func()
+}
+
+// startWorld starts the fixture server and Chromium; close ends them and
+// removes the scratch folder.
+func startWorld(ctx context.Context, o options, scratch string) (*world, error) {
+	w := &world{}
+	var err error
+	if w.bin, err = filepath.Abs(o.bin); err != nil {
+		return nil, err
+	}
+	if w.benchDir, err = filepath.Abs(o.benchDir); err != nil {
+		return nil, err
+	}
+	if w.work, err = os.MkdirTemp("", scratch); err != nil {
+		return nil, err
+	}
+	w.closers = append(w.closers, func() { _ = os.RemoveAll(w.work) })
+	if w.srv, err = fixture.Serve(ctx); err != nil {
+		w.close()
+		return nil, err
+	}
+	w.closers = append(w.closers, func() { _ = w.srv.Close() })
+	br, stop, err := chromiumtest.StartForMain()
+	if err != nil {
+		w.close()
+		return nil, fmt.Errorf("start Chromium: %w", err)
+	}
+	w.br = br
+	w.closers = append(w.closers, stop)
+	return w, nil
+}
+
+// close ends what startWorld started, last first.
+func (w *world) close() {
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		w.closers[i]()
+	}
 }
 
 // bench runs the measurements over the started servers.

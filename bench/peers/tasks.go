@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/fixture"
-	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
 )
 
 // The task benchmark (issue 30, point 8; bench/peers -tasks): six tasks an
@@ -357,32 +356,15 @@ func runTasks(o options) error {
 		waitQuiet(o.waitLoad, o.waitMax, logf)
 	}
 	load := loadAvg()
-	bin, err := filepath.Abs(o.bin)
+	wld, err := startWorld(ctx, o, "understudy-tasks-")
 	if err != nil {
 		return err
 	}
-	benchDir, err := filepath.Abs(o.benchDir)
-	if err != nil {
-		return err
-	}
-	work, err := os.MkdirTemp("", "understudy-tasks-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	srv, err := fixture.Serve(ctx)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
+	defer wld.close()
+	bin, benchDir, work, srv, br := wld.bin, wld.benchDir, wld.work, wld.srv, wld.br
 	var log taskLog
 	port := srv.Port()
 	srv.Mount("/tasks/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { log.ServeHTTP(w, r, port) }))
-	br, stop, err := chromiumtest.StartForMain()
-	if err != nil {
-		return fmt.Errorf("start Chromium: %w", err)
-	}
-	defer stop()
 	home := srv.URL(fixture.HostA, "/second.html")
 	// freshTab leaves one tab, at home, for the next server.
 	freshTab := func() (string, error) {

@@ -103,11 +103,7 @@ func (d *Downloads) begin(raw []byte) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	dl := d.find(p.GUID)
-	if dl == nil {
-		dl = &Download{GUID: p.GUID, State: "inProgress"}
-		d.add(dl)
-	}
+	dl := d.entry(p.GUID, "inProgress")
 	dl.URL, dl.SuggestedFilename, dl.FrameID = p.URL, p.SuggestedFilename, p.FrameID
 	if d.dir != "" {
 		dl.Path = filepath.Join(d.dir, p.GUID)
@@ -129,12 +125,19 @@ func (d *Downloads) progress(raw []byte) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	dl := d.find(p.GUID)
+	dl := d.entry(p.GUID, "")
+	dl.TotalBytes, dl.ReceivedBytes, dl.State = p.TotalBytes, p.ReceivedBytes, p.State
+}
+
+// entry is the download with guid, added in state when it is new (a
+// progress event can come first); d.mu is held.
+func (d *Downloads) entry(guid, state string) *Download {
+	dl := d.find(guid)
 	if dl == nil {
-		dl = &Download{GUID: p.GUID}
+		dl = &Download{GUID: guid, State: state}
 		d.add(dl)
 	}
-	dl.TotalBytes, dl.ReceivedBytes, dl.State = p.TotalBytes, p.ReceivedBytes, p.State
+	return dl
 }
 
 // find is the download with guid; d.mu is held.
