@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -59,9 +60,10 @@ type Session struct {
 	Pages *page.Store
 	// InspectorURL is the Electron main-process inspector, when known.
 	InspectorURL string
-	// Relaunch is what started the app (the tool's launch arguments), kept
-	// for electron_launch {relaunch: true}; nil for attached apps.
-	Relaunch any
+	// Relaunch is what started the app: the launch's arguments as JSON (the
+	// caller's own encoding, which it decodes again), kept to relaunch an
+	// app that ended; nil for attached apps.
+	Relaunch json.RawMessage
 	// EndRemote ends an app that someone else hosts for us (a Selenium
 	// Grid session: DELETE /session/ID frees the slot). Stop, ForceKill,
 	// CleanUp and the manager's Close call it once; nil for local apps.

@@ -44,7 +44,7 @@ type downloadsArgs struct {
 
 // DownloadsResult is electron_downloads' answer.
 type DownloadsResult struct {
-	Policy    string          `json:"policy" jsonschema:"artifacts: saved in dir; deny: refused; unmanaged: where the app saves them (note)"`
+	Handling  string          `json:"handling" jsonschema:"artifacts: saved in dir; deny: refused; unmanaged: where the app saves them (note)"`
 	Dir       string          `json:"dir,omitempty"`
 	Note      string          `json:"note,omitempty"`
 	Downloads []capt.Download `json:"downloads"`
@@ -53,9 +53,9 @@ type DownloadsResult struct {
 func listDownloads(_ context.Context, c *Call, _ *downloadsArgs) (*DownloadsResult, error) {
 	d, ok := session.Extra[*capt.Downloads](c.Session)
 	if !ok {
-		return &DownloadsResult{Policy: "unmanaged", Note: "downloads are not watched in this session", Downloads: []capt.Download{}}, nil
+		return &DownloadsResult{Handling: "unmanaged", Note: "downloads are not watched in this session", Downloads: []capt.Download{}}, nil
 	}
 	r := &DownloadsResult{Downloads: d.List()}
-	r.Policy, r.Dir, r.Note = d.Policy()
+	r.Handling, r.Dir, r.Note = d.Policy()
 	return r, nil
 }

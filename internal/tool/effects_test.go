@@ -142,6 +142,8 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 		{"electron_set_files", m("selector", "#file", "paths", []string{upload})},
 		{"electron_drop_file", m("selector", "#btn", "paths", []string{upload})},
 		{"electron_drag", m("selector", "#btn", "targetSelector", "#inp", "timeoutMs", 500)},
+		{"electron_fill_form", m("fields", []map[string]any{{"selector": "#inp", "value": "filled"}, {"selector": "#cb", "value": true}})},
+		{"electron_downloads", m()},
 		{"electron_scroll", m("dy", 10)}, {"electron_scroll_into_view", m("selector", "#btn")},
 		{"emulation_set", m("colorScheme", "dark")}, {"emulation_reset", m()},
 		{"clock_status", m()}, {"clock_install", m()}, {"clock_set_time", m("time", "2026-01-01T00:00:00Z")},

@@ -3,6 +3,7 @@ package tool
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,7 +230,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	}
 	kept := *a
 	kept.Relaunch, kept.SessionID = false, ""
-	sess.Relaunch = &kept
+	sess.Relaunch, _ = json.Marshal(&kept)
 	if shimDone != nil {
 		// The session removes the shim when it closes.
 		done := shimDone
@@ -268,7 +269,7 @@ func relaunchArgs(ctx context.Context, s *Server, id string) (*launchArgs, strin
 			}
 			continue
 		}
-		if _, ok := x.Relaunch.(*launchArgs); ok {
+		if len(x.Relaunch) > 0 {
 			found = append(found, x)
 		}
 	}
@@ -279,7 +280,10 @@ func relaunchArgs(ctx context.Context, s *Server, id string) (*launchArgs, strin
 		}
 		return nil, "", errs.BadArg("relaunch", "no session launched by this server has crashed or ended; call electron_launch with executablePath or main")
 	case 1:
-		prev := *found[0].Relaunch.(*launchArgs)
+		var prev launchArgs
+		if err := json.Unmarshal(found[0].Relaunch, &prev); err != nil {
+			return nil, "", errs.Wrap(errs.Internal, err, "reading the ended session's launch arguments")
+		}
 		return &prev, found[0].ID, nil
 	}
 	return nil, "", errs.BadArg("sessionId", "%d ended sessions could be relaunched; pass sessionId to say which", len(found))

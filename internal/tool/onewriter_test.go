@@ -72,7 +72,7 @@ func TestDownloadsLandInArtifacts(t *testing.T) {
 	e := newEnv(t, Config{ArtifactsDir: art})
 	e.launch("/actions.html")
 	empty := e.ok("electron_downloads", nil)
-	if empty["policy"] != "artifacts" || empty["dir"] != filepath.Join(art, "downloads") || len(empty["downloads"].([]any)) != 0 {
+	if empty["handling"] != "artifacts" || empty["dir"] != filepath.Join(art, "downloads") || len(empty["downloads"].([]any)) != 0 {
 		t.Fatalf("before: %v", empty)
 	}
 	e.ok("electron_click", map[string]any{"selector": "#download"})
