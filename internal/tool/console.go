@@ -128,7 +128,7 @@ func clipText(s string) string {
 }
 
 // onEvent runs on a socket's reader goroutine: it only queues, in O(1).
-func (l *consoleLog) onEvent(s *target.Socket, ev target.Event) {
+func (l *consoleLog) OnEvent(s *target.Socket, ev target.Event) {
 	switch {
 	case ev.SessionID != "":
 		return

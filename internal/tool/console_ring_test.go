@@ -40,9 +40,9 @@ func TestConsoleRingCoalescesAndCounts(t *testing.T) {
 
 	l.working = true // no worker: this checks the bound alone
 	for i := range maxConsoleInbox + 250 {
-		l.onEvent(nil, cdp.Event{Method: "Runtime.consoleAPICalled", Params: json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`)})
+		l.OnEvent(nil, cdp.Event{Method: "Runtime.consoleAPICalled", Params: json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`)})
 	}
-	l.onEvent(nil, cdp.Event{Method: "Page.loadEventFired", Params: json.RawMessage(`{}`)})
+	l.OnEvent(nil, cdp.Event{Method: "Page.loadEventFired", Params: json.RawMessage(`{}`)})
 	if len(l.inbox) != maxConsoleInbox || l.inDropped != 250 || string(l.inbox[0].ev.Params) != `{"n":250}` {
 		t.Fatalf("inbox %d (first %s), dropped %d", len(l.inbox), l.inbox[0].ev.Params, l.inDropped)
 	}

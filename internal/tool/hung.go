@@ -116,7 +116,7 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def) (<-chan error
 			return
 		}
 		probe.Drop()
-		if ctx.Err() != nil || dialogsOf(sess).openDialog(sess, window) != nil {
+		if ctx.Err() != nil || openDialog(sess, window) != nil {
 			return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
 		}
 		hung.set(window)
@@ -157,7 +157,7 @@ func unstick(ctx context.Context, c *Call, window string, w nav.Window) bool {
 	if !hung.is(window) && w.Responsive(ctx, hangAgain) {
 		return false
 	}
-	if dialogsOf(c.Session).openDialog(c.Session, window) != nil {
+	if openDialog(c.Session, window) != nil {
 		return false // a dialog, not a script: the navigation answers it
 	}
 	if err := w.Interrupt(ctx); err != nil {
@@ -191,7 +191,7 @@ func navsOf(sess *session.Session) *navWatch {
 	return listenerOf(sess, func() *navWatch { return &navWatch{win: map[string]*navState{}} })
 }
 
-func (n *navWatch) onEvent(s *target.Socket, ev target.Event) {
+func (n *navWatch) OnEvent(s *target.Socket, ev target.Event) {
 	if ev.SessionID != "" {
 		return
 	}

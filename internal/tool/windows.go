@@ -70,9 +70,8 @@ func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]wind
 	}
 	if probe {
 		var wg sync.WaitGroup
-		dialogs := dialogsOf(sess)
 		for i := range out {
-			if d := dialogs.openDialog(sess, out[i].ID); d != nil {
+			if d := openDialog(sess, out[i].ID); d != nil {
 				// Its page answers nothing until the dialog is answered.
 				out[i].Dialog = &openDialogBrief{Type: d.Type, Message: d.Message}
 				continue
