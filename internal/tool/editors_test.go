@@ -95,13 +95,23 @@ func TestTypeIntoMonaco(t *testing.T) {
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": editorCode, "replace": true})
 			wantEditor(t, r, "monaco", "paste", value(), editorCode)
 
-			// 60 lines: Monaco draws only those in view. The answer says how
-			// much it checked, and never denies text that landed.
+			// 60 lines: Monaco draws only those in view, but its model (the
+			// page's monaco.editor) holds them all: read there, exact.
 			long := longCode()
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": long, "replace": true})
 			wantEditor(t, r, "monaco", "paste", value(), long)
+			if r["verified"] != "exact" {
+				t.Fatalf("60 lines through the model: %v", r)
+			}
+			// Without a model the page exposes, the drawn lines are read: the
+			// answer says how much it checked, and never denies text that
+			// landed.
+			e.eval("window.__monaco = window.monaco; window.monaco = undefined; true")
+			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": long, "replace": true})
+			e.eval("window.monaco = window.__monaco; true")
+			wantEditor(t, r, "monaco", "paste", value(), long)
 			if r["verified"] != "partial" || num(r["checked_lines"]) < 10 {
-				t.Fatalf("60 lines: %v", r)
+				t.Fatalf("60 lines, drawn lines only: %v", r)
 			}
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "\nend();"})
 			wantEditor(t, r, "monaco", "paste", value(), long+"\nend();")
@@ -187,6 +197,18 @@ func TestTypeIntoCodeMirror(t *testing.T) {
 	wantEditor(t, r, "codemirror", "paste", value(), long)
 	if r["verified"] != "exact" && r["verified"] != "partial" {
 		t.Fatalf("60 lines: %v", r)
+	}
+	// 2,000 lines: CodeMirror draws a window of them with gaps; its view's
+	// state (the content element's cmView) holds all, read exactly.
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "row %d;\n", i)
+	}
+	huge := b.String() + "done();"
+	r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": huge, "replace": true})
+	wantEditor(t, r, "codemirror", "paste", value(), huge)
+	if r["verified"] != "exact" {
+		t.Fatalf("2,000 lines through the model: %v", r["verified"])
 	}
 	r = e.ok("electron_type", map[string]any{"selector": ".cm-content", "text": editorCode})
 	wantEditor(t, r, "codemirror", "paste", value(), editorCode)

@@ -274,10 +274,43 @@ function textOfBlock(el) {
   return nbspToSpace(t);
 }
 
+// modelText reads the whole text through the editor's own model when the
+// page exposes it (issue 28, point 4): Monaco's editor instance (the
+// page's global monaco, its editor whose DOM node is this root) and
+// CodeMirror 6's view (found from the content element as
+// EditorView.findFromDOM finds it). Ace's model is read
+// by aceLines. null when there is none: the drawn lines are read instead.
+function modelText(ed) {
+  try {
+    if (ed.kind === 'monaco') {
+      var m = window.monaco, eds = m && m.editor && typeof m.editor.getEditors === 'function' ? m.editor.getEditors() : [];
+      for (var i = 0; i < eds.length; i++) {
+        var node = typeof eds[i].getDomNode === 'function' ? eds[i].getDomNode() : null;
+        if (node && (node === ed.root || ed.root.contains(node) || node.contains(ed.root))) {
+          var model = eds[i].getModel();
+          if (model && typeof model.getValue === 'function') return String(model.getValue());
+        }
+      }
+    }
+    if (ed.kind === 'codemirror') {
+      // EditorView.findFromDOM's way: the content element's tile (6.4x:
+      // cmTile, its root's view) or, before, its cmView's view.
+      var tile = ed.input.cmTile, view = (tile && tile.root && tile.root.view) || (ed.input.cmView && ed.input.cmView.view);
+      if (view && view.state && view.state.doc && typeof view.state.doc.toString === 'function') return view.state.doc.toString();
+    }
+  } catch (e) {
+    // A model that throws is no model: the drawn lines answer.
+  }
+  return null;
+}
+
 // editorText is what the editor shows of its text: {lines, at_start,
 // at_end, contiguous} (readable: false for a terminal, whose screen is the
-// application's output, not its input).
+// application's output, not its input), or its whole text (whole) when
+// its model is readable.
 function editorText(ed) {
+  var whole = modelText(ed);
+  if (whole !== null) return { readable: true, whole: whole.replace(/\r\n?/g, '\n'), lines: [], at_start: true, at_end: true, contiguous: true, model: true };
   var r;
   switch (ed.kind) {
     case 'monaco': r = monacoLines(ed); break;
