@@ -87,13 +87,6 @@ func TestConsoleLogs(t *testing.T) {
 	}
 }
 
-func TestClipText(t *testing.T) {
-	long := strings.Repeat("é", maxConsoleText)
-	if c := clipText(long); len(c) > maxConsoleText+40 || !strings.Contains(c, "bytes)") {
-		t.Errorf("clipText: %d bytes, %q…", len(c), c[:20])
-	}
-}
-
 // pageEntries leaves out Chromium's own network entries (a favicon's 404
 // can come at any time).
 func pageEntries(entries []any) []any {

@@ -3,7 +3,7 @@ package tool
 import (
 	"context"
 
-	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
+	capt "github.com/understudy-dev/understudy/internal/capture"
 
 	"github.com/understudy-dev/understudy/internal/surface"
 )

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	// "capture" is console.go's type
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	capt "github.com/understudy-dev/understudy/internal/capture" // "capture" is console.go's type
+	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/nav"

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -221,20 +222,15 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 // traceConsole returns the console lines the session logged since the
 // previous step.
 func (s *Server) traceConsole(sess *session.Session) []string {
-	l := consoleOf(sess)
-	l.drain(0)
 	s.tracing.mu.Lock()
 	last := s.tracing.console[sess.ID]
 	s.tracing.mu.Unlock()
+	p := consoleOf(sess).Read(consolelog.Query{Since: last})
 	var lines []string
-	l.mu.Lock()
-	for _, e := range l.entries() {
-		if e.Seq > last {
-			lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
-			last = e.Seq
-		}
+	for _, e := range p.Entries {
+		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
 	}
-	l.mu.Unlock()
+	last = p.NextSince
 	if len(lines) > maxTraceConsole {
 		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
 	}
@@ -407,13 +403,9 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	s.tracing.live.Store(rec)
 	// Console lines from before the trace are not part of it.
 	for _, sess := range s.sessions.List() {
-		l := consoleOf(sess)
-		l.drain(0)
-		l.mu.Lock()
-		for _, e := range l.entries() {
-			s.tracing.console[sess.ID] = max(s.tracing.console[sess.ID], e.Seq)
+		if p := consoleOf(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
+			s.tracing.console[sess.ID] = p.NextSince
 		}
-		l.mu.Unlock()
 	}
 	return stateOf(true, rec.Status()), nil
 }
