@@ -12,6 +12,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/agentjs"
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
 
 // agentJS is the fixed main-process instrumentation (agent.js): IPC capture
@@ -43,6 +44,9 @@ type Instrument struct {
 	done      chan struct{}
 	timeout   time.Duration
 }
+
+// InstrumentKey names the instrumentation connection a session holds.
+var InstrumentKey = svc.New[*Instrument]("main-process instrumentation")
 
 // NewInstrument opens an inspector connection for instrumentation (as
 // [Opener] does) and starts renewing its lease on life. The closer it

@@ -4,7 +4,11 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// ConnKey names the main-process inspector connection a session holds.
+var ConnKey = svc.New[*cdp.Conn]("main-process inspector")
 
 // Opener returns a function that connects to the inspector (on ctx) and
 // hands back the connection with its closer, in the shape

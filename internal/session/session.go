@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
+	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
@@ -85,10 +85,10 @@ type Session struct {
 	front    string // the window brought to front last (pointer input needs it)
 	ended    bool
 	endWhy   string
-	crash    *Crash                       // the main process ended on its own (see Crashed)
-	stopping bool                         // we are ending the app: its exit is no crash
-	closing  bool                         // Go refuses new work
-	extras   map[reflect.Type]*attachment // things hung on the session (relay, logs, …), by type
+	crash    *Crash              // the main process ended on its own (see Crashed)
+	stopping bool                // we are ending the app: its exit is no crash
+	closing  bool                // Go refuses new work
+	extras   map[any]*attachment // services hung on the session (relay, logs, …), by svc.Key
 }
 
 // New builds a session around an opened pool. It watches the process (when
@@ -100,7 +100,7 @@ func New(id string, mode Mode, proc *browser.Process, ep browser.Endpoint, v bro
 	s := &Session{
 		ID: id, Mode: mode, Created: time.Now(), Proc: proc, Endpoint: ep, Version: v,
 		Pool: pool, Surfaces: reg,
-		extras: map[reflect.Type]*attachment{}, Pages: page.NewStore(),
+		extras: map[any]*attachment{}, Pages: page.NewStore(),
 	}
 	s.gate.init()
 	s.life, s.cancel = context.WithCancel(context.Background())
@@ -216,15 +216,15 @@ func (s *Session) LastError() string {
 	return s.lastErr
 }
 
-// Attach returns the value of type T hung on the session (a relay, a
+// Attach returns the service k names hung on the session (a relay, a
 // dialog log, an inspector connection), creating it with create on first
-// use; there is at most one value of each type per session. create gets
+// use; there is at most one service per key. create gets
 // the session's lifetime context; the closer it returns runs when the
 // session closes. Creation is serialised per session. Once the session is
 // closing, Attach creates nothing and fails with NOT_RUNNING.
-func Attach[T any](s *Session, create func(life context.Context) (T, func() error, error)) (T, error) {
+func Attach[T any](s *Session, k svc.Key[T], create func(life context.Context) (T, func() error, error)) (T, error) {
 	var zero T
-	key := reflect.TypeFor[T]()
+	key := any(k)
 	s.attachMu.Lock()
 	defer s.attachMu.Unlock()
 	s.mu.Lock()
@@ -254,13 +254,13 @@ func Attach[T any](s *Session, create func(life context.Context) (T, func() erro
 	return v, nil
 }
 
-// Extra returns the value of type T hung on the session by Attach, if
+// Extra returns the service k names hung on the session by Attach, if
 // there is one; it never creates it.
-func Extra[T any](s *Session) (T, bool) {
+func Extra[T any](s *Session, k svc.Key[T]) (T, bool) {
 	var zero T
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, ok := s.extras[reflect.TypeFor[T]()]
+	a, ok := s.extras[any(k)]
 	if !ok || s.closing {
 		return zero, false
 	}
@@ -276,7 +276,7 @@ func (s *Session) closeConns() {
 		s.mu.Lock()
 		s.closing = true
 		extras := s.extras
-		s.extras = map[reflect.Type]*attachment{}
+		s.extras = map[any]*attachment{}
 		s.mu.Unlock()
 		s.cancel()
 		for _, a := range extras {

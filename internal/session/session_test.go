@@ -9,6 +9,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
 
 // bare is a session with no app behind it: no process, pool or registry.
@@ -51,14 +52,16 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// TestAttachTypedCreatedOnceAndClosed: one value per type, created once,
-// closed with the session; a closing session creates nothing.
+// TestAttachTypedCreatedOnceAndClosed: one service per key, created once,
+// closed with the session; a closing session creates nothing. Two keys of
+// one type are two services.
 func TestAttachTypedCreatedOnceAndClosed(t *testing.T) {
 	s := bare(t, "s1")
 	type log struct{ n int }
+	logKey, otherLogKey := svc.New[*log]("log"), svc.New[*log]("other log")
 	made, closed := 0, 0
 	for i := 0; i < 3; i++ {
-		v, err := Attach(s, func(life context.Context) (*log, func() error, error) {
+		v, err := Attach(s, logKey, func(life context.Context) (*log, func() error, error) {
 			if life.Err() != nil {
 				t.Error("created on an ended context")
 			}
@@ -69,15 +72,22 @@ func TestAttachTypedCreatedOnceAndClosed(t *testing.T) {
 			t.Fatal(v, err)
 		}
 	}
-	other, err := Attach(s, func(context.Context) (string, func() error, error) { return "x", nil, nil })
+	other, err := Attach(s, svc.New[string]("name"), func(context.Context) (string, func() error, error) { return "x", nil, nil })
 	if err != nil || other != "x" || made != 1 {
 		t.Fatalf("a second type: %q %v (made %d)", other, err, made)
+	}
+	second, err := Attach(s, otherLogKey, func(context.Context) (*log, func() error, error) { return &log{n: 42}, nil, nil })
+	if err != nil || second.n != 42 {
+		t.Fatalf("a second key of the same type: %v %v", second, err)
+	}
+	if v, ok := Extra(s, logKey); !ok || v.n != 1 {
+		t.Fatalf("Extra(logKey) = %v %v", v, ok)
 	}
 	s.Detach()
 	if closed != 1 {
 		t.Fatalf("closed %d times", closed)
 	}
-	if _, err := Attach(s, func(context.Context) (*log, func() error, error) {
+	if _, err := Attach(s, logKey, func(context.Context) (*log, func() error, error) {
 		t.Error("created on a closed session")
 		return nil, nil, nil
 	}); errs.CodeOf(err) != errs.NotRunning {

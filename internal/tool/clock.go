@@ -8,7 +8,11 @@ import (
 	"github.com/understudy-dev/understudy/internal/clock"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// clockKey names the session"s clock.
+var clockKey = svc.New[*clock.Clock]("clock")
 
 func registerClock(s *Server) {
 	define(s, Def{
@@ -54,7 +58,7 @@ func registerClock(s *Server) {
 }
 
 func clockOf(sess *session.Session) (*clock.Clock, error) {
-	return session.Attach(sess, func(life context.Context) (*clock.Clock, func() error, error) {
+	return session.Attach(sess, clockKey, func(life context.Context) (*clock.Clock, func() error, error) {
 		k := clock.New(life, sess.Pool)
 		return k, k.Close, nil
 	})

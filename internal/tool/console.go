@@ -7,7 +7,14 @@ import (
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// consoleKey names the session"s console log.
+var consoleKey = svc.New[*consolelog.Log]("console log")
+
+// consoleCaptureKey names the session"s console capture.
+var consoleCaptureKey = svc.New[*consolelog.Capture]("console capture")
 
 // Console messages and uncaught exceptions of every socket a session has
 // (pages, webview guests, out-of-process frames) are kept in a bounded
@@ -82,7 +89,7 @@ func consoleOf(sess *session.Session) *consolelog.Log {
 	create := func() *consolelog.Log {
 		return consolelog.New(consolelog.Options{Surfaces: sess.Surfaces, Next: sess.NextSeq, Spawn: sess.Go})
 	}
-	l, err := session.Attach(sess, func(context.Context) (*consolelog.Log, func() error, error) {
+	l, err := session.Attach(sess, consoleKey, func(context.Context) (*consolelog.Log, func() error, error) {
 		l := create()
 		remove := sess.Pool.Listen(l.OnEvent)
 		return l, func() error { remove(); return nil }, nil
@@ -99,7 +106,7 @@ func consoleOf(sess *session.Session) *consolelog.Log {
 // listeners are in place.
 func startCapture(sess *session.Session) {
 	log := consoleOf(sess) // before Attach: create must not attach
-	_, _ = session.Attach(sess, func(life context.Context) (*consolelog.Capture, func() error, error) {
+	_, _ = session.Attach(sess, consoleCaptureKey, func(life context.Context) (*consolelog.Capture, func() error, error) {
 		c := consolelog.StartCapture(life, sess.Pool, sess.Surfaces, log)
 		return c, c.Close, nil
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/dialogs"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
@@ -29,8 +30,11 @@ func registerDialogs(s *Server) {
 // every socket of the session's pool) on first use. openSession calls it,
 // so dialogs are logged from the start.
 func dialogsOf(sess *session.Session) *dialogs.Log {
-	return listenerOf(sess, func() *dialogs.Log { return dialogs.New(sess.Go) })
+	return listenerOf(sess, dialogsKey, func() *dialogs.Log { return dialogs.New(sess.Go) })
 }
+
+// dialogsKey names the session's dialog log.
+var dialogsKey = svc.New[*dialogs.Log]("dialog log")
 
 // socketListener records events of the sockets of a session's pool.
 type socketListener interface {
@@ -41,8 +45,8 @@ type socketListener interface {
 // it listen to every socket of the session's pool (until the session
 // closes) on first use. On a session that is closing it returns a fresh T
 // that listens to nothing.
-func listenerOf[T socketListener](sess *session.Session, create func() T) T {
-	v, err := session.Attach(sess, func(context.Context) (T, func() error, error) {
+func listenerOf[T socketListener](sess *session.Session, k svc.Key[T], create func() T) T {
+	v, err := session.Attach(sess, k, func(context.Context) (T, func() error, error) {
 		l := create()
 		remove := sess.Pool.Listen(l.OnEvent)
 		return l, func() error { remove(); return nil }, nil

@@ -8,7 +8,11 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// downloadsKey names the session"s downloads.
+var downloadsKey = svc.New[*capt.Downloads]("downloads")
 
 // A page's own downloads (an <a download> click) land in
 // <artifacts>/downloads, named by their guid, never in the user's folders;
@@ -24,7 +28,7 @@ func registerDownloads(s *Server) {
 
 // startDownloads routes the new session's downloads (openSessionOn).
 func startDownloads(ctx context.Context, s *Server, sess *session.Session) {
-	_, _ = session.Attach(sess, func(context.Context) (*capt.Downloads, func() error, error) {
+	_, _ = session.Attach(sess, downloadsKey, func(context.Context) (*capt.Downloads, func() error, error) {
 		if u, err := url.Parse(cmp.Or(sess.Endpoint.HTTPURL, sess.Endpoint.BrowserWSURL)); err == nil && u.Hostname() != "" && !browser.IsLoopbackHost(u.Hostname()) {
 			d := capt.UnmanagedDownloads("the browser runs on " + u.Hostname() + ": its downloads stay on that host")
 			return d, d.Close, nil
@@ -51,7 +55,7 @@ type DownloadsResult struct {
 }
 
 func listDownloads(_ context.Context, c *Call, _ *downloadsArgs) (*DownloadsResult, error) {
-	d, ok := session.Extra[*capt.Downloads](c.Session)
+	d, ok := session.Extra(c.Session, downloadsKey)
 	if !ok {
 		return &DownloadsResult{Handling: "unmanaged", Note: "downloads are not watched in this session", Downloads: []capt.Download{}}, nil
 	}

@@ -75,7 +75,7 @@ func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.Invoke
 	if err != nil {
 		return nil, err
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func nativeMenu(ctx context.Context, c *Call, _ *noArgs) (*menuResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*menuItemRes
 	if err != nil {
 		return nil, err
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.
 	if err != nil {
 		return nil, err
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func instrumentOf(ctx context.Context, c *Call) (*mainproc.Instrument, error) {
 	if err != nil {
 		return nil, err
 	}
-	return session.Attach(c.Session, mainproc.NewInstrument(ctx, url))
+	return session.Attach(c.Session, mainproc.InstrumentKey, mainproc.NewInstrument(ctx, url))
 }
 
 // defaultRedact are the argument keys every capture redacts.

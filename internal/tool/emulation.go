@@ -7,8 +7,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/emulation"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
+
+// emulationKey names the session"s emulation.
+var emulationKey = svc.New[*emulation.Book]("emulation")
 
 func registerEmulation(s *Server) {
 	define(s, Def{
@@ -62,7 +66,7 @@ type emulationResult struct {
 
 // emulationBook is the session's record of what each window was given.
 func emulationBook(sess *session.Session) (*emulation.Book, error) {
-	return session.Attach(sess, func(context.Context) (*emulation.Book, func() error, error) {
+	return session.Attach(sess, emulationKey, func(context.Context) (*emulation.Book, func() error, error) {
 		b := emulation.NewBook()
 		// ADR-008: a window's record goes when its target does.
 		unwatch := sess.Pool.Watch(func(ch target.Change) {

@@ -89,7 +89,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error
 	if url == "" {
 		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return nil, err
 	}

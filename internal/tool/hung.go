@@ -8,8 +8,15 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
+
+// navWatchKey names the session's watch of window navigations.
+var navWatchKey = svc.New[*navWatch]("navigation watch")
+
+// hungKey names the session"s hung windows.
+var hungKey = svc.New[*hungWindows]("hung windows")
 
 // A renderer stuck in a script (while(true){}) answers nothing: without a
 // check every page tool waits for the backstop, and a retry waits again.
@@ -37,7 +44,7 @@ type hungWindows struct {
 }
 
 func hungOf(sess *session.Session) *hungWindows {
-	v, err := session.Attach(sess, func(context.Context) (*hungWindows, func() error, error) {
+	v, err := session.Attach(sess, hungKey, func(context.Context) (*hungWindows, func() error, error) {
 		return &hungWindows{}, nil, nil
 	})
 	if err != nil {
@@ -188,7 +195,7 @@ type navState struct {
 const navForget = 30 * time.Second
 
 func navsOf(sess *session.Session) *navWatch {
-	return listenerOf(sess, func() *navWatch { return &navWatch{win: map[string]*navState{}} })
+	return listenerOf(sess, navWatchKey, func() *navWatch { return &navWatch{win: map[string]*navState{}} })
 }
 
 func (n *navWatch) OnEvent(s *target.Socket, ev target.Event) {

@@ -15,8 +15,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
+	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
+
+// launchShimKey names the session"s launch shim.
+var launchShimKey = svc.New[*launchShim]("launch shim")
 
 func registerLifecycle(s *Server) {
 	define(s, Def{
@@ -235,7 +239,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		// The session removes the shim when it closes.
 		done := shimDone
 		shimDone = nil
-		if _, err := session.Attach(sess, func(context.Context) (*launchShim, func() error, error) {
+		if _, err := session.Attach(sess, launchShimKey, func(context.Context) (*launchShim, func() error, error) {
 			return &launchShim{}, func() error { done(); return nil }, nil
 		}); err != nil {
 			done()

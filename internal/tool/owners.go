@@ -10,7 +10,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/relay"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -126,7 +125,7 @@ func (s *Server) foreignApps(ctx context.Context) (ports map[int]bool, sockets m
 		if s.owners.of(x.ID) == me {
 			continue
 		}
-		if r, ok := session.Extra[*relay.Relay](x); ok {
+		if r, ok := session.Extra(x, relayKey); ok {
 			addPort(ports, r.HTTPURL())
 			sockets[r.WSURL()] = true
 		}

@@ -5,7 +5,11 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/relay"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// relayKey names the session"s relay.
+var relayKey = svc.New[*relay.Relay]("relay")
 
 func registerRelay(s *Server) {
 	define(s, Def{
@@ -29,7 +33,7 @@ type relayResult struct {
 }
 
 func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (*relayResult, error) {
-	r, err := session.Attach(c.Session, func(life context.Context) (*relay.Relay, func() error, error) {
+	r, err := session.Attach(c.Session, relayKey, func(life context.Context) (*relay.Relay, func() error, error) {
 		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger, Files: c.Server.files})
 		if err != nil {
 			return nil, nil, err

@@ -98,7 +98,7 @@ func classifyRoots(ctx context.Context, c *Call, res *surfacesResult) {
 	if len(ids) == 0 {
 		return
 	}
-	conn, err := session.Attach(c.Session, mainproc.Opener(ctx, url))
+	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
 	if err != nil {
 		return
 	}

@@ -175,7 +175,7 @@ func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.S
 // traceNetwork returns the requests the session's network capture
 // recorded since the previous step (none when capture is off).
 func (s *Server) traceNetwork(sess *session.Session) []string {
-	n, ok := session.Extra[*network.Network](sess)
+	n, ok := session.Extra(sess, networkKey)
 	if !ok || !n.Capturing() {
 		return nil
 	}
