@@ -53,6 +53,12 @@ func typeClearLexical(t *testing.T, e *env) {
 	if got := e.eval("window.editorText()"); got != "" {
 		t.Fatalf("Lexical holds %q after clear (answer %v)", got, r)
 	}
+	// Several lines: Lexical holds them as typed (paragraphs, which its
+	// text joins with a blank line, or line breaks), and the answer says so.
+	r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "one\ntwo\nthree", "replace": true})
+	if got := strings.ReplaceAll(e.evalString("window.editorText()"), "\n\n", "\n"); got != "one\ntwo\nthree" || r["match"] != "exact" {
+		t.Fatalf("three lines: Lexical holds %q (answer %v)", got, r)
+	}
 }
 
 // TestTypeIntoAce: Ace draws line numbers in a gutter beside the text. The
