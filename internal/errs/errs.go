@@ -288,6 +288,24 @@ func (e *Error) With(key string, value any) *Error {
 	return e
 }
 
+// CopyOf returns err as an *Error to amend (its message, hint, details)
+// without touching err: a copy of its coded error with details of its own,
+// or INTERNAL_ERROR wrapping err with what (an error without a code).
+func CopyOf(err error, what string) *Error {
+	e := As(err)
+	if e == nil {
+		w := Wrap(Internal, err, what)
+		w.Details = map[string]any{}
+		return w
+	}
+	c := *e
+	c.Details = make(map[string]any, len(e.Details)+2)
+	for k, v := range e.Details {
+		c.Details[k] = v
+	}
+	return &c
+}
+
 // As returns the first *Error in err's chain, or nil.
 func As(err error) *Error {
 	var e *Error

@@ -139,3 +139,20 @@ func TestUnknownJSONField(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyOfLeavesTheOriginal: an amended copy has details of its own; an
+// error without a code becomes INTERNAL_ERROR with a details map to fill.
+func TestCopyOfLeavesTheOriginal(t *testing.T) {
+	e := New(BadArgument, "x").With("field", "a")
+	c := CopyOf(e, "ctx")
+	c.Details["extra"] = 1
+	c.Message = "changed"
+	if e.Details["extra"] != nil || e.Message != "x" || c.Code != BadArgument || c.Details["field"] != "a" {
+		t.Fatalf("original %+v, copy %+v", e, c)
+	}
+	w := CopyOf(errors.New("boom"), "ctx")
+	w.Details["k"] = 1
+	if w.Code != Internal {
+		t.Fatalf("uncoded: %+v", w)
+	}
+}

@@ -314,14 +314,11 @@ type ElementState struct {
 	Busy     bool  `json:"busy"`
 }
 
-// Control is what kind of form control an element is: its tag, type
-// attribute and first ARIA role (lower case), and whether it is an
-// editing host.
+// Control is the action a form control takes, judged in the page as the
+// actions judge it: "select", "file", "value" (what SetValue sets),
+// "checkbox" (what Checked takes) or "text".
 type Control struct {
-	Tag      string `json:"tag"`
-	Type     string `json:"type"`
-	Role     string `json:"role"`
-	Editable bool   `json:"editable"`
+	Kind string `json:"kind"`
 }
 
 // GetControl says what kind of control the element is.

@@ -77,25 +77,6 @@ type fillFormResult struct {
 	Filled []filledField `json:"filled"`
 }
 
-// controlKind is the single tool a field's control calls for.
-func controlKind(c *page.Control) string {
-	switch {
-	case c.Tag == "select":
-		return "select"
-	case c.Tag == "input" && (c.Type == "checkbox" || c.Type == "radio"):
-		return "checkbox"
-	case c.Tag == "input" && c.Type == "file":
-		return "file"
-	case c.Tag == "input" && strings.Contains(" range number date time datetime-local month week color ", " "+c.Type+" "):
-		return "value"
-	case c.Role == "checkbox" || c.Role == "radio" || c.Role == "switch" || c.Role == "menuitemcheckbox" || c.Role == "menuitemradio":
-		return "checkbox"
-	case c.Role == "slider" || c.Role == "spinbutton":
-		return "value"
-	}
-	return "text"
-}
-
 // controlOf reads what kind of control a field is, waiting up to timeout
 // for a selector to match.
 func controlOf(ctx context.Context, c *Call, loc page.Locator, timeout time.Duration) (*page.Control, error) {
@@ -138,7 +119,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 		if err != nil {
 			return nil, fieldFailed(err, name, out)
 		}
-		ff := filledField{Field: name, Kind: controlKind(ctl)}
+		ff := filledField{Field: name, Kind: ctl.Kind}
 		switch ff.Kind {
 		case "file":
 			return nil, fieldFailed(errs.BadArg(name, "is a file input; set its files with electron_set_files"), name, out)
@@ -196,19 +177,11 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 // fieldFailed is the failure of one field: its own code and message,
 // naming the field, with what the fields before it hold now.
 func fieldFailed(err error, name string, done *fillFormResult) error {
-	e := errs.As(err)
-	if e == nil {
-		e = errs.Wrap(errs.Internal, err, name)
-	}
-	out := *e
-	out.Message = name + ": " + e.Message
-	out.Details = map[string]any{}
-	for k, v := range e.Details {
-		out.Details[k] = v
-	}
+	out := errs.CopyOf(err, name)
+	out.Message = name + ": " + out.Message
 	out.Details["field"] = name
 	out.Details["filled"] = done.Filled
-	return &out
+	return out
 }
 
 // boolValue reads a checkbox's wanted state: true, false, or their words.

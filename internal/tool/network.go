@@ -268,17 +268,7 @@ func (r *CapturedResult) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func checkReveal(c *Call, reveal bool) error {
-	if reveal && !c.Server.cfg.AllowSecrets {
-		return errs.New(errs.SecretsNotAllowed, "reveal:true needs the server's --allow-secrets").With("field", "reveal")
-	}
-	return nil
-}
-
 func networkCaptured(_ context.Context, c *Call, a *capturedArgs) (*CapturedResult, error) {
-	if err := checkReveal(c, a.Reveal); err != nil {
-		return nil, err
-	}
 	n, err := netOf(c)
 	if err != nil {
 		return nil, err
@@ -518,9 +508,6 @@ type ExportHARResult struct {
 }
 
 func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*ExportHARResult, error) {
-	if err := checkReveal(c, a.Reveal); err != nil {
-		return nil, err
-	}
 	n, err := netOf(c)
 	if err != nil {
 		return nil, err

@@ -143,19 +143,6 @@ type revealArgs struct {
 
 func (r *revealArgs) reveals() bool { return r.Reveal }
 
-// reveals says whether values may be shown; asking without the operator's
-// flag is SECRETS_NOT_ALLOWED (never a silent redaction the agent did not
-// ask for).
-func (c *Call) reveals(r revealArgs) (bool, error) {
-	if !r.Reveal {
-		return false, nil
-	}
-	if !c.Server.cfg.AllowSecrets {
-		return false, errs.New(errs.SecretsNotAllowed, "reveal: the server was not started with --allow-secrets").With("field", "reveal")
-	}
-	return true, nil
-}
-
 // redactCookies shows the cookies' values when the call may reveal; a
 // cookie value is a secret.String, [redacted] otherwise by construction.
 func redactCookies(cs []storage.Cookie, reveal bool) []storage.Cookie {
@@ -193,10 +180,7 @@ type cookiesResult struct {
 }
 
 func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*cookiesResult, error) {
-	reveal, err := c.reveals(a.revealArgs)
-	if err != nil {
-		return nil, err
-	}
+	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
 	conn, err := anyConn(ctx, c)
 	if err != nil {
 		return nil, err
@@ -340,11 +324,9 @@ type storageSnapshotResult struct {
 }
 
 func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storageSnapshotResult, error) {
-	reveal, err := c.reveals(a.revealArgs)
-	if err != nil {
-		return nil, err
-	}
+	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
 	var only string
+	var err error
 	if a.Origin != "" {
 		if only, err = storage.NormalizeOrigin("origin", a.Origin); err != nil {
 			return nil, err
@@ -654,10 +636,7 @@ type stateExportResult struct {
 }
 
 func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stateExportResult, error) {
-	reveal, err := c.reveals(a.revealArgs)
-	if err != nil {
-		return nil, err
-	}
+	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
 	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
 	if err != nil {
 		return nil, err

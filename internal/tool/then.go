@@ -142,19 +142,11 @@ func runThen(ctx context.Context, c *Call, name string, p *thenPlan, v any) (*th
 // actedThen is a failure of the "then" part: the action happened, its
 // answer is in details.result and the agent is told not to repeat it.
 func actedThen(name string, v any, err error) error {
-	e := errs.As(err)
-	if e == nil {
-		e = errs.Wrap(errs.Internal, err, "then")
-	}
-	out := *e
-	out.Details = map[string]any{}
-	for k, v := range e.Details {
-		out.Details[k] = v
-	}
+	out := errs.CopyOf(err, "then")
 	if b, jerr := json.Marshal(v); jerr == nil {
 		out.Details["result"] = json.RawMessage(b)
 	}
 	out.Details["acted"] = true
 	out.Hint = "The " + name + " itself was done and verified (details.result): do not repeat it. What it was to cause did not happen in time: look at the page (electron_snapshot) and decide."
-	return &out
+	return out
 }

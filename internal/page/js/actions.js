@@ -625,7 +625,7 @@ OPS.act = function (s, a) {
 // (still(): ms; 0 while it is loading).
 function quietWatch() {
   var last = _now();
-  var o = new MutationObserver(function () { last = _now(); });
+  var o = new _MO(function () { last = _now(); });
   o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   return {
     still: function () {
@@ -764,6 +764,20 @@ function valueState(el) {
       text: el.getAttribute('aria-valuetext') || '', vertical: el.getAttribute('aria-orientation') === 'vertical' };
   }
   return null;
+}
+
+// controlKind is the action a form control takes, judged as the actions
+// judge it: select (a <select>), file, value (valueState: range, date,
+// color inputs, ARIA value controls), checkbox (as checkedOf takes it: a
+// checkbox, radio or switch, a label of one, a web component holding one)
+// or text.
+function controlKind(el) {
+  if (el.localName === 'select') return 'select';
+  if (el.localName === 'input' && el.type === 'file') return 'file';
+  if (valueState(el)) return 'value';
+  if (isCheckable(el) || (el.localName === 'label' && el.control && isCheckable(el.control)) ||
+      (el.shadowRoot && innerControl(el, isCheckable))) return 'checkbox';
+  return 'text';
 }
 
 // setValue sets the value of an input that holds one whole (range, date,

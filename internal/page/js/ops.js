@@ -451,8 +451,7 @@ OPS.read = function (s, a) {
     case 'state':
       return fullState(el, deepActive());
     case 'control':
-      return { tag: el.localName, type: (el.getAttribute('type') || '').toLowerCase(), role: (el.getAttribute('role') || '').toLowerCase().split(' ')[0],
-        editable: !!el.isContentEditable };
+      return { kind: controlKind(el) };
     case 'bbox': {
       var r = el.getBoundingClientRect();
       return {
