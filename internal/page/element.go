@@ -323,7 +323,7 @@ type Control struct {
 
 // GetControl says what kind of control the element is.
 func (s *Store) GetControl(ctx context.Context, f Frame, l Locator) (*Control, error) {
-	return readAs[Control](ctx, s, f, l, "read", map[string]any{"kind": "control"})
+	return readAs[Control](ctx, s, f, l, "control", nil)
 }
 
 // GetState returns the element's state.

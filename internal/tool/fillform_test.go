@@ -69,3 +69,32 @@ func TestFillForm(t *testing.T) {
 		t.Errorf("disabled field: %v", f)
 	}
 }
+
+// TestFillFormOnALibrary: one call sets rc-slider's ARIA slider (by keys,
+// as electron_set_value moves it) and native range, date, color and text
+// inputs; the app's own value (window.volume) and the native inputs' input
+// events say what each holds.
+func TestFillFormOnALibrary(t *testing.T) {
+	e := componentsEnv(t, "slider.html")
+	handle := "#volume [role=slider]"
+	r := e.ok("electron_fill_form", map[string]any{"fields": []map[string]any{
+		{"selector": handle, "value": 45},
+		{"selector": "#level", "value": "73"},
+		{"selector": "#day", "value": "2026-12-07"},
+		{"selector": "#tint", "value": "#336699"},
+		{"selector": "#name", "value": "Grace"},
+	}})
+	kinds := ""
+	for _, f := range r["filled"].([]any) {
+		kinds += f.(map[string]any)["kind"].(string) + " "
+	}
+	if kinds != "value value value value text " {
+		t.Errorf("kinds %q: %v", kinds, r)
+	}
+	if v := num(e.eval("window.volume()")); v != 45 {
+		t.Errorf("rc-slider's own value is %d, want 45", v)
+	}
+	if got := e.evalString(`JSON.stringify([__seen['level:input'], __seen['day:input'], __seen['tint:input'], document.querySelector('#name').value])`); got != `["73","2026-12-07","#336699","Grace"]` {
+		t.Errorf("the page saw %s", got)
+	}
+}

@@ -59,3 +59,19 @@ func TestActThenObserve(t *testing.T) {
 		t.Fatalf("navigate then url: %v", r)
 	}
 }
+
+// TestThenOnALibrary: react-select opens its menu on a click, a moment
+// later; click then selector= waits for the options the library renders,
+// and the chosen option is what the app holds (window.chosen).
+func TestThenOnALibrary(t *testing.T) {
+	e := componentsEnv(t, "select.html")
+	r := e.ok("electron_click", map[string]any{"selector": "#fruit-input", "then": "selector=[role=option]"})
+	if th, _ := r["then"].(map[string]any); th["met"] != true {
+		t.Fatalf("click then selector: %v", r)
+	}
+	f := e.ok("electron_find", map[string]any{"role": "option", "name_exact": "Grape"})
+	e.ok("electron_click", map[string]any{"ref": firstRef(t, f), "then": "gone=[role=option]"})
+	if got := e.eval("window.chosen()"); got != "grape" {
+		t.Fatalf("react-select holds %v after the click on Grape", got)
+	}
+}

@@ -771,6 +771,8 @@ function valueState(el) {
 // color inputs, ARIA value controls), checkbox (as checkedOf takes it: a
 // checkbox, radio or switch, a label of one, a web component holding one)
 // or text.
+OPS.control = function (s, a) { return { kind: controlKind(locate(s, a)) }; };
+
 function controlKind(el) {
   if (el.localName === 'select') return 'select';
   if (el.localName === 'input' && el.type === 'file') return 'file';

@@ -450,8 +450,6 @@ OPS.read = function (s, a) {
     }
     case 'state':
       return fullState(el, deepActive());
-    case 'control':
-      return { kind: controlKind(el) };
     case 'bbox': {
       var r = el.getBoundingClientRect();
       return {
