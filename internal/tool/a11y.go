@@ -1,15 +1,7 @@
 package tool
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"maps"
-	"reflect"
-	"slices"
-	"sync"
-
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/understudy-dev/understudy/internal/a11y"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -21,14 +13,6 @@ func registerA11y(s *Server) {
 		Effects: Effects{Does: kRead},
 		Desc:    "Audit accessibility with axe-core (the engine the operator gave with --axe-core) in the active surface, the surface surfaceId, or surfaces:'all' (the active window and every frame, nested OOPIF and webview in it). Filter by exact axe rules or by tags (wcag2a, wcag2aa, best-practice, ...), impactMin, include/exclude selectors. Returns bounded violations and incomplete checks with rule id, impact, WCAG tags, help URL and, per node, a ref and surface_id to act on, with the true counts. Automated checks are partial: zero violations is not conformance.",
 	}, a11yAudit)
-}
-
-// axeEngine holds the engine the server loaded (once it loads; a failure
-// is tried again at the next audit, so an operator can install it while
-// the server runs).
-type axeEngine struct {
-	mu  sync.Mutex
-	eng *a11y.Engine
 }
 
 func (s *Server) axe() (*a11y.Engine, error) {
@@ -84,59 +68,6 @@ func (a *a11yArgs) validate() error {
 	}
 	o := a.options()
 	return o.Check()
-}
-
-// a11yRules is a11y_audit's rules: an array of rule ids (run only these)
-// or axe's own per-rule options, {"color-contrast": {"enabled": false}}.
-// It decodes anything; validate names what is wrong (field rules).
-type a11yRules struct {
-	IDs       []string
-	Overrides map[string]bool
-	bad       string
-}
-
-func (r *a11yRules) UnmarshalJSON(b []byte) error {
-	*r = a11yRules{}
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || bytes.Equal(b, []byte("null")):
-	case b[0] == '[':
-		if json.Unmarshal(b, &r.IDs) != nil {
-			r.bad = "an array of rule ids holds strings"
-		}
-	case b[0] == '{':
-		var m map[string]map[string]json.RawMessage
-		if json.Unmarshal(b, &m) != nil {
-			r.bad = `rule options are {"rule-id": {"enabled": true|false}}`
-			return nil
-		}
-		r.Overrides = make(map[string]bool, len(m))
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			o := m[id]
-			var on bool
-			raw, ok := o["enabled"]
-			if len(o) != 1 || !ok || json.Unmarshal(raw, &on) != nil {
-				r.bad = "rules." + id + ` is {"enabled": true|false} (the one rule option)`
-				return nil
-			}
-			r.Overrides[id] = on
-		}
-	default:
-		r.bad = `an array of rule ids, or rule options {"rule-id": {"enabled": false}}`
-	}
-	return nil
-}
-
-// inputTypeSchemas are the schemas of argument types that decode
-// themselves (jsonschema cannot infer them).
-func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
-	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[a11yRules](): {AnyOf: []*jsonschema.Schema{
-			{Type: "array", Items: &jsonschema.Schema{Type: "string"}},
-			{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "object",
-				Properties: map[string]*jsonschema.Schema{"enabled": {Type: "boolean"}}, Required: []string{"enabled"}}},
-		}},
-	}
 }
 
 // a11yAudited is one surface an audit ran in (or could not).

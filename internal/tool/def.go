@@ -1,17 +1,7 @@
 package tool
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"reflect"
-	"strings"
-	"sync"
-
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/understudy-dev/understudy/internal/errs"
 )
 
 // A tool is one Def, written beside its handler (docs/adr/037). Everything
@@ -148,34 +138,6 @@ func (d Def) annotations() *mcp.ToolAnnotations {
 	return a
 }
 
-// gateFlags refuses a call whose effects need a flag the operator did not
-// give: code in the main process without --allow-eval=main.
-func (s *Server) gateFlags(d Def) error {
-	if d.Effects.Eval == gateMainCode && !s.cfg.AllowEvalMain {
-		return errs.New(errs.EvalRequired, "%s runs code in the app's main process (it wraps the app's IPC handlers): the server was not started with --allow-eval=main", d.Name)
-	}
-	return nil
-}
-
-// gateArgs refuses what a call asks for that the operator did not allow:
-// secret values (reveal:true) without --allow-secrets.
-func (s *Server) gateArgs(d Def, args any) error {
-	if r, ok := args.(revealer); ok && d.Effects.Secrets && r.reveals() && !s.cfg.AllowSecrets {
-		return errs.New(errs.SecretsNotAllowed, "reveal:true shows secret values and needs the server's --allow-secrets").With("field", "reveal")
-	}
-	return nil
-}
-
-// revealer is the arguments of a tool declaring Effects.Secrets: it says
-// whether the call asks to see secret values.
-type revealer interface{ reveals() bool }
-
-// opensSession says the registered tool named opens the session it runs in.
-func (s *Server) opensSession(name string) bool {
-	d, ok := s.tools().defs[name]
-	return ok && d.Effects.OpensSession
-}
-
 // needsConfirm says a replay of the call needs confirm:true.
 func (d Def) needsConfirm() bool {
 	switch d.Effects.Eval {
@@ -186,111 +148,46 @@ func (d Def) needsConfirm() bool {
 	return d.Effects.Irreversible || d.Effects.EndsSession
 }
 
-// def is a registered tool: its Def and what add derived from its types.
-type def struct {
-	Def
-	schema func() *jsonschema.Schema // inferred from In on first use
-	// result is the schema of the tool's result type (Out), inferred on
-	// first use; nil while the tool returns an untyped result (see
-	// untypedResults).
-	result func() *jsonschema.Schema
-	// in and out are the argument (In) and result (Out) types.
-	in, out reflect.Type
-	decode  func(json.RawMessage) (any, error)
-	run     func(ctx context.Context, c *Call, args any) (any, error)
-}
+// gate names what a tool needs from the operator's flags.
+type gate int
 
-// define registers a tool whose arguments decode into In and whose result
-// is Out: a struct (or a pointer to one) whose JSON fields are the tool's
-// result fields. The envelope ({ok, …fields, _meta}) and the tool's MCP
-// outputSchema are derived from Out (see outputSchema). A tool whose Out is
-// an interface publishes no outputSchema; untypedResults lists them. A tool
-// whose eval gate the operator left closed is not registered at all.
-func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call, in *In) (Out, error)) {
-	switch t.Effects.Eval {
-	case gateEvalRenderer:
-		if !s.cfg.AllowEvalRenderer {
-			return
-		}
-	case gateEvalMain:
-		if !s.cfg.AllowEvalMain {
-			return
-		}
-	}
-	if t.Group == "" {
-		t.Group = groupByPrefix(t.Name)
-	}
-	name := t.Name
-	// Inferring the schema walks In by reflection; startup needs only its
-	// JSON, which schemas.json holds (see inputSchema), so the inference
-	// runs when a test or a tool missing from schemas.json asks for it.
-	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
-		if err != nil {
-			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
-		}
-		return schema
-	})
-	var result func() *jsonschema.Schema
-	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
-		result = sync.OnceValue(func() *jsonschema.Schema {
-			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
-			if err != nil {
-				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
-			}
-			// An action that takes "then" answers with it too (then.go).
-			if _, ok := any(new(In)).(thener); ok {
-				then, err := jsonschema.For[thenResult](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
-				if err != nil {
-					panic(fmt.Sprintf("tool %s: then schema: %v", name, err))
-				}
-				if schema.Properties == nil {
-					schema.Properties = map[string]*jsonschema.Schema{}
-				}
-				schema.Properties["then"] = then
-			}
-			return schema
-		})
-	}
-	d := &def{
-		Def: t, schema: schema, result: result, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
-		decode: func(raw json.RawMessage) (any, error) {
-			in := new(In)
-			if err := decodeArgs(raw, in); err != nil {
-				return nil, err
-			}
-			if v, ok := any(in).(validator); ok {
-				if err := v.validate(); err != nil {
-					return nil, err
-				}
-			}
-			return in, nil
-		},
-		run: func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(*In)) },
-	}
-	if _, dup := s.reg.defs[name]; dup {
-		panic("tool registered twice: " + name)
-	}
-	s.reg.defs[name] = d
-	s.reg.order = append(s.reg.order, name)
-}
+// kind is what a tool does to the world, which decides its annotations.
+type kind int
 
-// groupOf is the capability group of the registered tool named ("" for a
-// core tool or a name no tool has).
-func (s *Server) groupOf(name string) string {
-	if d, ok := s.tools().defs[name]; ok {
-		return d.Group
-	}
-	return ""
-}
+const (
+	// kRead changes nothing: reads, waits, assertions, listings.
+	kRead kind = iota + 1
+	// kSelect changes only what later calls act on or how they are
+	// answered (a selected window or surface, a dialog policy, a relay),
+	// or moves the pointer or a scroll position back to the same place on
+	// a repeat: not read-only, not destructive, idempotent.
+	kSelect
+	// kAdd adds something and takes nothing away (a session, a file, a
+	// scroll offset): not read-only, not destructive, not idempotent.
+	kAdd
+	// kSet drives the app to a stated value (a field's text, a checkbox):
+	// the app reacts as to a user, so destructive, but a repeat does
+	// nothing more.
+	kSet
+	// kAct drives the app as a user would (a click, a key): the app may do
+	// anything, destructive and not idempotent.
+	kAct
+	// kOpen reaches past the app: navigation to any URL, arbitrary code.
+	kOpen
+	// kReach reaches past the app and takes nothing away: a session on a
+	// grid or a remote endpoint, a new window at any URL. Not destructive,
+	// open world.
+	kReach
+)
 
-// groupByPrefix is the capability group whose prefix a tool's name has
-// ("" for none).
-func groupByPrefix(name string) string {
-	for _, g := range groups {
-		if strings.HasPrefix(name, g.prefix) {
-			return g.name
-		}
-	}
-	return ""
-}
+const (
+	gateNone gate = iota
+	// gateEvalRenderer and gateEvalMain: the tool is absent unless the
+	// operator allows that eval.
+	gateEvalRenderer
+	gateEvalMain
+	// gateMainCode: the tool runs fixed code of ours that wraps the app's
+	// main-process handlers; it is listed (its group names the flag) and
+	// answers EVAL_REQUIRED without --allow-eval=main.
+	gateMainCode
+)

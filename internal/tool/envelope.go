@@ -160,14 +160,12 @@ func (s *Server) notOffered(name string) bool {
 	return known && !s.sel.enabled(d.Def)
 }
 
-// namesNotOffered says whether text (a next action: a tool name, or a
-// sentence that starts with one) names a tool that off says is not
-// offered.
-func namesNotOffered(text string, off func(string) bool) bool {
-	for _, w := range toolWord().FindAllString(text, -1) {
-		if off(w) {
-			return true
-		}
+// mark copies the secret arguments into the call's result.
+func (s *secretArgs) mark(r Result) Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.names) > 0 {
+		r.SecretArgs = append([]string(nil), s.names...)
 	}
-	return false
+	return r
 }

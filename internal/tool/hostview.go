@@ -2,8 +2,6 @@ package tool
 
 import (
 	"encoding/json"
-	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -45,46 +43,6 @@ func hostDescription(d Def, off func(string) bool) string {
 		desc = d.Desc
 	}
 	return withoutPointersTo(desc, off)
-}
-
-// toolWord finds the words of a description that may be tool names.
-var toolWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z0-9]+(?:_[a-z0-9]+)+\b`) })
-
-// withoutPointersTo drops, from every sentence after the first, the
-// clauses ("; ") that name a tool that is off, and a sentence left with
-// none.
-func withoutPointersTo(desc string, off func(string) bool) string {
-	names := func(s string) bool { return namesNotOffered(s, off) }
-	sentences := strings.SplitAfter(desc, ". ")
-	out := sentences[:1]
-	changed := false
-	for _, s := range sentences[1:] {
-		if !names(s) {
-			out = append(out, s)
-			continue
-		}
-		changed = true
-		body := strings.TrimSpace(s)
-		end := ""
-		if strings.HasSuffix(body, ".") {
-			body, end = strings.TrimSuffix(body, "."), "."
-		}
-		var kept []string
-		for _, c := range strings.Split(body, "; ") {
-			if !names(c) {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) == 0 {
-			continue
-		}
-		r := strings.Join(kept, "; ")
-		out = append(out, strings.ToUpper(r[:1])+r[1:]+end+" ")
-	}
-	if !changed {
-		return desc
-	}
-	return strings.TrimSpace(strings.Join(out, ""))
 }
 
 // hostParams are parameter descriptions as tools/list carries them, by

@@ -585,8 +585,6 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}, nil
 }
 
-type noArgs struct{ Common }
-
 // endedApp says that a session's app had ended before the call.
 type endedApp struct {
 	WasDead  bool   `json:"was_dead,omitempty" jsonschema:"the app had already ended"`

@@ -3,7 +3,6 @@ package tool
 import (
 	"bytes"
 	"context"
-	"github.com/understudy-dev/understudy/internal/emulation"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -12,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/understudy-dev/understudy/internal/emulation"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"

@@ -18,25 +18,3 @@ type secretArgs struct {
 	mu    sync.Mutex
 	names []string
 }
-
-// secretArg marks the argument name of this call as a secret.
-func (c *Call) secretArg(name string) {
-	c.secrets.mu.Lock()
-	defer c.secrets.mu.Unlock()
-	for _, n := range c.secrets.names {
-		if n == name {
-			return
-		}
-	}
-	c.secrets.names = append(c.secrets.names, name)
-}
-
-// mark copies the secret arguments into the call's result.
-func (s *secretArgs) mark(r Result) Result {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.names) > 0 {
-		r.SecretArgs = append([]string(nil), s.names...)
-	}
-	return r
-}

@@ -167,15 +167,6 @@ func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*switchS
 	return &switchSurfaceResult{Surface: d, ActiveSurfaceID: d.ID, ActiveWindowID: c.Session.Surfaces.ActiveWindow()}, nil
 }
 
-// resolve resolves the active surface for a renderer operation and names
-// any automatic fallback in the result.
-func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
-	if c.surface != "" { // the ref's own surface (routeRef)
-		return c.Session.Surfaces.ResolveID(ctx, c.surface)
-	}
-	return c.Session.Surfaces.Resolve(ctx)
-}
-
 // modifierMask turns modifier names into CDP's bit mask with the same
 // names a key chord accepts (input.ParseModifiers).
 func modifierMask(mods []string) (int, error) {

@@ -21,29 +21,12 @@ import (
 // happened: EXPECTATION_FAILED says so, with the action's answer in
 // details.result, so that the agent does not repeat it.
 
-// thenArg is the "then" parameter of actions.
-type thenArg struct {
-	Then string `json:"then,omitempty" jsonschema:"after the action, wait until text=T (the page shows T), selector=S (shown), gone=S (hidden or absent) or url=U (the URL contains U) holds, and/or diff (answer with what changed since your last snapshot); ; joins them and timeout=MS bounds the wait (default 5000), e.g. text=Saved;diff"`
-}
-
-func (a *thenArg) thenSpec() string { return a.Then }
-
-// thener is the input of a tool that takes "then".
-type thener interface{ thenSpec() string }
-
 // thenPlan is a parsed "then".
 type thenPlan struct {
 	cond    *page.Condition
 	what    string // the condition as given, for messages
 	diff    bool
 	timeout time.Duration
-}
-
-// thenResult is what "then" adds to an action's answer.
-type thenResult struct {
-	Met      bool   `json:"met" jsonschema:"the condition held (true when only diff was asked)"`
-	WaitedMS int64  `json:"waited_ms"`
-	Diff     string `json:"diff,omitempty" jsonschema:"the surface's text snapshot since your last snapshot or find (since:'last')"`
 }
 
 // parseThen reads a "then" value; BAD_ARGUMENT names what is wrong.

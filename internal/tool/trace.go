@@ -2,272 +2,15 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/network"
-	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
-
-// maxTraceConsole bounds the console lines kept with one step.
-const maxTraceConsole = 50
-
-// tracing is the server's recording, between trace_start and trace_stop.
-type tracing struct {
-	mu  sync.Mutex
-	rec *trace.Recorder
-	// live is rec for the dispatch observer, which every call runs: read
-	// without mu (docs/adr/028); written with rec.
-	live atomic.Pointer[trace.Recorder]
-	// owner is the MCP session that started the recording (over
-	// streamable HTTP, without --share-sessions, other clients' calls are
-	// not recorded and the trace does not exist for them); written with
-	// live, before it.
-	owner   atomic.Pointer[string]
-	places  map[string]*trace.Place // surface id → where it is, per recording
-	console map[string]int64        // session id → last console seq recorded
-	network map[string]int64        // session id → last network seq recorded
-}
-
-func (t *tracing) recorder() *trace.Recorder { return t.live.Load() }
-
-// traceFor is the recording the caller may see and add to: the server's,
-// when the caller started it or sessions are shared; else nil.
-func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
-	rec := s.tracing.recorder()
-	if rec == nil || s.cfg.ShareSessions {
-		return rec
-	}
-	if o := s.tracing.owner.Load(); o == nil || *o != ownerOf(ctx) {
-		return nil
-	}
-	return rec
-}
-
-// tracedCall is what the dispatch observer does around one call: veto it
-// (an enforced budget is spent) or record it when it is done.
-type tracedCall struct {
-	veto *Result
-	done func(Result)
-}
-
-// traceCall is the dispatch observer hook (called first in Dispatch): nil
-// when no trace is recording. trace_* calls are never recorded or vetoed.
-func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage, start time.Time) *tracedCall {
-	rec := s.traceFor(ctx)
-	if rec == nil || s.groupOf(name) == "trace" {
-		return nil
-	}
-	seq := rec.Next()
-	st := trace.Step{Seq: seq, Tool: name, StartedAt: start.UTC()}
-	var args map[string]any
-	_ = json.Unmarshal(raw, &args)
-	if b := rec.Budget(); b != nil && b.Enforce && b.OverBudget {
-		e := errs.New(errs.TraceBudgetExceeded, "the trace's token budget is spent (%d of %d estimated tokens); %s was not run", b.Spent, b.BudgetTokens, name).
-			With("budget", b)
-		e.NextActions = []string{"trace_budget", "trace_stop"}
-		r := s.failureEnvelope(e, start, "")
-		st.Args = trace.Redact(raw)
-		s.finishStep(rec, &st, nil, r, start)
-		return &tracedCall{veto: &r}
-	}
-	sid, _ := args["sessionId"].(string)
-	sess, _ := s.resolveSession(ctx, sid)
-	var also []string
-	if sess != nil {
-		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		if id := sess.Surfaces.Active(); id != "" {
-			st.Surface = s.tracePlace(pctx, sess, id)
-		}
-		for _, k := range []string{"ref", "targetRef"} {
-			n, ok := args[k].(float64)
-			if !ok || n <= 0 || n != math.Trunc(n) {
-				continue
-			}
-			kr, ok := sess.Pages.Known(int(n))
-			if !ok {
-				continue
-			}
-			t := trace.Target{Ref: int(n), Role: kr.Role, Name: kr.Name, Place: s.tracePlace(pctx, sess, kr.SurfaceID)}
-			if st.Targets == nil {
-				st.Targets = map[string]trace.Target{}
-			}
-			st.Targets[k] = t
-			if trace.IsSecretTarget(t) {
-				also = append(also, "text")
-			}
-		}
-		if id, ok := args["surfaceId"].(string); ok && id != "" {
-			if st.Targets == nil {
-				st.Targets = map[string]trace.Target{}
-			}
-			st.Targets["surfaceId"] = trace.Target{Place: s.tracePlace(pctx, sess, id)}
-		}
-		cancel()
-	}
-	st.Args = trace.Redact(raw, also...)
-	return &tracedCall{done: func(res Result) {
-		if len(res.SecretArgs) > 0 {
-			st.Args = trace.Redact(st.Args, res.SecretArgs...)
-		}
-		s.finishStep(rec, &st, sess, res, start)
-	}}
-}
-
-// tracePlace locates a surface once per recording.
-func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
-	s.tracing.mu.Lock()
-	p, ok := s.tracing.places[id]
-	s.tracing.mu.Unlock()
-	if ok {
-		return p
-	}
-	p, err := trace.Locate(ctx, sess.Surfaces, id)
-	if err != nil {
-		return &trace.Place{SurfaceID: id}
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.places != nil {
-		s.tracing.places[id] = p
-	}
-	s.tracing.mu.Unlock()
-	return p
-}
-
-// finishStep completes a step from the call's envelope and writes it.
-func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
-	st.ElapsedMS = time.Since(start).Milliseconds()
-	st.OK, st.Code, st.Tokens, st.SessionID = !res.IsError, string(res.Code), res.Tokens, res.SessionID
-	if res.IsError {
-		var env struct {
-			Error string `json:"error"`
-		}
-		_ = json.Unmarshal(res.JSON, &env)
-		st.Error = env.Error
-	}
-	st.Result = res.JSON // redacted by the recorder's writer, off the call path
-	var shot []byte
-	if sess == nil && st.SessionID != "" {
-		sess, _ = s.sessions.Resolve(st.SessionID)
-	}
-	if sess != nil {
-		st.Console = s.traceConsole(sess)
-		st.Network = s.traceNetwork(sess)
-		if rec.Screenshots() && st.OK && !s.readOnlyTool(st.Tool) {
-			shot = traceShot(sess)
-		}
-	}
-	rec.Add(*st, shot) // a write failure is kept and reported by trace_stop
-}
-
-// traceNetwork returns the requests the session's network capture
-// recorded since the previous step (none when capture is off).
-func (s *Server) traceNetwork(sess *session.Session) []string {
-	n, ok := session.Extra(sess, networkKey)
-	if !ok || !n.Capturing() {
-		return nil
-	}
-	s.tracing.mu.Lock()
-	last := s.tracing.network[sess.ID]
-	s.tracing.mu.Unlock()
-	p := n.Read(network.ReadOptions{Since: last})
-	var lines []string
-	for _, r := range p.Records {
-		status := strconv.Itoa(r.Status)
-		switch {
-		case r.Failure != "":
-			status = "failed: " + r.Failure
-		case r.Status == 0:
-			status = "-"
-		}
-		line := r.Method + " " + status + " " + r.URL
-		if r.ResourceType != "" {
-			line += " (" + r.ResourceType
-			if r.DurationMs != nil {
-				line += fmt.Sprintf(", %.0f ms", *r.DurationMs)
-			}
-			line += ")"
-		}
-		if r.Stubbed != "" {
-			line += " stubbed by " + r.Stubbed
-		}
-		if r.SurfaceID != "" {
-			line += " [" + r.SurfaceID + "]"
-		}
-		lines = append(lines, line)
-	}
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier requests left out)", len(lines)-maxTraceConsole))
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.network != nil && p.NextSince > last {
-		s.tracing.network[sess.ID] = p.NextSince
-	}
-	s.tracing.mu.Unlock()
-	return lines
-}
-
-// traceConsole returns the console lines the session logged since the
-// previous step.
-func (s *Server) traceConsole(sess *session.Session) []string {
-	s.tracing.mu.Lock()
-	last := s.tracing.console[sess.ID]
-	s.tracing.mu.Unlock()
-	p := consoleOf(sess).Read(consolelog.Query{Since: last})
-	var lines []string
-	for _, e := range p.Entries {
-		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
-	}
-	last = p.NextSince
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.console != nil {
-		s.tracing.console[sess.ID] = last
-	}
-	s.tracing.mu.Unlock()
-	return lines
-}
-
-// traceShot takes a PNG of the active surface's window after an action.
-func traceShot(sess *session.Session) []byte {
-	ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
-	defer cancel()
-	hold, err := sess.Acquire(ctx, "trace screenshot", session.Shared)
-	if err != nil {
-		return nil
-	}
-	defer hold.Release()
-	res, err := sess.Surfaces.Resolve(ctx)
-	if err != nil || res.InputRoot == nil {
-		return nil
-	}
-	data, err := capt.NewShooter(res.InputRoot).Shot(ctx, capt.ShotOptions{Format: "png"})
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-// readOnlyTool says whether a tool only reads (no screenshot after it),
-// from its declared effects.
-func (s *Server) readOnlyTool(name string) bool {
-	d, ok := s.tools().defs[name]
-	return ok && d.Effects.Does == kRead
-}
 
 func registerTrace(s *Server) {
 	define(s, Def{
@@ -276,7 +19,7 @@ func registerTrace(s *Server) {
 		Desc:    "Start recording every tool call of this server into a trace folder: arguments (secrets redacted), the result envelope, elapsed ms, estimated tokens, the active surface, what each ref named (role and name, for replay and export), console lines between calls, and with screenshots:true a PNG after each action. path: the folder to create (its parent must exist; relative: in the artifacts folder; default artifacts/trace-<time>). budgetTokens sets a token budget (trace_budget reports it); enforce:true refuses calls past it (TRACE_BUDGET_EXCEEDED; trace_* calls always run). Each step is written as it happens, so a trace of a killed server still opens.",
 	}, traceStart)
 	define(s, Def{
-		Name: "trace_stop", Title: "Stop the trace", Class: classLifecycle,
+		Name: traceStopTool, Title: "Stop the trace", Class: classLifecycle,
 		Effects: Effects{Does: kAdd, Artifacts: true},
 		Desc:    "Stop recording and close the trace: returns its folder, the steps written, the estimated tokens spent and the budget.",
 	}, traceStop)
@@ -291,7 +34,7 @@ func registerTrace(s *Server) {
 		Desc:    "Where the estimated tokens went: total, per tool (calls, tokens, largest) and the largest responses. path: a written trace; none: the live recording.",
 	}, traceTokens)
 	define(s, Def{
-		Name: "trace_budget", Title: "Trace token budget", Class: classLifecycle,
+		Name: traceBudgetTool, Title: "Trace token budget", Class: classLifecycle,
 		Effects: Effects{Does: kRead},
 		Desc:    "A cheap poll of the live recording's token budget: {budget_tokens, spent, remaining, over_budget, near_budget}.",
 	}, traceBudget)
@@ -426,17 +169,6 @@ func (s *Server) traceBusy(ctx context.Context) error {
 
 type traceNoArgs struct{}
 
-// take ends the recording for the server: the recorder (nil when none
-// records) is the caller's to stop or abort.
-func (t *tracing) take() *trace.Recorder {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	rec := t.rec
-	t.rec, t.places, t.console, t.network = nil, nil, nil, nil
-	t.live.Store(nil)
-	return rec
-}
-
 func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
 	s := c.Server
 	if s.traceFor(ctx) == nil {
@@ -502,56 +234,4 @@ func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*TraceTokensRe
 		return nil, err
 	}
 	return &TraceTokensResult{Tokens: t.TokenReport(), Path: t.Dir, Complete: t.Complete, Budget: t.BudgetStatus()}, nil
-}
-
-// loadTrace reads a trace folder under the allowed roots.
-func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, error) {
-	if p == "" {
-		return nil, errs.BadArg(field, "is required: a trace folder")
-	}
-	if strings.ContainsRune(p, 0) {
-		return nil, errs.BadArg(field, "contains a NUL byte")
-	}
-	if !filepath.IsAbs(p) {
-		art, err := c.Server.files.ArtifactsDir()
-		if err != nil {
-			return nil, err
-		}
-		p = filepath.Join(art, p)
-	}
-	if filepath.Base(p) == trace.HeaderFile {
-		p = filepath.Dir(p)
-	}
-	if _, err := os.Stat(filepath.Join(p, trace.HeaderFile)); err != nil {
-		if st, e2 := os.Stat(p); e2 == nil && !st.IsDir() {
-			if strings.HasSuffix(p, ".json") { // a promoted spec (trace_promote)
-				real, err := c.Server.files.CheckRead(ctx, field, p)
-				if err != nil {
-					return nil, err
-				}
-				return trace.LoadSpec(real)
-			}
-			return nil, errs.New(errs.TraceInvalid, "%s is a file, not a trace folder", p).With("field", field)
-		}
-		// Judge the roots first: a path outside them says so, not "missing".
-		if _, err := c.Server.files.CheckDir(ctx, field, filepath.Dir(p)); err != nil && errs.CodeOf(err) == errs.PathNotAllowed {
-			return nil, err
-		}
-		return nil, errs.New(errs.TraceNotFound, "no trace at %s", p).With("field", field)
-	}
-	real, err := c.Server.files.CheckRead(ctx, field, filepath.Join(p, trace.HeaderFile))
-	if err != nil {
-		return nil, err
-	}
-	if rec := c.Server.tracing.recorder(); rec != nil && sameDir(rec.Dir(), filepath.Dir(real)) {
-		rec.Flush() // the live trace: what its writer still holds is read too
-	}
-	return trace.Load(filepath.Dir(real))
-}
-
-// sameDir reports whether two paths name one folder.
-func sameDir(a, b string) bool {
-	ia, err1 := os.Stat(a)
-	ib, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }

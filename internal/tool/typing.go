@@ -106,15 +106,6 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 	return r, nil
 }
 
-func clipQuote(s string) string {
-	const n = 80
-	r := []rune(s)
-	if len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return strconv.Quote(s)
-}
-
 func typeText(ctx context.Context, c *Call, a *typeArgs) (*inputResult, error) {
 	return fill(ctx, c, &a.actArgs, *a.Text)
 }

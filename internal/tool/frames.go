@@ -1,0 +1,72 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
+)
+
+// frameOf resolves the active surface to what the page package needs.
+func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, error) {
+	res, err := resolve(ctx, c)
+	if err != nil {
+		return nil, page.Frame{}, err
+	}
+	return res, frameAt(res), nil
+}
+
+// frameAt is what the page package needs to act in a resolved surface.
+func frameAt(res *surface.Resolution) page.Frame {
+	return page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+}
+
+// childSurface names the surface of an <iframe> entry: the live child of
+// the surface whose URL is the frame's, when exactly one matches.
+func childSurface(c *Call, parent string) func(page.FrameInfo) string {
+	return func(fi page.FrameInfo) string {
+		id, _ := c.Session.Surfaces.ChildByURL(parent, fi.Src)
+		return id
+	}
+}
+
+// elementArgs name one element of the active surface.
+type elementArgs struct {
+	Common
+	Ref      int    `json:"ref,omitempty" jsonschema:"a ref from electron_snapshot or electron_find of the active surface"`
+	Selector string `json:"selector,omitempty" jsonschema:"a CSS selector in the active surface's document"`
+}
+
+func (a *elementArgs) validate() error { return a.locator().Check() }
+
+func (a *elementArgs) locator() page.Locator { return page.Locator{Ref: a.Ref, Selector: a.Selector} }
+
+// read runs one element read; the surface's id goes with it.
+func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error)) (string, T, error) {
+	var zero T
+	_, f, err := frameOf(ctx, c)
+	if err != nil {
+		return "", zero, err
+	}
+	v, err := op(ctx, f, a.locator())
+	if err != nil {
+		return "", zero, err
+	}
+	return f.SurfaceID, v, nil
+}
+
+// revealSecret is the opt-in to see a password field's value.
+type revealSecret struct {
+	Reveal bool `json:"reveal,omitempty" jsonschema:"show a password (needs --allow-secrets)"`
+}
+
+func (r *revealSecret) reveals() bool { return r.Reveal }
+
+// resolve resolves the active surface for a renderer operation and names
+// any automatic fallback in the result.
+func resolve(ctx context.Context, c *Call) (*surface.Resolution, error) {
+	if c.surface != "" { // the ref's own surface (routeRef)
+		return c.Session.Surfaces.ResolveID(ctx, c.surface)
+	}
+	return c.Session.Surfaces.Resolve(ctx)
+}

@@ -1,0 +1,249 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/consolelog"
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/network"
+	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/trace"
+)
+
+// traceFor is the recording the caller may see and add to: the server's,
+// when the caller started it or sessions are shared; else nil.
+func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
+	rec := s.tracing.recorder()
+	if rec == nil || s.cfg.ShareSessions {
+		return rec
+	}
+	if o := s.tracing.owner.Load(); o == nil || *o != ownerOf(ctx) {
+		return nil
+	}
+	return rec
+}
+
+// The tools a vetoed call names (their Defs are in trace.go).
+const (
+	traceBudgetTool = "trace_budget"
+	traceStopTool   = "trace_stop"
+)
+
+// tracedCall is what the dispatch observer does around one call: veto it
+// (an enforced budget is spent) or record it when it is done.
+type tracedCall struct {
+	veto *Result
+	done func(Result)
+}
+
+// traceCall is the dispatch observer hook (called first in Dispatch): nil
+// when no trace is recording. trace_* calls are never recorded or vetoed.
+func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage, start time.Time) *tracedCall {
+	rec := s.traceFor(ctx)
+	if rec == nil || s.groupOf(name) == "trace" {
+		return nil
+	}
+	seq := rec.Next()
+	st := trace.Step{Seq: seq, Tool: name, StartedAt: start.UTC()}
+	var args map[string]any
+	_ = json.Unmarshal(raw, &args)
+	if b := rec.Budget(); b != nil && b.Enforce && b.OverBudget {
+		e := errs.New(errs.TraceBudgetExceeded, "the trace's token budget is spent (%d of %d estimated tokens); %s was not run", b.Spent, b.BudgetTokens, name).
+			With("budget", b)
+		e.NextActions = []string{traceBudgetTool, traceStopTool}
+		r := s.failureEnvelope(e, start, "")
+		st.Args = trace.Redact(raw)
+		s.finishStep(rec, &st, nil, r, start)
+		return &tracedCall{veto: &r}
+	}
+	sid, _ := args["sessionId"].(string)
+	sess, _ := s.resolveSession(ctx, sid)
+	var also []string
+	if sess != nil {
+		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		if id := sess.Surfaces.Active(); id != "" {
+			st.Surface = s.tracePlace(pctx, sess, id)
+		}
+		for _, k := range []string{"ref", "targetRef"} {
+			n, ok := args[k].(float64)
+			if !ok || n <= 0 || n != math.Trunc(n) {
+				continue
+			}
+			kr, ok := sess.Pages.Known(int(n))
+			if !ok {
+				continue
+			}
+			t := trace.Target{Ref: int(n), Role: kr.Role, Name: kr.Name, Place: s.tracePlace(pctx, sess, kr.SurfaceID)}
+			if st.Targets == nil {
+				st.Targets = map[string]trace.Target{}
+			}
+			st.Targets[k] = t
+			if trace.IsSecretTarget(t) {
+				also = append(also, "text")
+			}
+		}
+		if id, ok := args["surfaceId"].(string); ok && id != "" {
+			if st.Targets == nil {
+				st.Targets = map[string]trace.Target{}
+			}
+			st.Targets["surfaceId"] = trace.Target{Place: s.tracePlace(pctx, sess, id)}
+		}
+		cancel()
+	}
+	st.Args = trace.Redact(raw, also...)
+	return &tracedCall{done: func(res Result) {
+		if len(res.SecretArgs) > 0 {
+			st.Args = trace.Redact(st.Args, res.SecretArgs...)
+		}
+		s.finishStep(rec, &st, sess, res, start)
+	}}
+}
+
+// tracePlace locates a surface once per recording.
+func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
+	s.tracing.mu.Lock()
+	p, ok := s.tracing.places[id]
+	s.tracing.mu.Unlock()
+	if ok {
+		return p
+	}
+	p, err := trace.Locate(ctx, sess.Surfaces, id)
+	if err != nil {
+		return &trace.Place{SurfaceID: id}
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.places != nil {
+		s.tracing.places[id] = p
+	}
+	s.tracing.mu.Unlock()
+	return p
+}
+
+// finishStep completes a step from the call's envelope and writes it.
+func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
+	st.ElapsedMS = time.Since(start).Milliseconds()
+	st.OK, st.Code, st.Tokens, st.SessionID = !res.IsError, string(res.Code), res.Tokens, res.SessionID
+	if res.IsError {
+		var env struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal(res.JSON, &env)
+		st.Error = env.Error
+	}
+	st.Result = res.JSON // redacted by the recorder's writer, off the call path
+	var shot []byte
+	if sess == nil && st.SessionID != "" {
+		sess, _ = s.sessions.Resolve(st.SessionID)
+	}
+	if sess != nil {
+		st.Console = s.traceConsole(sess)
+		st.Network = s.traceNetwork(sess)
+		if rec.Screenshots() && st.OK && !s.readOnlyTool(st.Tool) {
+			shot = traceShot(sess)
+		}
+	}
+	rec.Add(*st, shot) // a write failure is kept and reported by trace_stop
+}
+
+// traceNetwork returns the requests the session's network capture
+// recorded since the previous step (none when capture is off).
+func (s *Server) traceNetwork(sess *session.Session) []string {
+	n, ok := session.Extra(sess, networkKey)
+	if !ok || !n.Capturing() {
+		return nil
+	}
+	s.tracing.mu.Lock()
+	last := s.tracing.network[sess.ID]
+	s.tracing.mu.Unlock()
+	p := n.Read(network.ReadOptions{Since: last})
+	var lines []string
+	for _, r := range p.Records {
+		status := strconv.Itoa(r.Status)
+		switch {
+		case r.Failure != "":
+			status = "failed: " + r.Failure
+		case r.Status == 0:
+			status = "-"
+		}
+		line := r.Method + " " + status + " " + r.URL
+		if r.ResourceType != "" {
+			line += " (" + r.ResourceType
+			if r.DurationMs != nil {
+				line += fmt.Sprintf(", %.0f ms", *r.DurationMs)
+			}
+			line += ")"
+		}
+		if r.Stubbed != "" {
+			line += " stubbed by " + r.Stubbed
+		}
+		if r.SurfaceID != "" {
+			line += " [" + r.SurfaceID + "]"
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) > maxTraceConsole {
+		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier requests left out)", len(lines)-maxTraceConsole))
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.network != nil && p.NextSince > last {
+		s.tracing.network[sess.ID] = p.NextSince
+	}
+	s.tracing.mu.Unlock()
+	return lines
+}
+
+// traceConsole returns the console lines the session logged since the
+// previous step.
+func (s *Server) traceConsole(sess *session.Session) []string {
+	s.tracing.mu.Lock()
+	last := s.tracing.console[sess.ID]
+	s.tracing.mu.Unlock()
+	p := consoleOf(sess).Read(consolelog.Query{Since: last})
+	var lines []string
+	for _, e := range p.Entries {
+		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
+	}
+	last = p.NextSince
+	if len(lines) > maxTraceConsole {
+		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
+	}
+	s.tracing.mu.Lock()
+	if s.tracing.console != nil {
+		s.tracing.console[sess.ID] = last
+	}
+	s.tracing.mu.Unlock()
+	return lines
+}
+
+// traceShot takes a PNG of the active surface's window after an action.
+func traceShot(sess *session.Session) []byte {
+	ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
+	defer cancel()
+	hold, err := sess.Acquire(ctx, "trace screenshot", session.Shared)
+	if err != nil {
+		return nil
+	}
+	defer hold.Release()
+	res, err := sess.Surfaces.Resolve(ctx)
+	if err != nil || res.InputRoot == nil {
+		return nil
+	}
+	data, err := capt.NewShooter(res.InputRoot).Shot(ctx, capt.ShotOptions{Format: "png"})
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// readOnlyTool says whether a tool only reads (no screenshot after it),
+// from its declared effects.
+func (s *Server) readOnlyTool(name string) bool {
+	d, ok := s.tools().defs[name]
+	return ok && d.Effects.Does == kRead
+}
