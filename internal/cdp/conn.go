@@ -357,6 +357,16 @@ func (c *Conn) Start(ctx context.Context, method string, params any) (*Pending, 
 	return c.start(ctx, "", method, params)
 }
 
+// sendObserverKey carries a send observer in a context (WithSendObserver).
+type sendObserverKey struct{}
+
+// WithSendObserver returns a context whose calls report their method to
+// observe just before they are written: a test sees which code path sent
+// what (TestClickRefWalk), with no state of the package's own.
+func WithSendObserver(ctx context.Context, observe func(method string)) context.Context {
+	return context.WithValue(ctx, sendObserverKey{}, observe)
+}
+
 func (c *Conn) start(ctx context.Context, sessionID, method string, params any) (*Pending, error) {
 	if c.root != nil {
 		c.mu.Lock()
@@ -369,6 +379,9 @@ func (c *Conn) start(ctx context.Context, sessionID, method string, params any) 
 			sessionID = c.sid
 		}
 		return c.root.start(ctx, sessionID, method, params)
+	}
+	if observe, ok := ctx.Value(sendObserverKey{}).(func(string)); ok {
+		observe(method)
 	}
 	p, err := encodeParams(params)
 	if err != nil {
