@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -225,7 +226,7 @@ func (s *Server) traceConsole(sess *session.Session) []string {
 	s.tracing.mu.Lock()
 	last := s.tracing.console[sess.ID]
 	s.tracing.mu.Unlock()
-	p := consoleOf(sess).Read(consolelog.Query{Since: last})
+	p := assemble.Console(sess).Read(consolelog.Query{Since: last})
 	var lines []string
 	for _, e := range p.Entries {
 		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
@@ -403,7 +404,7 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	s.tracing.live.Store(rec)
 	// Console lines from before the trace are not part of it.
 	for _, sess := range s.sessions.List() {
-		if p := consoleOf(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
+		if p := assemble.Console(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
 			s.tracing.console[sess.ID] = p.NextSince
 		}
 	}
