@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
@@ -25,33 +22,14 @@ import (
 // maxTraceConsole bounds the console lines kept with one step.
 const maxTraceConsole = 50
 
-// tracing is the server's recording, between trace_start and trace_stop.
-type tracing struct {
-	mu  sync.Mutex
-	rec *trace.Recorder
-	// live is rec for the dispatch observer, which every call runs: read
-	// without mu (docs/adr/028); written with rec.
-	live atomic.Pointer[trace.Recorder]
-	// owner is the MCP session that started the recording (over
-	// streamable HTTP, without --share-sessions, other clients' calls are
-	// not recorded and the trace does not exist for them); written with
-	// live, before it.
-	owner   atomic.Pointer[string]
-	places  map[string]*trace.Place // surface id → where it is, per recording
-	console map[string]int64        // session id → last console seq recorded
-	network map[string]int64        // session id → last network seq recorded
-}
-
-func (t *tracing) recorder() *trace.Recorder { return t.live.Load() }
-
 // traceFor is the recording the caller may see and add to: the server's,
 // when the caller started it or sessions are shared; else nil.
 func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
-	rec := s.tracing.recorder()
+	rec := s.tracing.Recorder()
 	if rec == nil || s.cfg.ShareSessions {
 		return rec
 	}
-	if o := s.tracing.owner.Load(); o == nil || *o != ownerOf(ctx) {
+	if o, ok := s.tracing.Owner(); !ok || o != ownerOf(ctx) {
 		return nil
 	}
 	return rec
@@ -129,22 +107,7 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 
 // tracePlace locates a surface once per recording.
 func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
-	s.tracing.mu.Lock()
-	p, ok := s.tracing.places[id]
-	s.tracing.mu.Unlock()
-	if ok {
-		return p
-	}
-	p, err := trace.Locate(ctx, sess.Surfaces, id)
-	if err != nil {
-		return &trace.Place{SurfaceID: id}
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.places != nil {
-		s.tracing.places[id] = p
-	}
-	s.tracing.mu.Unlock()
-	return p
+	return s.tracing.Place(ctx, sess.Surfaces, id)
 }
 
 // finishStep completes a step from the call's envelope and writes it.
@@ -180,9 +143,7 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 	if !ok || !n.Capturing() {
 		return nil
 	}
-	s.tracing.mu.Lock()
-	last := s.tracing.network[sess.ID]
-	s.tracing.mu.Unlock()
+	last := s.tracing.Cursor(trace.Network, sess.ID)
 	p := n.Read(network.ReadOptions{Since: last})
 	var lines []string
 	for _, r := range p.Records {
@@ -209,38 +170,22 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 		}
 		lines = append(lines, line)
 	}
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier requests left out)", len(lines)-maxTraceConsole))
+	if p.NextSince > last {
+		s.tracing.Advance(trace.Network, sess.ID, p.NextSince)
 	}
-	s.tracing.mu.Lock()
-	if s.tracing.network != nil && p.NextSince > last {
-		s.tracing.network[sess.ID] = p.NextSince
-	}
-	s.tracing.mu.Unlock()
-	return lines
+	return trace.Clip(lines, maxTraceConsole, "requests")
 }
 
 // traceConsole returns the console lines the session logged since the
 // previous step.
 func (s *Server) traceConsole(sess *session.Session) []string {
-	s.tracing.mu.Lock()
-	last := s.tracing.console[sess.ID]
-	s.tracing.mu.Unlock()
-	p := assemble.Console(sess).Read(consolelog.Query{Since: last})
+	p := assemble.Console(sess).Read(consolelog.Query{Since: s.tracing.Cursor(trace.Console, sess.ID)})
 	var lines []string
 	for _, e := range p.Entries {
 		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
 	}
-	last = p.NextSince
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.console != nil {
-		s.tracing.console[sess.ID] = last
-	}
-	s.tracing.mu.Unlock()
-	return lines
+	s.tracing.Advance(trace.Console, sess.ID, p.NextSince)
+	return trace.Clip(lines, maxTraceConsole, "lines")
 }
 
 // traceShot takes a PNG of the active surface's window after an action.
@@ -385,28 +330,27 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 		}
 		o.Budget = &trace.Budget{Tokens: a.BudgetTokens, Enforce: a.Enforce, WarnThreshold: w}
 	}
-	s.tracing.mu.Lock()
-	defer s.tracing.mu.Unlock()
-	if s.tracing.rec != nil {
+	rec, busy, err := s.tracing.Start(ownerOf(ctx), func() (*trace.Recorder, error) {
+		out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
+		if err != nil {
+			return nil, err
+		}
+		return trace.Start(out, o)
+	}, func() map[string]int64 {
+		// Console lines from before the trace are not part of it.
+		from := map[string]int64{}
+		for _, sess := range s.sessions.List() {
+			if p := assemble.Console(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
+				from[sess.ID] = p.NextSince
+			}
+		}
+		return from
+	})
+	if busy {
 		return nil, s.traceBusy(ctx)
 	}
-	out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
 	if err != nil {
 		return nil, err
-	}
-	rec, err := trace.Start(out, o)
-	if err != nil {
-		return nil, err
-	}
-	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = rec, map[string]*trace.Place{}, map[string]int64{}, map[string]int64{}
-	owner := ownerOf(ctx)
-	s.tracing.owner.Store(&owner)
-	s.tracing.live.Store(rec)
-	// Console lines from before the trace are not part of it.
-	for _, sess := range s.sessions.List() {
-		if p := assemble.Console(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
-			s.tracing.console[sess.ID] = p.NextSince
-		}
 	}
 	return stateOf(true, rec.Status()), nil
 }
@@ -415,7 +359,7 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 // path for the client that started it, without for another client (one
 // recording per server; its folder is not theirs to know).
 func (s *Server) traceBusy(ctx context.Context) error {
-	rec := s.tracing.recorder()
+	rec := s.tracing.Recorder()
 	switch {
 	case rec == nil:
 		return nil
@@ -427,23 +371,12 @@ func (s *Server) traceBusy(ctx context.Context) error {
 
 type traceNoArgs struct{}
 
-// take ends the recording for the server: the recorder (nil when none
-// records) is the caller's to stop or abort.
-func (t *tracing) take() *trace.Recorder {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	rec := t.rec
-	t.rec, t.places, t.console, t.network = nil, nil, nil, nil
-	t.live.Store(nil)
-	return rec
-}
-
 func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
 	s := c.Server
 	if s.traceFor(ctx) == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
 	}
-	rec := s.tracing.take()
+	rec := s.tracing.Take()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
 	}
@@ -505,54 +438,7 @@ func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*TraceTokensRe
 	return &TraceTokensResult{Tokens: t.TokenReport(), Path: t.Dir, Complete: t.Complete, Budget: t.BudgetStatus()}, nil
 }
 
-// loadTrace reads a trace folder under the allowed roots.
+// loadTrace reads a trace folder under the allowed roots (trace.Find).
 func loadTrace(ctx context.Context, c *Call, field, p string) (*trace.Trace, error) {
-	if p == "" {
-		return nil, errs.BadArg(field, "is required: a trace folder")
-	}
-	if strings.ContainsRune(p, 0) {
-		return nil, errs.BadArg(field, "contains a NUL byte")
-	}
-	if !filepath.IsAbs(p) {
-		art, err := c.Server.files.ArtifactsDir()
-		if err != nil {
-			return nil, err
-		}
-		p = filepath.Join(art, p)
-	}
-	if filepath.Base(p) == trace.HeaderFile {
-		p = filepath.Dir(p)
-	}
-	if _, err := os.Stat(filepath.Join(p, trace.HeaderFile)); err != nil {
-		if st, e2 := os.Stat(p); e2 == nil && !st.IsDir() {
-			if strings.HasSuffix(p, ".json") { // a promoted spec (trace_promote)
-				real, err := c.Server.files.CheckRead(ctx, field, p)
-				if err != nil {
-					return nil, err
-				}
-				return trace.LoadSpec(real)
-			}
-			return nil, errs.New(errs.TraceInvalid, "%s is a file, not a trace folder", p).With("field", field)
-		}
-		// Judge the roots first: a path outside them says so, not "missing".
-		if _, err := c.Server.files.CheckDir(ctx, field, filepath.Dir(p)); err != nil && errs.CodeOf(err) == errs.PathNotAllowed {
-			return nil, err
-		}
-		return nil, errs.New(errs.TraceNotFound, "no trace at %s", p).With("field", field)
-	}
-	real, err := c.Server.files.CheckRead(ctx, field, filepath.Join(p, trace.HeaderFile))
-	if err != nil {
-		return nil, err
-	}
-	if rec := c.Server.tracing.recorder(); rec != nil && sameDir(rec.Dir(), filepath.Dir(real)) {
-		rec.Flush() // the live trace: what its writer still holds is read too
-	}
-	return trace.Load(filepath.Dir(real))
-}
-
-// sameDir reports whether two paths name one folder.
-func sameDir(a, b string) bool {
-	ia, err1 := os.Stat(a)
-	ib, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+	return trace.Find(ctx, c.Server.files, c.Server.tracing.Recorder(), field, p)
 }
