@@ -4,6 +4,10 @@
 // the app has open (the DOMStorage domain on the target whose frame holds
 // the origin, so an origin that lives only in a cross-site OOPIF or a
 // webview guest is reached through that target's own socket), and
-// Playwright's storageState shape with its validation. internal/tool calls
-// it and never names a protocol method itself.
+// Playwright's storageState shape with its validation. App is one session's
+// storage as whole operations, each checked by reading back what it
+// changed: snapshot, cookie set and clear, Web Storage changes, and the
+// storageState export and import (everything checked and every origin
+// reached before anything is written). internal/tool calls it, shapes the
+// answer and never names a protocol method itself.
 package storage

@@ -133,19 +133,12 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 		out.Audited = []a11yAudited{{SurfaceID: r.SurfaceID, Kind: kind, URL: r.URL, Violations: r.Counts.Violations, Injected: r.Injected, AxeMS: r.AxeMS}}
 		return out, nil
 	}
-	root, byID, children, err := windowTree(ctx, c)
+	root, byID, children, err := c.Session.Surfaces.WindowTree(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out.SurfaceID = root
-	max := o.MaxViolations
-	if max == 0 {
-		max = a11y.DefaultMaxViolations
-	}
-	maxNodes := o.MaxNodes
-	if maxNodes == 0 {
-		maxNodes = a11y.DefaultMaxNodes
-	}
+	all := a11y.NewCombined(o)
 	var walk func(id string) error
 	walk = func(id string) error {
 		d := byID[id]
@@ -159,10 +152,7 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 			out.Audited = append(out.Audited, a11yAudited{SurfaceID: id, Kind: d.Kind, URL: d.URL, Code: string(code)})
 		} else {
 			out.Audited = append(out.Audited, a11yAudited{SurfaceID: id, Kind: d.Kind, URL: r.URL, Violations: r.Counts.Violations, Injected: r.Injected, AxeMS: r.AxeMS})
-			out.Violations = mergeFindings(out.Violations, r.Violations, max, maxNodes, &out.Truncated)
-			out.Incomplete = mergeFindings(out.Incomplete, r.Incomplete, max, maxNodes, &out.Truncated)
-			addCounts(&out.Summary, r.Counts)
-			out.Truncated = out.Truncated || r.Truncated
+			all.Add(r)
 		}
 		for _, ch := range children[id] {
 			if err := walk(ch); err != nil {
@@ -174,60 +164,6 @@ func a11yAudit(ctx context.Context, c *Call, a *a11yArgs) (*a11yResult, error) {
 	if err := walk(root); err != nil {
 		return nil, err
 	}
+	out.Violations, out.Incomplete, out.Summary, out.Truncated = all.Violations, all.Incomplete, all.Summary, all.Truncated
 	return out, nil
-}
-
-// mergeFindings adds one surface's findings to those of the surfaces
-// before: a rule already there gains the nodes (up to maxNodes) and their
-// count; a new rule is added while there are fewer than max.
-func mergeFindings(all, more []a11y.Finding, max, maxNodes int, truncated *bool) []a11y.Finding {
-	for _, f := range more {
-		i := -1
-		for k := range all {
-			if all[k].Rule == f.Rule {
-				i = k
-				break
-			}
-		}
-		if i < 0 {
-			if len(all) >= max {
-				*truncated = true
-				continue
-			}
-			all = append(all, f)
-			continue
-		}
-		g := &all[i]
-		g.NodeCount += f.NodeCount
-		if a11yImpactWorse(f.Impact, g.Impact) {
-			g.Impact = f.Impact
-		}
-		for _, n := range f.Nodes {
-			if len(g.Nodes) >= maxNodes {
-				*truncated = true
-				break
-			}
-			g.Nodes = append(g.Nodes, n)
-		}
-	}
-	return all
-}
-
-func a11yImpactWorse(a, b string) bool {
-	rank := map[string]int{"minor": 1, "moderate": 2, "serious": 3, "critical": 4}
-	return rank[a] > rank[b]
-}
-
-func addCounts(t *a11y.Counts, c a11y.Counts) {
-	t.Violations += c.Violations
-	t.ViolationNodes += c.ViolationNodes
-	t.Incomplete += c.Incomplete
-	t.IncompleteNodes += c.IncompleteNodes
-	t.Passes += c.Passes
-	t.Inapplicable += c.Inapplicable
-	t.Critical += c.Critical
-	t.Serious += c.Serious
-	t.Moderate += c.Moderate
-	t.Minor += c.Minor
-	t.FilteredOut += c.FilteredOut
 }

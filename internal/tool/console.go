@@ -4,17 +4,10 @@ import (
 	"context"
 	"regexp"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
 )
-
-// consoleKey names the session"s console log.
-var consoleKey = svc.New[*consolelog.Log]("console log")
-
-// consoleCaptureKey names the session"s console capture.
-var consoleCaptureKey = svc.New[*consolelog.Capture]("console capture")
 
 // Console messages and uncaught exceptions of every socket a session has
 // (pages, webview guests, out-of-process frames) are kept in a bounded
@@ -77,37 +70,6 @@ func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (*consoleResult, er
 	if a.Match != "" {
 		q.Match = regexp.MustCompile(a.Match) // validated
 	}
-	p := consoleOf(c.Session).Read(q) // what came before this call is in the answer
+	p := assemble.Console(c.Session).Read(q) // what came before this call is in the answer
 	return &consoleResult{Entries: p.Entries, NextSince: p.NextSince, Dropped: p.Dropped}, nil
-}
-
-// consoleOf returns the session's console log, installing it (a listener
-// on every socket of the session's pool, until the session closes) on
-// first use; openSession calls it. On a session that is closing it returns
-// a fresh log that hears nothing.
-func consoleOf(sess *session.Session) *consolelog.Log {
-	create := func() *consolelog.Log {
-		return consolelog.New(consolelog.Options{Surfaces: sess.Surfaces, Next: sess.NextSeq, Spawn: sess.Go})
-	}
-	l, err := session.Attach(sess, consoleKey, func(context.Context) (*consolelog.Log, func() error, error) {
-		l := create()
-		remove := sess.Pool.Listen(l.OnEvent)
-		return l, func() error { remove(); return nil }, nil
-	})
-	if err != nil {
-		return create()
-	}
-	return l
-}
-
-// startCapture hangs the session's capture (every renderer target's
-// Runtime, Page and Log enabled as it appears, crashes noted in the console
-// log) on the session, once. openSession calls it after the session's
-// listeners are in place.
-func startCapture(sess *session.Session) {
-	log := consoleOf(sess) // before Attach: create must not attach
-	_, _ = session.Attach(sess, consoleCaptureKey, func(life context.Context) (*consolelog.Capture, func() error, error) {
-		c := consolelog.StartCapture(life, sess.Pool, sess.Surfaces, log)
-		return c, c.Close, nil
-	})
 }

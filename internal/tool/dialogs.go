@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/dialogs"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/svc"
-	"github.com/understudy-dev/understudy/internal/target"
 )
 
 // A JavaScript dialog (alert, confirm, prompt, beforeunload) stops its page
@@ -26,35 +26,10 @@ func registerDialogs(s *Server) {
 	}, dialogHandler)
 }
 
-// dialogsOf returns the session's dialog log, installing it (a listener on
-// every socket of the session's pool) on first use. openSession calls it,
-// so dialogs are logged from the start.
-func dialogsOf(sess *session.Session) *dialogs.Log {
-	return listenerOf(sess, dialogsKey, func() *dialogs.Log { return dialogs.New(sess.Go) })
-}
-
-// dialogsKey names the session's dialog log.
-var dialogsKey = svc.New[*dialogs.Log]("dialog log")
-
-// socketListener records events of the sockets of a session's pool.
-type socketListener interface {
-	OnEvent(s *target.Socket, ev target.Event)
-}
-
-// listenerOf returns the session's T, creating it with create and making
-// it listen to every socket of the session's pool (until the session
-// closes) on first use. On a session that is closing it returns a fresh T
-// that listens to nothing.
-func listenerOf[T socketListener](sess *session.Session, k svc.Key[T], create func() T) T {
-	v, err := session.Attach(sess, k, func(context.Context) (T, func() error, error) {
-		l := create()
-		remove := sess.Pool.Listen(l.OnEvent)
-		return l, func() error { remove(); return nil }, nil
-	})
-	if err != nil {
-		return create()
-	}
-	return v
+// listenerOf is assemble.Listener: the session's T under k, listening to
+// every socket of the session's pool.
+func listenerOf[T assemble.SocketListener](sess *session.Session, k svc.Key[T], create func() T) T {
+	return assemble.Listener(sess, k, create)
 }
 
 type dialogArgs struct {
@@ -102,7 +77,7 @@ type dialogResult struct {
 }
 
 func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogResult, error) {
-	h, err := dialogsOf(c.Session).Handle(ctx, dialogs.Request{Action: a.Action, PromptText: a.PromptText, OneShot: a.OneShot,
+	h, err := assemble.Dialogs(c.Session).Handle(ctx, dialogs.Request{Action: a.Action, PromptText: a.PromptText, OneShot: a.OneShot,
 		Type: a.Type, Since: a.Since, Limit: a.Limit, Clear: a.Clear})
 	if err != nil {
 		return nil, err
@@ -135,7 +110,7 @@ func windowOf(sess *session.Session) func(string) string {
 // openDialog is the oldest dialog waiting for an answer in window (any
 // window when ""), or nil.
 func openDialog(sess *session.Session, window string) *dialogs.Event {
-	return dialogsOf(sess).Open(window, windowOf(sess))
+	return assemble.Dialogs(sess).Open(window, windowOf(sess))
 }
 
 // dialogTarget is the window a tool call acts on: the active window, or
@@ -184,7 +159,7 @@ func dialogDuring(ctx context.Context, sess *session.Session, t Def) (<-chan err
 	if t.Effects.Page == pageFree {
 		return out, func() {}
 	}
-	l, name := dialogsOf(sess), t.Name
+	l, name := assemble.Dialogs(sess), t.Name
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

@@ -5,6 +5,7 @@ import (
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -41,7 +42,7 @@ func watchDialogs(ctx context.Context, c *Call, res *surface.Resolution, run fun
 // dialogNote says in the dialog's note whether the armed policy of
 // electron_dialog_handler answered it already.
 func dialogNote(c *Call, d *dialogOpened) *dialogOpened {
-	if e := dialogsOf(c.Session).Find(d.Type, d.Message); e != nil && e.By == "policy" {
+	if e := assemble.Dialogs(c.Session).Find(d.Type, d.Message); e != nil && e.By == "policy" {
 		d.Note = "electron_dialog_handler's armed policy " + e.Answer + " it"
 	}
 	return d

@@ -3,13 +3,11 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/mainproc"
 	"github.com/understudy-dev/understudy/internal/session"
 )
@@ -579,21 +577,4 @@ func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*trayInv
 		return nil, err
 	}
 	return &trayInvokeResult{TrayInvokeResult: *r, TrayID: a.ID, TrayEvent: a.Event}, nil
-}
-
-// launchShim marks the session's launch-time instrumentation shim, which
-// the session removes when it closes.
-type launchShim struct{}
-
-// writeShim writes the launch-time instrumentation shim for main (a dev
-// launch's main script, absolute or relative to cwd) into a new temporary
-// folder and returns its path and the folder's removal.
-func writeShim(main, cwd string) (string, func(), error) {
-	if !filepath.IsAbs(main) {
-		if cwd == "" {
-			return "", nil, errs.New(errs.AbsolutePathRequired, "main: %q is relative and no cwd was given; pass an absolute path or cwd", main).With("field", "main")
-		}
-		main = filepath.Join(cwd, main)
-	}
-	return files.PrivateFile("understudy-instrument.cjs", []byte(mainproc.LaunchShim(filepath.Clean(main))))
 }

@@ -9,18 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/nav"
-	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/surface"
-	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
-
-// launchShimKey names the session"s launch shim.
-var launchShimKey = svc.New[*launchShim]("launch shim")
 
 func registerLifecycle(s *Server) {
 	define(s, Def{
@@ -177,74 +171,21 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 		}
 		a.ExecutablePath = found
 	}
-	var shimDone func() // removes the instrumentation shim unless the session took it
-	opts := browser.LaunchOptions{
-		ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
-		AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
-	}
-	mode := session.Launched
-	if a.Main != "" {
-		mode = session.DevLaunch
-		opts.MainScript = a.Main
-		opts.ExecutablePath = electronPath(a.ElectronPath, a.Cwd)
-		if opts.ExecutablePath == "" {
-			return nil, errs.BadArg("electronPath", "no Electron binary: pass electronPath, set $ELECTRON_PATH, or install electron under cwd (node_modules/.bin/electron)")
-		}
-		// A dev launch needs --inspect and a main script outside app.asar:
-		// say in advance when the binary's fuses refuse either.
-		if err := production.LaunchBlock(ctx, opts.ExecutablePath, production.Needs{Inspect: true, ExternalMain: true}); err != nil {
-			return nil, err
-		}
-		if a.InstrumentNative {
-			shim, cleanup, err := writeShim(a.Main, a.Cwd)
-			if err != nil {
-				return nil, err
-			}
-			opts.RunMain = shim
-			shimDone = cleanup
-			defer func() {
-				if shimDone != nil {
-					shimDone()
-				}
-			}()
-		}
-	}
-	// spawned, DevTools endpoint, (inspector endpoint,) connected, waiting
-	// for a renderer, renderer ready.
-	c.Steps(5)
-	if mode == session.DevLaunch {
-		c.Steps(6)
-	}
-	opts.Progress = func(stage string) { c.Step("launch: " + stage) }
-	if s.cfg.Launchable != nil {
-		select {
-		case <-s.cfg.Launchable:
-		case <-ctx.Done():
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the server's signal handler")
-		}
-	}
-	proc, err := browser.Launch(ctx, opts)
+	sess, err := assemble.Launch(ctx, assemblyEnv(c), assemble.LaunchSpec{
+		Options: browser.LaunchOptions{
+			ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
+			AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
+		},
+		Main: a.Main, ElectronPath: a.ElectronPath, InstrumentNative: a.InstrumentNative,
+		Launchable: s.cfg.Launchable, Steps: c.Steps,
+	})
 	if err != nil {
 		return nil, err
 	}
-	sess, err := openSession(ctx, c, mode, proc, proc.Endpoint, nil)
-	if err != nil {
-		_ = proc.Kill()
-		return nil, err
-	}
+	s.owners.set(sess.ID, ownerOf(ctx))
 	kept := *a
 	kept.Relaunch, kept.SessionID = false, ""
 	sess.Relaunch, _ = json.Marshal(&kept)
-	if shimDone != nil {
-		// The session removes the shim when it closes.
-		done := shimDone
-		shimDone = nil
-		if _, err := session.Attach(sess, launchShimKey, func(context.Context) (*launchShim, func() error, error) {
-			return &launchShim{}, func() error { done(); return nil }, nil
-		}); err != nil {
-			done()
-		}
-	}
 	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
@@ -335,27 +276,16 @@ func publish(c *Call, sess *session.Session, exclusive bool) error {
 	return nil
 }
 
-// electronPath picks the Electron binary of a dev launch.
-func electronPath(given, cwd string) string {
-	if given != "" {
-		return given
-	}
-	if env := os.Getenv("ELECTRON_PATH"); env != "" {
-		return env
-	}
-	if cwd != "" {
-		p := filepath.Join(cwd, "node_modules", ".bin", "electron")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
+// assemblyEnv is what the server lends internal/assemble for a call's
+// new session: its ids, its downloads folder and the call's progress.
+func assemblyEnv(c *Call) assemble.Env {
+	return assemble.Env{NextID: c.Server.sessions.NextID, Progress: c.Step,
+		DownloadsDir: func() (string, error) { return c.Server.files.SubDir("downloads") }}
 }
 
-// openSession connects the pool and registry for a new session and builds
-// it, with its dialog and console logs. It does not publish it: the caller
-// completes it, then publishes it (publish), and closes it on any error
-// before that. On failure nothing is left open.
+// openSession builds a new session on the endpoint's pool (assemble.Open)
+// and records who opened it. It does not publish it: the caller completes
+// it, then publishes it (publish), and closes it on any error before that.
 func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
 	return openSessionOn(ctx, c, mode, proc, ep, v, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
 }
@@ -363,43 +293,19 @@ func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.
 // openSessionOn is openSession with the pool's options given (flat mode
 // for endpoints that offer one browser socket, ADR-025; headers).
 func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version, popts target.Options) (*session.Session, error) {
-	s := c.Server
-	var ver browser.Version
-	if v != nil {
-		ver = *v
-	}
-	pool, err := target.Open(ctx, popts)
+	sess, err := assemble.Open(ctx, assemblyEnv(c), assemble.Spec{Mode: mode, Proc: proc, Endpoint: ep, Version: v, Pool: popts})
 	if err != nil {
 		return nil, err
 	}
-	id := s.sessions.NextID()
-	reg, err := surface.New(surface.Options{SessionID: id, Pool: pool})
-	if err != nil {
-		_ = pool.Close()
-		return nil, err
-	}
-	sess := session.New(id, mode, proc, ep, ver, pool, reg)
-	s.owners.set(id, ownerOf(ctx))
-	// Dialogs and console messages are logged from the start.
-	dialogsOf(sess)
-	consoleOf(sess)
-	startCapture(sess)
-	startDownloads(ctx, s, sess)
-	c.Step("connected to " + cmp.Or(ep.HTTPURL, browser.RedactURL(ep.BrowserWSURL)))
+	c.Server.owners.set(sess.ID, ownerOf(ctx))
 	return sess, nil
 }
 
 // readyResult waits for renderer_ready (a page target whose main frame has a
 // default context and whose document is not loading) and builds the result.
 func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeout time.Duration) (*launchResult, error) {
-	c.Step("waiting for a renderer")
-	ready, note := waitRendererReady(ctx, sess, readyTimeout)
-	if ready {
-		c.Step("renderer ready")
-	} else {
-		c.Step("no renderer ready: " + note)
-	}
-	if err := selectFirstWindow(ctx, sess); err != nil {
+	ready, note, err := assemble.Ready(ctx, assemblyEnv(c), sess, readyTimeout)
+	if err != nil {
 		return nil, err
 	}
 	wins, _, err := listWindows(ctx, sess, false)
@@ -412,52 +318,6 @@ func readyResult(ctx context.Context, c *Call, sess *session.Session, readyTimeo
 		Windows: wins, RendererReady: ready, ReadyNote: note, Capabilities: c.Server.capabilities(),
 	}
 	return res, nil
-}
-
-func waitRendererReady(ctx context.Context, sess *session.Session, d time.Duration) (bool, string) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	last := "no page target yet"
-	for {
-		if ok, why := rendererReady(ctx, sess); ok {
-			return true, ""
-		} else if why != "" {
-			last = why
-		}
-		select {
-		case <-ctx.Done():
-			return false, "not ready after " + d.String() + ": " + last
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-}
-
-func rendererReady(ctx context.Context, sess *session.Session) (bool, string) {
-	wins, err := sess.Pool.Windows(ctx)
-	if err != nil {
-		return false, err.Error()
-	}
-	for _, w := range wins {
-		if w.Type != "page" {
-			continue
-		}
-		conn, err := sess.Pool.Conn(ctx, w.ID)
-		if err != nil {
-			return false, err.Error()
-		}
-		// It runs in the main frame's default context, so an answer proves
-		// one exists. The document must be the one the target reports (not
-		// the initial about:blank a window starts with) and past loading.
-		state, err := nav.On(conn).MainDocument(ctx, w.URL)
-		if err != nil {
-			return false, err.Error()
-		}
-		if state == "ready" {
-			return true, ""
-		}
-		return false, "the main document is " + state
-	}
-	return false, "no page target yet"
 }
 
 type attachArgs struct {
@@ -539,9 +399,17 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	found := ""
 	switch {
 	case a.AutoConnect:
-		sess, ep, v, found, err = autoConnect(ctx, c, a.UserDataDir)
-	case a.CdpURL != "" && !cdpURLOnLoopback(a.CdpURL):
-		sess, ep, v, err = attachRemote(ctx, c, a.CdpURL)
+		if !s.cfg.AllowAutoConnect {
+			return nil, errs.BadArg("autoConnect",
+				"connecting to the user's own browser needs the operator's consent: start the server with --allow-auto-connect (or UNDERSTUDY_ALLOW_AUTO_CONNECT=true)")
+		}
+		if sess, ep, v, found, err = assemble.AutoConnect(ctx, assemblyEnv(c), a.UserDataDir); err == nil {
+			s.owners.set(sess.ID, ownerOf(ctx))
+		}
+	case a.CdpURL != "" && !assemble.OnLoopback(a.CdpURL):
+		if sess, ep, v, err = assemble.Remote(ctx, assemblyEnv(c), "cdpUrl", a.CdpURL, s.cfg.AllowRemote, s.cfg.RemoteHeaders); err == nil {
+			s.owners.set(sess.ID, ownerOf(ctx))
+		}
 	default:
 		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
 		if err == nil {
@@ -563,7 +431,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		sess.InspectorURL = "http://127.0.0.1:" + itoa(a.InspectorPort)
 	}
 	wins, err := func() ([]windowEntry, error) {
-		if err := selectFirstWindow(ctx, sess); err != nil {
+		if err := assemble.SelectFirstWindow(ctx, sess); err != nil {
 			return nil, err
 		}
 		wins, _, err := listWindows(ctx, sess, false)
@@ -924,32 +792,4 @@ func ms(v int, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(v) * time.Millisecond
-}
-
-// selectFirstWindow makes the first window root the active one when nothing
-// is selected yet.
-func selectFirstWindow(ctx context.Context, sess *session.Session) error {
-	if sess.Surfaces.ActiveWindow() != "" {
-		return nil
-	}
-	wins, err := sess.Pool.Windows(ctx)
-	if err != nil {
-		return err
-	}
-	var last error
-	for _, w := range wins {
-		if _, last = sess.Surfaces.SelectWindow(w.ID); last == nil {
-			return nil
-		}
-	}
-	// The registry may not know the windows yet: a listing registers them.
-	if _, err := sess.Surfaces.List(ctx); err != nil {
-		return err
-	}
-	for _, w := range wins {
-		if _, last = sess.Surfaces.SelectWindow(w.ID); last == nil {
-			return nil
-		}
-	}
-	return last
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/trace"
 )
 
 // Config is the operator's configuration of the server; zero values mean
@@ -102,8 +103,8 @@ type Server struct {
 	// logged back to the clients.
 	log, sdkLog *slog.Logger
 	mcps        mcpServers
-	tracing     tracing   // trace_start..trace_stop (trace.go)
-	axeEng      axeEngine // a11y_audit's engine, loaded at first use (a11y.go)
+	tracing     trace.Live // trace_start..trace_stop (trace.go)
+	axeEng      axeEngine  // a11y_audit's engine, loaded at first use (a11y.go)
 
 	// life ends when the server closes: every call's context ends with it.
 	life   context.Context
@@ -210,7 +211,7 @@ func (s *Server) Close() {
 	s.calls.Wait()
 	// A trace still recording stays as a killed server leaves it (no
 	// footer), with every step that was queued written.
-	if rec := s.tracing.take(); rec != nil {
+	if rec := s.tracing.Take(); rec != nil {
 		rec.Abort()
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // snapshotAll is electron_snapshot {surfaces:"all"}: the text snapshot of
@@ -23,7 +22,7 @@ func snapshotAll(ctx context.Context, c *Call, a *snapshotArgs) (*page.SnapshotR
 	if a.Format != "" && a.Format != "text" {
 		return nil, errs.BadArg("format", "surfaces:'all' answers in the text form; omit format or pass 'text'")
 	}
-	root, byID, children, err := windowTree(ctx, c)
+	root, byID, children, err := c.Session.Surfaces.WindowTree(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -127,33 +126,6 @@ func endsID(l, marker string) bool {
 	return rest == "" || rest[0] == ' ' || rest[0] == '\n' || rest[0] == ']' || rest[0] == ')'
 }
 
-// windowTree is the surface tree of the active surface's window: its root
-// (the surface with no live parent above the active one), every surface by
-// id, and each surface's children in the registry's order.
-func windowTree(ctx context.Context, c *Call) (root string, byID map[string]surface.Descriptor, children map[string][]string, err error) {
-	list, err := c.Session.Surfaces.List(ctx)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	byID = map[string]surface.Descriptor{}
-	children = map[string][]string{}
-	for _, d := range list {
-		byID[d.ID] = d
-		if d.ParentID != "" {
-			children[d.ParentID] = append(children[d.ParentID], d.ID)
-		}
-	}
-	root = c.Session.Surfaces.Active()
-	for range list { // up to the window root
-		d, ok := byID[root]
-		if !ok || d.ParentID == "" || byID[d.ParentID].ID == "" {
-			break
-		}
-		root = d.ParentID
-	}
-	return root, byID, children, nil
-}
-
 // findAll is electron_find {surfaces:"all"}: the query in every surface of
 // the active window, parent before children; each match says its
 // surface_id and its ref acts there (routeRef). A surface that cannot be
@@ -165,7 +137,7 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if a.Scroll {
 		return nil, errs.BadArg("scroll", "scrolling lists is for one surface; drop surfaces or scroll")
 	}
-	root, _, children, err := windowTree(ctx, c)
+	root, _, children, err := c.Session.Surfaces.WindowTree(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
@@ -130,10 +126,9 @@ func registerStorage(s *Server) {
 	}, storageStateImport)
 }
 
-// anyConn is a renderer socket of the session for profile-wide calls
-// (cookies live in the browser context, not in one document).
-func anyConn(ctx context.Context, c *Call) (storage.Conn, error) {
-	return storage.AnyConn(ctx, c.Session.Pool, c.Session.Surfaces.ActiveWindow())
+// appStorage is the storage of the call's session (internal/storage.App).
+func appStorage(c *Call) storage.App {
+	return storage.App{Pool: c.Session.Pool, Surfaces: c.Session.Surfaces}
 }
 
 // revealArgs is the opt-in to see secret values.
@@ -142,15 +137,6 @@ type revealArgs struct {
 }
 
 func (r *revealArgs) reveals() bool { return r.Reveal }
-
-// redactCookies shows the cookies' values when the call may reveal; a
-// cookie value is a secret.String, [redacted] otherwise by construction.
-func redactCookies(cs []storage.Cookie, reveal bool) []storage.Cookie {
-	for i := range cs {
-		cs[i].Value = cs[i].Value.Shown(reveal)
-	}
-	return cs
-}
 
 type cookiesArgs struct {
 	Common
@@ -169,10 +155,6 @@ func (a *cookiesArgs) validate() error {
 	return nil
 }
 
-func (a *cookiesArgs) filter() storage.Filter {
-	return storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name}
-}
-
 type cookiesResult struct {
 	Count    int              `json:"count"`
 	Cookies  []storage.Cookie `json:"cookies"`
@@ -181,15 +163,11 @@ type cookiesResult struct {
 
 func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*cookiesResult, error) {
 	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	conn, err := anyConn(ctx, c)
+	cs, err := appStorage(c).ListCookies(ctx, storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name})
 	if err != nil {
 		return nil, err
 	}
-	cs, err := storage.Cookies(ctx, conn, a.filter())
-	if err != nil {
-		return nil, err
-	}
-	return &cookiesResult{Count: len(cs), Cookies: redactCookies(cs, reveal), Redacted: !reveal}, nil
+	return &cookiesResult{Count: len(cs), Cookies: storage.Redact(cs, reveal), Redacted: !reveal}, nil
 }
 
 type setCookieArgs struct {
@@ -236,29 +214,11 @@ type setCookieResult struct {
 }
 
 func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*setCookieResult, error) {
-	conn, err := anyConn(ctx, c)
+	got, err := appStorage(c).SetCookie(ctx, a.param())
 	if err != nil {
 		return nil, err
 	}
-	p := a.param()
-	_ = storage.ValidateCookie("", &p) // fills the default path
-	if err := storage.SetCookies(ctx, conn, []storage.CookieParam{p}); err != nil {
-		return nil, err
-	}
-	// The browser can drop a cookie without an error (a domain the URL
-	// cannot set, an expiry in the past): read it back.
-	all, err := storage.Cookies(ctx, conn, storage.Filter{Name: a.Name})
-	if err != nil {
-		return nil, err
-	}
-	for _, got := range all {
-		if got.Value.Reveal() == a.Value && (p.Domain == "" || got.Domain == p.Domain || "."+got.Domain == p.Domain || got.Domain == "."+p.Domain) &&
-			(p.Path == "" || got.Path == p.Path) && (p.PartitionKey == nil) == (got.PartitionKey == nil) {
-			return &setCookieResult{Set: true, Cookie: got}, nil
-		}
-	}
-	return nil, errs.New(errs.BadArgument, "the browser accepted the cookie %q but does not keep it (an expiry in the past, or a domain the URL may not set)", a.Name).
-		With("field", "expires").With("found_by_name", len(all))
+	return &setCookieResult{Set: true, Cookie: got}, nil
 }
 
 type clearCookiesArgs struct {
@@ -283,31 +243,11 @@ type clearCookiesResult struct {
 }
 
 func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*clearCookiesResult, error) {
-	conn, err := anyConn(ctx, c)
+	n, err := appStorage(c).ClearCookies(ctx, storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name})
 	if err != nil {
 		return nil, err
-	}
-	f := storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name}
-	n, err := storage.DeleteCookies(ctx, conn, f)
-	if err != nil {
-		return nil, err
-	}
-	left, err := storage.Cookies(ctx, conn, f)
-	if err != nil {
-		return nil, err
-	}
-	if len(left) > 0 {
-		return nil, errs.New(errs.Internal, "%d cookies still match after the delete", len(left)).With("remaining", len(left))
 	}
 	return &clearCookiesResult{Cleared: n}, nil
-}
-
-// originStorage is one origin in a snapshot.
-type originStorage struct {
-	Origin         string         `json:"origin"`
-	LocalStorage   []storage.Item `json:"localStorage"`
-	SessionStorage []storage.Item `json:"sessionStorage,omitempty"`
-	SurfaceIDs     []string       `json:"surface_ids,omitempty" jsonschema:"the surfaces that show a document of the origin"`
 }
 
 type storageSnapshotArgs struct {
@@ -318,114 +258,24 @@ type storageSnapshotArgs struct {
 }
 
 type storageSnapshotResult struct {
-	Cookies  []storage.Cookie `json:"cookies"`
-	Origins  []originStorage  `json:"origins"`
-	Redacted bool             `json:"redacted"`
+	Cookies  []storage.Cookie        `json:"cookies"`
+	Origins  []storage.OriginStorage `json:"origins"`
+	Redacted bool                    `json:"redacted"`
 }
 
 func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storageSnapshotResult, error) {
 	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	var only string
-	var err error
-	if a.Origin != "" {
-		if only, err = storage.NormalizeOrigin("origin", a.Origin); err != nil {
-			return nil, err
-		}
-	}
-	conn, err := anyConn(ctx, c)
+	cs, origins, err := appStorage(c).Snapshot(ctx, a.Origin, a.SessionStorage, reveal)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := storage.Cookies(ctx, conn, storage.Filter{})
-	if err != nil {
-		return nil, err
-	}
-	origins, err := storage.Origins(ctx, c.Session.Pool)
-	if err != nil {
-		return nil, err
-	}
-	if only != "" {
-		o, err := storage.Find(origins, "origin", only)
-		if err != nil {
-			return nil, err
-		}
-		origins = []storage.Origin{*o}
-	}
-	out := &storageSnapshotResult{Cookies: redactCookies(cs, reveal), Origins: make([]originStorage, 0, len(origins)), Redacted: !reveal}
-	for i := range origins {
-		o := &origins[i]
-		entry := originStorage{Origin: o.Origin}
-		for _, h := range o.Hosts {
-			if id, ok := c.Session.Surfaces.SurfaceOf(h.FrameID); ok {
-				entry.SurfaceIDs = append(entry.SurfaceIDs, id)
-			}
-		}
-		if entry.LocalStorage, err = readArea(ctx, c, o, storage.Local); err != nil {
-			return nil, err
-		}
-		if a.SessionStorage {
-			if entry.SessionStorage, err = readArea(ctx, c, o, storage.Session); err != nil {
-				return nil, err
-			}
-		}
-		out.Origins = append(out.Origins, entry)
-	}
-	return out, nil
-}
-
-func readArea(ctx context.Context, c *Call, o *storage.Origin, scope storage.Scope) ([]storage.Item, error) {
-	area, err := storage.Open(ctx, c.Session.Pool, o, scope)
-	if err != nil {
-		return nil, err
-	}
-	return area.Items(ctx)
+	return &storageSnapshotResult{Cookies: cs, Origins: origins, Redacted: !reveal}, nil
 }
 
 // webArgs names the origin of a Web Storage call.
 type webArgs struct {
 	Common
 	Origin string `json:"origin,omitempty" jsonschema:"the origin (or any URL of it); default: the active surface's"`
-}
-
-// origin finds the named origin, else the active surface's (with the
-// active surface's own target first among its hosts).
-func (a *webArgs) origin(ctx context.Context, c *Call) (*storage.Origin, error) {
-	origins, err := storage.Origins(ctx, c.Session.Pool)
-	if err != nil {
-		return nil, err
-	}
-	if a.Origin != "" {
-		want, err := storage.NormalizeOrigin("origin", a.Origin)
-		if err != nil {
-			return nil, err
-		}
-		return storage.Find(origins, "origin", want)
-	}
-	res, err := c.Session.Surfaces.Resolve(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i := range origins {
-		for j, h := range origins[i].Hosts {
-			if h.FrameID == res.FrameID {
-				o := &origins[i]
-				o.Hosts[0], o.Hosts[j] = o.Hosts[j], o.Hosts[0]
-				return o, nil
-			}
-		}
-	}
-	return nil, errs.BadArg("origin", "the active surface shows no http(s) document; pass origin")
-}
-
-// area opens the Web Storage of the named origin, else the active
-// surface's.
-func (a *webArgs) area(ctx context.Context, c *Call, scope storage.Scope) (*storage.Area, string, error) {
-	o, err := a.origin(ctx, c)
-	if err != nil {
-		return nil, "", err
-	}
-	area, err := storage.Open(ctx, c.Session.Pool, o, scope)
-	return area, o.Origin, err
 }
 
 type webGetArgs struct {
@@ -450,17 +300,9 @@ type webGetResult struct {
 	Items  map[string]*string `json:"items,omitempty" jsonschema:"keys → values (null when not set), for keys"`
 }
 
-func lookup(items []storage.Item) map[string]string {
-	m := make(map[string]string, len(items))
-	for _, it := range items {
-		m[it.Name] = it.Value
-	}
-	return m
-}
-
 func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*webGetResult, error) {
 	return func(ctx context.Context, c *Call, a *webGetArgs) (*webGetResult, error) {
-		area, origin, err := a.area(ctx, c, scope)
+		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -468,7 +310,7 @@ func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*web
 		if err != nil {
 			return nil, err
 		}
-		m := lookup(items)
+		m := storage.Lookup(items)
 		out := &webGetResult{Scope: string(scope), Origin: origin}
 		if a.Key != "" {
 			v, ok := m[a.Key]
@@ -514,21 +356,15 @@ type webChangeResult struct {
 
 func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*webChangeResult, error) {
 	return func(ctx context.Context, c *Call, a *webSetArgs) (*webChangeResult, error) {
-		area, origin, err := a.area(ctx, c, scope)
+		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
 		if err != nil {
 			return nil, err
 		}
-		if err := area.Set(ctx, a.Key, a.Value); err != nil {
-			return nil, err
-		}
-		items, err := area.Items(ctx)
+		n, err := area.SetChecked(ctx, a.Key, a.Value)
 		if err != nil {
 			return nil, err
 		}
-		if v, ok := lookup(items)[a.Key]; !ok || v != a.Value {
-			return nil, errs.New(errs.Internal, "%s of %s: %q did not keep the value (quota?)", scope, origin, a.Key)
-		}
-		return &webChangeResult{Scope: string(scope), Origin: origin, Set: true, Count: len(items)}, nil
+		return &webChangeResult{Scope: string(scope), Origin: origin, Set: true, Count: n}, nil
 	}
 }
 
@@ -546,21 +382,15 @@ func (a *webKeyArgs) validate() error {
 
 func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*webChangeResult, error) {
 	return func(ctx context.Context, c *Call, a *webKeyArgs) (*webChangeResult, error) {
-		area, origin, err := a.area(ctx, c, scope)
+		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
 		if err != nil {
 			return nil, err
 		}
-		if err := area.Remove(ctx, a.Key); err != nil {
-			return nil, err
-		}
-		items, err := area.Items(ctx)
+		n, err := area.RemoveChecked(ctx, a.Key)
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := lookup(items)[a.Key]; ok {
-			return nil, errs.New(errs.Internal, "%s of %s: %q is still set", scope, origin, a.Key)
-		}
-		return &webChangeResult{Scope: string(scope), Origin: origin, Removed: true, Count: len(items)}, nil
+		return &webChangeResult{Scope: string(scope), Origin: origin, Removed: true, Count: n}, nil
 	}
 }
 
@@ -573,7 +403,7 @@ type webKeysResult struct {
 
 func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webKeysResult, error) {
 	return func(ctx context.Context, c *Call, a *webArgs) (*webKeysResult, error) {
-		area, origin, err := a.area(ctx, c, scope)
+		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -591,19 +421,12 @@ func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webKe
 
 func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webChangeResult, error) {
 	return func(ctx context.Context, c *Call, a *webArgs) (*webChangeResult, error) {
-		area, origin, err := a.area(ctx, c, scope)
+		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
 		if err != nil {
 			return nil, err
 		}
-		if err := area.Clear(ctx); err != nil {
+		if err := area.ClearChecked(ctx); err != nil {
 			return nil, err
-		}
-		items, err := area.Items(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(items) > 0 {
-			return nil, errs.New(errs.Internal, "%s of %s still holds %d keys", scope, origin, len(items))
 		}
 		return &webChangeResult{Scope: string(scope), Origin: origin, Cleared: true}, nil
 	}
@@ -641,53 +464,7 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	if err != nil {
 		return nil, err
 	}
-	conn, err := anyConn(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := storage.Cookies(ctx, conn, storage.Filter{})
-	if err != nil {
-		return nil, err
-	}
-	origins, err := storage.Origins(ctx, c.Session.Pool)
-	if err != nil {
-		return nil, err
-	}
-	st := storage.State{Cookies: make([]storage.StateCookie, 0, len(cs)), Origins: []storage.StateOrigin{}}
-	for _, ck := range cs {
-		sc := storage.StateCookieOf(ck)
-		sc.Value = sc.Value.Shown(reveal)
-		st.Cookies = append(st.Cookies, sc)
-	}
-	out := &stateExportResult{Path: path, Cookies: len(cs), Origins: []string{}, Redacted: !reveal && len(cs) > 0}
-	for i := range origins {
-		items, err := readArea(ctx, c, &origins[i], storage.Local)
-		if err != nil {
-			return nil, err
-		}
-		so := storage.StateOrigin{Origin: origins[i].Origin, LocalStorage: items}
-		if a.IndexedDB {
-			db, err := openIDB(ctx, c, &origins[i])
-			if err != nil {
-				return nil, err
-			}
-			raw, err := db.Export(ctx)
-			if err != nil {
-				return nil, err
-			}
-			var dbs []json.RawMessage
-			if json.Unmarshal(raw, &dbs) == nil && len(dbs) > 0 {
-				so.IndexedDB = raw
-				out.DBs += len(dbs)
-			}
-		}
-		if len(items) == 0 && so.IndexedDB == nil {
-			continue // Playwright lists only origins that hold something
-		}
-		st.Origins = append(st.Origins, so)
-		out.Origins = append(out.Origins, origins[i].Origin)
-	}
-	data, err := json.MarshalIndent(st, "", "  ")
+	data, sum, err := appStorage(c).ExportState(ctx, reveal, a.IndexedDB)
 	if err != nil {
 		return nil, err
 	}
@@ -695,9 +472,7 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stat
 	if path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
 		return nil, err
 	}
-	out.Path = path
-	out.Bytes = len(data)
-	return out, nil
+	return &stateExportResult{Path: path, Cookies: sum.Cookies, Origins: sum.Origins, DBs: sum.DBs, Bytes: len(data), Redacted: sum.Redacted}, nil
 }
 
 type stateImportArgs struct {
@@ -719,84 +494,20 @@ type stateImportResult struct {
 	Records int      `json:"record_count,omitempty" jsonschema:"IndexedDB records written"`
 }
 
-// maxStateFile bounds what an import reads.
-const maxStateFile = 32 << 20
-
 func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stateImportResult, error) {
 	path, err := c.Server.files.CheckRead(ctx, "path", a.Path)
 	if err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(path); err == nil && st.Size() > maxStateFile {
-		return nil, errs.BadArg("path", "the file is %d bytes; a storageState over %d bytes is refused", st.Size(), maxStateFile)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, errs.BadArg("path", "%v", err)
-	}
-	st, err := storage.ParseState(data)
+	data, err := storage.ReadStateFile("path", path)
 	if err != nil {
 		return nil, err
 	}
-	// Every origin must be reachable before anything is written.
-	origins, err := storage.Origins(ctx, c.Session.Pool)
+	sum, err := appStorage(c).ImportState(ctx, data)
 	if err != nil {
 		return nil, err
 	}
-	areas := make([]*storage.Area, len(st.Origins))
-	dbs := make([]*storage.DB, len(st.Origins))
-	for i, so := range st.Origins {
-		o, err := storage.Find(origins, fmt.Sprintf("$.origins[%d].origin", i), so.Origin)
-		if err != nil {
-			return nil, err
-		}
-		if areas[i], err = storage.Open(ctx, c.Session.Pool, o, storage.Local); err != nil {
-			return nil, err
-		}
-		if so.IndexedDB == nil {
-			continue
-		}
-		if dbs[i], err = openIDB(ctx, c, o); err != nil {
-			return nil, err
-		}
-		path, msg, err := dbs[i].CheckImport(ctx, so.IndexedDB)
-		if err != nil {
-			return nil, err
-		}
-		if path != "" {
-			p := fmt.Sprintf("$.origins[%d].indexedDB%s", i, path)
-			return nil, errs.New(errs.StorageStateInvalid, "%s: %s", p, msg).With("path", p)
-		}
-	}
-	conn, err := anyConn(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	params := make([]storage.CookieParam, len(st.Cookies))
-	for i, ck := range st.Cookies {
-		params[i] = ck.Param()
-	}
-	if err := storage.SetCookies(ctx, conn, params); err != nil {
-		return nil, err
-	}
-	out := &stateImportResult{Cookies: len(params), Origins: []string{}}
-	for i, so := range st.Origins {
-		for _, it := range so.LocalStorage {
-			if err := areas[i].Set(ctx, it.Name, it.Value); err != nil {
-				return nil, err
-			}
-			out.Keys++
-		}
-		if dbs[i] != nil {
-			n, err := dbs[i].Import(ctx, so.IndexedDB)
-			if err != nil {
-				return nil, err
-			}
-			out.Records += n
-		}
-		out.Origins = append(out.Origins, so.Origin)
-	}
-	return out, nil
+	return &stateImportResult{Cookies: sum.Cookies, Origins: sum.Origins, Keys: sum.Keys, Records: sum.Records}, nil
 }
 
 type idbSchemaArgs struct {
@@ -810,37 +521,8 @@ type idbSchemaResult struct {
 	Database  *storage.Database `json:"database,omitempty"`
 }
 
-func idbOpen(ctx context.Context, c *Call, a *webArgs) (*storage.DB, string, error) {
-	o, err := a.origin(ctx, c)
-	if err != nil {
-		return nil, "", err
-	}
-	db, err := openIDB(ctx, c, o)
-	return db, o.Origin, err
-}
-
-// openIDB opens the IndexedDB of o with the origin's first document as the
-// place its fixed scripts run (its surface's main world).
-func openIDB(ctx context.Context, c *Call, o *storage.Origin) (*storage.DB, error) {
-	db, err := storage.OpenIDB(ctx, c.Session.Pool, o)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range o.Hosts {
-		id, ok := c.Session.Surfaces.SurfaceOf(h.FrameID)
-		if !ok {
-			continue
-		}
-		if res, err := c.Session.Surfaces.ResolveID(ctx, id); err == nil {
-			db.InDocument(res.Eval, int64(res.ContextID))
-			break
-		}
-	}
-	return db, nil
-}
-
 func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*idbSchemaResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
 	if err != nil {
 		return nil, err
 	}
@@ -904,7 +586,7 @@ func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) 
 		limit = 100
 	}
 	var more bool
-	recs, origin, err := readIDB(ctx, c, &a.webArgs, func(db *storage.DB) (recs []storage.Record, err error) {
+	recs, origin, err := storage.ReadIDB(ctx, appStorage(c), a.Origin, func(db *storage.DB) (recs []storage.Record, err error) {
 		recs, more, err = db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
 		return recs, err
 	})
@@ -912,35 +594,6 @@ func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) 
 		return nil, err
 	}
 	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
-}
-
-// readIDB runs read on the IndexedDB of the active surface's own origin
-// when no origin is named: in its document straight away (no listing of
-// every target's frames); the script says which origin it read, and a
-// document that navigated meanwhile falls back to opening the origin as
-// named or found (idbOpen). It returns what read returned and the origin.
-func readIDB[T any](ctx context.Context, c *Call, web *webArgs, read func(*storage.DB) (T, error)) (T, string, error) {
-	var zero T
-	if web.Origin == "" {
-		if db, origin, ok := activeIDB(ctx, c); ok {
-			v, err := read(db)
-			if err == nil {
-				return v, origin, nil
-			}
-			if !errors.Is(err, storage.ErrOriginChanged) {
-				return zero, "", err
-			}
-		}
-	}
-	db, origin, err := idbOpen(ctx, c, web)
-	if err != nil {
-		return zero, "", err
-	}
-	v, err := read(db)
-	if err != nil {
-		return zero, "", err
-	}
-	return v, origin, nil
 }
 
 type idbKeysArgs struct {
@@ -976,7 +629,7 @@ func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*idbKeysResult, erro
 		limit = 100
 	}
 	var more bool
-	keys, origin, err := readIDB(ctx, c, &a.webArgs, func(db *storage.DB) (keys []storage.JSONValue, err error) {
+	keys, origin, err := storage.ReadIDB(ctx, appStorage(c), a.Origin, func(db *storage.DB) (keys []storage.JSONValue, err error) {
 		keys, more, err = db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
 		return keys, err
 	})
@@ -986,31 +639,13 @@ func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*idbKeysResult, erro
 	return &idbKeysResult{Origin: origin, Count: len(keys), Keys: keys, HasMore: more}, nil
 }
 
-// activeIDB is the IndexedDB of the active surface's document, when the
-// registry knows it holds an http(s) origin.
-func activeIDB(ctx context.Context, c *Call) (*storage.DB, string, bool) {
-	res, err := c.Session.Surfaces.Resolve(ctx)
-	if err != nil || res.Eval == nil {
-		return nil, "", false
-	}
-	d, ok := c.Session.Surfaces.Describe(res.SurfaceID)
-	if !ok {
-		return nil, "", false
-	}
-	origin, err := storage.NormalizeOrigin("origin", d.URL)
-	if err != nil {
-		return nil, "", false
-	}
-	return storage.IDBIn(res.Eval, int64(res.ContextID), origin), origin, true
-}
-
 type idbCountResult struct {
 	Origin string `json:"origin"`
 	Count  int    `json:"count"`
 }
 
 func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*idbCountResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
 	if err != nil {
 		return nil, err
 	}
@@ -1051,18 +686,11 @@ type idbChangeResult struct {
 }
 
 func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*idbChangeResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
 	if err != nil {
 		return nil, err
 	}
-	before, err := db.Count(ctx, a.Database, a.Store)
-	if err != nil {
-		return nil, err
-	}
-	if err := db.Delete(ctx, a.Database, a.Store, a.Range); err != nil {
-		return nil, err
-	}
-	after, err := db.Count(ctx, a.Database, a.Store)
+	before, after, err := db.Change(ctx, a.Database, a.Store, func() error { return db.Delete(ctx, a.Database, a.Store, a.Range) })
 	if err != nil {
 		return nil, err
 	}
@@ -1070,18 +698,11 @@ func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*idbChangeResult
 }
 
 func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*idbChangeResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
 	if err != nil {
 		return nil, err
 	}
-	before, err := db.Count(ctx, a.Database, a.Store)
-	if err != nil {
-		return nil, err
-	}
-	if err := db.Clear(ctx, a.Database, a.Store); err != nil {
-		return nil, err
-	}
-	after, err := db.Count(ctx, a.Database, a.Store)
+	before, after, err := db.Change(ctx, a.Database, a.Store, func() error { return db.Clear(ctx, a.Database, a.Store) })
 	if err != nil {
 		return nil, err
 	}
@@ -1121,7 +742,7 @@ type idbSetResult struct {
 }
 
 func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*idbSetResult, error) {
-	db, origin, err := idbOpen(ctx, c, &a.webArgs)
+	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/trace"
@@ -127,28 +128,27 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 		}
 		o.Budget = &trace.Budget{Tokens: a.BudgetTokens, Enforce: a.Enforce, WarnThreshold: w}
 	}
-	s.tracing.mu.Lock()
-	defer s.tracing.mu.Unlock()
-	if s.tracing.rec != nil {
+	rec, busy, err := s.tracing.Start(ownerOf(ctx), func() (*trace.Recorder, error) {
+		out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
+		if err != nil {
+			return nil, err
+		}
+		return trace.Start(out, o)
+	}, func() map[string]int64 {
+		// Console lines from before the trace are not part of it.
+		from := map[string]int64{}
+		for _, sess := range s.sessions.List() {
+			if p := assemble.Console(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
+				from[sess.ID] = p.NextSince
+			}
+		}
+		return from
+	})
+	if busy {
 		return nil, s.traceBusy(ctx)
 	}
-	out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
 	if err != nil {
 		return nil, err
-	}
-	rec, err := trace.Start(out, o)
-	if err != nil {
-		return nil, err
-	}
-	s.tracing.rec, s.tracing.places, s.tracing.console, s.tracing.network = rec, map[string]*trace.Place{}, map[string]int64{}, map[string]int64{}
-	owner := ownerOf(ctx)
-	s.tracing.owner.Store(&owner)
-	s.tracing.live.Store(rec)
-	// Console lines from before the trace are not part of it.
-	for _, sess := range s.sessions.List() {
-		if p := consoleOf(sess).Read(consolelog.Query{Limit: 1}); p.NextSince > 0 {
-			s.tracing.console[sess.ID] = p.NextSince
-		}
 	}
 	return stateOf(true, rec.Status()), nil
 }
@@ -157,7 +157,7 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 // path for the client that started it, without for another client (one
 // recording per server; its folder is not theirs to know).
 func (s *Server) traceBusy(ctx context.Context) error {
-	rec := s.tracing.recorder()
+	rec := s.tracing.Recorder()
 	switch {
 	case rec == nil:
 		return nil
@@ -174,7 +174,7 @@ func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error
 	if s.traceFor(ctx) == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
 	}
-	rec := s.tracing.take()
+	rec := s.tracing.Take()
 	if rec == nil {
 		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -19,11 +20,11 @@ import (
 // traceFor is the recording the caller may see and add to: the server's,
 // when the caller started it or sessions are shared; else nil.
 func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
-	rec := s.tracing.recorder()
+	rec := s.tracing.Recorder()
 	if rec == nil || s.cfg.ShareSessions {
 		return rec
 	}
-	if o := s.tracing.owner.Load(); o == nil || *o != ownerOf(ctx) {
+	if o, ok := s.tracing.Owner(); !ok || o != ownerOf(ctx) {
 		return nil
 	}
 	return rec
@@ -107,22 +108,7 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 
 // tracePlace locates a surface once per recording.
 func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
-	s.tracing.mu.Lock()
-	p, ok := s.tracing.places[id]
-	s.tracing.mu.Unlock()
-	if ok {
-		return p
-	}
-	p, err := trace.Locate(ctx, sess.Surfaces, id)
-	if err != nil {
-		return &trace.Place{SurfaceID: id}
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.places != nil {
-		s.tracing.places[id] = p
-	}
-	s.tracing.mu.Unlock()
-	return p
+	return s.tracing.Place(ctx, sess.Surfaces, id)
 }
 
 // finishStep completes a step from the call's envelope and writes it.
@@ -158,9 +144,7 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 	if !ok || !n.Capturing() {
 		return nil
 	}
-	s.tracing.mu.Lock()
-	last := s.tracing.network[sess.ID]
-	s.tracing.mu.Unlock()
+	last := s.tracing.Cursor(trace.Network, sess.ID)
 	p := n.Read(network.ReadOptions{Since: last})
 	var lines []string
 	for _, r := range p.Records {
@@ -187,38 +171,22 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 		}
 		lines = append(lines, line)
 	}
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier requests left out)", len(lines)-maxTraceConsole))
+	if p.NextSince > last {
+		s.tracing.Advance(trace.Network, sess.ID, p.NextSince)
 	}
-	s.tracing.mu.Lock()
-	if s.tracing.network != nil && p.NextSince > last {
-		s.tracing.network[sess.ID] = p.NextSince
-	}
-	s.tracing.mu.Unlock()
-	return lines
+	return trace.Clip(lines, maxTraceConsole, "requests")
 }
 
 // traceConsole returns the console lines the session logged since the
 // previous step.
 func (s *Server) traceConsole(sess *session.Session) []string {
-	s.tracing.mu.Lock()
-	last := s.tracing.console[sess.ID]
-	s.tracing.mu.Unlock()
-	p := consoleOf(sess).Read(consolelog.Query{Since: last})
+	p := assemble.Console(sess).Read(consolelog.Query{Since: s.tracing.Cursor(trace.Console, sess.ID)})
 	var lines []string
 	for _, e := range p.Entries {
 		lines = append(lines, fmt.Sprintf("[%s] %s (%s)", e.Type, e.Text, e.SurfaceID))
 	}
-	last = p.NextSince
-	if len(lines) > maxTraceConsole {
-		lines = append(lines[len(lines)-maxTraceConsole:], fmt.Sprintf("(%d earlier lines left out)", len(lines)-maxTraceConsole))
-	}
-	s.tracing.mu.Lock()
-	if s.tracing.console != nil {
-		s.tracing.console[sess.ID] = last
-	}
-	s.tracing.mu.Unlock()
-	return lines
+	s.tracing.Advance(trace.Console, sess.ID, p.NextSince)
+	return trace.Clip(lines, maxTraceConsole, "lines")
 }
 
 // traceShot takes a PNG of the active surface's window after an action.
@@ -247,3 +215,6 @@ func (s *Server) readOnlyTool(name string) bool {
 	d, ok := s.tools().defs[name]
 	return ok && d.Effects.Does == kRead
 }
+
+// maxTraceConsole bounds the console lines kept with one step.
+const maxTraceConsole = 50

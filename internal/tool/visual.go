@@ -1,12 +1,9 @@
 package tool
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"math"
 	"path/filepath"
-	"strings"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
@@ -131,23 +128,10 @@ type visualUpdateArgs struct {
 
 func (a *visualUpdateArgs) validate() error { return a.check(true) }
 
-// visualShot is one visual capture.
-type visualShot struct {
-	png    []byte
-	env    visual.Env
-	masks  []visual.Rect
-	width  int
-	height int
-}
-
 // takeCapture shoots the window, element or clip and works out the
-// environment and the masks in image pixels.
-//
-// A renderer can show a frame that is not painted yet (an out-of-process
-// frame just scrolled into view), so shots are repeated until two in a row
-// are identical, or until accept (visual_expect: the shot matches the
-// baseline) takes one; at most maxShots.
-func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data []byte, masks []visual.Rect) bool) (*visualShot, error) {
+// environment and the masks in image pixels; the shot is settled
+// (visual.Shot.Settle) with accept.
+func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data []byte, masks []visual.Rect) bool) (*visual.Shot, error) {
 	sa := &screenshotArgs{Ref: a.Ref, Selector: a.Selector}
 	t, err := shotWindow(ctx, c, sa)
 	if err != nil {
@@ -169,53 +153,32 @@ func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data 
 	if err != nil {
 		return nil, err
 	}
-	vw, vh := math.Round(2*cx), math.Round(2*cy)
 	clip := t.clip
 	if a.Clip != nil {
 		clip = a.Clip
 	}
 	opts := capt.ShotOptions{Format: "png"}
+	var css *visual.CSSRect
 	if clip != nil {
 		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
 		opts.BeyondViewport = sa.element() && t.beyond
+		css = &visual.CSSRect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
 	}
 	bv, err := c.Session.BrowserVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
-	product := bv.Product
-	if i := strings.Index(bv.UserAgent, "Electron/"); i >= 0 {
-		product = strings.Fields(bv.UserAgent[i:])[0] + " " + product
-	}
 	data, err := t.shooter.Shot(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	shot, err := visual.NewShot(data, visual.BrowserOf(bv.Product, bv.UserAgent), math.Round(2*cx), math.Round(2*cy), css)
 	if err != nil {
-		return nil, errs.New(errs.ImageInvalid, "the screenshot is not a PNG: %v", err)
-	}
-	cp := &visualShot{png: data, width: cfg.Width, height: cfg.Height}
-	cssW := vw
-	if clip != nil {
-		cssW = clip.Width
-	}
-	scale := 1.0
-	if cssW > 0 {
-		scale = math.Round(100*float64(cp.width)/cssW) / 100
-	}
-	cp.env = visual.Env{Browser: product, DeviceScale: scale, ViewportW: int(vw), ViewportH: int(vh)}
-	var ox, oy float64
-	if clip != nil {
-		ox, oy = clip.X, clip.Y
-	}
-	toPx := func(x, y, w, h float64) visual.Rect {
-		return visual.Rect{X: int(math.Floor((x - ox) * scale)), Y: int(math.Floor((y - oy) * scale)),
-			W: int(math.Ceil(w*scale)) + 1, H: int(math.Ceil(h*scale)) + 1}
+		return nil, err
 	}
 	for _, m := range a.Masks {
 		if m.Selector == "" {
-			cp.masks = append(cp.masks, toPx(*m.X+ox, *m.Y+oy, m.Width, m.Height))
+			shot.MaskInCapture(*m.X, *m.Y, m.Width, m.Height)
 			continue
 		}
 		box, err := c.Session.Pages.GetBBox(ctx, f, page.Locator{Selector: m.Selector})
@@ -226,33 +189,13 @@ func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data 
 		if err != nil {
 			return nil, err
 		}
-		cp.masks = append(cp.masks, toPx(box.Viewport.X+fx, box.Viewport.Y+fy, box.Viewport.Width, box.Viewport.Height))
+		shot.Mask(box.Viewport.X+fx, box.Viewport.Y+fy, box.Viewport.Width, box.Viewport.Height)
 	}
-	for i := 1; i < maxShots; i++ {
-		if accept != nil && accept(cp.png, cp.masks) {
-			break
-		}
-		if !page.Pause(ctx, 150*time.Millisecond) {
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "taking a stable capture")
-		}
-		next, err := t.shooter.Shot(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		// Two identical shots in a row end it, but not the first two: a
-		// frame just brought to front can show the same unpainted image
-		// twice.
-		same := bytes.Equal(next, cp.png) && i >= 2
-		cp.png = next
-		if nc, err := png.DecodeConfig(bytes.NewReader(next)); err != nil || same || nc.Width != cp.width || nc.Height != cp.height {
-			break
-		}
+	if err := shot.Settle(ctx, func() ([]byte, error) { return t.shooter.Shot(ctx, opts) }, accept); err != nil {
+		return nil, err
 	}
-	return cp, nil
+	return shot, nil
 }
-
-// maxShots bounds the shots of one stable capture.
-const maxShots = 6
 
 // baselineDir is the baselines folder, checked against the roots; the
 // default one is created.
@@ -290,10 +233,10 @@ func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*VisualCapture
 	if err != nil {
 		return nil, err
 	}
-	out := cp.png
-	if len(cp.masks) > 0 {
-		img, _ := visual.Decode(cp.png)
-		if out, err = visual.Encode(visual.Paint(img, cp.masks)); err != nil {
+	out := cp.PNG
+	if len(cp.Masks) > 0 {
+		img, _ := visual.Decode(cp.PNG)
+		if out, err = visual.Encode(visual.Paint(img, cp.Masks)); err != nil {
 			return nil, err
 		}
 	}
@@ -308,7 +251,7 @@ func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*VisualCapture
 	if p, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: p, Unique: true}, out); err != nil {
 		return nil, err
 	}
-	return &VisualCaptureResult{Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Masks: len(cp.masks)}, nil
+	return &VisualCaptureResult{Path: p, Width: cp.Width, Height: cp.Height, Env: cp.Env, Masks: len(cp.Masks)}, nil
 }
 
 // VisualExpectResult is visual_expect's answer when it passes.
@@ -328,51 +271,21 @@ func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExp
 	if err != nil {
 		return nil, err
 	}
-	base, meta, basePNG, err := visual.ReadBaselinePNG(dir, a.Name)
+	exp, err := visual.Expect(dir, a.Name, a.Threshold, a.CountAA, a.MaxDiffRatio)
 	if err != nil {
 		return nil, err
 	}
-	o := visual.Options{CountAA: a.CountAA}
-	if a.Threshold != nil {
-		o.Threshold = math.Max(*a.Threshold, 1e-9)
-	}
-	matches := func(data []byte, masks []visual.Rect) bool {
-		if bytes.Equal(data, basePNG) {
-			return true // the same encoded pixels
-		}
-		img, err := visual.Decode(data)
-		if err != nil || img.Bounds().Dx() != meta.Width || img.Bounds().Dy() != meta.Height {
-			return false
-		}
-		o.Masks = masks
-		r := visual.Compare(base, img, o)
-		return r.Diff == 0 || r.Ratio <= a.MaxDiffRatio
-	}
-	cp, err := takeCapture(ctx, c, &a.captureArgs, matches)
+	shot, err := takeCapture(ctx, c, &a.captureArgs, exp.Matches)
 	if err != nil {
 		return nil, err
 	}
-	if d := visual.EnvDiff(meta.Env, cp.env); len(d) > 0 {
-		return nil, errs.New(errs.VisualEnvMismatch, "baseline %q was taken in another environment (%v differ)", a.Name, d).
-			With("baseline", meta.Env).With("current", cp.env)
-	}
-	if meta.Width != cp.width || meta.Height != cp.height {
-		return nil, errs.New(errs.VisualSizeMismatch, "the capture is %dx%d, baseline %q is %dx%d", cp.width, cp.height, a.Name, meta.Width, meta.Height).
-			With("baseline", map[string]int{"width": meta.Width, "height": meta.Height}).With("current", map[string]int{"width": cp.width, "height": cp.height})
-	}
-	if len(cp.masks) == 0 && bytes.Equal(cp.png, basePNG) {
-		return &VisualExpectResult{Name: a.Name, Passed: true, Width: cp.width, Height: cp.height}, nil
-	}
-	img, err := visual.Decode(cp.png)
+	r, passed, err := exp.Judge(shot)
 	if err != nil {
 		return nil, err
 	}
-	o.Masks = cp.masks
-	r := visual.Compare(base, img, o)
-	res := &VisualExpectResult{Name: a.Name, Passed: true, DiffPixels: r.Diff, AAPixels: r.AA, MaskedPixels: r.Masked,
-		MismatchRatio: r.Ratio, Width: r.Width, Height: r.Height}
-	if r.Diff == 0 || r.Ratio <= a.MaxDiffRatio {
-		return res, nil
+	if passed {
+		return &VisualExpectResult{Name: a.Name, Passed: true, DiffPixels: r.Diff, AAPixels: r.AA, MaskedPixels: r.Masked,
+			MismatchRatio: r.Ratio, Width: r.Width, Height: r.Height}, nil
 	}
 	actual, err := artifactPath(ctx, c, "visual-"+a.Name+"-actual")
 	if err != nil {
@@ -383,14 +296,13 @@ func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExp
 		return nil, err
 	}
 	diff := actual[:len(actual)-len(".png")] + "-diff.png"
-	if actual, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: actual, Unique: true}, cp.png); err != nil {
+	if actual, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: actual, Unique: true}, shot.PNG); err != nil {
 		return nil, err
 	}
 	if diff, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: diff, Unique: true}, diffPNG); err != nil {
 		return nil, err
 	}
-	return nil, errs.New(errs.VisualMismatch, "%d pixels (%.4f%%) differ from baseline %q, more than maxDiffRatio %.4f%% allows", r.Diff, 100*r.Ratio, a.Name, 100*a.MaxDiffRatio).
-		With("actual_path", actual).With("diff_path", diff).With("mismatch_ratio", r.Ratio).With("diff_pixels", r.Diff).With("antialiased_pixels", r.AA)
+	return nil, exp.Mismatch(r, actual, diff)
 }
 
 // VisualUpdateResult is visual_update_baseline's answer.
@@ -416,9 +328,9 @@ func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*VisualUpd
 		return nil, err
 	}
 	p := filepath.Join(dir, a.Name+".png")
-	replaced, err := visual.WriteBaseline(ctx, c.Server.files, dir, a.Name, cp.png, visual.Meta{Width: cp.width, Height: cp.height, Env: cp.env, CreatedAt: time.Now().UTC()})
+	replaced, err := visual.WriteBaseline(ctx, c.Server.files, dir, a.Name, cp.PNG, visual.Meta{Width: cp.Width, Height: cp.Height, Env: cp.Env, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return nil, err
 	}
-	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.width, Height: cp.height, Env: cp.env, Replaced: replaced}, nil
+	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.Width, Height: cp.Height, Env: cp.Env, Replaced: replaced}, nil
 }

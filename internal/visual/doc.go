@@ -3,5 +3,7 @@
 // allowance: a differing pixel that looks like an anti-aliased edge in
 // either image is counted apart, not as a difference), masks for regions
 // that change on every run, a diff image, and a baseline store of PNGs
-// with the environment each was taken in.
+// with the environment each was taken in. A Shot is one capture settled
+// until it is stable (or matches), its masks in image pixels; an
+// Expectation compares it with a baseline and says how it failed.
 package visual

@@ -1,7 +1,8 @@
-package tool
+package assemble
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -12,9 +13,9 @@ import (
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
-// cdpURLOnLoopback reports whether a cdpUrl names this machine (or does
-// not parse: Resolve then names the problem).
-func cdpURLOnLoopback(raw string) bool {
+// OnLoopback reports whether a cdpUrl names this machine (or does not
+// parse: browser.Resolve then names the problem).
+func OnLoopback(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return true
@@ -22,14 +23,13 @@ func cdpURLOnLoopback(raw string) bool {
 	return browser.IsLoopbackHost(u.Hostname())
 }
 
-// attachRemote attaches to a DevTools endpoint off loopback that the
-// operator allowed (--allow-remote, ADR-027): a ws:// or wss:// browser
-// socket as it is, or an http(s):// endpoint whose /json/version names
-// one. The pool runs on that socket alone (flat, ADR-025), with the
-// operator's headers; TLS is verified.
-func attachRemote(ctx context.Context, c *Call, raw string) (*session.Session, browser.Endpoint, browser.Version, error) {
-	s := c.Server
-	u, err := s.cfg.AllowRemote.CheckURL("cdpUrl", raw)
+// Remote attaches to a DevTools endpoint off loopback that the operator
+// allowed (allow, ADR-027): a ws:// or wss:// browser socket as it is, or
+// an http(s):// endpoint whose /json/version names one. The pool runs on
+// that socket alone (flat, ADR-025), with the operator's headers; TLS is
+// verified. field names raw in errors.
+func Remote(ctx context.Context, env Env, field, raw string, allow browser.RemoteAllow, headers http.Header) (*session.Session, browser.Endpoint, browser.Version, error) {
+	u, err := allow.CheckURL(field, raw)
 	if err != nil {
 		return nil, browser.Endpoint{}, browser.Version{}, err
 	}
@@ -38,10 +38,10 @@ func attachRemote(ctx context.Context, c *Call, raw string) (*session.Session, b
 	switch u.Scheme {
 	case "ws", "wss":
 		if !strings.HasPrefix(u.Path, "/devtools/browser/") && !strings.Contains(u.Path, "/se/cdp") {
-			return nil, browser.Endpoint{}, browser.Version{}, errs.BadArg("cdpUrl", "a ws:// or wss:// cdpUrl off loopback must be the browser socket (…/devtools/browser/ID)")
+			return nil, browser.Endpoint{}, browser.Version{}, errs.BadArg(field, "a ws:// or wss:// %s off loopback must be the browser socket (…/devtools/browser/ID)", field)
 		}
 	default:
-		v, err = browser.RemoteVersion(ctx, u.Scheme+"://"+u.Host, s.cfg.RemoteHeaders)
+		v, err = browser.RemoteVersion(ctx, u.Scheme+"://"+u.Host, headers)
 		if err != nil {
 			return nil, browser.Endpoint{}, browser.Version{}, err
 		}
@@ -57,25 +57,21 @@ func attachRemote(ctx context.Context, c *Call, raw string) (*session.Session, b
 	}
 	ep := browser.Endpoint{BrowserWSURL: ws, Host: u.Hostname()}
 	ep.Port, _ = strconv.Atoi(u.Port())
-	sess, err := openSessionOn(ctx, c, session.Attached, nil, ep, &v,
-		target.Options{BrowserWSURL: ws, Flat: true, Header: s.cfg.RemoteHeaders.Clone()})
+	sess, err := Open(ctx, env, Spec{Mode: session.Attached, Endpoint: ep, Version: &v,
+		Pool: target.Options{BrowserWSURL: ws, Flat: true, Header: headers.Clone()}})
 	if err != nil {
 		return nil, browser.Endpoint{}, browser.Version{}, err
 	}
 	return sess, ep, v, nil
 }
 
-// autoConnect finds the user's own running Chrome by the DevToolsActivePort
+// AutoConnect finds the user's own running Chrome by the DevToolsActivePort
 // in userDataDir (first) and this OS's default user-data directories, and
-// attaches over the browser socket it names (flat, ADR-025). Only with the
-// operator's --allow-auto-connect. Nothing matching is AUTO_CONNECT_FAILED
-// with what was looked at and why each did not match.
-func autoConnect(ctx context.Context, c *Call, userDataDir string) (*session.Session, browser.Endpoint, browser.Version, string, error) {
-	s := c.Server
-	if !s.cfg.AllowAutoConnect {
-		return nil, browser.Endpoint{}, browser.Version{}, "", errs.BadArg("autoConnect",
-			"connecting to the user's own browser needs the operator's consent: start the server with --allow-auto-connect (or UNDERSTUDY_ALLOW_AUTO_CONNECT=true)")
-	}
+// attaches over the browser socket it names (flat, ADR-025); it returns the
+// directory whose file named it. Nothing matching is AUTO_CONNECT_FAILED
+// with what was looked at and why each did not match. The caller has
+// checked the operator's consent.
+func AutoConnect(ctx context.Context, env Env, userDataDir string) (*session.Session, browser.Endpoint, browser.Version, string, error) {
 	dirs := browser.DefaultUserDataDirs()
 	if userDataDir != "" {
 		dirs = append([]string{userDataDir}, dirs...)
@@ -92,7 +88,7 @@ func autoConnect(ctx context.Context, c *Call, userDataDir string) (*session.Ses
 		}
 		// No HTTPURL: Chrome's auto-connect offers the browser socket only.
 		ep := browser.Endpoint{Host: "127.0.0.1", Port: ap.Port, BrowserWSURL: ap.WSURL}
-		sess, err := openSessionOn(ctx, c, session.Attached, nil, ep, nil, target.Options{BrowserWSURL: ap.WSURL, Flat: true})
+		sess, err := Open(ctx, env, Spec{Mode: session.Attached, Endpoint: ep, Pool: target.Options{BrowserWSURL: ap.WSURL, Flat: true}})
 		if err != nil {
 			looked[i].Why = "connecting failed (the browser may be waiting for you to allow the connection): " + err.Error()
 			tried = append(tried, ap.Dir)

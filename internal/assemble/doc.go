@@ -1,0 +1,13 @@
+// Package assemble builds a session from a browser, its targets and the
+// services a session holds: it launches an app or browser (a dev launch
+// with its Electron binary, the fuse check and the optional launch-time
+// instrumentation shim), or connects to a running one (on loopback, off
+// loopback as the operator allowed, or the user's own Chrome found by its
+// DevToolsActivePort); it opens the pool of target sockets and the surface
+// registry, hangs the session's services on it by their typed keys
+// (internal/svc: the dialog log, the console log and its capture, the
+// downloads), waits for a renderer and selects the first window. It does
+// not publish the session: the caller completes it, publishes it, and
+// closes it on any error before that. internal/tool calls it; it knows no
+// tool by name.
+package assemble
