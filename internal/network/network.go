@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -46,7 +46,8 @@ const (
 type Config struct {
 	Pool     *target.Pool
 	Surfaces *surface.Registry
-	// Redactor redacts outputs; nil means the defaults.
+	// Redactor says which headers and body fields are secret; nil means
+	// the defaults.
 	Redactor *Redactor
 	// Seq gives the next sequence number; it is shared with the session's
 	// console log so that since cursors mean the same in both. Nil: a
@@ -150,9 +151,6 @@ func New(cfg Config) *Network {
 	})
 	return n
 }
-
-// Redactor returns the redactor outputs go through.
-func (n *Network) Redactor() *Redactor { return n.red }
 
 // spawn runs fn in a goroutine Close waits for, unless closed.
 func (n *Network) spawn(fn func()) bool {
@@ -512,9 +510,9 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	}
 	switch method {
 	case "Network.requestWillBeSentExtraInfo":
-		mergeHeaders(&r.RequestHeaders, ev.Headers)
+		n.mergeHeaders(&r.RequestHeaders, ev.Headers)
 	case "Network.responseReceivedExtraInfo":
-		mergeHeaders(&r.ResponseHeaders, ev.Headers)
+		n.mergeHeaders(&r.ResponseHeaders, ev.Headers)
 	case "Network.requestServedFromCache":
 		r.FromCache = true
 	case "Network.responseReceived":
@@ -565,16 +563,15 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	n.mu.Unlock()
 }
 
-func mergeHeaders(dst *map[string]string, h map[string]string) {
+// mergeHeaders reads h into *dst, secret headers as secrets.
+func (n *Network) mergeHeaders(dst *Headers, h map[string]string) {
 	if len(h) == 0 {
 		return
 	}
 	if *dst == nil {
-		*dst = map[string]string{}
+		*dst = Headers{}
 	}
-	for k, v := range h {
-		(*dst)[k] = v
-	}
+	n.red.merge(*dst, h)
 }
 
 func (n *Network) onRequest(k pkey, ev *wireEvent) {
@@ -591,7 +588,7 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		r.Redirects = append(r.Redirects, Redirect{URL: r.URL, Status: ev.Redirect.Status})
 		r.URL = ev.Request.URL
 		r.Method = ev.Request.Method
-		r.RequestHeaders = ev.Request.Headers
+		r.RequestHeaders = n.red.read(ev.Request.Headers)
 		return
 	}
 	probe := Record{FrameID: ev.FrameID}
@@ -609,7 +606,7 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		wall = time.Unix(0, int64(ev.WallTime*1e9))
 	}
 	r := &Record{ID: ev.RequestID, SurfaceID: sid, WindowID: window, WindowIDCompat: window, FrameID: ev.FrameID, TargetID: k.target,
-		Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: ev.Type, RequestHeaders: ev.Request.Headers,
+		Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: ev.Type, RequestHeaders: n.red.read(ev.Request.Headers),
 		wall: wall, mono: ev.Timestamp, Timestamp: wall.UTC().Format(time.RFC3339Nano)}
 	if len(ev.Initiator) > 0 {
 		var in struct {
@@ -680,11 +677,12 @@ func (n *Network) takeRequestBody(r *Record, data string, more bool) {
 	if more && data == "" {
 		r.RequestBodyTruncated = true // read later by the body worker
 	}
-	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, headerValue(r.RequestHeaders, "content-type")) {
+	ct := r.RequestHeaders.Get("content-type")
+	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, ct) {
 		return
 	}
-	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, headerValue(r.RequestHeaders, "content-type"))
-	r.RequestBody, r.RequestBodyEncoding = text, enc
+	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, ct)
+	r.RequestBody, r.RequestBodyEncoding = n.red.body(text, enc, ct), enc
 	r.RequestBodyTruncated = r.RequestBodyTruncated || cut
 }
 
@@ -692,7 +690,7 @@ func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
 	r.Status, r.StatusText, r.MimeType = resp.Status, resp.StatusText, resp.MimeType
 	ok := resp.Status >= 200 && resp.Status < 400
 	r.OK = &ok
-	mergeHeaders(&r.ResponseHeaders, resp.Headers)
+	n.mergeHeaders(&r.ResponseHeaders, resp.Headers)
 	r.FromCache = r.FromCache || resp.FromDiskCache || resp.FromPrefetchCache
 	r.FromServiceWorker = resp.FromServiceWorker
 	r.Protocol = resp.Protocol
@@ -714,7 +712,7 @@ func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
 // addLocked puts a finished record in the ring. n.mu is held.
 func (n *Network) addLocked(r *Record) {
 	r.Seq = n.seq()
-	r.body = int64(len(r.RequestBody) + len(r.ResponseBody))
+	r.body = int64(r.RequestBody.Len() + r.ResponseBody.Len())
 	if len(n.ring) < DefaultMaxRecords {
 		n.ring = append(n.ring, *r)
 	} else {
@@ -733,7 +731,7 @@ func (n *Network) addLocked(r *Record) {
 			}
 			n.bodyBytes -= o.body
 			o.body = 0
-			o.RequestBody, o.ResponseBody = "", ""
+			o.RequestBody, o.ResponseBody = secret.String{}, secret.String{}
 			o.BodyDropped = true
 			o.enc = nil
 			n.bodiesDrop++
@@ -748,7 +746,8 @@ type ReadOptions struct {
 	Match *Matcher
 	// Clear empties the ring after the read.
 	Clear bool
-	// Reveal leaves secrets in.
+	// Reveal shows secrets (Record.Shown): only for a call allowed to
+	// reveal (--allow-secrets and reveal:true).
 	Reveal bool
 	// InFlight adds requests not finished yet (without seq).
 	InFlight bool
@@ -786,14 +785,14 @@ func (n *Network) Read(o ReadOptions) Page {
 	for _, j := range idx {
 		r := &n.ring[j]
 		if !o.Reveal && r.enc == nil && r.body == 0 && !o.Clear {
-			// Encode a finished record once, redacted: later reads append
-			// these bytes (network_captured polled with since).
-			red := r.redacted(n.red)
-			r.enc = red.appendJSON(nil)
+			// Encode a finished record once (its secrets redacted by their
+			// type): later reads append these bytes (network_captured
+			// polled with since).
+			r.enc = r.appendJSON(nil)
 		}
 		c := *r
 		if o.Reveal {
-			c.enc = nil
+			c = c.Shown()
 		}
 		recs = append(recs, c)
 	}
@@ -805,11 +804,13 @@ func (n *Network) Read(o ReadOptions) Page {
 			}
 			seen[r] = true
 			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
-				c := *r
-				c.InFlight = true
 				// the reader goroutine still merges into these
-				c.RequestHeaders, c.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+				c := r.clone()
+				c.InFlight = true
 				c.Redirects = slices.Clone(r.Redirects)
+				if o.Reveal {
+					c = c.Shown()
+				}
 				recs = append(recs, c)
 			}
 		}
@@ -825,9 +826,6 @@ func (n *Network) Read(o ReadOptions) Page {
 	for i := range recs {
 		if recs[i].Seq > p.NextSince {
 			p.NextSince = recs[i].Seq
-		}
-		if !o.Reveal {
-			recs[i] = recs[i].redacted(n.red)
 		}
 	}
 	p.Records = recs
