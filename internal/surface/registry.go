@@ -1059,6 +1059,23 @@ func (r *Registry) Active() string {
 	return r.active.id
 }
 
+// HostOf returns the target whose socket hosts a surface's frame: its own
+// target for a page, webview or out-of-process frame, the owning target's
+// for an in-process frame. "" for a surface it does not know (or "", the
+// active surface when none is selected).
+func (r *Registry) HostOf(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.active
+	if id != "" {
+		n = r.byID[id]
+	}
+	if n == nil || !n.live {
+		return ""
+	}
+	return n.host
+}
+
 // ActiveWindow returns the target id of the active window: the input root
 // of the surface selected last.
 func (r *Registry) ActiveWindow() string {
