@@ -96,9 +96,9 @@ type probed struct {
 }
 
 // hangDuring writes the probe on the socket of the window the call acts
-// in and, when the surface it acts on (surface; "" the active one) is
-// rendered by another target (an out-of-process frame), on that target's
-// socket too, and watches them: when one is not answered in time (and no
+// in and, for a call that acts in the surface (surface; "" the active
+// one) when another target renders it (an out-of-process frame), on that
+// target's socket too, and watches them: when one is not answered in time (and no
 // dialog explains the silence), the returned channel yields
 // PAGE_UNRESPONSIVE. stop ends the watch.
 func hangDuring(ctx context.Context, sess *session.Session, d Def, surface string) (<-chan error, func()) {
@@ -118,8 +118,11 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 		return out, func() {}
 	}
 	targets := []string{window}
-	if host := sess.Surfaces.HostOf(surface); host != "" && host != window {
-		targets = append(targets, host) // an out-of-process frame: its own renderer
+	// A call that acts in the surface (not one over every window, such as
+	// a listing, which goes on without a target that does not answer)
+	// probes an out-of-process frame's own renderer too.
+	if host := sess.Surfaces.HostOf(surface); d.Effects.Page == pageActive && host != "" && host != window {
+		targets = append(targets, host)
 	}
 	var probes []probed
 	for _, id := range targets {

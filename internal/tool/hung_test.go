@@ -126,8 +126,10 @@ func TestHungNextActionsFollowTheProfile(t *testing.T) {
 // (out of process under --site-per-process) whose script spins; its window
 // answers. A page tool on the frame answers PAGE_UNRESPONSIVE within a few
 // seconds naming the frame (not OPERATION_TIMEOUT at the backstop), and
-// electron_reload, the way out it names, ends the frame's script on the
-// frame's own target and reloads the window: the frame answers again.
+// electron_surfaces_list answers (the frame marked unresponsive) and the
+// window's top document works; electron_reload, the way out it names,
+// ends the frame's script on the frame's own target and reloads the
+// window: the frame answers again.
 func TestHungFrameRecovered(t *testing.T) {
 	e := newEnv(t, Config{AllowEvalRenderer: true, OperationTimeout: 60 * time.Second})
 	e.launch("/index.html", "--site-per-process")
@@ -167,6 +169,26 @@ func TestHungFrameRecovered(t *testing.T) {
 			}
 		}
 	}
+	// The listing an agent reads to switch away answers, marking the frame.
+	start := time.Now()
+	l := e.ok("electron_surfaces_list", nil)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("surfaces_list with a stuck frame took %s", took)
+	}
+	marked := false
+	for _, x := range l["surfaces"].([]any) {
+		if m := x.(map[string]any); m["id"] == s["cross1"]["id"] {
+			marked = m["unresponsive"] == true
+		} else if m["unresponsive"] == true {
+			t.Errorf("a surface that answers is marked unresponsive: %v", m)
+		}
+	}
+	if !marked {
+		t.Errorf("the stuck frame is not marked unresponsive: %v", l)
+	}
+	e.use(s["top"])
+	e.ok("electron_snapshot", map[string]any{"format": "json"})
+	e.use(s["cross1"])
 	r := e.ok("electron_reload", map[string]any{"timeoutMs": 20000})
 	if r["stopped_script"] != true {
 		t.Errorf("reload: %v, want stopped_script", r)
