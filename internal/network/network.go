@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +37,10 @@ const (
 	maxPending = 4096
 	// maxBodyJobs bounds the bodies waiting to be read.
 	maxBodyJobs = 512
+	// maxEnded bounds the requests remembered after their end, for the
+	// extra-info events (Cookie, Set-Cookie and other raw headers) that
+	// Chromium's network service may send after loadingFinished.
+	maxEnded = 256
 	// enableTimeout bounds enabling one target.
 	enableTimeout = 10 * time.Second
 	// answerTimeout bounds answering one paused request.
@@ -92,6 +97,10 @@ type Network struct {
 	closed     bool
 	opts       CaptureOptions
 	pending    map[pkey]*Record
+	ended      map[pkey]*endedRef  // requests that ended lately, by both keys
+	endedKeys  []pkey              // ended's keys, oldest first (at most 2*maxEnded)
+	early      map[pkey]*earlyInfo // extra-info of requests not seen yet
+	earlyKeys  []pkey              // early's keys, oldest first (at most maxEnded)
 	ring       []Record
 	head       int
 	overflowed int64
@@ -111,6 +120,18 @@ type Network struct {
 
 type pkey struct{ target, id string }
 
+// earlyInfo is the headers of extra-info events that came before their
+// request's requestWillBeSent.
+type earlyInfo struct{ request, response map[string]string }
+
+// endedRef finds a request that ended: its record while its bodies are
+// read (rec), then its ring slot (slot, checked against seq).
+type endedRef struct {
+	rec  *Record
+	slot int
+	seq  int64
+}
+
 type targetState struct {
 	mu      sync.Mutex // one apply at a time
 	network bool
@@ -122,7 +143,7 @@ type targetState struct {
 // New starts listening to the pool's sockets. Close undoes everything it
 // enabled.
 func New(cfg Config) *Network {
-	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, stubbedBy: map[pkey]string{},
+	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, ended: map[pkey]*endedRef{}, early: map[pkey]*earlyInfo{}, stubbedBy: map[pkey]string{},
 		cond: map[string]Conditions{}, targets: map[string]*targetState{}}
 	if n.red == nil {
 		n.red = NewRedactor(nil, nil)
@@ -180,6 +201,16 @@ func (n *Network) forget(targetID string) {
 	for k := range n.pending {
 		if k.target == targetID {
 			delete(n.pending, k)
+		}
+	}
+	for k := range n.ended {
+		if k.target == targetID {
+			delete(n.ended, k) // endedKeys keeps the key until it ages out
+		}
+	}
+	for k := range n.early {
+		if k.target == targetID {
+			delete(n.early, k)
 		}
 	}
 	for k := range n.stubbedBy {
@@ -408,6 +439,10 @@ func (n *Network) StopCapture(ctx context.Context) (Page, error) {
 	n.mu.Lock()
 	n.capturing.Store(false)
 	clear(n.pending)
+	clear(n.ended)
+	n.endedKeys = nil
+	clear(n.early)
+	n.earlyKeys = nil
 	if n.jobs != nil {
 		close(n.jobs)
 		n.jobs = nil
@@ -505,6 +540,9 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	n.mu.Lock()
 	r := n.pending[k]
 	if r == nil {
+		if method == "Network.requestWillBeSentExtraInfo" || method == "Network.responseReceivedExtraInfo" {
+			n.lateExtraInfoLocked(k, method == "Network.requestWillBeSentExtraInfo", ev.Headers)
+		}
 		n.mu.Unlock()
 		return
 	}
@@ -548,10 +586,12 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 				break
 			}
 		}
+		ref := n.endedLocked(k, r)
 		bodies := n.opts.Bodies
 		if bodies != "" && n.jobs != nil && method == "Network.loadingFinished" {
 			select {
 			case n.jobs <- bodyJob{rec: r, key: k}:
+				ref.rec = r
 				n.mu.Unlock()
 				return
 			default: // the reader must not wait: this one goes without body
@@ -631,6 +671,11 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 			r.Initiator = i
 		}
 	}
+	if e := n.early[k]; e != nil { // extra-info that came first
+		n.mergeHeaders(&r.RequestHeaders, e.request)
+		n.mergeHeaders(&r.ResponseHeaders, e.response)
+		delete(n.early, k) // earlyKeys keeps the key until it ages out
+	}
 	if n.opts.Bodies != "" && (ev.Request.PostData != "" || ev.Request.HasPostData) {
 		n.takeRequestBody(r, ev.Request.PostData, ev.Request.HasPostData)
 	}
@@ -640,6 +685,79 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		// reports the request's start here (its parent's target) and the
 		// rest on the OOPIF's target, whose id is the frame's.
 		n.pending[pkey{ev.FrameID, ev.RequestID}] = r
+	}
+}
+
+// endedLocked remembers that request k (record r) ended, under both its
+// keys, for extra-info events that come after; the oldest go past
+// maxEnded. n.mu is held.
+func (n *Network) endedLocked(k pkey, r *Record) *endedRef {
+	ref := &endedRef{slot: -1}
+	for _, pk := range []pkey{k, {r.TargetID, r.ID}} {
+		if _, ok := n.ended[pk]; !ok {
+			n.endedKeys = append(n.endedKeys, pk)
+		}
+		n.ended[pk] = ref
+	}
+	for len(n.endedKeys) > 2*maxEnded {
+		delete(n.ended, n.endedKeys[0])
+		n.endedKeys = n.endedKeys[1:]
+	}
+	if cap(n.endedKeys) > 8*maxEnded { // let the slice's front go
+		n.endedKeys = append([]pkey(nil), n.endedKeys...)
+	}
+	return ref
+}
+
+// lateExtraInfoLocked merges the headers of an extra-info event that came
+// after its request ended (Chromium sends Cookie and Set-Cookie only
+// there, from another process than the rest): into the record while its
+// bodies are read, else into its ring slot, copying the map first since
+// reads hand out records sharing it. n.mu is held.
+func (n *Network) lateExtraInfoLocked(k pkey, request bool, h map[string]string) {
+	if len(h) == 0 {
+		return
+	}
+	ref := n.ended[k]
+	if ref == nil {
+		// Not seen yet: the network service's event overtook the
+		// renderer's requestWillBeSent. Kept (bounded) for it.
+		e := n.early[k]
+		if e == nil {
+			e = &earlyInfo{}
+			n.early[k] = e
+			n.earlyKeys = append(n.earlyKeys, k)
+			for len(n.earlyKeys) > maxEnded {
+				delete(n.early, n.earlyKeys[0])
+				n.earlyKeys = n.earlyKeys[1:]
+			}
+			if cap(n.earlyKeys) > 4*maxEnded {
+				n.earlyKeys = append([]pkey(nil), n.earlyKeys...)
+			}
+		}
+		dst := &e.response
+		if request {
+			dst = &e.request
+		}
+		if *dst == nil {
+			*dst = map[string]string{}
+		}
+		maps.Copy(*dst, h)
+		return
+	}
+	r := ref.rec
+	if r == nil {
+		if ref.slot < 0 || ref.slot >= len(n.ring) || n.ring[ref.slot].Seq != ref.seq {
+			return // gone from the ring
+		}
+		r = &n.ring[ref.slot]
+		r.RequestHeaders, r.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+		r.enc = nil
+	}
+	if request {
+		n.mergeHeaders(&r.RequestHeaders, h)
+	} else {
+		n.mergeHeaders(&r.ResponseHeaders, h)
 	}
 }
 
@@ -713,14 +831,19 @@ func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
 func (n *Network) addLocked(r *Record) {
 	r.Seq = n.seq()
 	r.body = int64(r.RequestBody.Len() + r.ResponseBody.Len())
+	slot := len(n.ring)
 	if len(n.ring) < DefaultMaxRecords {
 		n.ring = append(n.ring, *r)
 	} else {
+		slot = n.head
 		old := &n.ring[n.head]
 		n.bodyBytes -= old.body
 		n.ring[n.head] = *r
 		n.head = (n.head + 1) % len(n.ring)
 		n.overflowed++
+	}
+	if ref := n.ended[pkey{r.TargetID, r.ID}]; ref != nil && (ref.rec == nil || ref.rec == r) {
+		ref.rec, ref.slot, ref.seq = nil, slot, r.Seq // late extra-info goes to the ring now
 	}
 	n.bodyBytes += r.body
 	if n.bodyBytes > n.opts.BodyBudget {
@@ -835,6 +958,7 @@ func (n *Network) Read(o ReadOptions) Page {
 // Stats counts what the Network keeps, for tests that prove it bounded.
 type Stats struct {
 	Records, Pending, Targets, Stubs, StubbedBy int
+	Ended                                       int // requests remembered after their end (at most 2*maxEnded keys) or before their start (maxEnded)
 	Conditions                                  int // windows with conditions of their own (and "" for every window)
 	BodyBytes                                   int64
 	Paused, Answered                            int64
@@ -845,7 +969,7 @@ func (n *Network) Stats() Stats {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
-		StubbedBy: len(n.stubbedBy), Conditions: len(n.cond), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
+		StubbedBy: len(n.stubbedBy), Ended: len(n.ended) + len(n.early), Conditions: len(n.cond), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
 }
 
 // Close disables interception and capture on every target (so the app

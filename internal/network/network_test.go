@@ -2,6 +2,7 @@ package network
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,5 +160,51 @@ func TestRingBudget(t *testing.T) {
 	p := n.Read(ReadOptions{Since: s - 3, Limit: 2})
 	if len(p.Records) != 2 || p.NextSince != s || p.Records[1].ResponseBody.IsZero() || p.Total != 3 {
 		t.Fatalf("read: %+v", p)
+	}
+}
+
+// TestLateExtraInfoMerged: Chromium's network service may send the
+// extra-info events (the only ones with Cookie and Set-Cookie) after
+// loadingFinished; their headers still reach the record, typed as
+// secrets, in the ring (a copy of the map, so a record read before keeps
+// its own) and while its bodies are read. What is remembered stays
+// bounded.
+func TestLateExtraInfoMerged(t *testing.T) {
+	n := &Network{red: NewRedactor(nil, nil), pending: map[pkey]*Record{}, ended: map[pkey]*endedRef{}, early: map[pkey]*earlyInfo{}, opts: CaptureOptions{BodyBudget: DefaultBodyBudget}}
+	n.seq = func() int64 { return n.own.Add(1) }
+	ev := func(method, id string, params string) {
+		n.onNetwork("T", method, []byte(`{"requestId":"`+id+`",`+params+`}`))
+	}
+	ev("Network.requestWillBeSent", "1", `"request":{"url":"http://a.test/x","method":"GET","headers":{"Accept":"*/*"}},"timestamp":1,"type":"Fetch"`)
+	ev("Network.loadingFinished", "1", `"timestamp":2`)
+	before := n.Read(ReadOptions{Limit: 10}).Records
+	ev("Network.requestWillBeSentExtraInfo", "1", `"headers":{"Cookie":"sid=late-secret"}`)
+	ev("Network.responseReceivedExtraInfo", "1", `"headers":{"Set-Cookie":"a=late-set"}`)
+	after := n.Read(ReadOptions{Limit: 10}).Records
+	if len(after) != 1 || after[0].RequestHeaders.Get("cookie") != "sid=late-secret" || after[0].ResponseHeaders.Get("set-cookie") != "a=late-set" {
+		t.Fatalf("late extra-info not merged: %+v", after)
+	}
+	b, _ := json.Marshal(after[0])
+	if strings.Contains(string(b), "late-secret") || strings.Contains(string(b), "late-set") || !strings.Contains(string(b), `"Cookie":"[redacted]"`) {
+		t.Fatalf("late headers are not secrets: %s", b)
+	}
+	if before[0].RequestHeaders.Get("cookie") != "" {
+		t.Fatal("a record read before the merge changed under its reader")
+	}
+	// Extra-info before its request (the network service overtook the renderer).
+	ev("Network.requestWillBeSentExtraInfo", "2", `"headers":{"Cookie":"sid=early-secret"}`)
+	ev("Network.requestWillBeSent", "2", `"request":{"url":"http://a.test/z","method":"GET","headers":{"Accept":"*/*"}},"timestamp":1,"type":"Fetch"`)
+	ev("Network.loadingFinished", "2", `"timestamp":2`)
+	if got := n.Read(ReadOptions{Since: after[0].Seq}).Records; len(got) != 1 || got[0].RequestHeaders.Get("cookie") != "sid=early-secret" || !got[0].RequestHeaders["Cookie"].IsSecret() {
+		t.Fatalf("early extra-info not merged: %+v", got)
+	}
+	for i := range 3 * maxEnded {
+		id := strconv.Itoa(100 + i)
+		ev("Network.responseReceivedExtraInfo", "early-"+id, `"headers":{"X":"1"}`) // never followed by its request
+		ev("Network.requestWillBeSent", id, `"request":{"url":"http://a.test/y","method":"GET","headers":{}},"timestamp":1`)
+		ev("Network.loadingFinished", id, `"timestamp":2`)
+	}
+	if st := n.Stats(); st.Ended > 3*maxEnded || len(n.endedKeys) > 2*maxEnded || len(n.earlyKeys) > maxEnded {
+		t.Fatalf("ended requests not bounded: %+v, %d keys", st, len(n.endedKeys))
 	}
 }
