@@ -66,8 +66,10 @@ type Options struct {
 	// ("Target.exposeDevToolsProtocol"), or "Domain.*" for a domain. It
 	// lifts the allowlist (allow.go) and a method's own rule where it has
 	// one (Page.crash, Page.setDownloadBehavior, Browser.setDownloadBehavior's
-	// folder); never the rules of AllowBrowserClose, browser-acting URLs,
-	// file roots or browser contexts. Default none (docs/adr/035).
+	// folder, the file roots of DOM.setFileInputFiles and
+	// Input.dispatchDragEvent); never the rules of AllowBrowserClose,
+	// browser-acting URLs, the file roots of file: URLs or browser contexts.
+	// Default none (docs/adr/035).
 	Allow []string
 	// Files are the operator's file roots: file: URLs a client opens
 	// (Page.navigate, Target.createTarget, Network.loadNetworkResource,
