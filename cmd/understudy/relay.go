@@ -38,7 +38,8 @@ names the address the grid advertises (off loopback even for a grid on this mach
 
 The relay is default-deny: it passes the CDP methods Playwright, Puppeteer and chromedp send
 and refuses the rest with an error naming the method; --relay-allow METHOD lets one through.
-file: URLs open only under the file roots (--file-root, --artifacts-dir, the working folder);
+file: URLs open only under the file roots (--file-root, --artifacts-dir, the working folder),
+and only files under them reach a page's file input (DOM.setFileInputFiles);
 downloads go to <artifacts-dir>/relay-downloads whatever folder a client names.
 
 Each client gets its own sessions and upstream sockets, so one script's Runtime.enable,

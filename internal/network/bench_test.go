@@ -18,11 +18,11 @@ func benchRing(n int) *Network {
 			Method: "GET", URL: fmt.Sprintf("http://a.test:41234/echo?x=%d", i), ResourceType: "Fetch",
 			Initiator: &Initiator{Type: "script", URL: "http://a.test:41234/index.html", Line: 12}, Status: 200, StatusText: "OK", OK: &ok,
 			MimeType: "application/json", Protocol: "http/1.1", RemoteAddress: "127.0.0.1:41234",
-			RequestHeaders: map[string]string{"Accept": "*/*", "Accept-Encoding": "gzip, deflate", "Accept-Language": "en-US", "Connection": "keep-alive",
+			RequestHeaders: hdrs(map[string]string{"Accept": "*/*", "Accept-Encoding": "gzip, deflate", "Accept-Language": "en-US", "Connection": "keep-alive",
 				"Host": "a.test:41234", "Referer": "http://a.test:41234/index.html", "Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin",
-				"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36", "sec-ch-ua": `"Chromium";v="156"`, "sec-ch-ua-platform": `"Linux"`},
-			ResponseHeaders: map[string]string{"Content-Length": "64", "Content-Type": "application/json", "Date": "Wed, 02 Dec 2026 01:00:00 GMT",
-				"Cache-Control": "no-store", "Connection": "keep-alive", "Keep-Alive": "timeout=5", "X-Fixture": "understudy", "Vary": "Origin"},
+				"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36", "sec-ch-ua": `"Chromium";v="156"`, "sec-ch-ua-platform": `"Linux"`}),
+			ResponseHeaders: hdrs(map[string]string{"Content-Length": "64", "Content-Type": "application/json", "Date": "Wed, 02 Dec 2026 01:00:00 GMT",
+				"Cache-Control": "no-store", "Connection": "keep-alive", "Keep-Alive": "timeout=5", "X-Fixture": "understudy", "Vary": "Origin"}),
 			TransferBytes: 250, Timestamp: "2026-12-02T01:00:00.123456Z", TTFBMs: &ttfb, DurationMs: &dur}
 		nw.addLocked(r)
 	}

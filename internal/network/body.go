@@ -34,7 +34,7 @@ func (n *Network) readBodies(j bodyJob) {
 	n.mu.Lock()
 	mode, max, types := n.opts.Bodies, n.opts.MaxBodyBytes, n.opts.BodyTypes
 	n.mu.Unlock()
-	if r.RequestBodyTruncated && r.RequestBody == "" && mode == "full" {
+	if r.RequestBodyTruncated && r.RequestBody.IsZero() && mode == "full" {
 		var pd struct {
 			PostData string `json:"postData"`
 		}
@@ -83,12 +83,12 @@ func (n *Network) readBodies(j bodyJob) {
 		raw = dec
 		r.ResponseBodyBytes = int64(base64.StdEncoding.DecodedLen(len(body.Body)))
 		text, encName, c := capBody(raw, max, r.MimeType)
-		r.ResponseBody, r.ResponseBodyEncoding, r.ResponseBodyTruncated = text, encName, c || cut
+		r.ResponseBody, r.ResponseBodyEncoding, r.ResponseBodyTruncated = n.red.body(text, encName, r.MimeType), encName, c || cut
 		return
 	}
 	r.ResponseBodyBytes = int64(len(raw))
 	text, encName, c := capBody(raw, max, r.MimeType)
-	r.ResponseBody, r.ResponseBodyEncoding, r.ResponseBodyTruncated = text, encName, c
+	r.ResponseBody, r.ResponseBodyEncoding, r.ResponseBodyTruncated = n.red.body(text, encName, r.MimeType), encName, c
 }
 
 // bodyType reports whether bodies of this content type are kept.

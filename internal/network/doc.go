@@ -7,6 +7,7 @@
 // stubs present, conditions set), decodes Network events into bounded
 // records (a ring of records and a byte budget for bodies), answers every
 // Fetch.requestPaused with a fulfil, fail or continue, and writes and
-// reads HAR 1.2. Redaction of secret headers and body fields happens when
-// records leave the package (see [Redactor]).
+// reads HAR 1.2. Secret headers and body fields are secret.Strings from
+// where they are read (see [Redactor], [Headers]): every encoding of a
+// record writes them [redacted] unless the record is [Record.Shown].
 package network

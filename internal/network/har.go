@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts we
@@ -46,8 +47,8 @@ type harEntry struct {
 }
 
 type harNV struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string        `json:"name"`
+	Value secret.String `json:"value"`
 }
 
 type harRequest struct {
@@ -63,9 +64,9 @@ type harRequest struct {
 }
 
 type harPostData struct {
-	MimeType string  `json:"mimeType"`
-	Params   []harNV `json:"params"`
-	Text     string  `json:"text"`
+	MimeType string        `json:"mimeType"`
+	Params   []harNV       `json:"params"`
+	Text     secret.String `json:"text"`
 }
 
 type harResponse struct {
@@ -81,10 +82,10 @@ type harResponse struct {
 }
 
 type harContent struct {
-	Size     int64  `json:"size"`
-	MimeType string `json:"mimeType"`
-	Text     string `json:"text,omitempty"`
-	Encoding string `json:"encoding,omitempty"`
+	Size     int64         `json:"size"`
+	MimeType string        `json:"mimeType"`
+	Text     secret.String `json:"text,omitzero"`
+	Encoding string        `json:"encoding,omitempty"`
 }
 
 type harTimings struct {
@@ -97,7 +98,7 @@ type harTimings struct {
 	SSL     float64 `json:"ssl"`
 }
 
-func nvList(h map[string]string, skip ...string) []harNV {
+func nvList(h Headers, skip ...string) []harNV {
 	keys := make([]string, 0, len(h))
 	for k := range h {
 		keys = append(keys, k)
@@ -109,8 +110,9 @@ func nvList(h map[string]string, skip ...string) []harNV {
 			continue
 		}
 		// a header Chromium folded from several lines holds them joined by \n
-		for _, v := range strings.Split(h[k], "\n") {
-			out = append(out, harNV{k, v})
+		v := h[k]
+		for _, line := range strings.Split(v.Reveal(), "\n") {
+			out = append(out, harNV{k, v.Part(line)})
 		}
 	}
 	return out
@@ -128,18 +130,16 @@ func httpVersion(p string) string {
 	return "HTTP/1.1"
 }
 
-// HAR returns records (redacted unless reveal) as a HAR 1.2 document. A
+// HAR returns records as a HAR 1.2 document, their secrets [redacted]
+// unless the records are Shown (ADR-041). A
 // redirected request becomes one entry per hop. Bodies are in it when the
 // capture kept them; a response's content-encoding and content-length go,
 // since the body written is the decoded one.
-func (n *Network) HAR(records []Record, reveal bool, version string) ([]byte, int, error) {
+func HAR(records []Record, version string) ([]byte, int, error) {
 	doc := harLog{Log: harBody{Version: "1.2", Creator: harCreator{"understudy", version}, Pages: []any{}, Entries: []harEntry{}}}
 	for _, r := range records {
 		if r.InFlight {
 			continue
-		}
-		if !reveal {
-			r = r.redacted(n.red)
 		}
 		hops := append([]Redirect(nil), r.Redirects...)
 		urls := make([]string, 0, len(hops)+1)
@@ -150,7 +150,7 @@ func (n *Network) HAR(records []Record, reveal bool, version string) ([]byte, in
 		for i, h := range hops {
 			e := harEntry{StartedDateTime: r.wall.UTC().Format(time.RFC3339Nano), Request: harRequestOf(r, h.URL), ResourceType: r.ResourceType, SurfaceID: r.SurfaceID,
 				Timings: harTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1}}
-			e.Response = harResponse{Status: h.Status, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{}, Headers: []harNV{{"Location", urls[i+1]}},
+			e.Response = harResponse{Status: h.Status, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{}, Headers: []harNV{{"Location", secret.Plain(urls[i+1])}},
 				Content: harContent{MimeType: "x-unknown"}, RedirectURL: urls[i+1], HeadersSize: -1}
 			doc.Log.Entries = append(doc.Log.Entries, e)
 		}
@@ -177,11 +177,11 @@ func (n *Network) HAR(records []Record, reveal bool, version string) ([]byte, in
 		e.Response = harResponse{Status: status, StatusText: text, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{},
 			Headers: nvList(r.ResponseHeaders, "content-encoding", "content-length"), HeadersSize: -1, BodySize: r.TransferBytes,
 			Content: harContent{Size: r.ResponseBodyBytes, MimeType: mime, Text: r.ResponseBody, Encoding: r.ResponseBodyEncoding}}
-		if loc := headerValue(r.ResponseHeaders, "location"); loc != "" && status >= 300 && status < 400 {
+		if loc := r.ResponseHeaders.Get("location"); loc != "" && status >= 300 && status < 400 {
 			e.Response.RedirectURL = loc
 		}
 		if e.Response.Content.Size == 0 {
-			e.Response.Content.Size = int64(len(r.ResponseBody))
+			e.Response.Content.Size = int64(r.ResponseBody.Len())
 		}
 		doc.Log.Entries = append(doc.Log.Entries, e)
 	}
@@ -200,21 +200,21 @@ func harRequestOf(r Record, u string) harRequest {
 	if pu, err := url.Parse(u); err == nil {
 		for k, vs := range pu.Query() {
 			for _, v := range vs {
-				q = append(q, harNV{k, v})
+				q = append(q, harNV{k, secret.Plain(v)})
 			}
 		}
 		sort.Slice(q, func(i, j int) bool { return q[i].Name < q[j].Name })
 	}
 	req := harRequest{Method: r.Method, URL: u, HTTPVersion: httpVersion(r.Protocol), Cookies: []harNV{}, Headers: nvList(r.RequestHeaders),
 		QueryString: q, HeadersSize: -1, BodySize: r.RequestBodyBytes}
-	if r.RequestBody != "" || r.RequestBodyBytes > 0 {
+	if !r.RequestBody.IsZero() || r.RequestBodyBytes > 0 {
 		text := r.RequestBody
-		if r.RequestBodyEncoding == "base64" {
-			if b, err := base64.StdEncoding.DecodeString(text); err == nil {
-				text = string(b)
+		if r.RequestBodyEncoding == "base64" { // a base64 body is plain (Redactor.body)
+			if b, err := base64.StdEncoding.DecodeString(text.Reveal()); err == nil {
+				text = secret.Plain(string(b))
 			}
 		}
-		req.PostData = &harPostData{MimeType: headerValue(r.RequestHeaders, "content-type"), Params: []harNV{}, Text: text}
+		req.PostData = &harPostData{MimeType: r.RequestHeaders.Get("content-type"), Params: []harNV{}, Text: text}
 	}
 	return req
 }

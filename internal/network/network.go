@@ -13,6 +13,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -36,6 +37,10 @@ const (
 	maxPending = 4096
 	// maxBodyJobs bounds the bodies waiting to be read.
 	maxBodyJobs = 512
+	// maxEnded bounds the requests remembered after their end, for the
+	// extra-info events (Cookie, Set-Cookie and other raw headers) that
+	// Chromium's network service may send after loadingFinished.
+	maxEnded = 256
 	// enableTimeout bounds enabling one target.
 	enableTimeout = 10 * time.Second
 	// answerTimeout bounds answering one paused request.
@@ -46,7 +51,8 @@ const (
 type Config struct {
 	Pool     *target.Pool
 	Surfaces *surface.Registry
-	// Redactor redacts outputs; nil means the defaults.
+	// Redactor says which headers and body fields are secret; nil means
+	// the defaults.
 	Redactor *Redactor
 	// Seq gives the next sequence number; it is shared with the session's
 	// console log so that since cursors mean the same in both. Nil: a
@@ -91,6 +97,10 @@ type Network struct {
 	closed     bool
 	opts       CaptureOptions
 	pending    map[pkey]*Record
+	ended      map[pkey]*endedRef  // requests that ended lately, by both keys
+	endedKeys  []pkey              // ended's keys, oldest first (at most 2*maxEnded)
+	early      map[pkey]*earlyInfo // extra-info of requests not seen yet
+	earlyKeys  []pkey              // early's keys, oldest first (at most maxEnded)
 	ring       []Record
 	head       int
 	overflowed int64
@@ -110,6 +120,18 @@ type Network struct {
 
 type pkey struct{ target, id string }
 
+// earlyInfo is the headers of extra-info events that came before their
+// request's requestWillBeSent.
+type earlyInfo struct{ request, response map[string]string }
+
+// endedRef finds a request that ended: its record while its bodies are
+// read (rec), then its ring slot (slot, checked against seq).
+type endedRef struct {
+	rec  *Record
+	slot int
+	seq  int64
+}
+
 type targetState struct {
 	mu      sync.Mutex // one apply at a time
 	network bool
@@ -121,7 +143,7 @@ type targetState struct {
 // New starts listening to the pool's sockets. Close undoes everything it
 // enabled.
 func New(cfg Config) *Network {
-	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, stubbedBy: map[pkey]string{},
+	n := &Network{cfg: cfg, red: cfg.Redactor, pending: map[pkey]*Record{}, ended: map[pkey]*endedRef{}, early: map[pkey]*earlyInfo{}, stubbedBy: map[pkey]string{},
 		cond: map[string]Conditions{}, targets: map[string]*targetState{}}
 	if n.red == nil {
 		n.red = NewRedactor(nil, nil)
@@ -151,9 +173,6 @@ func New(cfg Config) *Network {
 	return n
 }
 
-// Redactor returns the redactor outputs go through.
-func (n *Network) Redactor() *Redactor { return n.red }
-
 // spawn runs fn in a goroutine Close waits for, unless closed.
 func (n *Network) spawn(fn func()) bool {
 	n.mu.Lock()
@@ -182,6 +201,16 @@ func (n *Network) forget(targetID string) {
 	for k := range n.pending {
 		if k.target == targetID {
 			delete(n.pending, k)
+		}
+	}
+	for k := range n.ended {
+		if k.target == targetID {
+			delete(n.ended, k) // endedKeys keeps the key until it ages out
+		}
+	}
+	for k := range n.early {
+		if k.target == targetID {
+			delete(n.early, k)
 		}
 	}
 	for k := range n.stubbedBy {
@@ -410,6 +439,10 @@ func (n *Network) StopCapture(ctx context.Context) (Page, error) {
 	n.mu.Lock()
 	n.capturing.Store(false)
 	clear(n.pending)
+	clear(n.ended)
+	n.endedKeys = nil
+	clear(n.early)
+	n.earlyKeys = nil
 	if n.jobs != nil {
 		close(n.jobs)
 		n.jobs = nil
@@ -507,14 +540,17 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	n.mu.Lock()
 	r := n.pending[k]
 	if r == nil {
+		if method == "Network.requestWillBeSentExtraInfo" || method == "Network.responseReceivedExtraInfo" {
+			n.lateExtraInfoLocked(k, method == "Network.requestWillBeSentExtraInfo", ev.Headers)
+		}
 		n.mu.Unlock()
 		return
 	}
 	switch method {
 	case "Network.requestWillBeSentExtraInfo":
-		mergeHeaders(&r.RequestHeaders, ev.Headers)
+		n.mergeHeaders(&r.RequestHeaders, ev.Headers)
 	case "Network.responseReceivedExtraInfo":
-		mergeHeaders(&r.ResponseHeaders, ev.Headers)
+		n.mergeHeaders(&r.ResponseHeaders, ev.Headers)
 	case "Network.requestServedFromCache":
 		r.FromCache = true
 	case "Network.responseReceived":
@@ -550,10 +586,12 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 				break
 			}
 		}
+		ref := n.endedLocked(k, r)
 		bodies := n.opts.Bodies
 		if bodies != "" && n.jobs != nil && method == "Network.loadingFinished" {
 			select {
 			case n.jobs <- bodyJob{rec: r, key: k}:
+				ref.rec = r
 				n.mu.Unlock()
 				return
 			default: // the reader must not wait: this one goes without body
@@ -565,16 +603,15 @@ func (n *Network) onNetwork(targetID, method string, params []byte) {
 	n.mu.Unlock()
 }
 
-func mergeHeaders(dst *map[string]string, h map[string]string) {
+// mergeHeaders reads h into *dst, secret headers as secrets.
+func (n *Network) mergeHeaders(dst *Headers, h map[string]string) {
 	if len(h) == 0 {
 		return
 	}
 	if *dst == nil {
-		*dst = map[string]string{}
+		*dst = Headers{}
 	}
-	for k, v := range h {
-		(*dst)[k] = v
-	}
+	n.red.merge(*dst, h)
 }
 
 func (n *Network) onRequest(k pkey, ev *wireEvent) {
@@ -591,7 +628,7 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		r.Redirects = append(r.Redirects, Redirect{URL: r.URL, Status: ev.Redirect.Status})
 		r.URL = ev.Request.URL
 		r.Method = ev.Request.Method
-		r.RequestHeaders = ev.Request.Headers
+		r.RequestHeaders = n.red.read(ev.Request.Headers)
 		return
 	}
 	probe := Record{FrameID: ev.FrameID}
@@ -609,7 +646,7 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		wall = time.Unix(0, int64(ev.WallTime*1e9))
 	}
 	r := &Record{ID: ev.RequestID, SurfaceID: sid, WindowID: window, WindowIDCompat: window, FrameID: ev.FrameID, TargetID: k.target,
-		Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: ev.Type, RequestHeaders: ev.Request.Headers,
+		Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: ev.Type, RequestHeaders: n.red.read(ev.Request.Headers),
 		wall: wall, mono: ev.Timestamp, Timestamp: wall.UTC().Format(time.RFC3339Nano)}
 	if len(ev.Initiator) > 0 {
 		var in struct {
@@ -634,6 +671,11 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 			r.Initiator = i
 		}
 	}
+	if e := n.early[k]; e != nil { // extra-info that came first
+		n.mergeHeaders(&r.RequestHeaders, e.request)
+		n.mergeHeaders(&r.ResponseHeaders, e.response)
+		delete(n.early, k) // earlyKeys keeps the key until it ages out
+	}
 	if n.opts.Bodies != "" && (ev.Request.PostData != "" || ev.Request.HasPostData) {
 		n.takeRequestBody(r, ev.Request.PostData, ev.Request.HasPostData)
 	}
@@ -643,6 +685,79 @@ func (n *Network) onRequest(k pkey, ev *wireEvent) {
 		// reports the request's start here (its parent's target) and the
 		// rest on the OOPIF's target, whose id is the frame's.
 		n.pending[pkey{ev.FrameID, ev.RequestID}] = r
+	}
+}
+
+// endedLocked remembers that request k (record r) ended, under both its
+// keys, for extra-info events that come after; the oldest go past
+// maxEnded. n.mu is held.
+func (n *Network) endedLocked(k pkey, r *Record) *endedRef {
+	ref := &endedRef{slot: -1}
+	for _, pk := range []pkey{k, {r.TargetID, r.ID}} {
+		if _, ok := n.ended[pk]; !ok {
+			n.endedKeys = append(n.endedKeys, pk)
+		}
+		n.ended[pk] = ref
+	}
+	for len(n.endedKeys) > 2*maxEnded {
+		delete(n.ended, n.endedKeys[0])
+		n.endedKeys = n.endedKeys[1:]
+	}
+	if cap(n.endedKeys) > 8*maxEnded { // let the slice's front go
+		n.endedKeys = append([]pkey(nil), n.endedKeys...)
+	}
+	return ref
+}
+
+// lateExtraInfoLocked merges the headers of an extra-info event that came
+// after its request ended (Chromium sends Cookie and Set-Cookie only
+// there, from another process than the rest): into the record while its
+// bodies are read, else into its ring slot, copying the map first since
+// reads hand out records sharing it. n.mu is held.
+func (n *Network) lateExtraInfoLocked(k pkey, request bool, h map[string]string) {
+	if len(h) == 0 {
+		return
+	}
+	ref := n.ended[k]
+	if ref == nil {
+		// Not seen yet: the network service's event overtook the
+		// renderer's requestWillBeSent. Kept (bounded) for it.
+		e := n.early[k]
+		if e == nil {
+			e = &earlyInfo{}
+			n.early[k] = e
+			n.earlyKeys = append(n.earlyKeys, k)
+			for len(n.earlyKeys) > maxEnded {
+				delete(n.early, n.earlyKeys[0])
+				n.earlyKeys = n.earlyKeys[1:]
+			}
+			if cap(n.earlyKeys) > 4*maxEnded {
+				n.earlyKeys = append([]pkey(nil), n.earlyKeys...)
+			}
+		}
+		dst := &e.response
+		if request {
+			dst = &e.request
+		}
+		if *dst == nil {
+			*dst = map[string]string{}
+		}
+		maps.Copy(*dst, h)
+		return
+	}
+	r := ref.rec
+	if r == nil {
+		if ref.slot < 0 || ref.slot >= len(n.ring) || n.ring[ref.slot].Seq != ref.seq {
+			return // gone from the ring
+		}
+		r = &n.ring[ref.slot]
+		r.RequestHeaders, r.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+		r.enc = nil
+	}
+	if request {
+		n.mergeHeaders(&r.RequestHeaders, h)
+	} else {
+		n.mergeHeaders(&r.ResponseHeaders, h)
 	}
 }
 
@@ -680,11 +795,12 @@ func (n *Network) takeRequestBody(r *Record, data string, more bool) {
 	if more && data == "" {
 		r.RequestBodyTruncated = true // read later by the body worker
 	}
-	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, headerValue(r.RequestHeaders, "content-type")) {
+	ct := r.RequestHeaders.Get("content-type")
+	if n.opts.Bodies == "size" || !bodyType(n.opts.BodyTypes, ct) {
 		return
 	}
-	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, headerValue(r.RequestHeaders, "content-type"))
-	r.RequestBody, r.RequestBodyEncoding = text, enc
+	text, enc, cut := capBody([]byte(data), n.opts.MaxBodyBytes, ct)
+	r.RequestBody, r.RequestBodyEncoding = n.red.body(text, enc, ct), enc
 	r.RequestBodyTruncated = r.RequestBodyTruncated || cut
 }
 
@@ -692,7 +808,7 @@ func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
 	r.Status, r.StatusText, r.MimeType = resp.Status, resp.StatusText, resp.MimeType
 	ok := resp.Status >= 200 && resp.Status < 400
 	r.OK = &ok
-	mergeHeaders(&r.ResponseHeaders, resp.Headers)
+	n.mergeHeaders(&r.ResponseHeaders, resp.Headers)
 	r.FromCache = r.FromCache || resp.FromDiskCache || resp.FromPrefetchCache
 	r.FromServiceWorker = resp.FromServiceWorker
 	r.Protocol = resp.Protocol
@@ -714,15 +830,20 @@ func (n *Network) takeResponse(r *Record, resp *wireResponse, ts float64) {
 // addLocked puts a finished record in the ring. n.mu is held.
 func (n *Network) addLocked(r *Record) {
 	r.Seq = n.seq()
-	r.body = int64(len(r.RequestBody) + len(r.ResponseBody))
+	r.body = int64(r.RequestBody.Len() + r.ResponseBody.Len())
+	slot := len(n.ring)
 	if len(n.ring) < DefaultMaxRecords {
 		n.ring = append(n.ring, *r)
 	} else {
+		slot = n.head
 		old := &n.ring[n.head]
 		n.bodyBytes -= old.body
 		n.ring[n.head] = *r
 		n.head = (n.head + 1) % len(n.ring)
 		n.overflowed++
+	}
+	if ref := n.ended[pkey{r.TargetID, r.ID}]; ref != nil && (ref.rec == nil || ref.rec == r) {
+		ref.rec, ref.slot, ref.seq = nil, slot, r.Seq // late extra-info goes to the ring now
 	}
 	n.bodyBytes += r.body
 	if n.bodyBytes > n.opts.BodyBudget {
@@ -733,7 +854,7 @@ func (n *Network) addLocked(r *Record) {
 			}
 			n.bodyBytes -= o.body
 			o.body = 0
-			o.RequestBody, o.ResponseBody = "", ""
+			o.RequestBody, o.ResponseBody = secret.String{}, secret.String{}
 			o.BodyDropped = true
 			o.enc = nil
 			n.bodiesDrop++
@@ -748,7 +869,8 @@ type ReadOptions struct {
 	Match *Matcher
 	// Clear empties the ring after the read.
 	Clear bool
-	// Reveal leaves secrets in.
+	// Reveal shows secrets (Record.Shown): only for a call allowed to
+	// reveal (--allow-secrets and reveal:true).
 	Reveal bool
 	// InFlight adds requests not finished yet (without seq).
 	InFlight bool
@@ -786,14 +908,14 @@ func (n *Network) Read(o ReadOptions) Page {
 	for _, j := range idx {
 		r := &n.ring[j]
 		if !o.Reveal && r.enc == nil && r.body == 0 && !o.Clear {
-			// Encode a finished record once, redacted: later reads append
-			// these bytes (network_captured polled with since).
-			red := r.redacted(n.red)
-			r.enc = red.appendJSON(nil)
+			// Encode a finished record once (its secrets redacted by their
+			// type): later reads append these bytes (network_captured
+			// polled with since).
+			r.enc = r.appendJSON(nil)
 		}
 		c := *r
 		if o.Reveal {
-			c.enc = nil
+			c = c.Shown()
 		}
 		recs = append(recs, c)
 	}
@@ -805,11 +927,13 @@ func (n *Network) Read(o ReadOptions) Page {
 			}
 			seen[r] = true
 			if o.Match.Request(r.URL, r.Method, r.ResourceType, r.SurfaceID) {
-				c := *r
-				c.InFlight = true
 				// the reader goroutine still merges into these
-				c.RequestHeaders, c.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
+				c := r.clone()
+				c.InFlight = true
 				c.Redirects = slices.Clone(r.Redirects)
+				if o.Reveal {
+					c = c.Shown()
+				}
 				recs = append(recs, c)
 			}
 		}
@@ -826,9 +950,6 @@ func (n *Network) Read(o ReadOptions) Page {
 		if recs[i].Seq > p.NextSince {
 			p.NextSince = recs[i].Seq
 		}
-		if !o.Reveal {
-			recs[i] = recs[i].redacted(n.red)
-		}
 	}
 	p.Records = recs
 	return p
@@ -837,6 +958,7 @@ func (n *Network) Read(o ReadOptions) Page {
 // Stats counts what the Network keeps, for tests that prove it bounded.
 type Stats struct {
 	Records, Pending, Targets, Stubs, StubbedBy int
+	Ended                                       int // requests remembered after their end (at most 2*maxEnded keys) or before their start (maxEnded)
 	Conditions                                  int // windows with conditions of their own (and "" for every window)
 	BodyBytes                                   int64
 	Paused, Answered                            int64
@@ -847,7 +969,7 @@ func (n *Network) Stats() Stats {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return Stats{Records: len(n.ring), Pending: len(n.pending), Targets: len(n.targets), Stubs: len(n.stubs),
-		StubbedBy: len(n.stubbedBy), Conditions: len(n.cond), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
+		StubbedBy: len(n.stubbedBy), Ended: len(n.ended) + len(n.early), Conditions: len(n.cond), BodyBytes: n.bodyBytes, Paused: n.pausedNow, Answered: n.answered}
 }
 
 // Close disables interception and capture on every target (so the app

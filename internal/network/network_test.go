@@ -2,10 +2,12 @@ package network
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 func TestRedactBodies(t *testing.T) {
@@ -23,11 +25,14 @@ func TestRedactBodies(t *testing.T) {
 			t.Errorf("Body(%s):\n got %s\nwant %s", c.body, got, c.want)
 		}
 	}
-	h := r.Headers(map[string]string{"authorization": "Bearer x", "Cookie": "a=b", "set-cookie": "c", "Proxy-Authorization": "p", "x-api-key": "k", "Accept": "*/*"})
+	h := r.read(map[string]string{"authorization": "Bearer x", "Cookie": "a=b", "set-cookie": "c", "Proxy-Authorization": "p", "x-api-key": "k", "Accept": "*/*"})
 	for k, v := range h {
-		if (k == "Accept") == (v == Redacted) {
+		if (k == "Accept") == (v.String() == Redacted) || (k == "Accept") == v.IsSecret() {
 			t.Errorf("header %s: %s", k, v)
 		}
+	}
+	if b := r.body(`{"password":"p"}`, "base64", "application/json"); b.IsSecret() {
+		t.Error("a base64 body is not read for fields")
 	}
 }
 
@@ -97,13 +102,13 @@ func TestParseHARPaths(t *testing.T) {
 }
 
 func TestHARExportRedactsAndSplitsRedirects(t *testing.T) {
-	n := &Network{red: NewRedactor(nil, nil)}
+	red := NewRedactor(nil, nil)
 	d, ttfb := 12.5, 4.0
 	recs := []Record{{Method: "POST", URL: "http://a/final", Status: 200, MimeType: "application/json", DurationMs: &d, TTFBMs: &ttfb,
-		RequestHeaders: map[string]string{"Authorization": "Bearer s", "Content-Type": "application/json"}, RequestBody: `{"password":"p"}`,
-		ResponseHeaders: map[string]string{"Content-Length": "9", "Set-Cookie": "sid=1"}, ResponseBody: `{"ok":1}`,
+		RequestHeaders: red.read(map[string]string{"Authorization": "Bearer s", "Content-Type": "application/json"}), RequestBody: red.body(`{"password":"p"}`, "", "application/json"),
+		ResponseHeaders: red.read(map[string]string{"Content-Length": "9", "Set-Cookie": "sid=1\nsid2=2"}), ResponseBody: red.body(`{"ok":1}`, "", "application/json"),
 		Redirects: []Redirect{{URL: "http://a/start", Status: 302}}}}
-	b, count, err := n.HAR(recs, false, "test")
+	b, count, err := HAR(recs, "test")
 	if err != nil || count != 2 {
 		t.Fatalf("%d %v", count, err)
 	}
@@ -115,8 +120,16 @@ func TestHARExportRedactsAndSplitsRedirects(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Log.Entries[0].Response.RedirectURL != "http://a/final" || doc.Log.Entries[1].Response.Content.Text != `{"ok":1}` {
+	if doc.Log.Entries[0].Response.RedirectURL != "http://a/final" || doc.Log.Entries[1].Response.Content.Text.Reveal() != `{"ok":1}` {
 		t.Fatalf("entries: %+v", doc.Log.Entries)
+	}
+	if n := strings.Count(s, `"value": "[redacted]"`); n != 4 { // Authorization in both hops, two Set-Cookie lines
+		t.Fatalf("%d redacted header values: %s", n, s)
+	}
+	// Shown records (a call allowed to reveal) write the values.
+	b, _, _ = HAR([]Record{recs[0].Shown()}, "test")
+	if s := string(b); !strings.Contains(s, "Bearer s") || !strings.Contains(s, `\"p\"`) || !strings.Contains(s, "sid2=2") || strings.Contains(s, "[redacted]") {
+		t.Fatalf("shown: %s", s)
 	}
 	if _, err := ParseHAR(b); err != nil {
 		t.Fatalf("our HAR does not parse back: %v", err)
@@ -139,13 +152,59 @@ func TestRingBudget(t *testing.T) {
 	var s int64
 	n.seq = func() int64 { s++; return s }
 	for i := 0; i < DefaultMaxRecords+10; i++ {
-		n.addLocked(&Record{URL: "u", ResponseBody: strings.Repeat("x", 40)})
+		n.addLocked(&Record{URL: "u", ResponseBody: secret.Plain(strings.Repeat("x", 40))})
 	}
 	if len(n.ring) != DefaultMaxRecords || n.overflowed != 10 || n.bodyBytes > 100 || n.bodiesDrop == 0 {
 		t.Fatalf("ring %d overflowed %d bytes %d dropped %d", len(n.ring), n.overflowed, n.bodyBytes, n.bodiesDrop)
 	}
 	p := n.Read(ReadOptions{Since: s - 3, Limit: 2})
-	if len(p.Records) != 2 || p.NextSince != s || p.Records[1].ResponseBody == "" || p.Total != 3 {
+	if len(p.Records) != 2 || p.NextSince != s || p.Records[1].ResponseBody.IsZero() || p.Total != 3 {
 		t.Fatalf("read: %+v", p)
+	}
+}
+
+// TestLateExtraInfoMerged: Chromium's network service may send the
+// extra-info events (the only ones with Cookie and Set-Cookie) after
+// loadingFinished; their headers still reach the record, typed as
+// secrets, in the ring (a copy of the map, so a record read before keeps
+// its own) and while its bodies are read. What is remembered stays
+// bounded.
+func TestLateExtraInfoMerged(t *testing.T) {
+	n := &Network{red: NewRedactor(nil, nil), pending: map[pkey]*Record{}, ended: map[pkey]*endedRef{}, early: map[pkey]*earlyInfo{}, opts: CaptureOptions{BodyBudget: DefaultBodyBudget}}
+	n.seq = func() int64 { return n.own.Add(1) }
+	ev := func(method, id string, params string) {
+		n.onNetwork("T", method, []byte(`{"requestId":"`+id+`",`+params+`}`))
+	}
+	ev("Network.requestWillBeSent", "1", `"request":{"url":"http://a.test/x","method":"GET","headers":{"Accept":"*/*"}},"timestamp":1,"type":"Fetch"`)
+	ev("Network.loadingFinished", "1", `"timestamp":2`)
+	before := n.Read(ReadOptions{Limit: 10}).Records
+	ev("Network.requestWillBeSentExtraInfo", "1", `"headers":{"Cookie":"sid=late-secret"}`)
+	ev("Network.responseReceivedExtraInfo", "1", `"headers":{"Set-Cookie":"a=late-set"}`)
+	after := n.Read(ReadOptions{Limit: 10}).Records
+	if len(after) != 1 || after[0].RequestHeaders.Get("cookie") != "sid=late-secret" || after[0].ResponseHeaders.Get("set-cookie") != "a=late-set" {
+		t.Fatalf("late extra-info not merged: %+v", after)
+	}
+	b, _ := json.Marshal(after[0])
+	if strings.Contains(string(b), "late-secret") || strings.Contains(string(b), "late-set") || !strings.Contains(string(b), `"Cookie":"[redacted]"`) {
+		t.Fatalf("late headers are not secrets: %s", b)
+	}
+	if before[0].RequestHeaders.Get("cookie") != "" {
+		t.Fatal("a record read before the merge changed under its reader")
+	}
+	// Extra-info before its request (the network service overtook the renderer).
+	ev("Network.requestWillBeSentExtraInfo", "2", `"headers":{"Cookie":"sid=early-secret"}`)
+	ev("Network.requestWillBeSent", "2", `"request":{"url":"http://a.test/z","method":"GET","headers":{"Accept":"*/*"}},"timestamp":1,"type":"Fetch"`)
+	ev("Network.loadingFinished", "2", `"timestamp":2`)
+	if got := n.Read(ReadOptions{Since: after[0].Seq}).Records; len(got) != 1 || got[0].RequestHeaders.Get("cookie") != "sid=early-secret" || !got[0].RequestHeaders["Cookie"].IsSecret() {
+		t.Fatalf("early extra-info not merged: %+v", got)
+	}
+	for i := range 3 * maxEnded {
+		id := strconv.Itoa(100 + i)
+		ev("Network.responseReceivedExtraInfo", "early-"+id, `"headers":{"X":"1"}`) // never followed by its request
+		ev("Network.requestWillBeSent", id, `"request":{"url":"http://a.test/y","method":"GET","headers":{}},"timestamp":1`)
+		ev("Network.loadingFinished", id, `"timestamp":2`)
+	}
+	if st := n.Stats(); st.Ended > 3*maxEnded || len(n.endedKeys) > 2*maxEnded || len(n.earlyKeys) > maxEnded {
+		t.Fatalf("ended requests not bounded: %+v, %d keys", st, len(n.endedKeys))
 	}
 }

@@ -1,6 +1,11 @@
 package network
 
-import "time"
+import (
+	"maps"
+	"time"
+
+	"github.com/understudy-dev/understudy/internal/secret"
+)
 
 // Record is one request as captured, from its start to its end (finished,
 // failed, or still in flight when read). Field names follow stagewright's
@@ -28,17 +33,20 @@ type Record struct {
 	Protocol       string     `json:"protocol,omitempty"`
 	RemoteAddress  string     `json:"remoteAddress,omitempty"`
 
-	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
-	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
+	// Headers and bodies are secret.Strings from where they are read
+	// (ADR-041): secret headers and the secret fields of a body encode as
+	// [redacted] unless shown.
+	RequestHeaders  Headers `json:"requestHeaders,omitempty"`
+	ResponseHeaders Headers `json:"responseHeaders,omitempty"`
 
-	RequestBody           string `json:"requestBody,omitempty"`
-	RequestBodyBytes      int64  `json:"requestBodyBytes,omitempty"`
-	RequestBodyTruncated  bool   `json:"requestBodyTruncated,omitempty"`
-	RequestBodyEncoding   string `json:"requestBodyEncoding,omitempty"`
-	ResponseBody          string `json:"responseBody,omitempty"`
-	ResponseBodyBytes     int64  `json:"responseBodyBytes,omitempty"`
-	ResponseBodyTruncated bool   `json:"responseBodyTruncated,omitempty"`
-	ResponseBodyEncoding  string `json:"responseBodyEncoding,omitempty"`
+	RequestBody           secret.String `json:"requestBody,omitzero"`
+	RequestBodyBytes      int64         `json:"requestBodyBytes,omitempty"`
+	RequestBodyTruncated  bool          `json:"requestBodyTruncated,omitempty"`
+	RequestBodyEncoding   string        `json:"requestBodyEncoding,omitempty"`
+	ResponseBody          secret.String `json:"responseBody,omitzero"`
+	ResponseBodyBytes     int64         `json:"responseBodyBytes,omitempty"`
+	ResponseBodyTruncated bool          `json:"responseBodyTruncated,omitempty"`
+	ResponseBodyEncoding  string        `json:"responseBodyEncoding,omitempty"`
 	// BodyDropped: the body budget let this record's bodies go.
 	BodyDropped bool `json:"bodyDropped,omitempty"`
 
@@ -64,8 +72,9 @@ type Record struct {
 	sendS float64 // request time of the response timing, seconds
 	sent  float64 // sendEnd, ms after sendS
 	body  int64   // bytes of bodies kept
-	// enc is the record's redacted JSON, cached in the ring the first time
-	// a read encodes it (records without bodies only; dropped with them).
+	// enc is the record's JSON (secrets not shown), cached in the ring the
+	// first time a read encodes it (records without bodies only; dropped
+	// with them).
 	enc []byte
 }
 
@@ -85,16 +94,49 @@ type Redirect struct {
 // Wall returns when the request started.
 func (r *Record) Wall() time.Time { return r.wall }
 
-// redacted returns a copy of r for output.
-func (r Record) redacted(red *Redactor) Record {
-	r.RequestHeaders = red.Headers(r.RequestHeaders)
-	r.ResponseHeaders = red.Headers(r.ResponseHeaders)
-	if r.RequestBodyEncoding == "" {
-		r.RequestBody = red.Body(r.RequestBody, headerValue(r.RequestHeaders, "content-type"))
+// Headers are a request's or a response's headers by name. A secret
+// header's value (Authorization, Cookie, Set-Cookie, Proxy-Authorization,
+// the operator's --redact-header names) is a secret.String made where the
+// header is read.
+type Headers map[string]secret.String
+
+// Get is the value of the header named (any case), "" when absent: for
+// code that must use it (a content type, a location), never for output.
+func (h Headers) Get(name string) string {
+	for k, v := range h {
+		if equalFold(k, name) {
+			return v.Reveal()
+		}
 	}
-	if r.ResponseBodyEncoding == "" {
-		r.ResponseBody = red.Body(r.ResponseBody, r.MimeType)
+	return ""
+}
+
+// shown returns a copy of h whose secrets encode as their values.
+func (h Headers) shown() Headers {
+	if h == nil {
+		return nil
 	}
+	out := make(Headers, len(h))
+	for k, v := range h {
+		out[k] = v.Shown(true)
+	}
+	return out
+}
+
+// Shown returns r for a call allowed to reveal (--allow-secrets and
+// reveal:true): a copy whose secret headers and body fields encode as
+// their values. It is the only way a record's secrets reach an output.
+func (r Record) Shown() Record {
+	r.RequestHeaders, r.ResponseHeaders = r.RequestHeaders.shown(), r.ResponseHeaders.shown()
+	r.RequestBody, r.ResponseBody = r.RequestBody.Shown(true), r.ResponseBody.Shown(true)
+	r.enc = nil
+	return r
+}
+
+// clone returns r with maps of its own (the reader goroutine merges into
+// a record in flight).
+func (r Record) clone() Record {
+	r.RequestHeaders, r.ResponseHeaders = maps.Clone(r.RequestHeaders), maps.Clone(r.ResponseHeaders)
 	return r
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // MarshalJSON encodes a record as encoding/json would encode its fields
@@ -55,11 +57,11 @@ func (r *Record) appendJSON(b []byte) []byte {
 	b = appendStrField(b, "remoteAddress", r.RemoteAddress, true)
 	b = appendHeaders(b, "requestHeaders", r.RequestHeaders)
 	b = appendHeaders(b, "responseHeaders", r.ResponseHeaders)
-	b = appendStrField(b, "requestBody", r.RequestBody, true)
+	b = appendSecretField(b, "requestBody", r.RequestBody)
 	b = appendIntField(b, "requestBodyBytes", r.RequestBodyBytes)
 	b = appendBoolField(b, "requestBodyTruncated", r.RequestBodyTruncated)
 	b = appendStrField(b, "requestBodyEncoding", r.RequestBodyEncoding, true)
-	b = appendStrField(b, "responseBody", r.ResponseBody, true)
+	b = appendSecretField(b, "responseBody", r.ResponseBody)
 	b = appendIntField(b, "responseBodyBytes", r.ResponseBodyBytes)
 	b = appendBoolField(b, "responseBodyTruncated", r.ResponseBodyTruncated)
 	b = appendStrField(b, "responseBodyEncoding", r.ResponseBodyEncoding, true)
@@ -100,6 +102,15 @@ func appendStrField(b []byte, name, v string, omitEmpty bool) []byte {
 	b = append(b, name...)
 	b = append(b, '"', ':')
 	return appendString(b, v)
+}
+
+// appendSecretField writes s as it encodes (omitted when empty): its
+// secrets [redacted] unless shown.
+func appendSecretField(b []byte, name string, s secret.String) []byte {
+	if s.IsZero() {
+		return b
+	}
+	return appendStrField(b, name, s.String(), false)
 }
 
 func appendIntField(b []byte, name string, v int64) []byte {
@@ -154,7 +165,7 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-func appendHeaders(b []byte, name string, h map[string]string) []byte {
+func appendHeaders(b []byte, name string, h Headers) []byte {
 	if len(h) == 0 {
 		return b
 	}
@@ -173,7 +184,7 @@ func appendHeaders(b []byte, name string, h map[string]string) []byte {
 		}
 		b = appendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, h[k])
+		b = appendString(b, h[k].String()) // [redacted] unless shown
 	}
 	return append(b, '}')
 }

@@ -5,7 +5,12 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/secret"
 )
+
+// hdrs reads h as the capture does, with the default secret headers.
+func hdrs(h map[string]string) Headers { return NewRedactor(nil, nil).read(h) }
 
 // plainRecord has Record's fields without its MarshalJSON: encoding/json's
 // reflection output, which AppendJSON must match byte for byte.
@@ -19,10 +24,10 @@ func sampleRecords() []Record {
 		{Seq: 7, ID: "1.2", SurfaceID: "s1", WindowID: "w1", WindowIDCompat: "w1", FrameID: "F", TargetID: "T", Method: "POST",
 			URL: "http://a.test/x?a=<b>&c=\"d\"", ResourceType: "Fetch", Initiator: &Initiator{Type: "script", URL: "http://a.test/app.js", Line: 3},
 			Status: 200, StatusText: "OK", OK: &ok, MimeType: "application/json", Protocol: "http/1.1", RemoteAddress: "[::1]:80",
-			RequestHeaders:  map[string]string{"Authorization": "[redacted]", "Content-Type": "application/json", "X-Ctl": "a\tb\x01\u2028\u2029é\xff"},
-			ResponseHeaders: map[string]string{"set-cookie": "a=1\nb=2", "Date": "today"},
-			RequestBody:     `{"password":"[redacted]"}`, RequestBodyBytes: 25, RequestBodyTruncated: true, RequestBodyEncoding: "",
-			ResponseBody: "AAEC", ResponseBodyBytes: 3, ResponseBodyTruncated: true, ResponseBodyEncoding: "base64", BodyDropped: true,
+			RequestHeaders:  hdrs(map[string]string{"Authorization": "Bearer sekrit", "Content-Type": "application/json", "X-Ctl": "a\tb\x01\u2028\u2029é\xff"}),
+			ResponseHeaders: hdrs(map[string]string{"set-cookie": "a=1\nb=2", "Date": "today"}),
+			RequestBody:     secret.Masked(`{"password":"hunter2"}`, `{"password":"[redacted]"}`), RequestBodyBytes: 25, RequestBodyTruncated: true, RequestBodyEncoding: "",
+			ResponseBody: secret.Plain("AAEC"), ResponseBodyBytes: 3, ResponseBodyTruncated: true, ResponseBodyEncoding: "base64", BodyDropped: true,
 			Redirects: []Redirect{{URL: "http://a.test/r1", Status: 302}, {URL: "http://a.test/r2", Status: 307}},
 			Failure:   "net::ERR_FAILED", Canceled: true, BlockedReason: "inspector", FromCache: true, FromServiceWorker: true,
 			Stubbed: "stub-1", TransferBytes: 1234, Timestamp: "2026-12-02T01:00:00.123Z", TTFBMs: &ttfb, DurationMs: &dur, InFlight: true},
@@ -59,11 +64,16 @@ func FuzzRecordJSON(f *testing.F) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return
 		}
-		r := Record{Seq: n, URL: u, RequestHeaders: map[string]string{k: v, "b": u}, ResponseBody: v, DurationMs: &x, Status: int(n)}
-		want, _ := json.Marshal(plainRecord(r))
-		got, _ := json.Marshal(r)
-		if !bytes.Equal(got, want) {
-			t.Fatalf("got %s\nwant %s", got, want)
+		for _, r := range []Record{
+			{Seq: n, URL: u, RequestHeaders: hdrs(map[string]string{k: v, "b": u, "Cookie": v}), ResponseBody: secret.Plain(v), DurationMs: &x, Status: int(n)},
+			{RequestBody: secret.New(v), ResponseBody: secret.Masked(v, u)},
+			(&Record{RequestBody: secret.New(v), ResponseBody: secret.Masked(v, u), RequestHeaders: hdrs(map[string]string{"Cookie": v})}).Shown(),
+		} {
+			want, _ := json.Marshal(plainRecord(r))
+			got, _ := json.Marshal(r)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("got %s\nwant %s", got, want)
+			}
 		}
 	})
 }
@@ -73,7 +83,7 @@ func FuzzRecordJSON(f *testing.F) {
 // never uses it; a record that lost its body is encoded again.
 func TestReadCachesRedactedEncoding(t *testing.T) {
 	nw := benchRing(3)
-	nw.ring[1].RequestHeaders = map[string]string{"Authorization": "Bearer sekrit", "Accept": "*/*"}
+	nw.ring[1].RequestHeaders = hdrs(map[string]string{"Authorization": "Bearer sekrit", "Accept": "*/*"})
 	enc := func(p Page) string {
 		var b []byte
 		for i := range p.Records {

@@ -12,7 +12,7 @@ import (
 // Redacted replaces a secret value in every output.
 const Redacted = secret.Redacted
 
-// DefaultRedactHeaders are the headers redacted unless revealed.
+// defaultRedactHeaders are the headers redacted unless revealed.
 var defaultRedactHeaders = []string{"authorization", "cookie", "set-cookie", "proxy-authorization"}
 
 // defaultSecretKeys are the body field keys (lower case, without - and _)
@@ -20,7 +20,9 @@ var defaultRedactHeaders = []string{"authorization", "cookie", "set-cookie", "pr
 var defaultSecretKeys = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "privatekey",
 	"credential", "authorization", "cookie", "sessionid", "otp", "pin", "ssn", "cvv"}
 
-// Redactor replaces secret header values and secret body fields.
+// Redactor says which headers and body fields are secret, and masks a
+// body's secret fields; records take their secrets as secret.Strings from
+// it where they are read (ADR-041).
 type Redactor struct {
 	headers map[string]bool
 	names   []string // the keys of headers
@@ -77,27 +79,32 @@ func (r *Redactor) SecretKey(k string) bool {
 	return false
 }
 
-// Headers returns h with secret values replaced: h itself when it holds
-// none (outputs only read it), else a copy.
-func (r *Redactor) Headers(h map[string]string) map[string]string {
-	secret := false
-	for k := range h {
-		if r.SecretHeader(k) {
-			secret = true
-			break
-		}
+// read reads h as Headers: the values of secret headers become
+// secrets, the others plain.
+func (r *Redactor) read(h map[string]string) Headers {
+	if h == nil {
+		return nil
 	}
-	if !secret {
-		return h
-	}
-	out := make(map[string]string, len(h))
-	for k, v := range h {
-		if r.SecretHeader(k) {
-			v = Redacted
-		}
-		out[k] = v
-	}
+	out := make(Headers, len(h))
+	r.merge(out, h)
 	return out
+}
+
+// merge reads h into dst as read does.
+func (r *Redactor) merge(dst Headers, h map[string]string) {
+	for k, v := range h {
+		dst[k] = secret.Maybe(v, r.SecretHeader(k))
+	}
+}
+
+// body reads a captured body: a text body with secret fields becomes a
+// secret encoded with those fields [redacted] (see Body); a body in base64
+// is plain.
+func (r *Redactor) body(text, encoding, contentType string) secret.String {
+	if encoding != "" {
+		return secret.Plain(text)
+	}
+	return secret.Masked(text, r.Body(text, contentType))
 }
 
 // Body returns a body with the values of secret fields replaced, for JSON

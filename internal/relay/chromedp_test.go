@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,8 @@ import (
 	cdptarget "github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 // chromedp (pinned in go.mod) through the relay. chromedp v0.23 keeps the
@@ -375,5 +379,42 @@ func TestChromedpRefusalsNeverHang(t *testing.T) {
 			}
 			h.assertAlive(t, tc.name)
 		})
+	}
+}
+
+// TestChromedpSetUploadFiles: chromedp's SetUploadFiles (DOM.setFileInputFiles
+// with the paths) works through the relay for a file under the operator's
+// file roots and gets the relay's refusal for /etc/passwd.
+func TestChromedpSetUploadFiles(t *testing.T) {
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	root := t.TempDir()
+	inRoot := filepath.Join(root, "up.txt")
+	if err := os.WriteFile(inRoot, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startRelayWith(t, Options{Upstream: endpointOf(b), Files: files.New(files.Config{Artifacts: filepath.Join(t.TempDir(), "artifacts"), Extra: []string{root}})}, nil)
+	base, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	actx, acancel := remote.NewAllocator(base, r.HTTPURL())
+	defer acancel()
+	ctx, ccancel := chromedp.NewContext(actx) // a tab of the client's own
+	defer ccancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL("a.test", "/second.html"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.append(Object.assign(document.createElement('input'), {type: 'file', id: 'f'})), true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#f"), []string{inRoot})); err != nil {
+		t.Fatalf("a file under the roots: %v", err)
+	}
+	name, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('f').files[0].name`))
+	if err != nil || name != "up.txt" {
+		t.Fatalf("the page's file: %q %v", name, err)
+	}
+	err = chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#f"), []string{"/etc/passwd"}))
+	if err == nil || !strings.Contains(err.Error(), "relay: DOM.setFileInputFiles") || !strings.Contains(err.Error(), "--relay-allow DOM.setFileInputFiles") {
+		t.Fatalf("/etc/passwd: %v, want the relay's refusal", err)
 	}
 }

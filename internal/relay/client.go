@@ -647,7 +647,7 @@ func (c *client) guard(env *cdp.Envelope, ownTarget string, kind sockKind) bool 
 		ownTarget = ""
 	}
 	r := guardCommand(env.Method, env.Params, guardPolicy{allowClose: c.r.opts.AllowBrowserClose, mayClose: c.mayClose,
-		ownTarget: ownTarget, kind: kind, allow: c.r.allow, fileURL: c.r.fileURL(),
+		ownTarget: ownTarget, kind: kind, allow: c.r.allow, fileURL: c.r.fileURL(), filePath: c.r.filePath(),
 		ctxOf: func(id string) ctxOwner { return c.r.ctxOf(c.id, id) }})
 	switch r.v {
 	case closeConn:

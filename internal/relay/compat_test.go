@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/npmtest"
 )
@@ -105,6 +106,35 @@ func clientTempInDownloads(t *testing.T, r *Relay) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestSetInputFilesUnderRoots: Playwright's setInputFiles and Puppeteer's
+// uploadFile hand the page a file under the operator's file roots through
+// the relay; /etc/passwd and a symlink under the roots to a file outside
+// are refused with the relay's error naming the method and --relay-allow
+// (upload.test.mjs).
+func TestSetInputFilesUnderRoots(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	root, outside := t.TempDir(), t.TempDir()
+	inRoot := filepath.Join(root, "upload.txt")
+	if err := os.WriteFile(inRoot, []byte("under the root"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("outside"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	linkOut := filepath.Join(root, "link.txt")
+	if err := os.Symlink(secret, linkOut); err != nil {
+		t.Fatal(err)
+	}
+	top := srv.URL("a.test", "/index.html")
+	openPage(t, top)
+	opts := Options{Upstream: endpointOf(b), Files: files.New(files.Config{Artifacts: filepath.Join(t.TempDir(), "artifacts"), Extra: []string{root}})}
+	r := startRelayWith(t, opts, nil)
+	runNodeTests(t, node, "upload.test.mjs", compatEnv(r, srv, top, "IN_ROOT="+inRoot, "LINK_OUT="+linkOut))
 }
 
 func TestWebviewGuestCompat(t *testing.T) {

@@ -414,3 +414,106 @@ func TestRecordedMethodsAllowed(t *testing.T) {
 		t.Errorf("only %d recorded methods", n)
 	}
 }
+
+// DOM.setFileInputFiles (and a drag event's data.files) hand the page host
+// files: only from under the operator's file roots, the path absolute and
+// its symlinks resolved; --relay-allow DOM.setFileInputFiles lifts it.
+func TestSetFileInputFilesOnlyUnderRoots(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	inRoot := filepath.Join(root, "up.txt")
+	secret := filepath.Join(outside, "secret.txt")
+	for p, body := range map[string]string{inRoot: "in the root", secret: "outside"} {
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(root, "link.txt")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	roots := files.New(files.Config{Artifacts: filepath.Join(t.TempDir(), "artifacts"), Extra: []string{root}})
+	h := startHostileWith(t, "/second.html", Options{Files: roots})
+	c := dialRaw(t, h.r.WSURL())
+	sid, _ := autoAttach(t, c, h.page)
+	input := func() string {
+		res := decode[struct {
+			Result struct {
+				ObjectID string `json:"objectId"`
+			} `json:"result"`
+		}](t, c.call(sid, "Runtime.evaluate", map[string]any{"expression": `(() => { const i = document.createElement('input'); i.type = 'file'; i.multiple = true; document.body.append(i); return i; })()`}))
+		return res.Result.ObjectID
+	}
+	names := func(obj string) string {
+		res := decode[struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}](t, c.call(sid, "Runtime.callFunctionOn", map[string]any{"objectId": obj, "functionDeclaration": "function() { return [...this.files].map(f => f.name).join(',') }", "returnByValue": true}))
+		return res.Result.Value
+	}
+	obj := input()
+	for _, bad := range [][]string{{"/etc/passwd"}, {link}, {inRoot, secret}, {"up.txt"}, {root + "/../" + filepath.Base(outside) + "/secret.txt"}} {
+		refusedNaming(t, h, c, sid, "DOM.setFileInputFiles", map[string]any{"objectId": obj, "files": bad}, "DOM.setFileInputFiles", "--relay-allow DOM.setFileInputFiles")
+	}
+	for _, odd := range []any{map[string]any{"objectId": obj, "files": "/etc/passwd"}, map[string]any{"objectId": obj, "files": []any{1}}, []any{"x"},
+		json.RawMessage(`{"objectId":"` + obj + `","files":["` + inRoot + `"],"FILES":["/etc/passwd"]}`)} {
+		refusedNaming(t, h, c, sid, "DOM.setFileInputFiles", odd, "DOM.setFileInputFiles")
+	}
+	refusedNaming(t, h, c, sid, "Input.dispatchDragEvent", map[string]any{"type": "drop", "x": 1, "y": 1, "data": map[string]any{"items": []any{}, "files": []string{"/etc/passwd"}, "dragOperationsMask": 1}},
+		"Input.dispatchDragEvent", "--relay-allow Input.dispatchDragEvent")
+	refusedNaming(t, h, c, sid, "Network.loadNetworkResource", map[string]any{"url": "file:///etc/passwd", "options": map[string]any{"disableCache": true, "includeCredentials": false}}, "file")
+	tc := dialRaw(t, h.tunnelURL())
+	refusedNaming(t, h, tc, "", "DOM.setFileInputFiles", map[string]any{"objectId": obj, "files": []string{"/etc/passwd"}}, "DOM.setFileInputFiles")
+	if got := names(obj); got != "" {
+		t.Fatalf("a refused file reached the page: %q", got)
+	}
+	if _, err := c.callErr(sid, "DOM.setFileInputFiles", map[string]any{"objectId": obj, "files": []string{inRoot}}); err != nil {
+		t.Fatalf("a file under the roots: %s", err.Message)
+	}
+	if got := names(obj); got != "up.txt" {
+		t.Fatalf("the file under the roots: %q", got)
+	}
+
+}
+
+// Without roots no file goes to a page; the operator's switch lifts the
+// rule.
+func TestSetFileInputFilesWithoutRootsAndRelayAllow(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("no roots", func(t *testing.T) {
+		h := startHostile(t, "/second.html")
+		c := dialRaw(t, h.r.WSURL())
+		sid, _ := autoAttach(t, c, h.page)
+		refusedNaming(t, h, c, sid, "DOM.setFileInputFiles", map[string]any{"objectId": "1", "files": []string{f}}, "has none", "--relay-allow DOM.setFileInputFiles")
+	})
+	t.Run("relay-allow", func(t *testing.T) {
+		h := startHostileWith(t, "/second.html", Options{Allow: []string{"DOM.setFileInputFiles"}})
+		c := dialRaw(t, h.r.WSURL())
+		sid, _ := autoAttach(t, c, h.page)
+		res := decode[struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}](t, c.call(sid, "Runtime.evaluate", map[string]any{"expression": `document.body.append(Object.assign(document.createElement('input'), {type: 'file', id: 'f'})); 'ok'`, "returnByValue": true}))
+		if res.Result.Value != "ok" {
+			t.Fatalf("input: %v", res)
+		}
+		doc := decode[struct {
+			Root struct {
+				NodeID int `json:"nodeId"`
+			} `json:"root"`
+		}](t, c.call(sid, "DOM.getDocument", nil))
+		q := decode[struct {
+			NodeID int `json:"nodeId"`
+		}](t, c.call(sid, "DOM.querySelector", map[string]any{"nodeId": doc.Root.NodeID, "selector": "#f"}))
+		if _, err := c.callErr(sid, "DOM.setFileInputFiles", map[string]any{"nodeId": q.NodeID, "files": []string{f}}); err != nil {
+			t.Fatalf("with --relay-allow DOM.setFileInputFiles: %s", err.Message)
+		}
+		if got := evalString(t, c, sid, `document.getElementById('f').files[0]?.name || ''`); got != "secret.txt" {
+			t.Fatalf("allowed by the operator: %q", got)
+		}
+	})
+}

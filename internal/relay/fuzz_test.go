@@ -67,7 +67,14 @@ func (u *upstreamRecord) check(t *testing.T, from *int, downloads string) {
 				t.Fatalf("%s, on no allowlist, reached the upstream on %s: %s", method, paths[i], b)
 			}
 			switch method {
-			case "Target.createTarget", "Page.navigate":
+			case "DOM.setFileInputFiles", "Input.dispatchDragEvent":
+				// This relay has no file roots: no host file may reach a page.
+				for _, p := range members["params"] {
+					if files := filesOf(p, method == "Input.dispatchDragEvent"); len(files) > 0 {
+						t.Fatalf("%s with files %q reached the upstream on %s: %s", method, files, paths[i], b)
+					}
+				}
+			case "Target.createTarget", "Page.navigate", "Network.loadNetworkResource":
 				for _, p := range members["params"] {
 					params, ok := objectMembers(p)
 					if !ok {
@@ -98,6 +105,38 @@ func (u *upstreamRecord) check(t *testing.T, from *int, downloads string) {
 			}
 		}
 	}
+}
+
+// filesOf reads, as Chromium does (exact names, every repeat), the paths
+// of a params object's files member (inData: of its data member's).
+func filesOf(params json.RawMessage, inData bool) []string {
+	m, ok := objectMembers(params)
+	if !ok {
+		return nil
+	}
+	if inData {
+		var out []string
+		for _, d := range m["data"] {
+			out = append(out, filesOf(d, false)...)
+		}
+		return out
+	}
+	var out []string
+	for _, raw := range m["files"] {
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			continue
+		}
+		for _, e := range list {
+			var p string
+			if json.Unmarshal(e, &p) == nil {
+				out = append(out, p)
+			} else {
+				out = append(out, string(e)) // not a string: Chromium refuses it, but say so
+			}
+		}
+	}
+	return out
 }
 
 // objectMembers reads a JSON object's members by their exact names, every
@@ -169,6 +208,12 @@ func FuzzRelayRouter(f *testing.F) {
 		{"Page.navigate", `{"url":"blob:chrome://settings/x"}`},
 		{"Target.createTarget", `{"url":"filesystem:chrome://settings/temporary/x"}`},
 		{"Page.navigate", `{"url":"file:///etc/passwd"}`},
+		{"DOM.setFileInputFiles", `{"files":["/etc/passwd"],"objectId":"1"}`},
+		{"DOM.setFileInputFiles", `{"files":[],"FILES":["/etc/passwd"]}`},
+		{"DOM.setFileInputFiles", `{"files":null,"files":["/etc/passwd"]}`},
+		{"Input.dispatchDragEvent", `{"type":"drop","x":1,"y":1,"data":{"items":[],"files":["/etc/passwd"],"dragOperationsMask":1}}`},
+		{"Input.dispatchDragEvent", `{"type":"drop","x":1,"y":1,"data":null,"data":{"files":["/etc/passwd"]}}`},
+		{"Network.loadNetworkResource", `{"url":"file:///etc/passwd","options":{"disableCache":true,"includeCredentials":false}}`},
 		{"SystemInfo.getProcessInfo", `{}`},
 		{"Tethering.bind", `{"port":9}`},
 	} {

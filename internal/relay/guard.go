@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
@@ -53,6 +54,10 @@ type guardPolicy struct {
 	// fileURL judges a file: URL against the operator's file roots; nil:
 	// every file: URL is refused.
 	fileURL func(raw string) error
+	// filePath judges a host path a command hands the page (an upload)
+	// against the operator's file roots, symlinks resolved; nil: every
+	// path is refused.
+	filePath func(path string) error
 	// ctxOf tells whose a browser context is; nil: no browser context rule
 	// on this path (page tunnels, which have no browser-level methods).
 	ctxOf func(id string) ctxOwner
@@ -143,7 +148,21 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 		return ruling{v: refuse, closeView: ids,
 			msg: "relay: Target.closeTarget is allowed only on targets this client created and popups the app opened while it was connected; " +
 				"the app's window stays open and this connection no longer sees it"}
-	case "Target.createTarget", "Page.navigate":
+	case "DOM.setFileInputFiles", "Input.dispatchDragEvent":
+		// Both hand host files to the page: an upload, a drop.
+		if operatorAllows(p.allow, method) {
+			break
+		}
+		paths, err := paramFiles(params, method == "Input.dispatchDragEvent")
+		if err != nil {
+			return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
+		}
+		for _, f := range paths {
+			if why := hostFile(f, p.filePath); why != "" {
+				return ruling{v: refuse, msg: "relay: " + method + " with the file " + quoteURL(f) + " is refused: " + why + "; " + allowHint(method)}
+			}
+		}
+	case "Target.createTarget", "Page.navigate", "Network.loadNetworkResource":
 		urls, err := paramStrings(params, "url")
 		if err != nil {
 			return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
@@ -229,16 +248,63 @@ func openedURL(raw string, fileURL func(string) error) string {
 	return ""
 }
 
-// paramStrings returns the string values of every member of the params
-// object whose name is name, compared without case, repeated ones
-// included. The guard reads params this way, not by decoding into a
-// struct: encoding/json matches names without case and keeps the last of
-// repeated ones, while Chromium reads the exact name, so
-// {"url":"chrome://quit/","URL":"about:blank"} would otherwise pass the
-// guard as about:blank and quit the browser (found by FuzzRelayRouter).
-// Absent params are no members; params that are not a JSON object are an
-// error.
-func paramStrings(params []byte, name string) ([]string, error) {
+// hostFile judges a path a command hands the page: it must be absolute
+// and, with its symlinks resolved, under the operator's file roots (the
+// check every tool uses, files.Roots.CheckRead).
+func hostFile(path string, filePath func(string) error) string {
+	if !filepath.IsAbs(path) {
+		return "the path is not absolute"
+	}
+	if filePath == nil {
+		return "files are handed to pages only from under the operator's file roots, and this relay has none"
+	}
+	if err := filePath(path); err != nil {
+		return err.Error() + " (the operator's file roots: --file-root, --artifacts-dir, --allow-any-file)"
+	}
+	return ""
+}
+
+// paramFiles returns every path of the params' files member (any case,
+// repeated ones included; in data for a drag event): a files member that
+// is not an array of strings is an error, as is a data member that is not
+// an object.
+func paramFiles(params []byte, inData bool) ([]string, error) {
+	if inData {
+		var out []string
+		datas, err := paramRaw(params, "data")
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range datas {
+			if string(d) == "null" {
+				continue
+			}
+			f, err := paramFiles(d, false)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f...)
+		}
+		return out, nil
+	}
+	raws, err := paramRaw(params, "files")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range raws {
+		var list []string
+		if err := json.Unmarshal(r, &list); err != nil && string(r) != "null" {
+			return nil, err
+		}
+		out = append(out, list...)
+	}
+	return out, nil
+}
+
+// paramRaw returns the raw values of every member of the params object
+// whose name is name, compared without case (see paramStrings).
+func paramRaw(params []byte, name string) ([]json.RawMessage, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		return nil, nil
 	}
@@ -246,7 +312,7 @@ func paramStrings(params []byte, name string) ([]string, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errors.New("params is not a JSON object")
 	}
-	var out []string
+	var out []json.RawMessage
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -257,16 +323,36 @@ func paramStrings(params []byte, name string) ([]string, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		if !strings.EqualFold(key, name) {
-			continue
-		}
-		var str string
-		if json.Unmarshal(v, &str) == nil {
-			out = append(out, str)
+		if strings.EqualFold(key, name) {
+			out = append(out, v)
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return nil, err
+	}
+	return out, nil
+}
+
+// paramStrings returns the string values of every member of the params
+// object whose name is name, compared without case, repeated ones
+// included. The guard reads params this way, not by decoding into a
+// struct: encoding/json matches names without case and keeps the last of
+// repeated ones, while Chromium reads the exact name, so
+// {"url":"chrome://quit/","URL":"about:blank"} would otherwise pass the
+// guard as about:blank and quit the browser (found by FuzzRelayRouter).
+// Absent params are no members; params that are not a JSON object are an
+// error.
+func paramStrings(params []byte, name string) ([]string, error) {
+	raws, err := paramRaw(params, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range raws {
+		var str string
+		if json.Unmarshal(v, &str) == nil {
+			out = append(out, str)
+		}
 	}
 	return out, nil
 }

@@ -471,7 +471,7 @@ func (r *Relay) copyClientToTarget(ctx context.Context, target string, down, up 
 			kind = sockSession
 		}
 		switch g := guardCommand(env.Method, env.Params, guardPolicy{allowClose: r.opts.AllowBrowserClose, ownTarget: target, kind: kind,
-			allow: r.allow, fileURL: r.fileURL()}); g.v {
+			allow: r.allow, fileURL: r.fileURL(), filePath: r.filePath()}); g.v {
 		case closeConn:
 			_ = down.Write(ctx, websocket.MessageText, replyResult(env.ID, env.SessionID, nil))
 			closeGracefully(down, websocket.StatusNormalClosure, "relay: "+env.Method+" closed this connection only", time.Second)

@@ -71,6 +71,18 @@ func (r *Relay) fileURL() func(string) error {
 	return func(raw string) error { return r.opts.Files.CheckURL(r.ctx, "url", raw) }
 }
 
+// filePath judges a host path a client hands a page (DOM.setFileInputFiles)
+// against the operator's roots, symlinks resolved (nil: none).
+func (r *Relay) filePath() func(string) error {
+	if r.opts.Files == nil {
+		return nil
+	}
+	return func(path string) error {
+		_, err := r.opts.Files.CheckRead(r.ctx, "files", path)
+		return err
+	}
+}
+
 // ctxOf tells client id whose the browser context is.
 func (r *Relay) ctxOf(client uint64, id string) ctxOwner {
 	r.ctxMu.Lock()

@@ -66,12 +66,16 @@ type Options struct {
 	// ("Target.exposeDevToolsProtocol"), or "Domain.*" for a domain. It
 	// lifts the allowlist (allow.go) and a method's own rule where it has
 	// one (Page.crash, Page.setDownloadBehavior, Browser.setDownloadBehavior's
-	// folder); never the rules of AllowBrowserClose, browser-acting URLs,
-	// file roots or browser contexts. Default none (docs/adr/035).
+	// folder, the file roots of DOM.setFileInputFiles and
+	// Input.dispatchDragEvent); never the rules of AllowBrowserClose,
+	// browser-acting URLs, the file roots of file: URLs or browser contexts.
+	// Default none (docs/adr/035).
 	Allow []string
 	// Files are the operator's file roots: file: URLs a client opens
-	// (Page.navigate, Target.createTarget, /json/new) must be under them,
-	// checked by the one check every tool uses (files.Roots.CheckURL), and
+	// (Page.navigate, Target.createTarget, Network.loadNetworkResource,
+	// /json/new) and files it hands a page (DOM.setFileInputFiles,
+	// Input.dispatchDragEvent's data.files) must be under them, checked by
+	// the one check every tool uses (files.Roots.CheckURL, CheckRead), and
 	// downloads go to <ArtifactsDir>/relay-downloads. Nil: every file: URL
 	// is refused.
 	Files FileRoots
@@ -92,6 +96,9 @@ type Options struct {
 // *files.Roots is one.
 type FileRoots interface {
 	CheckURL(ctx context.Context, field, raw string) error
+	// CheckRead allows reading the regular file at path (absolute),
+	// symlinks resolved, and returns where it really is.
+	CheckRead(ctx context.Context, field, path string) (string, error)
 	ArtifactsDir() (string, error)
 }
 

@@ -21,12 +21,24 @@ const Redacted = "[redacted]"
 // plain string.
 type String struct {
 	v      string
-	secret bool // a secret: encoded as Redacted unless shown
-	shown  bool // revealed for a call allowed to reveal
+	mask   string // what a masked secret encodes as unless shown
+	secret bool   // a secret: encoded as Redacted (or mask) unless shown
+	masked bool   // a secret in part: encoded as mask unless shown
+	shown  bool   // revealed for a call allowed to reveal
 }
 
 // New is the secret v.
 func New(v string) String { return String{v: v, secret: true} }
+
+// Masked is v, which holds secrets in part (a request body with a password
+// field): it encodes as mask, v with those parts replaced by Redacted,
+// unless shown. Masked(v, v) is Plain(v).
+func Masked(v, mask string) String {
+	if v == mask {
+		return Plain(v)
+	}
+	return String{v: v, mask: mask, secret: true, masked: true}
+}
 
 // Plain is v, which is no secret.
 func Plain(v string) String { return String{v: v} }
@@ -50,12 +62,22 @@ func (s String) Shown(reveal bool) String {
 	return s
 }
 
+// Part is v, a part of s (one line of a folded header): a secret, and
+// shown, when s is.
+func (s String) Part(v string) String { return String{v: v, secret: s.secret, shown: s.shown} }
+
 // IsZero reports whether the value is empty (for omitzero).
 func (s String) IsZero() bool { return s.v == "" }
+
+// Len is the length of the value in bytes (for budgets and size hints).
+func (s String) Len() int { return len(s.v) }
 
 // text is what every encoding writes.
 func (s String) text() string {
 	if s.secret && !s.shown {
+		if s.masked {
+			return s.mask
+		}
 		return Redacted
 	}
 	return s.v

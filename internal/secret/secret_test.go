@@ -42,3 +42,17 @@ func TestEveryEncodingRedacts(t *testing.T) {
 		t.Fatalf("read back: %#v %v", back, err)
 	}
 }
+
+func TestMaskedEncodesItsMask(t *testing.T) {
+	s := Masked(`{"user":"bob","password":"hunter2"}`, `{"user":"bob","password":"[redacted]"}`)
+	b, _ := json.Marshal(s)
+	if strings.Contains(string(b), "hunter2") || !strings.Contains(string(b), `bob`) || fmt.Sprint(s) != `{"user":"bob","password":"[redacted]"}` {
+		t.Fatalf("masked: %s / %v", b, s)
+	}
+	if !s.IsSecret() || !strings.Contains(s.Shown(true).String(), "hunter2") || s.Len() != len(s.Reveal()) {
+		t.Fatalf("shown: %v", s.Shown(true))
+	}
+	if p := Masked("a", "a"); p.IsSecret() {
+		t.Fatal("a value without secret parts is plain")
+	}
+}

@@ -52,6 +52,10 @@ type Descriptor struct {
 	Active         bool         `json:"active"`
 	Capabilities   Capabilities `json:"capabilities"`
 	OriginRelation string       `json:"originRelation,omitempty"`
+	// Unresponsive: the surface's renderer did not describe its frames
+	// within a few seconds at the last listing (a script that does not
+	// return, docs/adr/041); what is shown of it is what was known before.
+	Unresponsive bool `json:"unresponsive,omitempty"`
 
 	// FrameID is the CDP frame id behind the surface (for a target, its
 	// target id). It is for the session's own bookkeeping (window entries
@@ -123,7 +127,9 @@ type node struct {
 	// crashed says why the surface's renderer went (a crash): it stays a
 	// tombstone, whatever listings say, until a new document loads in it.
 	crashed string
-	touched uint64 // epoch of the last event that changed it
+	// unresponsive: its target did not answer the last listing in time.
+	unresponsive bool
+	touched      uint64 // epoch of the last event that changed it
 
 	// From the last listing.
 	rank         int // targets: listing order; in-process frames: tree order
@@ -678,8 +684,14 @@ type listed struct {
 	info  target.Info
 	tree  *frameTree // nil when the target could not be read
 	err   error
+	slow  bool   // no answer within listWait: a renderer stuck in a script
 	epoch uint64 // r.epoch just before the tree was asked for
 }
+
+// listWait bounds how long a listing waits for one target's frame tree: a
+// renderer stuck in a script answers none, and the listing goes on without
+// it (Descriptor.Unresponsive) rather than failing at the backstop.
+const listWait = 5 * time.Second
 
 // List discovers the surfaces and returns the live ones parent-first: each
 // page root in first-seen order followed by its subtree (in-process children
@@ -701,7 +713,9 @@ func (r *Registry) List(ctx context.Context) ([]Descriptor, error) {
 	for i, info := range infos {
 		results[i].info = info
 		wg.Go(func() {
-			st, err := r.ensure(ctx, info.ID)
+			tctx, cancel := context.WithTimeout(ctx, listWait)
+			defer cancel()
+			st, err := r.ensure(tctx, info.ID)
 			if err == nil {
 				var t struct {
 					FrameTree frameTree `json:"frameTree"`
@@ -709,11 +723,12 @@ func (r *Registry) List(ctx context.Context) ([]Descriptor, error) {
 				r.mu.Lock()
 				results[i].epoch = r.epoch
 				r.mu.Unlock()
-				if err = r.call(ctx, st.sock.Conn(), "Page.getFrameTree", nil, &t); err == nil {
+				if err = r.call(tctx, st.sock.Conn(), "Page.getFrameTree", nil, &t); err == nil {
 					results[i].tree = &t.FrameTree
 				}
 			}
 			results[i].err = err
+			results[i].slow = err != nil && ctx.Err() == nil && tctx.Err() != nil
 		})
 	}
 	wg.Wait()
@@ -721,7 +736,7 @@ func (r *Registry) List(ctx context.Context) ([]Descriptor, error) {
 		return nil, err
 	}
 	for _, res := range results {
-		if res.err != nil {
+		if res.err != nil && !res.slow {
 			if _, alive := r.pool.Known(res.info.ID); alive {
 				if errs.CodeOf(res.err) != errs.CDPDisconnected && errs.CodeOf(res.err) != errs.SurfaceClosed {
 					return nil, res.err
@@ -761,6 +776,7 @@ func (r *Registry) buildLocked(results []listed, start uint64) {
 		n := r.nodeLocked(res.info.ID)
 		asTarget[n] = true
 		n.rank = i
+		n.unresponsive = res.slow
 		apply(n, start, func() { setTargetLocked(n, res.info) }, func() {
 			n.title = res.info.Title
 			n.url = res.info.URL
@@ -927,6 +943,8 @@ func (r *Registry) describeLocked(n *node) Descriptor {
 		URL:     n.url,
 		Active:  n == r.active,
 		FrameID: n.frameID,
+
+		Unresponsive: n.unresponsive,
 	}
 	if p := r.parentLocked(n); p != nil {
 		d.ParentID = p.id
@@ -1057,6 +1075,23 @@ func (r *Registry) Active() string {
 		return ""
 	}
 	return r.active.id
+}
+
+// HostOf returns the target whose socket hosts a surface's frame: its own
+// target for a page, webview or out-of-process frame, the owning target's
+// for an in-process frame. "" for a surface it does not know (or "", the
+// active surface when none is selected).
+func (r *Registry) HostOf(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.active
+	if id != "" {
+		n = r.byID[id]
+	}
+	if n == nil || !n.live {
+		return ""
+	}
+	return n.host
 }
 
 // ActiveWindow returns the target id of the active window: the input root

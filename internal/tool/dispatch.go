@@ -130,7 +130,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		// A renderer stuck in a script: PAGE_UNRESPONSIVE, not the
 		// backstop (hung.go). The probe goes out before the handler's
 		// commands.
-		hangErr, stopHang = hangDuring(ctx, c.Session, d.Def)
+		hangErr, stopHang = hangDuring(ctx, c.Session, d.Def, c.surface)
 		defer stopHang()
 	}
 	type outcome struct {

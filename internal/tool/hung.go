@@ -15,7 +15,7 @@ import (
 // navWatchKey names the session's watch of window navigations.
 var navWatchKey = svc.New[*navWatch]("navigation watch")
 
-// hungKey names the session"s hung windows.
+// hungKey names the session's hung windows.
 var hungKey = svc.New[*hungWindows]("hung windows")
 
 // A renderer stuck in a script (while(true){}) answers nothing: without a
@@ -36,11 +36,14 @@ const (
 	hangAgain = 1 * time.Second
 )
 
-// hungWindows remembers the window of each session last found
-// unresponsive (one per session: no map to prune).
+// hungWindows remembers the renderer of each session last found
+// unresponsive (one per session: no map to prune): the window, and the
+// target that did not answer, which is the window itself or an
+// out-of-process frame in it (docs/adr/041).
 type hungWindows struct {
 	mu     sync.Mutex
 	window string
+	target string
 }
 
 func hungOf(sess *session.Session) *hungWindows {
@@ -53,31 +56,52 @@ func hungOf(sess *session.Session) *hungWindows {
 	return v
 }
 
-func (h *hungWindows) is(window string) bool {
+// is reports whether target was the one found unresponsive.
+func (h *hungWindows) is(target string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.window == window
+	return target != "" && h.target == target
 }
 
-func (h *hungWindows) set(window string) {
+// frameIn returns the out-of-process frame of window found unresponsive,
+// "" when none (or when the window itself was).
+func (h *hungWindows) frameIn(window string) string {
 	h.mu.Lock()
-	h.window = window
+	defer h.mu.Unlock()
+	if h.window != window || h.target == window {
+		return ""
+	}
+	return h.target
+}
+
+func (h *hungWindows) set(window, target string) {
+	h.mu.Lock()
+	h.window, h.target = window, target
 	h.mu.Unlock()
 }
 
-func (h *hungWindows) clear(window string) {
+// clear forgets target (a window, or a frame in one) once it answers.
+func (h *hungWindows) clear(target string) {
 	h.mu.Lock()
-	if h.window == window {
-		h.window = ""
+	if target != "" && h.target == target {
+		h.window, h.target = "", ""
 	}
 	h.mu.Unlock()
 }
 
-// hangDuring writes the probe on the active window's socket and watches
-// it: when it is not answered in time (and no dialog explains the
-// silence), the returned channel yields PAGE_UNRESPONSIVE. stop ends the
-// watch.
-func hangDuring(ctx context.Context, sess *session.Session, d Def) (<-chan error, func()) {
+// probed is one renderer a probe went to.
+type probed struct {
+	target string
+	probe  *nav.Probe
+}
+
+// hangDuring writes the probe on the socket of the window the call acts
+// in and, for a call that acts in the surface (surface; "" the active
+// one) when another target renders it (an out-of-process frame), on that
+// target's socket too, and watches them: when one is not answered in time (and no
+// dialog explains the silence), the returned channel yields
+// PAGE_UNRESPONSIVE. stop ends the watch.
+func hangDuring(ctx context.Context, sess *session.Session, d Def, surface string) (<-chan error, func()) {
 	out := make(chan error, 1)
 	// Not probed: a call that does not act in the page, and a navigation,
 	// which stops the running script (a way out of a hung page).
@@ -85,57 +109,101 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def) (<-chan error
 		return out, func() {}
 	}
 	window := sess.Surfaces.ActiveWindow()
+	if surface != "" {
+		if w, ok := sess.Surfaces.WindowOf(sess.Surfaces.HostOf(surface)); ok {
+			window = w
+		}
+	}
 	if window == "" {
 		return out, func() {}
 	}
-	conn, err := sess.Pool.Conn(ctx, window)
-	if err != nil {
-		return out, func() {}
+	targets := []string{window}
+	// A call that acts in the surface (not one over every window, such as
+	// a listing, which goes on without a target that does not answer)
+	// probes an out-of-process frame's own renderer too.
+	if host := sess.Surfaces.HostOf(surface); d.Effects.Page == pageActive && host != "" && host != window {
+		targets = append(targets, host)
 	}
-	probe, err := nav.On(conn).StartProbe(ctx)
-	if err != nil {
+	var probes []probed
+	for _, id := range targets {
+		conn, err := sess.Pool.Conn(ctx, id)
+		if err != nil {
+			continue
+		}
+		if p, err := nav.On(conn).StartProbe(ctx); err == nil {
+			probes = append(probes, probed{id, p})
+		}
+	}
+	if len(probes) == 0 {
 		return out, func() {}
 	}
 	navsOf(sess) // listening from the session's first page call on
 	hung := hungOf(sess)
-	wait := hangAfter
-	if hung.is(window) {
-		wait = hangAgain
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		start := time.Now()
-		answered := probe.Answered(ctx, wait)
-		// Chromium holds a target's commands while a cross-process
-		// navigation of its window is under way (until it commits): that
-		// silence is a slow page, not a stuck one. Wait on, and judge the
-		// renderer once the navigation is over.
-		for !answered && ctx.Err() == nil && navsOf(sess).navigating(window) {
-			answered = probe.Answered(ctx, hangAgain)
-			if !answered && !navsOf(sess).navigating(window) {
-				answered = probe.Answered(ctx, hangAgain)
+		for i, pr := range probes {
+			wait := hangAfter
+			if hung.is(pr.target) {
+				wait = hangAgain
 			}
-		}
-		if answered {
-			hung.clear(window)
+			// The probes went out together: each waits what is left.
+			answered := pr.probe.Answered(ctx, max(wait-time.Since(start), 0)+10*time.Millisecond)
+			// Chromium holds a target's commands while a cross-process
+			// navigation of it is under way (until it commits): that
+			// silence is a slow page, not a stuck one. Wait on, and judge
+			// the renderer once the navigation is over.
+			for !answered && ctx.Err() == nil && (navsOf(sess).navigating(window) || navsOf(sess).navigating(pr.target)) {
+				answered = pr.probe.Answered(ctx, hangAgain)
+				if !answered && !navsOf(sess).navigating(window) && !navsOf(sess).navigating(pr.target) {
+					answered = pr.probe.Answered(ctx, hangAgain)
+				}
+			}
+			if answered {
+				hung.clear(pr.target)
+				continue
+			}
+			for _, rest := range probes[i:] {
+				rest.probe.Drop()
+			}
+			if ctx.Err() != nil || openDialog(sess, window) != nil {
+				return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
+			}
+			hung.set(window, pr.target)
+			out <- unresponsiveError(sess, d.Name, window, pr.target, surface, time.Since(start))
 			return
 		}
-		probe.Drop()
-		if ctx.Err() != nil || openDialog(sess, window) != nil {
-			return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
-		}
-		hung.set(window)
-		out <- unresponsiveError(sess, d.Name, window, time.Since(start))
 	}()
 	return out, func() { cancel(); <-done }
 }
 
 // unresponsiveError names the ways out in next_actions; the failure
 // envelope keeps only those the operator's profile offers (electron_reload
-// is not in essential).
-func unresponsiveError(sess *session.Session, name, window string, waited time.Duration) error {
+// is not in essential). stuck is the target that did not answer: the
+// window, or an out-of-process frame in it.
+func unresponsiveError(sess *session.Session, name, window, stuck, surface string, waited time.Duration) error {
+	if stuck != window {
+		e := errs.New(errs.PageUnresponsive, "%s: the out-of-process frame (target %s) in window %s runs a script that does not return: it answered no trivial evaluation within %d ms; the window's own document answers", name, stuck, window, waited.Milliseconds())
+		e.With("window_id", window).With("frame_target_id", stuck)
+		if sid, ok := sess.Surfaces.SurfaceOf(stuck); ok {
+			e.With("surface_id", sid)
+		} else if surface != "" {
+			e.With("surface_id", surface)
+		}
+		e.With("waited_ms", waited.Milliseconds())
+		e.With("tried", []string{
+			"Runtime.evaluate of 0 on the window's socket: answered",
+			"Runtime.evaluate of 0 on the frame's own socket, sent before the call's own commands: no answer",
+		})
+		e.NextActions = []string{
+			"electron_reload stops the frame's running script (Runtime.terminateExecution on the frame's own target) and reloads the window",
+			`electron_navigate {"url": ...} stops it and opens another page in the window`,
+			"electron_switch_surface to act in the window's top document (or another surface) meanwhile",
+		}
+		return e
+	}
 	e := errs.New(errs.PageUnresponsive, "%s: the page in window %s runs a script that does not return: it answered no trivial evaluation within %d ms", name, window, waited.Milliseconds())
 	e.With("window_id", window)
 	if sid, ok := sess.Surfaces.SurfaceOf(window); ok {
@@ -155,20 +223,30 @@ func unresponsiveError(sess *session.Session, name, window string, waited time.D
 }
 
 // unstick makes way for a reload, history move or navigation in a window
-// whose renderer is stuck in a script: when the window was found
-// unresponsive, or answers no probe within a second, its script is ended
-// (Runtime.terminateExecution) so the document can be replaced. It
-// reports whether it ended one.
+// whose renderer is stuck in a script: an out-of-process frame of the
+// window found unresponsive has its script ended on its own target, and
+// when the window was found unresponsive, or answers no probe within a
+// second, its script is ended (Runtime.terminateExecution) so the
+// document can be replaced. It reports whether it ended one.
 func unstick(ctx context.Context, c *Call, window string, w nav.Window) bool {
 	hung := hungOf(c.Session)
+	stopped := false
+	if frame := hung.frameIn(window); frame != "" {
+		// A frame's renderer is its own process: the window's
+		// terminateExecution does not reach it.
+		if conn, err := c.Session.Pool.Conn(ctx, frame); err == nil && nav.On(conn).Interrupt(ctx) == nil {
+			stopped = true
+		}
+		hung.clear(frame)
+	}
 	if !hung.is(window) && w.Responsive(ctx, hangAgain) {
-		return false
+		return stopped
 	}
 	if openDialog(c.Session, window) != nil {
-		return false // a dialog, not a script: the navigation answers it
+		return stopped // a dialog, not a script: the navigation answers it
 	}
 	if err := w.Interrupt(ctx); err != nil {
-		return false
+		return stopped
 	}
 	hung.clear(window)
 	return true

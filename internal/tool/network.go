@@ -233,7 +233,7 @@ func (r *CapturedResult) appendJSON(b []byte) []byte {
 	size := 256
 	for i := range r.Events {
 		e := &r.Events[i]
-		size += 512 + len(e.URL) + len(e.RequestBody) + len(e.ResponseBody) + 64*(len(e.RequestHeaders)+len(e.ResponseHeaders))
+		size += 512 + len(e.URL) + e.RequestBody.Len() + e.ResponseBody.Len() + 64*(len(e.RequestHeaders)+len(e.ResponseHeaders))
 	}
 	b = slices.Grow(b, size)
 	b = append(b, `{"count":`...)
@@ -517,8 +517,10 @@ func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*ExportHA
 	if err != nil {
 		return nil, err
 	}
-	p := n.Read(network.ReadOptions{Since: a.Since, Match: m, Reveal: true})
-	data, count, err := n.HAR(p.Records, a.Reveal, c.Server.cfg.Version)
+	// reveal was allowed at the dispatcher (gateArgs); the records' own
+	// type redacts the rest.
+	p := n.Read(network.ReadOptions{Since: a.Since, Match: m, Reveal: a.Reveal})
+	data, count, err := network.HAR(p.Records, c.Server.cfg.Version)
 	if err != nil {
 		return nil, err
 	}

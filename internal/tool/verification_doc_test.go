@@ -40,6 +40,8 @@ every tool that needs a window's page answers ` + "`DIALOG_OPEN`" + ` at once wh
 A page whose renderer is stuck in a script (` + "`while(true){}`" + `) answers no trivial evaluation: every
 tool that needs it answers ` + "`PAGE_UNRESPONSIVE`" + ` within about 3 s (1 s once known), not the backstop;
 ` + "`electron_reload`" + ` (and ` + "`electron_navigate`" + `, ` + "`electron_go_back`" + `/` + "`electron_go_forward`" + `) first end the script
-(` + "`Runtime.terminateExecution`" + `) and say ` + "`stopped_script: true`" + `.
+(` + "`Runtime.terminateExecution`" + `) and say ` + "`stopped_script: true`" + `. The same holds for a selected
+cross-site iframe whose own renderer is stuck (` + "`frame_target_id`" + ` in the details): its script is
+ended on the frame's own target.
 
 `
