@@ -137,6 +137,19 @@ func TestSetInputFilesUnderRoots(t *testing.T) {
 	runNodeTests(t, node, "upload.test.mjs", compatEnv(r, srv, top, "IN_ROOT="+inRoot, "LINK_OUT="+linkOut))
 }
 
+// TestTracingThroughTheRelay: Playwright's browser.startTracing and
+// Puppeteer's page.tracing record and read a trace through the relay, which
+// refuses only a Perfetto config or the system backend (tracing.test.mjs).
+func TestTracingThroughTheRelay(t *testing.T) {
+	node := requireNode(t)
+	b := needBrowser(t)
+	srv := fixtureSrv.get(t)
+	top := srv.URL("a.test", "/index.html")
+	openPage(t, top)
+	r := startRelay(t, endpointOf(b))
+	runNodeTests(t, node, "tracing.test.mjs", compatEnv(r, srv, top))
+}
+
 func TestWebviewGuestCompat(t *testing.T) {
 	node := requireNode(t)
 	b := needBrowser(t)

@@ -172,6 +172,29 @@ func guardCommand(method string, params []byte, p guardPolicy) ruling {
 				return ruling{v: refuse, msg: "relay: " + method + " to " + quoteURL(u) + " is refused: " + why}
 			}
 		}
+	case "Tracing.start":
+		// A Perfetto config or the system backend hands the trace to a
+		// tracing service that can be told to write files on the host;
+		// Playwright's and Puppeteer's tracing send categories or a
+		// traceConfig and read the trace back as a stream.
+		if operatorAllows(p.allow, method) {
+			break
+		}
+		perfetto, err := paramRaw(params, "perfettoConfig")
+		if err != nil {
+			return ruling{v: refuse, msg: "relay: " + method + " with params the relay cannot read is refused"}
+		}
+		backends, _ := paramStrings(params, "tracingBackend")
+		for _, b := range backends {
+			if b != "auto" && b != "chrome" {
+				return ruling{v: refuse, msg: "relay: Tracing.start with tracingBackend " + quoteURL(b) + " is refused (the system tracing service can write files on the host); " + allowHint(method)}
+			}
+		}
+		for _, c := range perfetto {
+			if s := strings.TrimSpace(string(c)); s != "null" && s != `""` {
+				return ruling{v: refuse, msg: "relay: Tracing.start with a perfettoConfig is refused (a Perfetto config can ask for files on the host); use categories or traceConfig, or " + allowHint(method)}
+			}
+		}
 	case "Page.crash":
 		// A renderer the client did not open is the app's (or another
 		// client's): crashing it ends what they see.

@@ -346,3 +346,38 @@ func TestRefusalsNeverHang(t *testing.T) {
 		})
 	}
 }
+
+// TestTracingStartWithoutHostFiles: Tracing.start as Playwright and
+// Puppeteer send it passes; a Perfetto config (which can name an output
+// file) or the system backend is refused on every socket kind unless the
+// operator allows the method, and params the guard cannot read are refused.
+func TestTracingStartWithoutHostFiles(t *testing.T) {
+	for _, kind := range []sockKind{sockBrowser, sockSession} {
+		pol := guardPolicy{kind: kind}
+		for _, ok := range []string{
+			`{"transferMode":"ReturnAsStream","categories":"-*,devtools.timeline"}`,
+			`{"transferMode":"ReturnAsStream","traceConfig":{"includedCategories":["devtools.timeline"]}}`,
+			`{"tracingBackend":"chrome","perfettoConfig":""}`,
+			``,
+		} {
+			if r := guardCommand("Tracing.start", []byte(ok), pol); r.v != pass {
+				t.Errorf("%v: Tracing.start %s refused: %s", kind, ok, r.msg)
+			}
+		}
+		for _, bad := range []string{
+			`{"perfettoConfig":"CgQIgIAE"}`,
+			`{"PerfettoConfig":"CgQIgIAE"}`,
+			`{"tracingBackend":"system"}`,
+			`{"perfettoConfig":"CgQIgIAE"`,
+		} {
+			r := guardCommand("Tracing.start", []byte(bad), pol)
+			if r.v != refuse || !strings.Contains(r.msg, "Tracing.start") {
+				t.Errorf("%v: Tracing.start %s = %+v, want a refusal naming the method", kind, bad, r)
+			}
+		}
+		pol.allow = map[string]bool{"Tracing.start": true}
+		if r := guardCommand("Tracing.start", []byte(`{"perfettoConfig":"CgQIgIAE"}`), pol); r.v != pass {
+			t.Errorf("%v: --relay-allow Tracing.start still refused: %s", kind, r.msg)
+		}
+	}
+}
