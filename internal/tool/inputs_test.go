@@ -198,3 +198,91 @@ func TestVirtualListExtents(t *testing.T) {
 		t.Fatalf("grid extent %v; the grid draws %d rows (header included)", m, drawn)
 	}
 }
+
+// TestRichTextThroughTheModel (issue 28, point 4): ProseMirror and Lexical
+// are read back through their own model (ProseMirror's document, found
+// from its editable element; Lexical's state, from its root element), one
+// line a block, as the text was typed. With ?chrome=1 each paragraph is
+// drawn with a handle ("¶ ") that is in the DOM but not in the model: read
+// from the DOM the text would differ; read from the model it is exact.
+// With the model hidden, the answer falls back to the drawn blocks and
+// says so.
+func TestRichTextThroughTheModel(t *testing.T) {
+	e := componentsEnv(t, "prosemirror.html")
+	for _, c := range []struct {
+		page, editor, sel, hide, show string
+	}{
+		{"prosemirror.html", "prosemirror", ".ProseMirror",
+			"window.__desc = view.dom.pmViewDesc; delete view.dom.pmViewDesc; true",
+			"view.dom.pmViewDesc = window.__desc; true"},
+		{"lexical.html", "lexical", "#editor",
+			// Lexical needs the editor on its root element itself (its
+			// events find it there): hidden from the reader only, found
+			// by its name on the stack.
+			"window.__own = editor.getEditorState; editor.getEditorState = function () { return /lexicalText/.test(new Error().stack) ? null : window.__own.call(editor); }; true",
+			"editor.getEditorState = window.__own; true"},
+	} {
+		for _, chrome := range []bool{false, true} {
+			page := c.page
+			if chrome {
+				page += "?chrome=1"
+			}
+			t.Run(page, func(t *testing.T) {
+				e := e.on(t)
+				e.openComponent(page)
+				// The library's own text, one line a block (Lexical's root
+				// text joins blocks with a blank line).
+				own := func() string {
+					return strings.ReplaceAll(e.evalString("window.editorText()"), "\n\n", "\n")
+				}
+				text := "one\ntwo\nthree"
+				r := e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": text, "replace": true})
+				wantEditor(t, r, c.editor, "paste", own(), text)
+				if r["verified"] != "exact" || r["read_from"] != "model" {
+					t.Fatalf("three lines: %v", r)
+				}
+				drawn := e.evalString("document.querySelector('" + c.sel + "').textContent")
+				if chrome != strings.Contains(drawn, "\u00b6 one") {
+					t.Fatalf("the page draws %q", drawn)
+				}
+				r = e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "\nfour"})
+				wantEditor(t, r, c.editor, "paste", own(), text+"\nfour")
+				if r["verified"] != "exact" || r["read_from"] != "model" {
+					t.Fatalf("appended: %v", r)
+				}
+				r = e.ok("electron_type", map[string]any{"selector": c.sel, "text": "Hello " + c.editor})
+				if got := own(); got != "Hello "+c.editor || r["read_from"] != "model" {
+					t.Fatalf("electron_type: the editor holds %q (answer %v)", got, r)
+				}
+				e.ok("electron_clear_input", map[string]any{"selector": c.sel})
+				if got := own(); got != "" {
+					t.Fatalf("electron_clear_input: the editor holds %q", got)
+				}
+
+				// The model hidden: the drawn blocks are read, and the
+				// answer says so. Where the page draws chrome in its
+				// blocks, they differ from the text, and the answer says
+				// that too (a mismatch with what was read) instead of ok.
+				e.eval(c.hide)
+				var m map[string]any
+				if chrome {
+					m = e.fails("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "five\nsix", "replace": true}, "TYPE_MISMATCH")
+				} else {
+					m = e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "five\nsix", "replace": true})
+				}
+				e.eval(c.show)
+				if got := own(); got != "five\nsix" {
+					t.Fatalf("model hidden: the editor holds %q (answer %v)", got, m)
+				}
+				if !chrome && (m["read_from"] != "drawn" || m["verified"] != "exact") {
+					t.Fatalf("model hidden: %v", m)
+				}
+				if chrome {
+					if obs, _ := details(m)["observed"].(string); !strings.Contains(obs, "\u00b6") || details(m)["read_from"] != "drawn" || strings.Contains(m["hint"].(string), "Control/Meta+Z") {
+						t.Fatalf("model hidden, chrome drawn: %v", m)
+					}
+				}
+			})
+		}
+	}
+}
