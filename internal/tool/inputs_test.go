@@ -25,6 +25,30 @@ func TestKeyboardTypeChoosesInCombobox(t *testing.T) {
 	}
 }
 
+// TestKeyboardTypeChoosesInTagInput (point 6, a second library of the
+// kind): downshift's useCombobox with useMultipleSelection clears its input
+// as Enter chooses a fruit and shows the fruit as a tag. Each choice is
+// the keys' effect (never TYPE_NO_EFFECT), named in the answer; the app's
+// own list says what was chosen.
+func TestKeyboardTypeChoosesInTagInput(t *testing.T) {
+	e := componentsEnv(t, "downshift.html")
+	for i, c := range []struct{ keys, want, shown string }{
+		{"gra\n", "Grape", "Grape"},
+		{"ban\n", "Grape,Banana", "Banana"},
+	} {
+		r := e.ok("electron_keyboard_type", map[string]any{"selector": "#tags-input", "text": c.keys})
+		if got := strings.Join(strs(e.eval("window.chosen()")), ","); got != c.want {
+			t.Fatalf("round %d: the app chose %s (answer %v)", i, got, r)
+		}
+		if got := e.evalString("document.getElementById('tags-input').value"); got != "" {
+			t.Fatalf("round %d: the input holds %q; the page should have cleared it", i, got)
+		}
+		if eff, _ := r["effect"].(string); !strings.Contains(eff, c.shown) {
+			t.Fatalf("round %d: the answer does not say what the keys did: %v", i, r)
+		}
+	}
+}
+
 // TestTypeIntoLexical: electron_type and electron_clear_input on a Lexical
 // editor (a contenteditable whose text only Lexical may change) go the
 // editor's way, and Lexical's own state says what it holds.
