@@ -227,3 +227,35 @@ func TestWebComponentsAgreeWithTheAXTree(t *testing.T) {
 	t.Logf("%v\n%s", wants, r.Text)
 	snapshotAgrees(t, r.Text, wants)
 }
+
+// TestInternalsAgreeWithTheAXTree (point 5, a second library of the kind):
+// Fluent UI web components 3 set their role and state only through
+// ElementInternals (no role or aria-* attribute on the host). The
+// snapshot's sliders (name, value), checkbox, switch and button agree
+// with Chromium's tree, before and after a change through the elements'
+// own properties.
+func TestInternalsAgreeWithTheAXTree(t *testing.T) {
+	tb := componentTab(t, "fluent.html")
+	var bare bool
+	tb.eval(t, `[...document.querySelectorAll('fluent-slider, fluent-checkbox, fluent-switch')].every(e => !e.hasAttribute('role') && !e.hasAttribute('aria-valuenow') && !e.hasAttribute('aria-checked'))`, &bare)
+	if !bare {
+		t.Fatal("the hosts carry role or ARIA attributes; the page does not test ElementInternals")
+	}
+	s := NewStore()
+	for round, change := range []string{"", `(() => { document.getElementById('volume').value = '75'; document.getElementById('agree').checked = true; document.getElementById('dark').checked = true; return true })()`} {
+		if change != "" {
+			tb.eval(t, change, nil)
+			tb.waitTrue(t, `document.getElementById('volume').elementInternals.ariaValueNow === '75'`)
+		}
+		wants := axWants(t, tb, "slider", "checkbox", "switch", "button")
+		if len(wants) != 5 {
+			t.Fatalf("round %d: Chromium shows %d nodes of those roles, want 5: %v", round, len(wants), wants)
+		}
+		r, err := s.Snapshot(ctxT(t), tb.frame("fluent"), SnapshotOptions{Format: "text"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("round %d: %v\n%s", round, wants, r.Text)
+		snapshotAgrees(t, r.Text, wants)
+	}
+}

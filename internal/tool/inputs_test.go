@@ -310,3 +310,42 @@ func TestRichTextThroughTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestFluentControlsByInternals (points 5 and 7, a second library of each
+// kind): Fluent UI web components 3 set role and state only through
+// ElementInternals. The slider is found by role and name, moved with its
+// keys to a value (its own value property says so, and the app saw a
+// change), the checkbox and the switch are checked: each read back
+// through the element's own properties.
+func TestFluentControlsByInternals(t *testing.T) {
+	e := componentsEnv(t, "fluent.html")
+	f := e.ok("electron_find", map[string]any{"role": "slider", "name_exact": "Volume"})
+	for _, want := range []int{75, 60, 100, 0, 42} {
+		r := e.ok("electron_set_value", map[string]any{"ref": firstRef(t, f), "value": strconv.Itoa(want)})
+		if got := e.evalString("document.getElementById('volume').value"); got != strconv.Itoa(want) || r["value"] != strconv.Itoa(want) {
+			t.Fatalf("slider to %d: the element holds %s (answer %v)", want, got, r)
+		}
+	}
+	if got := e.evalString("window.__changes.filter(c => c.startsWith('volume:')).pop()"); got != "volume:42:" {
+		t.Fatalf("the app saw %q last", got)
+	}
+	e.ok("electron_set_value", map[string]any{"selector": "#stepped", "value": "55"})
+	if got := e.evalString("document.getElementById('stepped').value"); got != "55" {
+		t.Fatalf("stepped slider holds %s", got)
+	}
+	x := e.fails("electron_set_value", map[string]any{"selector": "#stepped", "value": "33"}, "TYPE_MISMATCH")
+	if msg, _ := x["error"].(string); !strings.Contains(msg, "30") || !strings.Contains(msg, "35") {
+		t.Fatalf("stepped slider between steps: %v", x)
+	}
+	for _, c := range []struct{ find map[string]any }{
+		{map[string]any{"role": "checkbox", "name_exact": "I agree"}},
+		{map[string]any{"role": "switch", "name_exact": "Dark mode"}},
+	} {
+		ref := firstRef(t, e.ok("electron_find", c.find))
+		r := e.ok("electron_check", map[string]any{"ref": ref})
+		id := map[string]string{"checkbox": "agree", "switch": "dark"}[c.find["role"].(string)]
+		if e.eval("document.getElementById('"+id+"').checked") != true {
+			t.Fatalf("%s: not checked (answer %v)", id, r)
+		}
+	}
+}
