@@ -259,3 +259,22 @@ func TestInternalsAgreeWithTheAXTree(t *testing.T) {
 		snapshotAgrees(t, r.Text, wants)
 	}
 }
+
+// TestShoelaceFormAgreesWithTheAXTree (point 5): Shoelace's select (a
+// combobox in its shadow root showing the chosen option), range and
+// textarea, labelled through their shadow content, agree with Chromium's
+// tree: names and values.
+func TestShoelaceFormAgreesWithTheAXTree(t *testing.T) {
+	tb := componentTab(t, "shoelace-form.html")
+	wants := axWants(t, tb, "combobox", "slider", "textbox")
+	s := NewStore()
+	r, err := s.Snapshot(ctxT(t), tb.frame("shoelace"), SnapshotOptions{Format: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v\n%s", wants, r.Text)
+	if len(wants) != 3 {
+		t.Fatalf("Chromium shows %d nodes of those roles, want 3: %v", len(wants), wants)
+	}
+	snapshotAgrees(t, r.Text, wants)
+}
