@@ -289,8 +289,11 @@ func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 // the same way).
 const pageTurnScript = `new Promise(function (r) { var c = new MessageChannel(); c.port1.onmessage = function () { r(0); }; c.port2.postMessage(0); })`
 
-// pageTurnTimeout bounds one wait for a page turn.
-const pageTurnTimeout = 100 * time.Millisecond
+// pageTurnTimeout bounds one wait for a page turn: a loaded machine's
+// renderer can take a few frames of 100 ms each to deliver it, which must
+// not count as a page that does not answer (its keys would go pipelined
+// and be lost on the page this pace is for).
+const pageTurnTimeout = 500 * time.Millisecond
 
 // pageTurn waits until the page has run the tasks queued before it. false
 // when it did not answer within pageTurnTimeout (a page busy in a script,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The input tests of issue 28 (points 6 and 8) on real libraries: the
@@ -347,5 +348,23 @@ func TestFluentControlsByInternals(t *testing.T) {
 		if e.eval("document.getElementById('"+id+"').checked") != true {
 			t.Fatalf("%s: not checked (answer %v)", id, r)
 		}
+	}
+}
+
+// TestKeyboardTypeOpensADialog: with each stroke waiting for a page turn
+// (ADR-042), a key whose handler opens an alert still answers at once,
+// naming the dialog; the keys after it are not typed into a page that
+// waits for an answer.
+func TestKeyboardTypeOpensADialog(t *testing.T) {
+	e := componentsEnv(t, "downshift.html")
+	e.eval("document.getElementById('tags-input').addEventListener('keydown', (ev) => { if (ev.key === 'b') alert('b pressed'); }); true")
+	t0 := time.Now()
+	r := e.ok("electron_keyboard_type", map[string]any{"selector": "#tags-input", "text": "abcdef"})
+	if d, _ := r["dialog_opened"].(map[string]any); d["type"] != "alert" || d["message"] != "b pressed" || time.Since(t0) > 3*time.Second {
+		t.Fatalf("answer after %v: %v", time.Since(t0), r)
+	}
+	e.ok("electron_dialog_handler", map[string]any{"action": "accept", "oneShot": true})
+	if got := e.evalString("document.getElementById('tags-input').value"); !strings.HasPrefix(got, "ab") || strings.Contains(got, "f") {
+		t.Fatalf("the input holds %q", got)
 	}
 }
