@@ -96,7 +96,7 @@ func TestTypeIntoAce(t *testing.T) {
 		if got := e.evalString("window.aceEditor.getValue()"); got != text {
 			t.Fatalf("Ace holds\n%q\nwant\n%q\n(answer %v)", got, text, r)
 		}
-		if r["verified"] != "exact" || r["editor"] != "ace" {
+		if r["verified"] != "exact" || r["editor"] != "ace" || r["read_from"] != "model" {
 			t.Fatalf("answer: %v", r)
 		}
 	}
