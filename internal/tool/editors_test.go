@@ -207,8 +207,8 @@ func TestTypeIntoCodeMirror(t *testing.T) {
 	huge := b.String() + "done();"
 	r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": huge, "replace": true})
 	wantEditor(t, r, "codemirror", "paste", value(), huge)
-	if r["verified"] != "exact" {
-		t.Fatalf("2,000 lines through the model: %v", r["verified"])
+	if r["verified"] != "exact" || r["read_from"] != "model" {
+		t.Fatalf("2,000 lines through the model: %v %v", r["verified"], r["read_from"])
 	}
 	r = e.ok("electron_type", map[string]any{"selector": ".cm-content", "text": editorCode})
 	wantEditor(t, r, "codemirror", "paste", value(), editorCode)
