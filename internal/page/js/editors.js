@@ -311,14 +311,11 @@ function modelText(ed) {
 // by "\n" as the lines typed into it, hard breaks as "\n": the document
 // is the node of the view's description of its editable element
 // (prosemirror-view sets dom.pmViewDesc; its node is view.state.doc once
-// drawn). Tiptap's editor on the element (dom.editor) is read first.
-// Widgets and node-view chrome are drawn, not in the document.
+// drawn; editors built on it, Tiptap's, have the same). Widgets and
+// node-view chrome are drawn, not in the document.
 function proseMirrorText(dom) {
-  var tip = dom.editor, doc = tip && tip.state && tip.state.doc;
-  if (!doc) {
-    var desc = dom.pmViewDesc;
-    doc = desc && desc.dom === dom ? desc.node : null;
-  }
+  var desc = dom.pmViewDesc;
+  var doc = desc && desc.dom === dom ? desc.node : null;
   if (!doc || !doc.content || typeof doc.textBetween !== 'function') return null;
   return doc.textBetween(0, doc.content.size, '\n', function (leaf) {
     var spec = leaf.type && leaf.type.spec;
