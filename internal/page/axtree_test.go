@@ -278,3 +278,38 @@ func TestShoelaceFormAgreesWithTheAXTree(t *testing.T) {
 	}
 	snapshotAgrees(t, r.Text, wants)
 }
+
+// TestInternalsUnderASymbol: an element that keeps its ElementInternals
+// under a symbol (not a named property) is read the same way. One that
+// keeps them in a true private field (#internals) cannot be read by any
+// page script: the snapshot shows what its DOM says (generic) where
+// Chromium's tree says slider, the known limit (ADR-042), checked here so
+// that a change to it is seen.
+func TestInternalsUnderASymbol(t *testing.T) {
+	tb := openTab(t, dataURL(`<!doctype html><title>Internals</title><main>
+<x-sym aria-label="Level"></x-sym><x-private aria-label="Hidden level"></x-private>
+<script>
+const key = Symbol('internals');
+customElements.define('x-sym', class extends HTMLElement {
+  constructor() { super(); this[key] = this.attachInternals(); this[key].role = 'slider'; this[key].ariaValueNow = '7'; this.tabIndex = 0; }
+});
+customElements.define('x-private', class extends HTMLElement {
+  #internals = this.attachInternals();
+  constructor() { super(); this.#internals.role = 'slider'; this.#internals.ariaValueNow = '9'; this.tabIndex = 0; }
+});
+</script></main>`))
+	wants := axWants(t, tb, "slider")
+	if len(wants) != 2 {
+		t.Fatalf("Chromium shows %v", wants)
+	}
+	s := NewStore()
+	r, err := s.Snapshot(ctxT(t), tb.frame("internals"), SnapshotOptions{Format: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v\n%s", wants, r.Text)
+	snapshotAgrees(t, r.Text, wants[:1])
+	if strings.Contains(r.Text, `slider "Hidden level"`) {
+		t.Fatalf("a private field's internals were read:\n%s", r.Text)
+	}
+}
