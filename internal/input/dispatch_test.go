@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 
@@ -277,16 +278,19 @@ func TestTypeTextEvents(t *testing.T) {
 	if err := TypeText(context.Background(), r, "Hi!\n é😀中x\r\n\t"); err != nil {
 		t.Fatal(err)
 	}
+	// Each stroke or insertion, then a page turn (Runtime.evaluate): the
+	// page runs what it scheduled before the next key.
+	const turn = "Runtime.evaluate"
 	checkSeq(t, r,
-		`keyDown H KeyH 8 "H"`, "keyUp H KeyH 8",
-		`keyDown i KeyI 0 "i"`, "keyUp i KeyI 0",
-		`keyDown ! Digit1 8 "!"`, "keyUp ! Digit1 8",
-		`keyDown Enter Enter 0 "\r"`, "keyUp Enter Enter 0",
-		`keyDown   Space 0 " "`, "keyUp   Space 0",
-		`insertText "é😀中"`,
-		`keyDown x KeyX 0 "x"`, "keyUp x KeyX 0",
-		`keyDown Enter Enter 0 "\r"`, "keyUp Enter Enter 0",
-		"rawKeyDown Tab Tab 0", "keyUp Tab Tab 0",
+		`keyDown H KeyH 8 "H"`, "keyUp H KeyH 8", turn,
+		`keyDown i KeyI 0 "i"`, "keyUp i KeyI 0", turn,
+		`keyDown ! Digit1 8 "!"`, "keyUp ! Digit1 8", turn,
+		`keyDown Enter Enter 0 "\r"`, "keyUp Enter Enter 0", turn,
+		`keyDown   Space 0 " "`, "keyUp   Space 0", turn,
+		`insertText "é😀中"`, turn,
+		`keyDown x KeyX 0 "x"`, "keyUp x KeyX 0", turn,
+		`keyDown Enter Enter 0 "\r"`, "keyUp Enter Enter 0", turn,
+		"rawKeyDown Tab Tab 0", "keyUp Tab Tab 0", turn,
 	)
 	if err := TypeText(context.Background(), &recorder{}, "bad \xff"); errs.CodeOf(err) != errs.BadArgument {
 		t.Fatalf("invalid UTF-8: %v", err)
@@ -299,9 +303,9 @@ func TestTypeTextEvents(t *testing.T) {
 	if err := TypeText(context.Background(), r, "ünïcödé"); err != nil {
 		t.Fatal(err)
 	}
-	checkSeq(t, r, `insertText "ü"`, `keyDown n KeyN 0 "n"`, "keyUp n KeyN 0",
-		`insertText "ï"`, `keyDown c KeyC 0 "c"`, "keyUp c KeyC 0",
-		`insertText "ö"`, `keyDown d KeyD 0 "d"`, "keyUp d KeyD 0", `insertText "é"`)
+	checkSeq(t, r, `insertText "ü"`, turn, `keyDown n KeyN 0 "n"`, "keyUp n KeyN 0", turn,
+		`insertText "ï"`, turn, `keyDown c KeyC 0 "c"`, "keyUp c KeyC 0", turn,
+		`insertText "ö"`, turn, `keyDown d KeyD 0 "d"`, "keyUp d KeyD 0", turn, `insertText "é"`, turn)
 }
 
 func TestClickEvents(t *testing.T) {
@@ -449,4 +453,33 @@ type ctxSession struct{}
 func (ctxSession) Call(ctx context.Context, _ string, _, _ any) error { return ctx.Err() }
 func (ctxSession) Subscribe(string) (<-chan jsonv2.Value, func()) {
 	return make(chan jsonv2.Value), func() {}
+}
+
+// stuckTurns is a page that never answers a page turn (busy in a script).
+type stuckTurns struct{ recorder }
+
+func (r *stuckTurns) Call(ctx context.Context, method string, params, result any) error {
+	if method == "Runtime.evaluate" {
+		r.mu.Lock()
+		r.calls = append(r.calls, call{method, nil})
+		r.mu.Unlock()
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return r.recorder.Call(ctx, method, params, result)
+}
+
+// TestTypeTextPageThatDoesNotTurn: a page that does not answer the turn
+// costs one pageTurnTimeout; the rest of the keys go without waiting.
+func TestTypeTextPageThatDoesNotTurn(t *testing.T) {
+	r := &stuckTurns{}
+	start := time.Now()
+	if err := TypeText(context.Background(), r, "abc"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*pageTurnTimeout {
+		t.Fatalf("typing took %v", took)
+	}
+	checkSeq(t, &r.recorder, `keyDown a KeyA 0 "a"`, "keyUp a KeyA 0", "Runtime.evaluate",
+		`keyDown b KeyB 0 "b"`, "keyUp b KeyB 0", `keyDown c KeyC 0 "c"`, "keyUp c KeyC 0")
 }

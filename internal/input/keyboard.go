@@ -8,6 +8,7 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	cdpinput "github.com/chromedp/cdproto/input"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -219,8 +220,9 @@ func typeStroke(name string) stroke {
 // unmodifiedText) and a keyUp, with the Shift modifier for characters typed
 // with Shift; "\n", "\r" and "\r\n" press Enter and "\t" presses Tab. Runs
 // of characters with no key ("é", emoji, CJK) go in one Input.insertText
-// each, as an IME would send them. text must be valid UTF-8 (BAD_ARGUMENT
-// "text").
+// each, as an IME would send them. Each stroke waits for a page turn
+// (pageTurn) before the next, as a typist's pace gives the page. text must
+// be valid UTF-8 (BAD_ARGUMENT "text").
 func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 	if !utf8.ValidString(text) {
 		return errs.BadArg("text", "is not valid UTF-8")
@@ -250,10 +252,64 @@ func TypeText(ctx context.Context, s cdproto.Session, text string) error {
 		calls = append(calls, command{cdpinput.CommandDispatchKeyEvent, st.down}, command{cdpinput.CommandDispatchKeyEvent, st.up})
 	}
 	flush()
-	// In order, pipelined: the renderer handles key events and inserted
-	// text one after another, as it would a fast typist's.
-	_, err := callInOrder(ctx, s, calls)
-	return err
+	// One stroke (or insertion) at a time, each after the page has run
+	// what the last one made it schedule (pageTurn): a page whose input's
+	// value follows its state a task later (React with downshift's
+	// controlled input) would otherwise see the next key land in the value
+	// it is about to replace, as no typist's hands are fast enough to do.
+	// After the last, the same wait lets a check that follows read what the
+	// keys made of the page. The first time the page does not answer the
+	// turn in time, the rest go pipelined, as before.
+	turns := true
+	for i := 0; i < len(calls); {
+		n := 1
+		if calls[i].method == cdpinput.CommandDispatchKeyEvent {
+			n = 2 // its keyDown and keyUp
+		}
+		if !turns {
+			n = len(calls) - i
+		}
+		if _, err := callInOrder(ctx, s, calls[i:i+n]); err != nil {
+			return err
+		}
+		i += n
+		if turns {
+			ok, err := pageTurn(ctx, s)
+			if err != nil {
+				return err
+			}
+			turns = ok
+		}
+	}
+	return nil
+}
+
+// pageTurnScript resolves once a message posted now is delivered: after
+// the tasks the page posted before it (React's scheduler posts its work
+// the same way).
+const pageTurnScript = `new Promise(function (r) { var c = new MessageChannel(); c.port1.onmessage = function () { r(0); }; c.port2.postMessage(0); })`
+
+// pageTurnTimeout bounds one wait for a page turn: a loaded machine's
+// renderer can take a few frames of 100 ms each to deliver it, which must
+// not count as a page that does not answer (its keys would go pipelined
+// and be lost on the page this pace is for).
+const pageTurnTimeout = 500 * time.Millisecond
+
+// pageTurn waits until the page has run the tasks queued before it. false
+// when it did not answer within pageTurnTimeout (a page busy in a script,
+// or one that replaced MessageChannel); an error only when ctx ended.
+func pageTurn(ctx context.Context, s cdproto.Session) (bool, error) {
+	tctx, cancel := context.WithTimeout(ctx, pageTurnTimeout)
+	defer cancel()
+	yes := true
+	_, err := cdproto.Call(tctx, s, cdpruntime.Evaluate, cdpruntime.EvaluateParams{Expression: pageTurnScript, AwaitPromise: &yes, Silent: &yes})
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, errs.FromContext(ctx, errs.OperationTimeout, "typing")
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // InsertText inserts text at the focus as one input method commit

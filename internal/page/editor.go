@@ -43,6 +43,9 @@ type EditorText struct {
 	AtStart    bool `json:"at_start"`
 	AtEnd      bool `json:"at_end"`
 	Contiguous bool `json:"contiguous"`
+	// Model: the text was read through the editor's own model (its
+	// document or state, issue 28 point 4), not from what it draws.
+	Model bool `json:"model"`
 	// Caret is the index in Lines of the caret's line, when the editor
 	// draws its caret in the lines (Monaco); -1 or absent otherwise.
 	Caret *int `json:"caret"`

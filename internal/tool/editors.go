@@ -67,6 +67,7 @@ type inputResult struct {
 	Mode         string  `json:"mode,omitempty" jsonschema:"the editor's input mode (Monaco: editcontext or textarea)"`
 	Match        string  `json:"match,omitempty" jsonschema:"exact, partial or ignoring white space"`
 	Verified     string  `json:"verified,omitempty" jsonschema:"as match; delivered for a terminal"`
+	ReadFrom     string  `json:"read_from,omitempty" jsonschema:"model: the text was read through the editor's own model (Monaco, CodeMirror, Ace, ProseMirror, Lexical); drawn: from what it draws"`
 	CheckedLines int     `json:"checked_lines,omitempty" jsonschema:"partial: the drawn lines compared"`
 	Echoed       *bool   `json:"echoed,omitempty" jsonschema:"a terminal's screen changed"`
 	WindowID     string  `json:"window_id,omitempty"`
@@ -191,6 +192,12 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	typed, observed := len([]rune(text)), clipObserved(v.Observed)
 	out := &inputResult{onSurface: surfaceOf(res), Editor: editor, Path: path, Typed: &typed, Replaced: &replace,
 		Text: &observed, WindowID: res.InputRootID, Mode: before.Mode}
+	if kind != "" && after.Text.Readable {
+		out.ReadFrom = "drawn"
+		if after.Text.Model {
+			out.ReadFrom = "model"
+		}
+	}
 	switch {
 	case v.Verified == "exact":
 		out.Match, out.Verified = "exact", "exact"
@@ -207,7 +214,12 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
 	default:
 		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
-		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+		if out.ReadFrom == "drawn" && (kind == page.EditorQuill || kind == page.EditorProseMirror || kind == page.EditorLexical) {
+			// A rich-text editor read from its blocks: what it draws
+			// beside the text (handles, widgets) reads as text too.
+			e.Hint = "The text was read from what the editor draws (the page exposes no model of it), which may include the editor's own decorations (block handles, widgets): compare details.observed with the text before undoing anything; if only such additions differ, the text is in."
+		}
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("read_from", out.ReadFrom).With("observed", clipObserved(v.Observed))
 	}
 	return out, nil
 }

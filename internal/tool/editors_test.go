@@ -100,7 +100,7 @@ func TestTypeIntoMonaco(t *testing.T) {
 			long := longCode()
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": long, "replace": true})
 			wantEditor(t, r, "monaco", "paste", value(), long)
-			if r["verified"] != "exact" {
+			if r["verified"] != "exact" || r["read_from"] != "model" {
 				t.Fatalf("60 lines through the model: %v", r)
 			}
 			// Without a model the page exposes, the drawn lines are read: the
@@ -110,7 +110,7 @@ func TestTypeIntoMonaco(t *testing.T) {
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": long, "replace": true})
 			e.eval("window.monaco = window.__monaco; true")
 			wantEditor(t, r, "monaco", "paste", value(), long)
-			if r["verified"] != "partial" || num(r["checked_lines"]) < 10 {
+			if r["verified"] != "partial" || num(r["checked_lines"]) < 10 || r["read_from"] != "drawn" {
 				t.Fatalf("60 lines, drawn lines only: %v", r)
 			}
 			r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": "\nend();"})
@@ -207,8 +207,8 @@ func TestTypeIntoCodeMirror(t *testing.T) {
 	huge := b.String() + "done();"
 	r = e.ok("electron_type_into_editor", map[string]any{"selector": "#editor", "text": huge, "replace": true})
 	wantEditor(t, r, "codemirror", "paste", value(), huge)
-	if r["verified"] != "exact" {
-		t.Fatalf("2,000 lines through the model: %v", r["verified"])
+	if r["verified"] != "exact" || r["read_from"] != "model" {
+		t.Fatalf("2,000 lines through the model: %v %v", r["verified"], r["read_from"])
 	}
 	r = e.ok("electron_type", map[string]any{"selector": ".cm-content", "text": editorCode})
 	wantEditor(t, r, "codemirror", "paste", value(), editorCode)

@@ -46,13 +46,27 @@ func launchComponentsBench(b *testing.B, cfg Config, page string) *Server {
 //
 //	go test ./internal/tool -run '^$' -bench BenchmarkGridSeek2D -benchtime 5x
 func BenchmarkGridSeek2D(b *testing.B) {
-	s := launchComponentsBench(b, Config{AllowEvalRenderer: true}, "aggrid.html")
+	benchGridSeek(b, "aggrid.html", `[row-id="1500"] [col-id="c2"]`)
+}
+
+// BenchmarkGridSeek2DReactDataGrid is BenchmarkGridSeek2D on
+// react-data-grid's 2,000 × 42 grid (a second library of the kind), whose
+// rows carry no ids: the selector is [aria-rowindex="1502"]
+// [aria-colindex="3"], the same cell.
+//
+//	go test ./internal/tool -run '^$' -bench BenchmarkGridSeek2DReactDataGrid -benchtime 5x
+func BenchmarkGridSeek2DReactDataGrid(b *testing.B) {
+	benchGridSeek(b, "datagrid.html", `[aria-rowindex="1502"] [aria-colindex="3"]`)
+}
+
+func benchGridSeek(b *testing.B, page, selector string) {
+	s := launchComponentsBench(b, Config{AllowEvalRenderer: true}, page)
 	targets := []map[string]any{
 		{"role": "gridcell", "name": "r300c2"},
 		{"role": "gridcell", "name": "r1999c41"},
 		{"role": "gridcell", "name": "r5c38"},
 		{"role": "gridcell", "name": "r1000c20"},
-		{"selector": `[row-id="1500"] [col-id="c2"]`},
+		{"selector": selector},
 	}
 	var ds []time.Duration
 	b.ResetTimer()

@@ -61,6 +61,56 @@ func TestGridSeekBothAxes(t *testing.T) {
 	}
 }
 
+// TestGridSeekReactDataGrid (issue 28, point 1, a second library of the
+// kind): react-data-grid draws about 15 of its 2,000 rows and 10 of its
+// 42 columns, with the ARIA extents and indexes (no row ids of its own).
+// electron_scroll_into_view reaches any cell by role/name and by a
+// selector of its aria-rowindex and aria-colindex, and the click lands on
+// that cell: the grid's own active position says so.
+func TestGridSeekReactDataGrid(t *testing.T) {
+	e := componentsEnv(t, "datagrid.html")
+	cases := []struct {
+		name string
+		args map[string]any
+		want string // the grid's active position after the click: row/column key
+	}{
+		{"r300c2", map[string]any{"role": "gridcell", "name": "r300c2"}, "300/c2"},
+		{"r1999c41", map[string]any{"role": "gridcell", "name": "r1999c41"}, "1999/c41"},
+		{"r5c38 (a column not drawn)", map[string]any{"role": "gridcell", "name": "r5c38"}, "5/c38"},
+		{"name_contains", map[string]any{"role": "gridcell", "name_contains": "r1234c40"}, "1234/c40"},
+		// Row 1500 is aria-rowindex 1502 (the header row is 1), c2 is 3.
+		{"selector", map[string]any{"selector": `[aria-rowindex="1502"] [aria-colindex="3"]`}, "1500/c2"},
+		{"r0c0, back at the start", map[string]any{"role": "gridcell", "name": "r0c0"}, "0/c0"},
+	}
+	for _, c := range cases {
+		t0 := time.Now()
+		r := e.ok("electron_scroll_into_view", c.args)
+		took := time.Since(t0)
+		t.Logf("%s: %v (scrolled_pages %v, server %v ms)", c.name, took.Round(time.Millisecond), r["scrolled_pages"], r["_meta"].(map[string]any)["elapsed_ms"])
+		if took > gridSeekLimit {
+			t.Errorf("%s: the seek took %v (target 2 s)", c.name, took)
+		}
+		click := map[string]any{"ref": r["ref"]}
+		if sel, ok := c.args["selector"]; ok {
+			click = map[string]any{"selector": sel}
+		} else if num(r["ref"]) == 0 {
+			t.Fatalf("%s: no ref: %v", c.name, r)
+		}
+		e.ok("electron_click", click)
+		if got := e.evalString("window.active()"); got != c.want {
+			t.Errorf("%s: the grid's active cell is %s after the click, want %s", c.name, got, c.want)
+		}
+	}
+	// A cell the grid does not hold, within a short time limit: not
+	// found, and the answer says the search was cut short, not that the
+	// cell does not exist.
+	m := e.fails("electron_scroll_into_view", map[string]any{"role": "gridcell", "name": "r2500c2", "timeoutMs": 2000}, "ELEMENT_NOT_FOUND")
+	if details(m)["timed_out"] != true || details(m)["grid_rows"] == nil {
+		t.Fatalf("not found: %v", m)
+	}
+	t.Logf("not found: %v: %v", m["error"], details(m))
+}
+
 // TestGridHeaderCells (issue 28, point 1): AG Grid's header cells are
 // columnheaders named by their text, not unnamed "none" entries (the sort
 // label inside them shows a pointer cursor).

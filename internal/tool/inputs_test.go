@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The input tests of issue 28 (points 6 and 8) on real libraries: the
@@ -22,6 +23,30 @@ func TestKeyboardTypeChoosesInCombobox(t *testing.T) {
 	}
 	if eff, _ := r["effect"].(string); !strings.Contains(eff, "Grape") {
 		t.Fatalf("the answer does not say what the keys did: %v", r)
+	}
+}
+
+// TestKeyboardTypeChoosesInTagInput (point 6, a second library of the
+// kind): downshift's useCombobox with useMultipleSelection clears its input
+// as Enter chooses a fruit and shows the fruit as a tag. Each choice is
+// the keys' effect (never TYPE_NO_EFFECT), named in the answer; the app's
+// own list says what was chosen.
+func TestKeyboardTypeChoosesInTagInput(t *testing.T) {
+	e := componentsEnv(t, "downshift.html")
+	for i, c := range []struct{ keys, want, shown string }{
+		{"gra\n", "Grape", "Grape"},
+		{"ban\n", "Grape,Banana", "Banana"},
+	} {
+		r := e.ok("electron_keyboard_type", map[string]any{"selector": "#tags-input", "text": c.keys})
+		if got := strings.Join(strs(e.eval("window.chosen()")), ","); got != c.want {
+			t.Fatalf("round %d: the app chose %s (answer %v)", i, got, r)
+		}
+		if got := e.evalString("document.getElementById('tags-input').value"); got != "" {
+			t.Fatalf("round %d: the input holds %q; the page should have cleared it", i, got)
+		}
+		if eff, _ := r["effect"].(string); !strings.Contains(eff, c.shown) {
+			t.Fatalf("round %d: the answer does not say what the keys did: %v", i, r)
+		}
 	}
 }
 
@@ -71,7 +96,7 @@ func TestTypeIntoAce(t *testing.T) {
 		if got := e.evalString("window.aceEditor.getValue()"); got != text {
 			t.Fatalf("Ace holds\n%q\nwant\n%q\n(answer %v)", got, text, r)
 		}
-		if r["verified"] != "exact" || r["editor"] != "ace" {
+		if r["verified"] != "exact" || r["editor"] != "ace" || r["read_from"] != "model" {
 			t.Fatalf("answer: %v", r)
 		}
 	}
@@ -196,5 +221,150 @@ func TestVirtualListExtents(t *testing.T) {
 	drawn = num(e.eval("new Set([...document.querySelectorAll('[role=row][aria-rowindex]')].filter(r => r.getClientRects().length).map(r => r.getAttribute('aria-rowindex'))).size"))
 	if m == nil || m[1] != "2001" || m[2] != strconv.Itoa(drawn) || drawn < 10 {
 		t.Fatalf("grid extent %v; the grid draws %d rows (header included)", m, drawn)
+	}
+}
+
+// TestRichTextThroughTheModel (issue 28, point 4): ProseMirror and Lexical
+// are read back through their own model (ProseMirror's document, found
+// from its editable element; Lexical's state, from its root element), one
+// line a block, as the text was typed. With ?chrome=1 each paragraph is
+// drawn with a handle ("¶ ") that is in the DOM but not in the model: read
+// from the DOM the text would differ; read from the model it is exact.
+// With the model hidden, the answer falls back to the drawn blocks and
+// says so.
+func TestRichTextThroughTheModel(t *testing.T) {
+	e := componentsEnv(t, "prosemirror.html")
+	for _, c := range []struct {
+		page, editor, sel, hide, show string
+	}{
+		{"prosemirror.html", "prosemirror", ".ProseMirror",
+			"window.__desc = view.dom.pmViewDesc; delete view.dom.pmViewDesc; true",
+			"view.dom.pmViewDesc = window.__desc; true"},
+		{"lexical.html", "lexical", "#editor",
+			// Lexical needs the editor on its root element itself (its
+			// events find it there): hidden from the reader only, found
+			// by its name on the stack.
+			"window.__own = editor.getEditorState; editor.getEditorState = function () { return /lexicalText/.test(new Error().stack) ? null : window.__own.call(editor); }; true",
+			"editor.getEditorState = window.__own; true"},
+	} {
+		for _, chrome := range []bool{false, true} {
+			page := c.page
+			if chrome {
+				page += "?chrome=1"
+			}
+			t.Run(page, func(t *testing.T) {
+				e := e.on(t)
+				e.openComponent(page)
+				// The library's own text, one line a block (Lexical's root
+				// text joins blocks with a blank line).
+				own := func() string {
+					return strings.ReplaceAll(e.evalString("window.editorText()"), "\n\n", "\n")
+				}
+				text := "one\ntwo\nthree"
+				r := e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": text, "replace": true})
+				wantEditor(t, r, c.editor, "paste", own(), text)
+				if r["verified"] != "exact" || r["read_from"] != "model" {
+					t.Fatalf("three lines: %v", r)
+				}
+				drawn := e.evalString("document.querySelector('" + c.sel + "').textContent")
+				if chrome != strings.Contains(drawn, "\u00b6 one") {
+					t.Fatalf("the page draws %q", drawn)
+				}
+				r = e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "\nfour"})
+				wantEditor(t, r, c.editor, "paste", own(), text+"\nfour")
+				if r["verified"] != "exact" || r["read_from"] != "model" {
+					t.Fatalf("appended: %v", r)
+				}
+				r = e.ok("electron_type", map[string]any{"selector": c.sel, "text": "Hello " + c.editor})
+				if got := own(); got != "Hello "+c.editor || r["read_from"] != "model" {
+					t.Fatalf("electron_type: the editor holds %q (answer %v)", got, r)
+				}
+				e.ok("electron_clear_input", map[string]any{"selector": c.sel})
+				if got := own(); got != "" {
+					t.Fatalf("electron_clear_input: the editor holds %q", got)
+				}
+
+				// The model hidden: the drawn blocks are read, and the
+				// answer says so. Where the page draws chrome in its
+				// blocks, they differ from the text, and the answer says
+				// that too (a mismatch with what was read) instead of ok.
+				e.eval(c.hide)
+				var m map[string]any
+				if chrome {
+					m = e.fails("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "five\nsix", "replace": true}, "TYPE_MISMATCH")
+				} else {
+					m = e.ok("electron_type_into_editor", map[string]any{"selector": c.sel, "text": "five\nsix", "replace": true})
+				}
+				e.eval(c.show)
+				if got := own(); got != "five\nsix" {
+					t.Fatalf("model hidden: the editor holds %q (answer %v)", got, m)
+				}
+				if !chrome && (m["read_from"] != "drawn" || m["verified"] != "exact") {
+					t.Fatalf("model hidden: %v", m)
+				}
+				if chrome {
+					if obs, _ := details(m)["observed"].(string); !strings.Contains(obs, "\u00b6") || details(m)["read_from"] != "drawn" || strings.Contains(m["hint"].(string), "Control/Meta+Z") {
+						t.Fatalf("model hidden, chrome drawn: %v", m)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFluentControlsByInternals (points 5 and 7, a second library of each
+// kind): Fluent UI web components 3 set role and state only through
+// ElementInternals. The slider is found by role and name, moved with its
+// keys to a value (its own value property says so, and the app saw a
+// change), the checkbox and the switch are checked: each read back
+// through the element's own properties.
+func TestFluentControlsByInternals(t *testing.T) {
+	e := componentsEnv(t, "fluent.html")
+	f := e.ok("electron_find", map[string]any{"role": "slider", "name_exact": "Volume"})
+	for _, want := range []int{75, 60, 100, 0, 42} {
+		r := e.ok("electron_set_value", map[string]any{"ref": firstRef(t, f), "value": strconv.Itoa(want)})
+		if got := e.evalString("document.getElementById('volume').value"); got != strconv.Itoa(want) || r["value"] != strconv.Itoa(want) {
+			t.Fatalf("slider to %d: the element holds %s (answer %v)", want, got, r)
+		}
+	}
+	if got := e.evalString("window.__changes.filter(c => c.startsWith('volume:')).pop()"); got != "volume:42:" {
+		t.Fatalf("the app saw %q last", got)
+	}
+	e.ok("electron_set_value", map[string]any{"selector": "#stepped", "value": "55"})
+	if got := e.evalString("document.getElementById('stepped').value"); got != "55" {
+		t.Fatalf("stepped slider holds %s", got)
+	}
+	x := e.fails("electron_set_value", map[string]any{"selector": "#stepped", "value": "33"}, "TYPE_MISMATCH")
+	if msg, _ := x["error"].(string); !strings.Contains(msg, "30") || !strings.Contains(msg, "35") {
+		t.Fatalf("stepped slider between steps: %v", x)
+	}
+	for _, c := range []struct{ find map[string]any }{
+		{map[string]any{"role": "checkbox", "name_exact": "I agree"}},
+		{map[string]any{"role": "switch", "name_exact": "Dark mode"}},
+	} {
+		ref := firstRef(t, e.ok("electron_find", c.find))
+		r := e.ok("electron_check", map[string]any{"ref": ref})
+		id := map[string]string{"checkbox": "agree", "switch": "dark"}[c.find["role"].(string)]
+		if e.eval("document.getElementById('"+id+"').checked") != true {
+			t.Fatalf("%s: not checked (answer %v)", id, r)
+		}
+	}
+}
+
+// TestKeyboardTypeOpensADialog: with each stroke waiting for a page turn
+// (ADR-042), a key whose handler opens an alert still answers at once,
+// naming the dialog; the keys after it are not typed into a page that
+// waits for an answer.
+func TestKeyboardTypeOpensADialog(t *testing.T) {
+	e := componentsEnv(t, "downshift.html")
+	e.eval("document.getElementById('tags-input').addEventListener('keydown', (ev) => { if (ev.key === 'b') alert('b pressed'); }); true")
+	t0 := time.Now()
+	r := e.ok("electron_keyboard_type", map[string]any{"selector": "#tags-input", "text": "abcdef"})
+	if d, _ := r["dialog_opened"].(map[string]any); d["type"] != "alert" || d["message"] != "b pressed" || time.Since(t0) > 3*time.Second {
+		t.Fatalf("answer after %v: %v", time.Since(t0), r)
+	}
+	e.ok("electron_dialog_handler", map[string]any{"action": "accept", "oneShot": true})
+	if got := e.evalString("document.getElementById('tags-input').value"); !strings.HasPrefix(got, "ab") || strings.Contains(got, "f") {
+		t.Fatalf("the input holds %q", got)
 	}
 }

@@ -759,9 +759,9 @@ function valueState(el) {
   if (VALUE_TYPES[t]) return { kind: t, value: el.value, min: el.min, max: el.max, step: el.step };
   var role = roleOf(el) || '';
   if (VALUE_ROLES.test(role)) {
-    var num = function (n) { var v = el.getAttribute(n); return v === null || v === '' || isNaN(Number(v)) ? null : Number(v); };
+    var num = function (n) { var v = aria(el, n); return v === null || v === '' || isNaN(Number(v)) ? null : Number(v); };
     return { kind: 'aria', role: role, now: num('aria-valuenow'), vmin: num('aria-valuemin'), vmax: num('aria-valuemax'),
-      text: el.getAttribute('aria-valuetext') || '', vertical: el.getAttribute('aria-orientation') === 'vertical' };
+      text: aria(el, 'aria-valuetext') || '', vertical: aria(el, 'aria-orientation') === 'vertical' };
   }
   return null;
 }

@@ -276,9 +276,10 @@ function textOfBlock(el) {
 
 // modelText reads the whole text through the editor's own model when the
 // page exposes it (issue 28, point 4): Monaco's editor instance (the
-// page's global monaco, its editor whose DOM node is this root) and
+// page's global monaco, its editor whose DOM node is this root),
 // CodeMirror 6's view (found from the content element as
-// EditorView.findFromDOM finds it). Ace's model is read
+// EditorView.findFromDOM finds it), ProseMirror's document and Lexical's
+// state (both found from the editable element). Ace's model is read
 // by aceLines. null when there is none: the drawn lines are read instead.
 function modelText(ed) {
   try {
@@ -298,10 +299,55 @@ function modelText(ed) {
       var tile = ed.input.cmTile, view = (tile && tile.root && tile.root.view) || (ed.input.cmView && ed.input.cmView.view);
       if (view && view.state && view.state.doc && typeof view.state.doc.toString === 'function') return view.state.doc.toString();
     }
+    if (ed.kind === 'prosemirror') return proseMirrorText(ed.input);
+    if (ed.kind === 'lexical') return lexicalText(ed.root);
   } catch (e) {
     // A model that throws is no model: the drawn lines answer.
   }
   return null;
+}
+
+// proseMirrorText is a ProseMirror document's text, its blocks separated
+// by "\n" as the lines typed into it, hard breaks as "\n": the document
+// is the node of the view's description of its editable element
+// (prosemirror-view sets dom.pmViewDesc; its node is view.state.doc once
+// drawn; editors built on it, Tiptap's, have the same). Widgets and
+// node-view chrome are drawn, not in the document.
+function proseMirrorText(dom) {
+  var desc = dom.pmViewDesc;
+  var doc = desc && desc.dom === dom ? desc.node : null;
+  if (!doc || !doc.content || typeof doc.textBetween !== 'function') return null;
+  return doc.textBetween(0, doc.content.size, '\n', function (leaf) {
+    var spec = leaf.type && leaf.type.spec;
+    if (spec && typeof spec.leafText === 'function') return spec.leafText(leaf);
+    return leaf.isInline && /break/i.test(leaf.type.name) ? '\n' : '';
+  });
+}
+
+// lexicalText is a Lexical editor's text through its own state (the
+// editor is on its root element as __lexicalEditor): its blocks'
+// text content separated by "\n" as the lines typed into it (Lexical's
+// own root text joins paragraphs with a blank line); a block of blocks (a
+// list, a quote of paragraphs) gives one line a block. Decorations and
+// chrome outside a node's DOM slot are drawn, not in the state.
+function lexicalText(root) {
+  var lx = root.__lexicalEditor;
+  var st = lx && typeof lx.getEditorState === 'function' ? lx.getEditorState() : null;
+  var map = st && st._nodeMap;
+  if (!map || typeof map.get !== 'function' || typeof st.read !== 'function') return null;
+  var top = map.get('root');
+  if (!top || typeof top.getChildren !== 'function') return null;
+  var isBlock = function (n) { return typeof n.getChildren === 'function' && typeof n.isInline === 'function' && !n.isInline(); };
+  var lines = function (n, out) {
+    var kids = n.getChildren();
+    for (var i = 0; i < kids.length; i++) {
+      var k = kids[i];
+      if (isBlock(k) && k.getChildren().some(isBlock)) lines(k, out);
+      else out.push(k.getTextContent());
+    }
+    return out;
+  };
+  return st.read(function () { return lines(top, []).join('\n'); }, { editor: lx });
 }
 
 // editorText is what the editor shows of its text: {lines, at_start,

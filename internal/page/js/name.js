@@ -380,9 +380,9 @@ function embeddedValue(el, role) {
     return chosen ? normSpace(chosen.textContent) : '';
   }
   if (RANGE_ROLES.has(role)) {
-    var vt = el.getAttribute('aria-valuetext');
+    var vt = aria(el, 'aria-valuetext');
     if (vt !== null) return vt;
-    var vn = el.getAttribute('aria-valuenow');
+    var vn = aria(el, 'aria-valuenow');
     if (vn !== null) return vn;
     return el.value !== undefined ? String(el.value) : '';
   }

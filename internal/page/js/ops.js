@@ -493,7 +493,7 @@ function readValue(el) {
     return o;
   }
   if (el.isContentEditable) return { value: el.innerText };
-  var vn = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+  var vn = aria(el, 'aria-valuetext') || aria(el, 'aria-valuenow');
   if (vn !== null) return { value: vn };
   if ('value' in el && el.value !== undefined && el.value !== null) return { value: String(el.value) };
   return { value: '' };

@@ -49,10 +49,70 @@ function inputType(el) {
   return TEXT_INPUT_TYPES.has(t) ? t : 'text'; // an unknown type is a text field
 }
 
-// explicitRole returns the first valid token of el's role attribute, or ''.
-// "image" is reported as img.
+// ---- ElementInternals (issue 28, point 5) ----
+// A form-associated custom element may set its role and ARIA state only
+// through its ElementInternals (Fluent UI web components 3: role slider,
+// ariaValueNow, ariaChecked), with nothing on the host: the browser's
+// accessibility tree has them, the DOM does not. The page cannot ask an
+// element for its internals; the element often keeps them itself, as an
+// own property (FAST's elementInternals, Lit components' _internals) or
+// under a symbol (Material Web's). Those are read, as defaults that the
+// host's attributes override.
+var _ElementInternals = window.ElementInternals;
+
+// internalsOf is the ElementInternals a custom element keeps on itself,
+// or null.
+function internalsOf(el) {
+  if (!_ElementInternals || el.localName.indexOf('-') < 0) return null;
+  try {
+    var keys = Object.keys(el);
+    for (var i = 0; i < keys.length; i++) {
+      var v = el[keys[i]];
+      if (v instanceof _ElementInternals) return v;
+    }
+    var syms = Object.getOwnPropertySymbols(el);
+    for (var j = 0; j < syms.length; j++) {
+      var w = el[syms[j]];
+      if (w instanceof _ElementInternals) return w;
+    }
+  } catch (e) {
+    // A property that throws when read keeps no internals we can use.
+  }
+  return null;
+}
+
+// ARIA_PROPS are the ARIA reflection names that do not follow the rule
+// (aria-value-now → ariaValueNow is the rule: each word capitalised).
+var ARIA_PROPS = { 'aria-readonly': 'ariaReadOnly', 'aria-haspopup': 'ariaHasPopup', 'aria-multiline': 'ariaMultiLine',
+  'aria-multiselectable': 'ariaMultiSelectable', 'aria-posinset': 'ariaPosInSet', 'aria-setsize': 'ariaSetSize',
+  'aria-rowcount': 'ariaRowCount', 'aria-colcount': 'ariaColCount', 'aria-rowindex': 'ariaRowIndex',
+  'aria-colindex': 'ariaColIndex', 'aria-rowspan': 'ariaRowSpan', 'aria-colspan': 'ariaColSpan',
+  'aria-valuenow': 'ariaValueNow', 'aria-valuemin': 'ariaValueMin', 'aria-valuemax': 'ariaValueMax',
+  'aria-valuetext': 'ariaValueText', 'aria-roledescription': 'ariaRoleDescription', 'aria-autocomplete': 'ariaAutoComplete' };
+
+// aria reads an ARIA attribute of el: the host's attribute, else what its
+// ElementInternals set; null when neither has it.
+function aria(el, name) {
+  var v = el.getAttribute(name);
+  if (v !== null) return v;
+  var int = internalsOf(el);
+  if (!int) return null;
+  var prop = ARIA_PROPS[name] || name.replace(/-([a-z])/g, function (m, c) { return c.toUpperCase(); });
+  var x = int[prop];
+  // An empty value is no value (Fluent's slider sets ariaValueText to ''
+  // when it has no text; Chromium then reads its ariaValueNow).
+  return typeof x === 'string' && x !== '' ? x : null;
+}
+
+// explicitRole returns the first valid token of el's role attribute (or,
+// without one, of the role its ElementInternals set), or ''. "image" is
+// reported as img.
 function explicitRole(el) {
   var v = el.getAttribute('role');
+  if (!v) {
+    var int = internalsOf(el);
+    v = int && typeof int.role === 'string' ? int.role : '';
+  }
   if (!v) return '';
   var toks = v.trim().toLowerCase().split(/\s+/);
   for (var i = 0; i < toks.length; i++) {

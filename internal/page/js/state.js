@@ -8,14 +8,14 @@ var VALUE_ROLES = new _Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 's
 var FORM_CONTROL_TAGS = new _Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
 
 function attrTrue(el, name) {
-  var v = el.getAttribute(name);
+  var v = name.indexOf('aria-') === 0 ? aria(el, name) : el.getAttribute(name);
   return v !== null && v.trim().toLowerCase() === 'true';
 }
 
 // tri reads a true/false/mixed ARIA attribute: 'true', 'false', 'mixed' or
 // '' when absent or invalid.
 function tri(el, name) {
-  var v = el.getAttribute(name);
+  var v = aria(el, name);
   if (v === null) return '';
   v = v.trim().toLowerCase();
   return v === 'true' || v === 'false' || v === 'mixed' ? v : '';
@@ -59,7 +59,7 @@ function expandedState(el, role) {
     var d = el.parentElement;
     if (d && d.localName === 'details' && d.querySelector(':scope > summary') === el) return d.open ? 'true' : 'false';
   }
-  var v = el.getAttribute('aria-expanded');
+  var v = aria(el, 'aria-expanded');
   if (v === null) return '';
   v = v.trim().toLowerCase();
   return v === 'true' ? 'true' : v === 'false' ? 'false' : '';
@@ -242,9 +242,9 @@ function valueOf(el, role) {
   }
   if (tag === 'progress' || tag === 'meter') return el.hasAttribute('value') || tag === 'meter' ? String(el.value) : null;
   if (RANGE_ROLES.has(role)) {
-    var vt = el.getAttribute('aria-valuetext');
+    var vt = aria(el, 'aria-valuetext');
     if (vt !== null) return vt;
-    var vn = el.getAttribute('aria-valuenow');
+    var vn = aria(el, 'aria-valuenow');
     return vn !== null ? vn : null;
   }
   if (el.isContentEditable) return clip(normSpace(el.innerText || ''), 200);
