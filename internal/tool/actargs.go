@@ -145,3 +145,13 @@ const (
 	// maxTypeChars bounds the text of the typing tools.
 	maxTypeChars = 100000
 )
+
+func checkText(field string, t *string) error {
+	if t == nil {
+		return errs.BadArg(field, "is required")
+	}
+	if len(*t) > maxTypeChars {
+		return errs.BadArg(field, "at most %d bytes, not %d", maxTypeChars, len(*t))
+	}
+	return nil
+}

@@ -15,7 +15,7 @@ import (
 // fileArrowsInCycles is the ratchet for arrows between this package's files
 // that sit on a cycle. Issue #26's target is 0: the files form layers, each
 // using only files below it. Lower it as cycles are cut; never raise it.
-const fileArrowsInCycles = 6
+const fileArrowsInCycles = 4
 
 // TestFileArrows measures the package's file-to-file arrows (file A uses a
 // declaration, method or field written in file B) and how many of them lie

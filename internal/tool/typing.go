@@ -19,16 +19,6 @@ type typeArgs struct {
 	Text *string `json:"text" jsonschema:"the text the field will hold (replaces what it holds)"`
 }
 
-func checkText(field string, t *string) error {
-	if t == nil {
-		return errs.BadArg(field, "is required")
-	}
-	if len(*t) > maxTypeChars {
-		return errs.BadArg(field, "at most %d bytes, not %d", maxTypeChars, len(*t))
-	}
-	return nil
-}
-
 func (a *typeArgs) validate() error {
 	if err := checkText("text", a.Text); err != nil {
 		return err
