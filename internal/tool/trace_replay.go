@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -260,7 +259,7 @@ func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int
 		return 0, "", "finding ref " + itoa(t.Ref) + ": " + err.Error()
 	}
 	defer hold.Release()
-	id, why := matchSurface(ctx, sess, t.Place)
+	id, why := trace.MatchSurface(ctx, sess.Surfaces, t.Place)
 	if why != "" {
 		return 0, "", why + " (ref " + itoa(t.Ref) + " was there)"
 	}
@@ -280,7 +279,7 @@ func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int
 }
 
 // findSurface finds the live surface that is where place was (see
-// matchSurface).
+// trace.MatchSurface).
 func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place) (string, string) {
 	sess, err := s.resolveSession(ctx, sid)
 	if err != nil {
@@ -291,52 +290,5 @@ func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place
 		return "", "finding the surface of " + place.URL + ": " + err.Error()
 	}
 	defer hold.Release()
-	return matchSurface(ctx, sess, place)
-}
-
-// surfaceWait bounds how long a replay waits for a recorded surface to
-// show (a frame attaches after its page loads).
-const surfaceWait = 10 * time.Second
-
-// matchSurface finds the live surface that is where place was: the one
-// surface of the same URL and kind, or among several, the one in the same
-// window behind the same iframe chain (trace.Locate, as recorded), else
-// the first of them. It
-// waits up to surfaceWait for one to show. The caller holds the session
-// (shared).
-func matchSurface(ctx context.Context, sess *session.Session, place *trace.Place) (string, string) {
-	deadline := time.Now().Add(surfaceWait)
-	for {
-		list, err := sess.Surfaces.List(ctx)
-		if err != nil {
-			return "", "listing surfaces: " + err.Error()
-		}
-		var cands []string
-		for _, d := range list {
-			if d.URL == place.URL && (place.Kind == "" || d.Kind == place.Kind) {
-				cands = append(cands, d.ID)
-			}
-		}
-		if len(cands) == 1 {
-			return cands[0], ""
-		}
-		for _, id := range cands {
-			if p, err := trace.Locate(ctx, sess.Surfaces, id); err == nil && p.SamePlace(place) {
-				return id, ""
-			}
-		}
-		if len(cands) > 1 {
-			// None is provably in the recorded place (an iframe chain that
-			// cannot be told apart): the first, as a replay always took.
-			return cands[0], ""
-		}
-		if time.Now().After(deadline) {
-			return "", "no surface shows " + place.URL + " now"
-		}
-		select {
-		case <-ctx.Done():
-			return "", "no surface shows " + place.URL + " now"
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return trace.MatchSurface(ctx, sess.Surfaces, place)
 }
