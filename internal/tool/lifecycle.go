@@ -70,7 +70,7 @@ func registerLifecycle(s *Server) {
 		Effects: Effects{Does: kRead},
 		Short:   "Preflight checks to run when a launch fails.",
 		Desc:    "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.",
-	}, doctor)
+	}, doctorTool)
 }
 
 type launchArgs struct {
