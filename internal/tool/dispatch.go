@@ -102,7 +102,7 @@ type Server struct {
 	clients  clientRootsCache // the MCP clients' roots
 	sessions *session.Manager
 	reg      registry // the tools; read it through s.tools()
-	owners   owners
+	owners   session.Owners
 	sel      selection // the tools the operator enabled (catalog.go)
 	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
 	// the SDK, is cfg.Logger alone so that a failed notification is never
@@ -214,6 +214,7 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager()}
+	s.owners.Shared = cfg.ShareSessions
 	s.sdkLog = cfg.Logger
 	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
 	s.cfg.Logger = s.log
