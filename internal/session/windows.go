@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 )
 
@@ -80,4 +81,143 @@ func (s *Session) ListWindows(ctx context.Context, probe bool, blocked func(wind
 	}
 	wg.Wait()
 	return out, active, nil
+}
+
+// OpenedWindow is a window OpenWindow opened and saw load.
+type OpenedWindow struct {
+	ID      string
+	URL     string // where its document is now
+	Title   string
+	Windows int // how many windows the app has now
+}
+
+// OpenWindow opens a browser window at url and waits, up to timeout, until
+// it is listed and its document has loaded. While a hold is registered (a
+// network capture, stubs, the clock: ADR-033) the window opens blank and
+// goes to url once the hold let it go, and its history then starts at
+// url: Chromium attaches a window Target.createTarget opens at a URL after
+// that document committed, too late for the hold.
+func (s *Session) OpenWindow(ctx context.Context, url string, timeout time.Duration) (*OpenedWindow, error) {
+	held := s.Pool.Holding()
+	first := url
+	if held {
+		first = "about:blank"
+	}
+	id, err := nav.OpenWindow(ctx, s.Pool.Browser(), first)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	if held {
+		if err := s.goFirst(ctx, id, url, time.Until(deadline)); err != nil {
+			return nil, err
+		}
+	}
+	out := &OpenedWindow{ID: id}
+	for {
+		wins, err := s.Pool.Windows(ctx)
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		for _, w := range wins {
+			found = found || w.ID == id
+		}
+		if found {
+			out.Windows = len(wins)
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, errs.New(errs.WaitTimeout, "the new window %s is not listed yet", id).With("window_id", id)
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+	conn, err := s.Pool.Conn(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	win := nav.On(conn)
+	for {
+		u, done, err := win.Loaded(ctx)
+		if err == nil && done && (u != "about:blank" || url == "about:blank") {
+			out.URL = u
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, errs.New(errs.WaitTimeout, "the new window %s did not finish loading", id).With("window_id", id).With("url", u)
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+	if held {
+		// Its history starts at the URL, as if it had opened there.
+		if err := win.ForgetOtherEntries(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if loc, err := win.Location(ctx); err == nil {
+		out.URL, out.Title = loc.URL, loc.Title
+	}
+	return out, nil
+}
+
+// goFirst sends a window opened blank to its URL once the pool's hold let
+// it go.
+func (s *Session) goFirst(ctx context.Context, id, url string, timeout time.Duration) error {
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := s.Pool.Settle(wait, id); err != nil {
+		return err
+	}
+	conn, err := s.Pool.Conn(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := nav.On(conn).Navigate(ctx, url, nav.NoWait, timeout); err != nil {
+		return nav.URLArgError(url, err)
+	}
+	return nil
+}
+
+// CloseWindow closes a window and waits, up to 10 s, until it is no longer
+// listed; it returns how many windows are left.
+func (s *Session) CloseWindow(ctx context.Context, id string) (int, error) {
+	if err := nav.CloseWindow(ctx, s.Pool.Browser(), id); err != nil {
+		return 0, err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		wins, err := s.Pool.Windows(ctx)
+		if err != nil {
+			return 0, err
+		}
+		gone := true
+		for _, w := range wins {
+			gone = gone && w.ID != id
+		}
+		if gone {
+			return len(wins), nil
+		}
+		if time.Now().After(deadline) {
+			return 0, errs.New(errs.WaitTimeout, "%s is still listed after the close", id).With("window_id", id)
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// sleep waits d, or OPERATION_TIMEOUT when ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return errs.FromContext(ctx, errs.OperationTimeout, "waiting")
+	}
 }

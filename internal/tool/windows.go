@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -168,22 +167,6 @@ type navigateResult struct {
 	StoppedScript bool `json:"stopped_script,omitempty" jsonschema:"the page was stuck in a script (PAGE_UNRESPONSIVE); it was ended (Runtime.terminateExecution) before the navigation"`
 }
 
-// navigateError names the url argument in a navigation the browser
-// refused or that failed.
-func navigateError(url string, err error) error {
-	var refused *nav.RefusedError
-	var failed *nav.FailedError
-	switch {
-	case errors.As(err, &refused):
-		// The browser refused the URL itself ("Cannot navigate to
-		// invalid URL"): the argument is wrong, not the server.
-		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(url), refused.Message)
-	case errors.As(err, &failed):
-		return errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
-	}
-	return err
-}
-
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {
 		return nil, err
@@ -210,7 +193,7 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, e
 	stopped := unstick(ctx, c, winID, win) // a page stuck in a script: end it first
 	went, err := win.Navigate(ctx, a.URL, until, ms(a.TimeoutMs, 30*time.Second))
 	if err != nil {
-		return nil, navigateError(a.URL, err)
+		return nil, nav.URLArgError(a.URL, err)
 	}
 	loc, locErr := win.Location(ctx)
 	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument, StoppedScript: stopped}
