@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 )
@@ -220,4 +221,26 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return errs.FromContext(ctx, errs.OperationTimeout, "waiting")
 	}
+}
+
+// ActiveWindowPNG is a PNG of the active surface's window, taken under a
+// shared hold of the session within 5 s; nil when it cannot be taken (the
+// session ends, no window, a failed shot).
+func (s *Session) ActiveWindowPNG() []byte {
+	ctx, cancel := context.WithTimeout(s.Context(), 5*time.Second)
+	defer cancel()
+	hold, err := s.Acquire(ctx, "trace screenshot", Shared)
+	if err != nil {
+		return nil
+	}
+	defer hold.Release()
+	res, err := s.Surfaces.Resolve(ctx)
+	if err != nil || res.InputRoot == nil {
+		return nil
+	}
+	data, err := capture.NewShooter(res.InputRoot).Shot(ctx, capture.ShotOptions{Format: "png"})
+	if err != nil {
+		return nil
+	}
+	return data
 }
