@@ -4,5 +4,6 @@
 // on streamable HTTP (HTTP); no JSON-RPC error leaves with go-sdk's code 0
 // (RPCCodes); and a request nested deeper than the JSON decoder takes is
 // answered as an invalid request with its id when one can be read
-// (JSONDepth, DeepValue).
+// (JSONDepth, DeepValue). ClientLog sends the server's log records to
+// its MCP clients as notifications/message.
 package mcpwire

@@ -19,6 +19,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
@@ -104,11 +105,11 @@ type Server struct {
 	reg      registry // the tools; read it through s.tools()
 	owners   session.Owners
 	sel      selection // the tools the operator enabled (catalog.go)
-	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
+	// log is cfg.Logger plus the MCP clients (mcpwire.ClientLog); sdkLog, given to
 	// the SDK, is cfg.Logger alone so that a failed notification is never
 	// logged back to the clients.
 	log, sdkLog *slog.Logger
-	mcps        mcpServers
+	mcps        mcpwire.Servers
 	tracing     trace.Live // trace_start..trace_stop (trace.go)
 	axeEng      axeEngine  // a11y_audit's engine, loaded at first use (a11y.go)
 
@@ -216,7 +217,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager()}
 	s.owners.Shared = cfg.ShareSessions
 	s.sdkLog = cfg.Logger
-	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
+	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), mcpwire.ClientLog(&s.mcps)))
 	s.cfg.Logger = s.log
 	s.life, s.cancel = context.WithCancel(context.Background())
 	sel, err := newSelection(cfg.ToolProfile, cfg.With)

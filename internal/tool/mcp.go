@@ -33,7 +33,7 @@ func (s *Server) MCP() *mcp.Server {
 	})
 	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
 	s.answerToolsNotEnabled(srv)
-	s.mcps.add(srv)
+	s.mcps.Add(srv)
 	return srv
 }
 
@@ -147,7 +147,7 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 		}
 		if req.Session != nil {
 			ctx = WithOwner(ctx, req.Session.ID())
-			ctx = context.WithValue(ctx, callerKey{}, req.Session)
+			ctx = mcpwire.WithCaller(ctx, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		content := s.textContent(name, res)
