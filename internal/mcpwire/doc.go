@@ -5,5 +5,6 @@
 // (RPCCodes); and a request nested deeper than the JSON decoder takes is
 // answered as an invalid request with its id when one can be read
 // (JSONDepth, DeepValue). ClientLog sends the server's log records to
-// its MCP clients as notifications/message.
+// its MCP clients as notifications/message; RootsCache keeps each client's
+// roots (file:// folders) until it says they changed.
 package mcpwire

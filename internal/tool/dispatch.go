@@ -99,8 +99,8 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	started  time.Time
-	files    *files.Roots     // where tools may read and write files
-	clients  clientRootsCache // the MCP clients' roots
+	files    *files.Roots       // where tools may read and write files
+	clients  mcpwire.RootsCache // the MCP clients' roots
 	sessions *session.Manager
 	reg      registry // the tools; read it through s.tools()
 	owners   session.Owners

@@ -4,20 +4,12 @@ package tool
 
 import (
 	"context"
-	"net/url"
 	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/files"
 )
-
-// maxClientSessions bounds the roots cache; past it the cache starts over
-// (entries are only caches: the next file tool call asks the client again).
-const maxClientSessions = 64
 
 // rootsInputID names our roots/list input request in a multi round-trip
 // tool call.
@@ -30,12 +22,12 @@ func (s *Server) withClientRoots(ctx context.Context, name string, req *mcp.Call
 	if req.Session == nil || !ok || !d.Effects.usesFiles() {
 		return ctx, nil
 	}
-	cr := s.clients.of(req.Session)
+	cr := s.clients.Of(req.Session)
 	if resp, ok := req.Params.InputResponses[rootsInputID]; ok {
 		lr, _ := resp.(*mcp.ListRootsResult)
-		cr.answer(lr)
+		cr.Answer(lr)
 	}
-	if cr.needed() {
+	if cr.Needed() {
 		return ctx, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInputID: &mcp.ListRootsParams{}}}
 	}
 	return files.WithClient(ctx, cr), nil
@@ -48,97 +40,6 @@ func newFileRoots(cfg Config) *files.Roots {
 		art = files.DefaultArtifacts()
 	}
 	return files.New(files.Config{WorkDir: wd, AppRoot: cfg.AppRoot, Artifacts: art, Extra: cfg.FileRoots, AllowAny: cfg.AllowAnyFile})
-}
-
-// clientRootsCache keeps each MCP session's roots until the client says
-// they changed (notifications/roots/list_changed).
-type clientRootsCache struct {
-	mu sync.Mutex
-	m  map[*mcp.ServerSession]*clientRoots
-}
-
-func (c *clientRootsCache) of(ss *mcp.ServerSession) *clientRoots {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cr, ok := c.m[ss]; ok {
-		return cr
-	}
-	if c.m == nil || len(c.m) >= maxClientSessions {
-		c.m = map[*mcp.ServerSession]*clientRoots{}
-	}
-	cr := &clientRoots{}
-	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil {
-		cr.supported = true
-	}
-	c.m[ss] = cr
-	return cr
-}
-
-func (c *clientRootsCache) forget(ss *mcp.ServerSession) {
-	c.mu.Lock()
-	cr := c.m[ss]
-	c.mu.Unlock()
-	if cr != nil {
-		cr.mu.Lock()
-		cr.valid = false
-		cr.mu.Unlock()
-	}
-}
-
-// clientRoots is one MCP session's roots. They are asked for with a
-// roots/list input request on the first file tool call and again after
-// the client says they changed: the go-sdk turns that into a roots/list
-// request for clients before protocol 2026-07-28, and newer clients answer
-// it in their retry of the call (multi round-trip, SEP-2322).
-type clientRoots struct {
-	supported bool // the client declared the roots capability
-	mu        sync.Mutex
-	valid     bool
-	paths     []string
-}
-
-// needed reports whether the client's roots must be asked for first.
-func (c *clientRoots) needed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.supported && !c.valid
-}
-
-// answer takes the client's answer to our input request (nil: it gave
-// none; the call then goes on without client roots rather than asking
-// again and again).
-func (c *clientRoots) answer(res *mcp.ListRootsResult) {
-	var paths []string
-	if res != nil {
-		for _, r := range res.Roots {
-			if p, ok := rootPath(r.URI); ok {
-				paths = append(paths, p)
-			}
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.paths, c.valid = paths, true
-}
-
-// Roots implements files.ClientRoots.
-func (c *clientRoots) Roots(context.Context) ([]string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.paths, nil
-}
-
-// rootPath turns a file:// root URI into a local folder path.
-func rootPath(uri string) (string, bool) {
-	u, err := url.Parse(uri)
-	if err != nil || !strings.EqualFold(u.Scheme, "file") || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) {
-		return "", false
-	}
-	p := filepath.FromSlash(u.Path)
-	if !filepath.IsAbs(p) || strings.ContainsRune(p, 0) {
-		return "", false
-	}
-	return filepath.Clean(p), true
 }
 
 // readablePaths checks files given to the page against the allowed roots

@@ -28,7 +28,7 @@ func (s *Server) MCP() *mcp.Server {
 		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
-		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.Forget(req.Session) },
 		Capabilities:            serverCapabilities(),
 	})
 	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
