@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the roots the MCP client declares are served through the deprecation window (SEP-2577); this tests them
+
 package mcpwire
 
 import (
