@@ -62,3 +62,11 @@ func TestWriteShimNeedsAnAbsoluteMainOrCwd(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestGridRefusesAHostNotAllowed(t *testing.T) {
+	steps := 0
+	_, err := Grid(t.Context(), Env{}, GridSpec{URL: "http://grid.example:4444", Steps: func(int) { steps++ }})
+	if err == nil || steps != 0 {
+		t.Fatalf("a grid off loopback without --allow-remote: %v (steps %d)", err, steps)
+	}
+}

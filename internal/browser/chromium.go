@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -40,4 +42,21 @@ func chromiumName(base string) bool {
 		}
 	}
 	return false
+}
+
+// FindChromium returns a Chromium binary: $UNDERSTUDY_CHROMIUM, Debian's real
+// binary, or one on PATH; "" when there is none.
+func FindChromium() string {
+	if p := os.Getenv("UNDERSTUDY_CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/lib/chromium/chromium"); err == nil {
+		return "/usr/lib/chromium/chromium"
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
 }

@@ -389,3 +389,30 @@ func (b *Book) Len() int {
 	defer b.mu.Unlock()
 	return len(b.by)
 }
+
+// Change gives window (on conn) the state next makes of what the book
+// says it has, reads back what its document reports and keeps the new
+// state in the book. When the browser took a value the page does not show
+// (Chromium takes some unknown timezone IDs) the window is put back as it
+// was and the answer is EMULATION_REJECTED naming the field.
+func (b *Book) Change(ctx context.Context, conn *cdp.Conn, window string, next func(State) State) (State, *Observed, error) {
+	prev := b.Get(window)
+	s := next(prev)
+	if err := Apply(ctx, conn, prev, s); err != nil {
+		return State{}, nil, err
+	}
+	obs, err := Observe(ctx, conn)
+	if err != nil {
+		b.Put(window, s)
+		return State{}, nil, err
+	}
+	if field, ok := Verify(s, obs); !ok {
+		if rerr := Apply(ctx, conn, s, prev); rerr != nil {
+			b.Put(window, s)
+		}
+		return State{}, nil, errs.New(errs.EmulationRejected, "%s: the browser took the value but the page does not report it; the window is as it was", field).
+			With("field", field).With("observed", obs)
+	}
+	b.Put(window, s)
+	return s, obs, nil
+}

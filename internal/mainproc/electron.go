@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
@@ -239,4 +240,36 @@ func InvokeMenuItem(ctx context.Context, c *cdp.Conn, path []string, id string, 
 		return nil, errs.Wrap(errs.Internal, err, fmt.Sprintf("reading the menu invoke result %s", raw))
 	}
 	return &out, nil
+}
+
+// FindMenuItem finds an item of a menu: it follows path (a label or a role, case-insensitive for
+// roles, per segment) or finds id.
+func FindMenuItem(items []MenuItem, path []string, id string) *MenuItem {
+	if id != "" {
+		for i := range items {
+			if items[i].ID == id {
+				return &items[i]
+			}
+			if f := FindMenuItem(items[i].Children, nil, id); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	level := items
+	var cur *MenuItem
+	for _, seg := range path {
+		cur = nil
+		for i := range level {
+			if level[i].Label == seg || (level[i].Role != "" && strings.EqualFold(level[i].Role, seg)) {
+				cur = &level[i]
+				break
+			}
+		}
+		if cur == nil {
+			return nil
+		}
+		level = cur.Children
+	}
+	return cur
 }

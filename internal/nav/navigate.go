@@ -3,6 +3,7 @@ package nav
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
@@ -55,6 +56,33 @@ func (e *RefusedError) Unwrap() error { return ErrRefused }
 type FailedError struct{ Text string }
 
 func (e *FailedError) Error() string { return "navigation failed: " + e.Text }
+
+// URLArgError names the url argument in a navigation to url the browser
+// refused (BAD_ARGUMENT: the argument is wrong, not the server) or that
+// failed; any other error is returned as it is.
+func URLArgError(url string, err error) error {
+	var refused *RefusedError
+	var failed *FailedError
+	switch {
+	case errors.As(err, &refused):
+		// The browser refused the URL itself ("Cannot navigate to
+		// invalid URL").
+		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", quoteClipped(url), refused.Message)
+	case errors.As(err, &failed):
+		return errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
+	}
+	return err
+}
+
+// quoteClipped quotes s, cut to 80 characters.
+func quoteClipped(s string) string {
+	const n = 80
+	r := []rune(s)
+	if len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return strconv.Quote(s)
+}
 
 // Navigate loads url in the window and waits for until (up to timeout;
 // WAIT_TIMEOUT past it, OPERATION_TIMEOUT when ctx ends first).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // wire records what crosses a server-side transport: the ids of the
@@ -47,7 +48,7 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		_ = json.Unmarshal(req.Params, &p)
 		c.w.mu.Lock()
-		c.w.calls[p.Name] = append(c.w.calls[p.Name], idKey(req.ID))
+		c.w.calls[p.Name] = append(c.w.calls[p.Name], mcpwire.IDKey(req.ID))
 		c.w.mu.Unlock()
 	}
 	return msg, err
@@ -56,7 +57,7 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.w.mu.Lock()
-		c.w.resps = append(c.w.resps, idKey(resp.ID))
+		c.w.resps = append(c.w.resps, mcpwire.IDKey(resp.ID))
 		c.w.mu.Unlock()
 	}
 	return c.Connection.Write(ctx, msg)

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/clock"
@@ -64,31 +63,12 @@ func clockOf(sess *session.Session) (*clock.Clock, error) {
 	})
 }
 
-// parseTime reads epoch ms or an ISO-8601 time.
-func parseTime(field, v string) (float64, error) {
-	if v == "" {
-		return 0, errs.BadArg(field, "is required (epoch ms or ISO-8601)")
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		if f < 0 || f > 8.64e15 {
-			return 0, errs.BadArg(field, "epoch ms out of range")
-		}
-		return f, nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return float64(t.UnixMilli()), nil
-		}
-	}
-	return 0, errs.BadArg(field, "%q is neither epoch ms nor ISO-8601 (2026-01-02T15:04:05Z)", v)
-}
-
 type clockTimeArgs struct {
 	Common
 	Time string `json:"time" jsonschema:"epoch ms or ISO-8601"`
 }
 
-func (a *clockTimeArgs) validate() error { _, err := parseTime("time", a.Time); return err }
+func (a *clockTimeArgs) validate() error { _, err := clock.ParseTime("time", a.Time); return err }
 
 type clockInstallArgs struct {
 	Common
@@ -99,7 +79,7 @@ func (a *clockInstallArgs) validate() error {
 	if a.Time == "" {
 		return nil
 	}
-	_, err := parseTime("time", a.Time)
+	_, err := clock.ParseTime("time", a.Time)
 	return err
 }
 
@@ -133,7 +113,7 @@ func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clockResu
 	}
 	t := float64(time.Now().UnixMilli())
 	if a.Time != "" {
-		t, _ = parseTime("time", a.Time)
+		t, _ = clock.ParseTime("time", a.Time)
 	}
 	st, err := k.Install(ctx, t)
 	if err != nil {
@@ -147,7 +127,7 @@ func clockSetTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult,
 	if err != nil {
 		return nil, err
 	}
-	t, _ := parseTime("time", a.Time)
+	t, _ := clock.ParseTime("time", a.Time)
 	st, err := k.SetTime(ctx, t, clock.Fixed)
 	if err != nil {
 		return nil, err
@@ -160,7 +140,7 @@ func clockSetSystemTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockR
 	if err != nil {
 		return nil, err
 	}
-	t, _ := parseTime("time", a.Time)
+	t, _ := clock.ParseTime("time", a.Time)
 	st, err := k.SetTime(ctx, t, clock.Running)
 	if err != nil {
 		return nil, err
@@ -197,7 +177,7 @@ func clockPause(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, e
 	if err != nil {
 		return nil, err
 	}
-	t, _ := parseTime("time", a.Time)
+	t, _ := clock.ParseTime("time", a.Time)
 	now, ok := k.Now()
 	if ok && t < now {
 		return nil, errs.BadArg("time", "is before the clock's time %s; use clock_set_time to go back", time.UnixMilli(int64(now)).UTC().Format(time.RFC3339Nano))

@@ -152,42 +152,10 @@ func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*menuItemRes
 	if err != nil {
 		return nil, err
 	}
-	if it := findMenuItem(items, a.Path, a.ID); it != nil {
+	if it := mainproc.FindMenuItem(items, a.Path, a.ID); it != nil {
 		return &menuItemResult{Found: true, Item: it}, nil
 	}
 	return &menuItemResult{Found: false}, nil
-}
-
-// findMenuItem follows path (a label or a role, case-insensitive for
-// roles, per segment) or finds id.
-func findMenuItem(items []mainproc.MenuItem, path []string, id string) *mainproc.MenuItem {
-	if id != "" {
-		for i := range items {
-			if items[i].ID == id {
-				return &items[i]
-			}
-			if f := findMenuItem(items[i].Children, nil, id); f != nil {
-				return f
-			}
-		}
-		return nil
-	}
-	level := items
-	var cur *mainproc.MenuItem
-	for _, seg := range path {
-		cur = nil
-		for i := range level {
-			if level[i].Label == seg || (level[i].Role != "" && strings.EqualFold(level[i].Role, seg)) {
-				cur = &level[i]
-				break
-			}
-		}
-		if cur == nil {
-			return nil
-		}
-		level = cur.Children
-	}
-	return cur
 }
 
 func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuInvokeResult, error) {

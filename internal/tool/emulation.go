@@ -100,26 +100,10 @@ func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emu
 	if err != nil {
 		return nil, err
 	}
-	prev := book.Get(id)
-	s := next(prev)
-	if err := emulation.Apply(ctx, conn, prev, s); err != nil {
-		return nil, err
-	}
-	obs, err := emulation.Observe(ctx, conn)
+	s, obs, err := book.Change(ctx, conn, id, next)
 	if err != nil {
-		book.Put(id, s)
 		return nil, err
 	}
-	if field, ok := emulation.Verify(s, obs); !ok {
-		// The browser took a value the page does not show (Chromium takes
-		// some unknown timezone IDs): put the window back as it was.
-		if rerr := emulation.Apply(ctx, conn, s, prev); rerr != nil {
-			book.Put(id, s)
-		}
-		return nil, errs.New(errs.EmulationRejected, "%s: the browser took the value but the page does not report it; the window is as it was", field).
-			With("field", field).With("observed", obs)
-	}
-	book.Put(id, s)
 	return &emulationResult{WindowID: id, Emulated: s, Observed: obs}, nil
 }
 

@@ -22,12 +22,12 @@ func (s *Server) withClientRoots(ctx context.Context, name string, req *mcp.Call
 	if req.Session == nil || !ok || !d.Effects.usesFiles() {
 		return ctx, nil
 	}
-	cr := s.clients.of(req.Session)
+	cr := s.clients.Of(req.Session)
 	if resp, ok := req.Params.InputResponses[rootsInputID]; ok {
 		lr, _ := resp.(*mcp.ListRootsResult)
-		cr.answer(lr)
+		cr.Answer(lr)
 	}
-	if cr.needed() {
+	if cr.Needed() {
 		return ctx, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInputID: &mcp.ListRootsParams{}}}
 	}
 	return files.WithClient(ctx, cr), nil

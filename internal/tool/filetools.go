@@ -2,12 +2,10 @@ package tool
 
 import (
 	"context"
-	"mime"
-	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
@@ -34,30 +32,6 @@ func (a *filesArgs) validate() error {
 	return a.actArgs.validate()
 }
 
-// statFiles checks that every path names a regular file no larger than
-// limit, and returns their sizes.
-func statFiles(paths []string, limit int64) ([]int64, error) {
-	sizes := make([]int64, len(paths))
-	for i, p := range paths {
-		field := "paths[" + itoa(i) + "]"
-		st, err := os.Stat(p)
-		if err != nil {
-			if os.IsNotExist(err) {
-				return nil, errs.New(errs.FileNotFound, "%s: %s does not exist", field, p).With("field", field)
-			}
-			return nil, errs.BadArg(field, "%v", err)
-		}
-		if !st.Mode().IsRegular() {
-			return nil, errs.BadArg(field, "%s is not a regular file", p)
-		}
-		if st.Size() > limit {
-			return nil, errs.BadArg(field, "%s has %d bytes; the limit is %d", p, st.Size(), limit)
-		}
-		sizes[i] = st.Size()
-	}
-	return sizes, nil
-}
-
 // setFilesResult is electron_set_files's result.
 type setFilesResult struct {
 	onSurface
@@ -71,7 +45,7 @@ func setFiles(ctx context.Context, c *Call, a *filesArgs) (*setFilesResult, erro
 		return nil, err
 	}
 	a.Paths = paths
-	if _, err := statFiles(a.Paths, maxSetFileBytes); err != nil {
+	if _, err := files.StatFiles("paths", a.Paths, maxSetFileBytes); err != nil {
 		return nil, err
 	}
 	res, f, err := frameOf(ctx, c)
@@ -102,34 +76,19 @@ func dropFile(ctx context.Context, c *Call, a *filesArgs) (*dropResult, error) {
 		return nil, err
 	}
 	a.Paths = paths
-	sizes, err := statFiles(a.Paths, maxDropFileBytes)
+	loaded, err := files.LoadFiles("paths", a.Paths, maxDropFileBytes, maxDropTotalBytes)
 	if err != nil {
 		return nil, err
 	}
-	var total int64
-	for _, n := range sizes {
-		total += n
-	}
-	if total > maxDropTotalBytes {
-		return nil, errs.BadArg("paths", "the files have %d bytes together; the limit of a drop is %d", total, maxDropTotalBytes)
-	}
-	files := make([]page.DropFile, len(a.Paths))
-	for i, p := range a.Paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, errs.BadArg("paths["+itoa(i)+"]", "%v", err)
-		}
-		var mod time.Time
-		if st, err := os.Stat(p); err == nil {
-			mod = st.ModTime()
-		}
-		files[i] = page.DropFile{Name: filepath.Base(p), Type: mime.TypeByExtension(filepath.Ext(p)), Data: b, Modified: mod}
+	dropped := make([]page.DropFile, len(loaded))
+	for i, l := range loaded {
+		dropped[i] = page.DropFile{Name: l.Name, Type: l.Type, Data: l.Data, Modified: l.Modified}
 	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.Session.Pages.DropFiles(ctx, f, a.locator(), files, a.timeout())
+	d, err := c.Session.Pages.DropFiles(ctx, f, a.locator(), dropped, a.timeout())
 	if err != nil {
 		return nil, err
 	}

@@ -18,16 +18,13 @@ func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, err
 
 // frameAt is what the page package needs to act in a resolved surface.
 func frameAt(res *surface.Resolution) page.Frame {
-	return page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+	return res.Frame()
 }
 
 // childSurface names the surface of an <iframe> entry: the live child of
 // the surface whose URL is the frame's, when exactly one matches.
 func childSurface(c *Call, parent string) func(page.FrameInfo) string {
-	return func(fi page.FrameInfo) string {
-		id, _ := c.Session.Surfaces.ChildByURL(parent, fi.Src)
-		return id
-	}
+	return c.Session.Surfaces.ChildSurfaceOf(parent)
 }
 
 // elementArgs name one element of the active surface.

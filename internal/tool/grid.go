@@ -5,14 +5,10 @@ import (
 	"maps"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/browser"
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/grid"
-	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/target"
 )
 
 // validateGrid checks electron_launch {grid, capabilities} (ADR-027).
@@ -83,47 +79,13 @@ func gridCapabilities(a *launchArgs) map[string]any {
 // server's exit delete the grid session.
 func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunchedFrom string) (*launchResult, error) {
 	s := c.Server
-	gu, err := s.cfg.AllowRemote.CheckURL("grid", a.Grid)
+	gs, err := assemble.Grid(ctx, assemblyEnv(c), assemble.GridSpec{URL: a.Grid, Allow: s.cfg.AllowRemote, Header: s.cfg.RemoteHeaders,
+		Capabilities: gridCapabilities(a), Timeout: ms(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
 	if err != nil {
 		return nil, err
 	}
-	gu.RawQuery, gu.Fragment = "", ""
-	gc := &grid.Client{URL: gu.String(), Header: s.cfg.RemoteHeaders.Clone()}
-	c.Steps(5) // session requested, session created, connected, waiting, ready
-	c.Step("grid: requesting a session")
-	cctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 5*time.Minute))
-	start := time.Now()
-	gs, err := gc.NewSession(cctx, gridCapabilities(a))
-	cancel()
-	if err != nil {
-		return nil, err
-	}
-	created := time.Since(start)
-	c.Step("grid: session " + gs.ID + " created in " + strconv.FormatInt(created.Milliseconds(), 10) + " ms")
-	end := func(ctx context.Context) error { return gc.DeleteSession(ctx, gs.ID) }
-	fail := func(err error) (*launchResult, error) {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		_ = end(dctx)
-		return nil, err
-	}
-	if _, err := s.cfg.AllowRemote.CheckURL("se:cdp", gs.CDPURL); err != nil {
-		// The grid advertises its own address (not loopback even on this
-		// machine): the allowlist must cover it.
-		return fail(err)
-	}
-	ep := browser.Endpoint{BrowserWSURL: gs.CDPURL}
-	if u, err := url.Parse(gs.CDPURL); err == nil {
-		ep.Host = u.Hostname()
-		ep.Port, _ = strconv.Atoi(u.Port())
-	}
-	ver := browser.Version{Browser: gs.BrowserName + "/" + gs.BrowserVersion}
-	sess, err := openSessionOn(ctx, c, session.Grid, nil, ep, &ver,
-		target.Options{BrowserWSURL: gs.CDPURL, Flat: true, Header: s.cfg.RemoteHeaders.Clone()})
-	if err != nil {
-		return fail(err)
-	}
-	sess.EndRemote = end
+	sess := gs.Session
+	s.owners.Set(sess.ID, ownerOf(ctx))
 	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
@@ -135,6 +97,6 @@ func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunche
 	res.ReplacedDeadSession = replaced
 	res.RelaunchedFrom = relaunchedFrom
 	res.GridSessionID = gs.ID
-	res.GridSessionMs = created.Milliseconds()
+	res.GridSessionMs = gs.Created.Milliseconds()
 	return res, nil
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/understudy-dev/understudy/internal/errs"
 )
 
 // on returns the env reporting to t (a subtest).
@@ -645,36 +643,5 @@ func TestTypeIntoCodeEditor(t *testing.T) {
 	m := e.fails("electron_type_into_editor", map[string]any{"selector": "h1", "text": "x"}, "TYPE_NO_EFFECT")
 	if !strings.Contains(m["error"].(string), "focus") {
 		t.Fatalf("typing into a heading: %v", m["error"])
-	}
-}
-
-// TestStatFilesLimits: set_files and drop_file refuse files over their size
-// limit and anything that is not a regular file, naming the path's index.
-func TestStatFilesLimits(t *testing.T) {
-	dir := t.TempDir()
-	small, big := filepath.Join(dir, "small"), filepath.Join(dir, "big")
-	if err := os.WriteFile(small, []byte("abc"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(big, make([]byte, 11), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if sizes, err := statFiles([]string{small}, 10); err != nil || len(sizes) != 1 || sizes[0] != 3 {
-		t.Fatalf("a small file: %v %v", sizes, err)
-	}
-	for _, tc := range []struct {
-		paths []string
-		field string
-	}{
-		{[]string{small, big}, "paths[1]"},
-		{[]string{dir}, "paths[0]"},
-	} {
-		_, err := statFiles(tc.paths, 10)
-		if e := errs.As(err); e == nil || e.Code != errs.BadArgument || e.Details["field"] != tc.field {
-			t.Fatalf("%v: %v", tc.paths, err)
-		}
-	}
-	if _, err := statFiles([]string{filepath.Join(dir, "none")}, 10); errs.CodeOf(err) != errs.FileNotFound {
-		t.Fatalf("a missing file: %v", err)
 	}
 }

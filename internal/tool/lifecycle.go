@@ -70,7 +70,7 @@ func registerLifecycle(s *Server) {
 		Effects: Effects{Does: kRead},
 		Short:   "Preflight checks to run when a launch fails.",
 		Desc:    "A non-mutating preflight: browser binary, display, eval policy, app root, temp space. Run it when a launch fails.",
-	}, doctor)
+	}, doctorTool)
 }
 
 type launchArgs struct {
@@ -182,7 +182,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	s.owners.set(sess.ID, ownerOf(ctx))
+	s.owners.Set(sess.ID, ownerOf(ctx))
 	kept := *a
 	kept.Relaunch, kept.SessionID = false, ""
 	sess.Relaunch, _ = json.Marshal(&kept)
@@ -246,7 +246,7 @@ func replaceDead(ctx context.Context, s *Server, allowMultiple bool) (string, er
 	}
 	for _, x := range vis {
 		if alive, _ := x.Alive(); alive {
-			return "", errs.New(errs.AlreadyRunning, "a session is already open (%s)", idsOf(vis))
+			return "", errs.New(errs.AlreadyRunning, "a session is already open (%s)", session.IDs(vis))
 		}
 	}
 	ids := make([]string, 0, len(vis))
@@ -265,8 +265,8 @@ func publish(c *Call, sess *session.Session, exclusive bool) error {
 	if exclusive {
 		// Only the caller's own sessions (all with --share-sessions).
 		s := c.Server
-		me := s.owners.of(sess.ID) // set when the session was opened
-		counts = func(x *session.Session) bool { return s.cfg.ShareSessions || s.owners.of(x.ID) == me }
+		me := s.owners.Of(sess.ID) // set when the session was opened
+		counts = func(x *session.Session) bool { return s.owners.Sees(me, x.ID) }
 	}
 	if err := c.Server.sessions.PublishAmong(sess, counts); err != nil {
 		return err
@@ -297,7 +297,7 @@ func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browse
 	if err != nil {
 		return nil, err
 	}
-	c.Server.owners.set(sess.ID, ownerOf(ctx))
+	c.Server.owners.Set(sess.ID, ownerOf(ctx))
 	return sess, nil
 }
 
@@ -389,7 +389,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	// either (foreignApps).
 	if foreign, _ := s.foreignApps(ctx); a.InspectorPort != 0 && foreign[a.InspectorPort] {
 		return nil, errs.New(errs.NotRunning, "no inspector at 127.0.0.1:%d", a.InspectorPort).With("field", "inspectorPort")
-	} else if a.InspectorURL != "" && foreign[portOfURL(a.InspectorURL)] {
+	} else if a.InspectorURL != "" && foreign[session.PortOfURL(a.InspectorURL)] {
 		return nil, errs.New(errs.NotRunning, "no inspector at %s", a.InspectorURL).With("field", "inspectorUrl")
 	}
 	c.Steps(2) // connected, windows listed
@@ -404,11 +404,11 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 				"connecting to the user's own browser needs the operator's consent: start the server with --allow-auto-connect (or UNDERSTUDY_ALLOW_AUTO_CONNECT=true)")
 		}
 		if sess, ep, v, found, err = assemble.AutoConnect(ctx, assemblyEnv(c), a.UserDataDir); err == nil {
-			s.owners.set(sess.ID, ownerOf(ctx))
+			s.owners.Set(sess.ID, ownerOf(ctx))
 		}
 	case a.CdpURL != "" && !assemble.OnLoopback(a.CdpURL):
 		if sess, ep, v, err = assemble.Remote(ctx, assemblyEnv(c), "cdpUrl", a.CdpURL, s.cfg.AllowRemote, s.cfg.RemoteHeaders); err == nil {
-			s.owners.set(sess.ID, ownerOf(ctx))
+			s.owners.Set(sess.ID, ownerOf(ctx))
 		}
 	default:
 		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 const instructions = `understudy drives Electron apps and Chromium over the DevTools protocol.
@@ -26,12 +28,12 @@ func (s *Server) MCP() *mcp.Server {
 		Logger:       s.sdkLog,
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
-		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.forget(req.Session) },
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.Forget(req.Session) },
 		Capabilities:            serverCapabilities(),
 	})
 	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
 	s.answerToolsNotEnabled(srv)
-	s.mcps.add(srv)
+	s.mcps.Add(srv)
 	return srv
 }
 
@@ -145,7 +147,7 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 		}
 		if req.Session != nil {
 			ctx = WithOwner(ctx, req.Session.ID())
-			ctx = context.WithValue(ctx, callerKey{}, req.Session)
+			ctx = mcpwire.WithCaller(ctx, req.Session)
 		}
 		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
 		content := s.textContent(name, res)
@@ -217,7 +219,7 @@ type HTTPOptions struct {
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	m := s.MCP()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
-	cancels := &httpCancels{} // a cancelled call gets no reply (cancelled_http.go)
+	wire := mcpwire.HTTP(h) // depth guard, JSON-RPC codes, no reply to a cancelled call
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != MCPPath {
 			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
@@ -235,10 +237,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, "understudy: the Authorization header does not carry the server's token (send Authorization: Bearer <the --token value>)", http.StatusUnauthorized)
 			return
 		}
-		if tooDeep(w, r) {
-			return
-		}
-		cancels.serve(codesWriter{w}, r, h)
+		wire.ServeHTTP(w, r)
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -21,8 +22,9 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, started: time.Now(), sessions: session.NewManager()}
+	s.owners.Shared = cfg.ShareSessions
 	s.sdkLog = cfg.Logger
-	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), &clientLog{servers: &s.mcps}))
+	s.log = slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), mcpwire.ClientLog(&s.mcps)))
 	s.cfg.Logger = s.log
 	s.life, s.cancel = context.WithCancel(context.Background())
 	sel, err := newSelection(cfg.ToolProfile, cfg.With)

@@ -7,9 +7,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/emulation"
@@ -107,48 +105,11 @@ func (a *screenshotArgs) validate() error {
 		}
 	}
 	for field, p := range map[string]string{"path": a.Path, "dir": a.Dir} {
-		if err := checkShotPath(field, p); err != nil {
+		if err := files.CheckImagePath(field, p); err != nil {
 			return err
 		}
 	}
 	return nil // then checked against the roots by shotFile
-}
-
-// checkShotPath refuses, as BAD_ARGUMENT, paths a screenshot cannot
-// honestly be written to: a NUL byte, anything under the kernel's pseudo
-// file systems (/proc, /sys, /dev: /proc/self/mem is no image file), a path
-// that is a folder, and an existing file that is not a regular file.
-func checkShotPath(field, p string) error {
-	if p == "" {
-		return nil
-	}
-	if strings.ContainsRune(p, 0) {
-		return errs.BadArg(field, "contains a NUL byte")
-	}
-	real := filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(real); err == nil {
-		real = r
-	} else if r, err := filepath.EvalSymlinks(filepath.Dir(real)); err == nil {
-		real = filepath.Join(r, filepath.Base(real))
-	}
-	for _, pseudo := range []string{"/proc", "/sys", "/dev"} {
-		if real == pseudo || strings.HasPrefix(real, pseudo+"/") {
-			return errs.BadArg(field, "%s is in %s, not a place for image files", clipQuote(p), pseudo)
-		}
-	}
-	if field != "path" {
-		return nil
-	}
-	st, err := os.Stat(real)
-	switch {
-	case err != nil:
-		return nil // a new file; shotFile checks its folder
-	case st.IsDir():
-		return errs.BadArg(field, "%s is a folder; pass dir for a new file in it, or a file path", clipQuote(p))
-	case !st.Mode().IsRegular():
-		return errs.BadArg(field, "%s exists and is not a regular file", clipQuote(p))
-	}
-	return nil
 }
 
 // shotTarget is the window a screenshot is taken of.

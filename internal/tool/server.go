@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/files"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
@@ -92,17 +93,17 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	started  time.Time
-	files    *files.Roots     // where tools may read and write files
-	clients  clientRootsCache // the MCP clients' roots
+	files    *files.Roots       // where tools may read and write files
+	clients  mcpwire.RootsCache // the MCP clients' roots
 	sessions *session.Manager
 	reg      registry // the tools; read it through s.tools()
-	owners   owners
+	owners   session.Owners
 	sel      selection // the tools the operator enabled (catalog.go)
-	// log is cfg.Logger plus the MCP clients (clientLog); sdkLog, given to
+	// log is cfg.Logger plus the MCP clients (mcpwire.ClientLog); sdkLog, given to
 	// the SDK, is cfg.Logger alone so that a failed notification is never
 	// logged back to the clients.
 	log, sdkLog *slog.Logger
-	mcps        mcpServers
+	mcps        mcpwire.Servers
 	tracing     trace.Live // trace_start..trace_stop (trace.go)
 	axeEng      axeEngine  // a11y_audit's engine, loaded at first use (a11y.go)
 

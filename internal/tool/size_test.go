@@ -11,12 +11,12 @@ import (
 // toolLinesRatchet is the most lines the non-test Go files of internal/tool
 // may hold (as `wc -l` counts them). It only goes down: lower it when a
 // move takes the package under it. The target is 6,000 (issue 26, ADR-037).
-const toolLinesRatchet = 15400
+const toolLinesRatchet = 13350
 
 // toolLinesTarget is where the ratchet is headed.
 const toolLinesTarget = 6000
 
-// TestToolPackageSize keeps internal/tool adapters only (ADR-037, ADR-043):
+// TestToolPackageSize keeps internal/tool adapters only (ADR-037):
 // the Defs, thin handlers that decode the typed input, call a domain
 // package and shape the result, and the dispatcher and MCP plumbing.
 // Application logic and state belong in a package below it.

@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,94 +20,33 @@ import (
 // happened: EXPECTATION_FAILED says so, with the action's answer in
 // details.result, so that the agent does not repeat it.
 
-// thenPlan is a parsed "then".
-type thenPlan struct {
-	cond    *page.Condition
-	what    string // the condition as given, for messages
-	diff    bool
-	timeout time.Duration
-}
-
-// parseThen reads a "then" value; BAD_ARGUMENT names what is wrong.
-func parseThen(spec string) (*thenPlan, error) {
-	p := &thenPlan{timeout: page.DefaultActionTimeout}
-	for _, part := range strings.Split(spec, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		if part == "diff" {
-			p.diff = true
-			continue
-		}
-		key, val, ok := strings.Cut(part, "=")
-		if !ok || val == "" {
-			return nil, errs.BadArg("then", "%q is not text=…, selector=…, gone=…, url=…, timeout=MS or diff", part)
-		}
-		if key != "timeout" && p.cond != nil {
-			return nil, errs.BadArg("then", "one condition to wait for (text, selector, gone or url), not two")
-		}
-		switch key {
-		case "text":
-			p.cond = &page.Condition{Kind: page.CondText, Match: &page.TextMatch{Op: page.MatchContains, Value: val, Field: "then"}}
-		case "selector", "gone":
-			state := page.StateVisible
-			if key == "gone" {
-				state = page.StateHidden
-			}
-			p.cond = &page.Condition{Kind: page.CondSelector, Locator: page.Locator{Selector: val}, State: state}
-		case "url":
-			p.cond = &page.Condition{Kind: page.CondURL, Match: &page.TextMatch{Op: page.MatchContains, Value: val, Field: "then"}}
-		case "timeout":
-			ms, err := strconv.Atoi(val)
-			if err != nil || ms <= 0 || time.Duration(ms)*time.Millisecond > page.MaxActionTimeout {
-				return nil, errs.BadArg("then", "timeout must be a number of ms from 1 to %d", page.MaxActionTimeout.Milliseconds())
-			}
-			p.timeout = time.Duration(ms) * time.Millisecond
-			continue
-		default:
-			return nil, errs.BadArg("then", "%q is not text, selector, gone, url, timeout or diff", key)
-		}
-		p.what = part
-	}
-	if p.cond == nil && !p.diff {
-		return nil, errs.BadArg("then", "says nothing to wait for or return: give text=…, selector=…, gone=…, url=… or diff")
-	}
-	if p.cond != nil && p.cond.Match != nil {
-		if err := p.cond.Match.Check(); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
-}
-
 // thenOf is the plan of a call's "then", nil when it has none.
-func thenOf(args any) (*thenPlan, error) {
+func thenOf(args any) (*page.ThenPlan, error) {
 	t, ok := args.(thener)
 	if !ok || strings.TrimSpace(t.thenSpec()) == "" {
 		return nil, nil
 	}
-	return parseThen(t.thenSpec())
+	return page.ParseThen(t.thenSpec())
 }
 
 // runThen waits for the plan's condition and reads the diff, after the
 // action answered v. A condition that does not hold fails with the
 // action's answer in details.result.
-func runThen(ctx context.Context, c *Call, name string, p *thenPlan, v any) (*thenResult, error) {
+func runThen(ctx context.Context, c *Call, name string, p *page.ThenPlan, v any) (*thenResult, error) {
 	start := time.Now()
 	out := &thenResult{Met: true}
-	if p.cond != nil {
-		w, _, err := waitFor(ctx, c, *p.cond, p.timeout)
+	if p.Cond != nil {
+		w, _, err := waitFor(ctx, c, *p.Cond, p.Timeout)
 		if err != nil {
 			return nil, actedThen(name, v, err)
 		}
 		if !w.Met {
-			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.what, p.timeout.Milliseconds(), clipMessage(string(w.Actual), 200))
+			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.What, p.Timeout.Milliseconds(), clipMessage(string(w.Actual), 200))
 			return nil, actedThen(name, v, e)
 		}
 	}
 	out.WaitedMS = time.Since(start).Milliseconds()
-	if p.diff {
+	if p.Diff {
 		_, f, err := frameOf(ctx, c)
 		if err != nil {
 			return nil, actedThen(name, v, err)

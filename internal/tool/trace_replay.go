@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -30,38 +29,8 @@ func (a *traceReplayArgs) validate() error {
 	return nil
 }
 
-// ReplayOutcome is a step's outcome.
-type ReplayOutcome struct {
-	OK    bool   `json:"ok"`
-	Code  string `json:"code,omitempty"`
-	Error string `json:"error,omitempty"`
-}
-
-// ReplayStep is one replayed step.
-type ReplayStep struct {
-	Seq      int            `json:"seq"`
-	Tool     string         `json:"tool"`
-	Recorded ReplayOutcome  `json:"recorded"`
-	Replayed *ReplayOutcome `json:"replayed,omitempty"`
-	Matched  bool           `json:"matched"`
-	// Resolved says how refs were found again ("ref 12 → 31 (button \"Order\")").
-	Resolved []string `json:"resolved,omitempty"`
-	Why      string   `json:"why,omitempty"`
-	// FailedCheck is the spec's first result check the result did not pass.
-	FailedCheck *trace.CheckFailure `json:"failed_check,omitempty"`
-}
-
-// TraceReplayResult is trace_replay's answer.
-type TraceReplayResult struct {
-	Path            string       `json:"path"`
-	Replayed        int          `json:"replayed"`
-	Matched         int          `json:"matched"`
-	Diverged        int          `json:"diverged"`
-	Passed          bool         `json:"passed"`
-	FirstDifference *ReplayStep  `json:"first_difference,omitempty"`
-	Steps           []ReplayStep `json:"step_list"`
-	SessionID       string       `json:"session_id,omitempty"`
-}
+// TraceReplayResult is trace_replay's answer (trace.ReplayResult).
+type TraceReplayResult = trace.ReplayResult
 
 func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplayResult, error) {
 	s := c.Server
@@ -95,95 +64,25 @@ func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplay
 	if len(destructive) > 0 && !a.Confirm {
 		return nil, errs.New(errs.ConfirmRequired, "the trace has destructive steps: %s; pass confirm:true to replay them", strings.Join(destructive, ", ")).With("steps", destructive)
 	}
-	r := &TraceReplayResult{Path: t.Dir, Steps: []ReplayStep{}}
-	sessions := map[string]string{} // recorded session id → replayed
-	current := a.SessionID
-	for _, st := range steps {
-		if ctx.Err() != nil {
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "replaying the trace")
-		}
-		rs := ReplayStep{Seq: st.Seq, Tool: st.Tool, Recorded: ReplayOutcome{OK: st.OK, Code: st.Code}}
-		var args map[string]any
-		_ = json.Unmarshal(st.Args, &args)
-		if args == nil {
-			args = map[string]any{}
-		}
-		if sid, ok := args["sessionId"].(string); ok {
-			if to, ok := sessions[sid]; ok {
-				args["sessionId"] = to
-			} else if current != "" {
-				args["sessionId"] = current
-			}
-		} else if current != "" && !s.opensSession(st.Tool) {
-			if d := s.tools().defs[st.Tool]; d != nil && d.Session {
-				args["sessionId"] = current
-			}
-		}
-		why := s.reresolve(ctx, st, args, &rs)
-		if why == "" && hasRedacted(args) {
-			why = "an argument was redacted when recorded; the replay cannot know its value"
-		}
-		var out ReplayOutcome
-		if why != "" {
-			rs.Why = why
-			out = ReplayOutcome{OK: false, Code: "NOT_REPLAYED", Error: why}
-		} else {
-			raw, _ := json.Marshal(args)
-			res := s.Dispatch(ctx, st.Tool, raw, nil)
-			var env struct {
-				OK    bool   `json:"ok"`
-				Code  string `json:"code"`
-				Error string `json:"error"`
-				Meta  struct {
-					SessionID string `json:"session_id"`
-				} `json:"_meta"`
-			}
-			_ = json.Unmarshal(res.JSON, &env)
-			out = ReplayOutcome{OK: env.OK, Code: env.Code, Error: env.Error}
-			if out.OK == st.OK && out.Code == st.Code {
-				if f := trace.Apply(st.Checks, t.Normalize, res.JSON); f != nil {
-					rs.FailedCheck = f
-					rs.Why = "result check " + itoa(f.Check) + " (" + f.Kind + ") failed at " + f.Path + ": " + f.Why + "; expected " + f.Expected + ", got " + f.Actual
-				}
-			}
-			if env.Meta.SessionID != "" {
-				if st.SessionID != "" {
-					sessions[st.SessionID] = env.Meta.SessionID
-				}
-				if s.opensSession(st.Tool) || current == "" {
-					current = env.Meta.SessionID
-				}
-			}
-		}
-		rs.Replayed = &out
-		rs.Matched = out.OK == st.OK && out.Code == st.Code && rs.FailedCheck == nil
-		r.Replayed++
-		if rs.Matched {
-			r.Matched++
-		} else {
-			r.Diverged++
-			if r.FirstDifference == nil {
-				d := rs
-				r.FirstDifference = &d
-			}
-		}
-		r.Steps = append(r.Steps, rs)
-		if !rs.Matched && !a.ContinueOnChange {
-			break
-		}
-	}
-	r.Passed = r.Diverged == 0
-	r.SessionID = current
-	return r, nil
+	return trace.Replay(ctx, t, steps, replayer{s}, trace.ReplayOptions{SessionID: a.SessionID, ContinueOnChange: a.ContinueOnChange})
 }
 
-func hasRedacted(args map[string]any) bool {
-	for _, v := range args {
-		if v == trace.Redacted {
-			return true
-		}
-	}
-	return false
+// replayer is the server as trace.Replay's player.
+type replayer struct{ s *Server }
+
+func (p replayer) Dispatch(ctx context.Context, tool string, args json.RawMessage) json.RawMessage {
+	return p.s.Dispatch(ctx, tool, args, nil).JSON
+}
+
+func (p replayer) Reresolve(ctx context.Context, st trace.Step, args map[string]any, rs *trace.ReplayStep) string {
+	return p.s.reresolve(ctx, st, args, rs)
+}
+
+func (p replayer) OpensSession(tool string) bool { return p.s.opensSession(tool) }
+
+func (p replayer) NeedsSession(tool string) bool {
+	d := p.s.tools().defs[tool]
+	return d != nil && d.Session
 }
 
 // reresolve rewrites the step's refs and surface ids for the app as it is
@@ -191,7 +90,7 @@ func hasRedacted(args map[string]any) bool {
 // surface or (a ref of another surface) in the surface of this run that is
 // where its surface was; a surface id by its URL, kind and iframe chain.
 // It returns why it could not.
-func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]any, rs *ReplayStep) string {
+func (s *Server) reresolve(ctx context.Context, st trace.Step, args map[string]any, rs *trace.ReplayStep) string {
 	sid, _ := args["sessionId"].(string)
 	if t, ok := st.Targets["surfaceId"]; ok && t.Place != nil {
 		id, why := s.findSurface(ctx, sid, t.Place)
@@ -260,7 +159,7 @@ func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int
 		return 0, "", "finding ref " + itoa(t.Ref) + ": " + err.Error()
 	}
 	defer hold.Release()
-	id, why := matchSurface(ctx, sess, t.Place)
+	id, why := trace.MatchSurface(ctx, sess.Surfaces, t.Place)
 	if why != "" {
 		return 0, "", why + " (ref " + itoa(t.Ref) + " was there)"
 	}
@@ -280,7 +179,7 @@ func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int
 }
 
 // findSurface finds the live surface that is where place was (see
-// matchSurface).
+// trace.MatchSurface).
 func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place) (string, string) {
 	sess, err := s.resolveSession(ctx, sid)
 	if err != nil {
@@ -291,52 +190,5 @@ func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place
 		return "", "finding the surface of " + place.URL + ": " + err.Error()
 	}
 	defer hold.Release()
-	return matchSurface(ctx, sess, place)
-}
-
-// surfaceWait bounds how long a replay waits for a recorded surface to
-// show (a frame attaches after its page loads).
-const surfaceWait = 10 * time.Second
-
-// matchSurface finds the live surface that is where place was: the one
-// surface of the same URL and kind, or among several, the one in the same
-// window behind the same iframe chain (trace.Locate, as recorded), else
-// the first of them. It
-// waits up to surfaceWait for one to show. The caller holds the session
-// (shared).
-func matchSurface(ctx context.Context, sess *session.Session, place *trace.Place) (string, string) {
-	deadline := time.Now().Add(surfaceWait)
-	for {
-		list, err := sess.Surfaces.List(ctx)
-		if err != nil {
-			return "", "listing surfaces: " + err.Error()
-		}
-		var cands []string
-		for _, d := range list {
-			if d.URL == place.URL && (place.Kind == "" || d.Kind == place.Kind) {
-				cands = append(cands, d.ID)
-			}
-		}
-		if len(cands) == 1 {
-			return cands[0], ""
-		}
-		for _, id := range cands {
-			if p, err := trace.Locate(ctx, sess.Surfaces, id); err == nil && p.SamePlace(place) {
-				return id, ""
-			}
-		}
-		if len(cands) > 1 {
-			// None is provably in the recorded place (an iframe chain that
-			// cannot be told apart): the first, as a replay always took.
-			return cands[0], ""
-		}
-		if time.Now().After(deadline) {
-			return "", "no surface shows " + place.URL + " now"
-		}
-		select {
-		case <-ctx.Done():
-			return "", "no surface shows " + place.URL + " now"
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return trace.MatchSurface(ctx, sess.Surfaces, place)
 }

@@ -4,18 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
-	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/consolelog"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
+
+// maxTraceConsole bounds the console lines kept with one step.
+const maxTraceConsole = 50
 
 // traceFor is the recording the caller may see and add to: the server's,
 // when the caller started it or sessions are shared; else nil.
@@ -68,33 +69,10 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 	var also []string
 	if sess != nil {
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		if id := sess.Surfaces.Active(); id != "" {
-			st.Surface = s.tracePlace(pctx, sess, id)
-		}
-		for _, k := range []string{"ref", "targetRef"} {
-			n, ok := args[k].(float64)
-			if !ok || n <= 0 || n != math.Trunc(n) {
-				continue
-			}
-			kr, ok := sess.Pages.Known(int(n))
-			if !ok {
-				continue
-			}
-			t := trace.Target{Ref: int(n), Role: kr.Role, Name: kr.Name, Place: s.tracePlace(pctx, sess, kr.SurfaceID)}
-			if st.Targets == nil {
-				st.Targets = map[string]trace.Target{}
-			}
-			st.Targets[k] = t
-			if trace.IsSecretTarget(t) {
-				also = append(also, "text")
-			}
-		}
-		if id, ok := args["surfaceId"].(string); ok && id != "" {
-			if st.Targets == nil {
-				st.Targets = map[string]trace.Target{}
-			}
-			st.Targets["surfaceId"] = trace.Target{Place: s.tracePlace(pctx, sess, id)}
-		}
+		also = s.tracing.Describe(pctx, sess.Surfaces, func(ref int) (trace.Named, bool) {
+			kr, ok := sess.Pages.Known(ref)
+			return trace.Named{Role: kr.Role, Name: kr.Name, SurfaceID: kr.SurfaceID}, ok
+		}, args, &st)
 		cancel()
 	}
 	st.Args = trace.Redact(raw, also...)
@@ -104,11 +82,6 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 		}
 		s.finishStep(rec, &st, sess, res, start)
 	}}
-}
-
-// tracePlace locates a surface once per recording.
-func (s *Server) tracePlace(ctx context.Context, sess *session.Session, id string) *trace.Place {
-	return s.tracing.Place(ctx, sess.Surfaces, id)
 }
 
 // finishStep completes a step from the call's envelope and writes it.
@@ -131,7 +104,7 @@ func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.S
 		st.Console = s.traceConsole(sess)
 		st.Network = s.traceNetwork(sess)
 		if rec.Screenshots() && st.OK && !s.readOnlyTool(st.Tool) {
-			shot = traceShot(sess)
+			shot = sess.ActiveWindowPNG()
 		}
 	}
 	rec.Add(*st, shot) // a write failure is kept and reported by trace_stop
@@ -189,32 +162,9 @@ func (s *Server) traceConsole(sess *session.Session) []string {
 	return trace.Clip(lines, maxTraceConsole, "lines")
 }
 
-// traceShot takes a PNG of the active surface's window after an action.
-func traceShot(sess *session.Session) []byte {
-	ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
-	defer cancel()
-	hold, err := sess.Acquire(ctx, "trace screenshot", session.Shared)
-	if err != nil {
-		return nil
-	}
-	defer hold.Release()
-	res, err := sess.Surfaces.Resolve(ctx)
-	if err != nil || res.InputRoot == nil {
-		return nil
-	}
-	data, err := capt.NewShooter(res.InputRoot).Shot(ctx, capt.ShotOptions{Format: "png"})
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
 // readOnlyTool says whether a tool only reads (no screenshot after it),
 // from its declared effects.
 func (s *Server) readOnlyTool(name string) bool {
 	d, ok := s.tools().defs[name]
 	return ok && d.Effects.Does == kRead
 }
-
-// maxTraceConsole bounds the console lines kept with one step.
-const maxTraceConsole = 50

@@ -88,73 +88,12 @@ func windowOpen(ctx context.Context, c *Call, a *windowOpenArgs) (*windowOpenRes
 	if isElectron(c) {
 		return nil, errs.New(errs.WindowOpenRefused, "an Electron app opens its own windows (BrowserWindow in its main process)")
 	}
-	// While a hold is registered (a network capture, stubs, the clock:
-	// ADR-033) the window opens blank and goes to the URL once the hold
-	// let it go: Chromium attaches a window Target.createTarget opens at
-	// a URL after that document committed, too late for the hold.
-	held := c.Session.Pool.Holding()
-	first := a.URL
-	if held {
-		first = "about:blank"
-	}
-	id, err := nav.OpenWindow(ctx, c.Session.Pool.Browser(), first)
+	w, err := c.Session.OpenWindow(ctx, a.URL, ms(a.TimeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(ms(a.TimeoutMs, 30*time.Second))
-	if held {
-		if err := goFirst(ctx, c, id, a.URL, time.Until(deadline)); err != nil {
-			return nil, err
-		}
-	}
-	out := &windowOpenResult{WindowID: id}
-	for {
-		wins, _, err := listWindows(ctx, c.Session, false)
-		if err != nil {
-			return nil, err
-		}
-		found := false
-		for _, w := range wins {
-			found = found || w.ID == id
-		}
-		if found {
-			out.Windows = len(wins)
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, errs.New(errs.WaitTimeout, "the new window %s is not listed yet", id).With("window_id", id)
-		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
-			return nil, err
-		}
-	}
-	conn, err := c.Session.Pool.Conn(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	win := nav.On(conn)
-	for {
-		u, done, err := win.Loaded(ctx)
-		if err == nil && done && (u != "about:blank" || a.URL == "about:blank") {
-			out.URL, out.Loaded = u, true
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, errs.New(errs.WaitTimeout, "the new window %s did not finish loading", id).With("window_id", id).With("url", u)
-		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
-			return nil, err
-		}
-	}
-	if held {
-		// Its history starts at the URL, as if it had opened there.
-		if err := win.ForgetOtherEntries(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if loc, err := win.Location(ctx); err == nil {
-		out.URL, out.Title = loc.URL, loc.Title
-	}
+	out := &windowOpenResult{WindowID: w.ID, URL: w.URL, Title: w.Title, Loaded: true, Windows: w.Windows}
+	id := w.ID
 	if a.Select {
 		if _, err := c.Session.Surfaces.SelectWindow(id); err != nil {
 			return nil, err
@@ -163,17 +102,6 @@ func windowOpen(ctx context.Context, c *Call, a *windowOpenArgs) (*windowOpenRes
 	}
 	out.SurfaceID, _ = c.Session.Surfaces.SurfaceOf(id)
 	return out, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return errs.FromContext(ctx, errs.OperationTimeout, "waiting")
-	}
 }
 
 type windowCloseArgs struct {
@@ -207,29 +135,11 @@ func windowClose(ctx context.Context, c *Call, a *windowCloseArgs) (*windowClose
 	if !c.Session.Owned() && len(wins) == 1 && !a.Force {
 		return nil, errs.New(errs.LastWindow, "%s is the last window of the app you attached to", a.WindowID).With("window_id", a.WindowID)
 	}
-	if err := nav.CloseWindow(ctx, c.Session.Pool.Browser(), a.WindowID); err != nil {
+	left, err := c.Session.CloseWindow(ctx, a.WindowID)
+	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		wins, _, err := listWindows(ctx, c.Session, false)
-		if err != nil {
-			return nil, err
-		}
-		gone := true
-		for _, w := range wins {
-			gone = gone && w.ID != a.WindowID
-		}
-		if gone {
-			return &windowCloseResult{Closed: true, WindowID: a.WindowID, WindowsLeft: len(wins), ActiveWindowID: c.Session.Surfaces.ActiveWindow()}, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, errs.New(errs.WaitTimeout, "%s is still listed after the close", a.WindowID).With("window_id", a.WindowID)
-		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
-			return nil, err
-		}
-	}
+	return &windowCloseResult{Closed: true, WindowID: a.WindowID, WindowsLeft: left, ActiveWindowID: c.Session.Surfaces.ActiveWindow()}, nil
 }
 
 type historyArgs struct {
@@ -302,23 +212,4 @@ func reload(ctx context.Context, c *Call, a *reloadArgs) (*navigationResult, err
 	return traverse(ctx, c, a.TimeoutMs, func(w nav.Window, d time.Duration) (*nav.Traversal, error) {
 		return w.Reload(ctx, a.IgnoreCache, d)
 	})
-}
-
-// goFirst sends a window opened blank to its URL once the pool's hold let
-// it go (ADR-033): the held window has what the hold put on it (capture,
-// stubs, the clock's script) before its first document starts.
-func goFirst(ctx context.Context, c *Call, id, url string, timeout time.Duration) error {
-	wait, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if err := c.Session.Pool.Settle(wait, id); err != nil {
-		return err
-	}
-	conn, err := c.Session.Pool.Conn(ctx, id)
-	if err != nil {
-		return err
-	}
-	if _, err := nav.On(conn).Navigate(ctx, url, nav.NoWait, timeout); err != nil {
-		return navigateError(url, err)
-	}
-	return nil
 }

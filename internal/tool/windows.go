@@ -2,9 +2,7 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -33,72 +31,19 @@ func registerWindows(s *Server) {
 	}, navigate)
 }
 
-type windowEntry struct {
-	ID        string `json:"id"`
-	Index     int    `json:"index"`
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	URL       string `json:"url"`
-	Visible   *bool  `json:"visible,omitempty"`
-	Focused   *bool  `json:"focused,omitempty"`
-	SurfaceID string `json:"surface_id,omitempty"`
-	Active    bool   `json:"active"`
-	// Dialog is the JavaScript dialog open in the window, if any: its page
-	// runs nothing until it is answered (electron_dialog_handler).
-	Dialog *openDialogBrief `json:"dialog_open,omitempty"`
-}
+// windowEntry is one window root (session.WindowEntry).
+type windowEntry = session.WindowEntry
 
-// openDialogBrief names a dialog that is waiting for an answer.
-type openDialogBrief struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
-}
-
-// listWindows reads the window roots; with probe it also asks each window
-// for its visibility and focus (one evaluate per window, in parallel).
+// listWindows reads the window roots (Session.ListWindows); with probe it
+// also asks each window for its visibility and focus, except a window a
+// dialog blocks, which names the dialog instead.
 func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]windowEntry, string, error) {
-	wins, err := sess.Pool.Windows(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	active := sess.Surfaces.ActiveWindow()
-	out := make([]windowEntry, len(wins))
-	for i, w := range wins {
-		out[i] = windowEntry{ID: w.ID, Index: i, Type: w.Type, Title: w.Title, URL: w.URL,
-			Active: w.ID == active}
-		out[i].SurfaceID, _ = sess.Surfaces.SurfaceOf(w.ID)
-	}
-	if probe {
-		var wg sync.WaitGroup
-		for i := range out {
-			if d := openDialog(sess, out[i].ID); d != nil {
-				// Its page answers nothing until the dialog is answered.
-				out[i].Dialog = &openDialogBrief{Type: d.Type, Message: d.Message}
-				continue
-			}
-			wg.Add(1)
-			go func(e *windowEntry) {
-				defer wg.Done()
-				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				defer cancel()
-				conn, err := sess.Pool.Conn(pctx, e.ID)
-				if err != nil {
-					return
-				}
-				st, err := nav.On(conn).State(pctx)
-				if err != nil {
-					return
-				}
-				vis, foc := st.Visible, st.Focused
-				e.Visible, e.Focused = &vis, &foc
-				if st.Title != "" {
-					e.Title = st.Title
-				}
-			}(&out[i])
+	return sess.ListWindows(ctx, probe, func(window string) *session.DialogBrief {
+		if d := openDialog(sess, window); d != nil {
+			return &session.DialogBrief{Type: d.Type, Message: d.Message}
 		}
-		wg.Wait()
-	}
-	return out, active, nil
+		return nil
+	})
 }
 
 // windowsResult is electron_windows_list's result.
@@ -222,22 +167,6 @@ type navigateResult struct {
 	StoppedScript bool `json:"stopped_script,omitempty" jsonschema:"the page was stuck in a script (PAGE_UNRESPONSIVE); it was ended (Runtime.terminateExecution) before the navigation"`
 }
 
-// navigateError names the url argument in a navigation the browser
-// refused or that failed.
-func navigateError(url string, err error) error {
-	var refused *nav.RefusedError
-	var failed *nav.FailedError
-	switch {
-	case errors.As(err, &refused):
-		// The browser refused the URL itself ("Cannot navigate to
-		// invalid URL"): the argument is wrong, not the server.
-		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", clipQuote(url), refused.Message)
-	case errors.As(err, &failed):
-		return errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
-	}
-	return err
-}
-
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {
 		return nil, err
@@ -264,7 +193,7 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (*navigateResult, e
 	stopped := unstick(ctx, c, winID, win) // a page stuck in a script: end it first
 	went, err := win.Navigate(ctx, a.URL, until, ms(a.TimeoutMs, 30*time.Second))
 	if err != nil {
-		return nil, navigateError(a.URL, err)
+		return nil, nav.URLArgError(a.URL, err)
 	}
 	loc, locErr := win.Location(ctx)
 	out := &navigateResult{WindowID: winID, WaitedFor: a.WaitUntil, SameDocument: went.SameDocument, StoppedScript: stopped}

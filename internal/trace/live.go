@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,4 +185,43 @@ func sameDir(a, b string) bool {
 	ia, err1 := os.Stat(a)
 	ib, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// Named is what a ref named when a step was recorded: its role and name
+// and the surface that issued it.
+type Named struct{ Role, Name, SurfaceID string }
+
+// Describe fills st with where a call acts: the active surface's place,
+// what its ref arguments ("ref", "targetRef") named (known looks a ref up)
+// and where its surfaceId argument is. It returns the arguments to redact
+// besides the usual ones ("text" for a ref that named a secret field).
+func (l *Live) Describe(ctx context.Context, reg *surface.Registry, known func(ref int) (Named, bool), args map[string]any, st *Step) (alsoSecret []string) {
+	if id := reg.Active(); id != "" {
+		st.Surface = l.Place(ctx, reg, id)
+	}
+	for _, k := range []string{"ref", "targetRef"} {
+		n, ok := args[k].(float64)
+		if !ok || n <= 0 || n != math.Trunc(n) {
+			continue
+		}
+		kr, ok := known(int(n))
+		if !ok {
+			continue
+		}
+		t := Target{Ref: int(n), Role: kr.Role, Name: kr.Name, Place: l.Place(ctx, reg, kr.SurfaceID)}
+		if st.Targets == nil {
+			st.Targets = map[string]Target{}
+		}
+		st.Targets[k] = t
+		if IsSecretTarget(t) {
+			alsoSecret = append(alsoSecret, "text")
+		}
+	}
+	if id, ok := args["surfaceId"].(string); ok && id != "" {
+		if st.Targets == nil {
+			st.Targets = map[string]Target{}
+		}
+		st.Targets["surfaceId"] = Target{Place: l.Place(ctx, reg, id)}
+	}
+	return alsoSecret
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
@@ -90,4 +91,51 @@ func ownerSelector(ctx context.Context, reg *surface.Registry, parentID, url str
 // same iframe chain from it.
 func (p *Place) SamePlace(q *Place) bool {
 	return p != nil && q != nil && p.WindowURL == q.WindowURL && slices.Equal(p.Frames, q.Frames)
+}
+
+// surfaceWait bounds how long a replay waits for a recorded surface to
+// show (a frame attaches after its page loads).
+const surfaceWait = 10 * time.Second
+
+// MatchSurface finds the live surface of reg that is where place was: the one
+// surface of the same URL and kind, or among several, the one in the same
+// window behind the same iframe chain (Locate, as recorded), else
+// the first of them. It
+// waits up to surfaceWait for one to show. The caller holds the session
+// (shared). It returns the surface id, or why there is none.
+func MatchSurface(ctx context.Context, reg *surface.Registry, place *Place) (string, string) {
+	deadline := time.Now().Add(surfaceWait)
+	for {
+		list, err := reg.List(ctx)
+		if err != nil {
+			return "", "listing surfaces: " + err.Error()
+		}
+		var cands []string
+		for _, d := range list {
+			if d.URL == place.URL && (place.Kind == "" || d.Kind == place.Kind) {
+				cands = append(cands, d.ID)
+			}
+		}
+		if len(cands) == 1 {
+			return cands[0], ""
+		}
+		for _, id := range cands {
+			if p, err := Locate(ctx, reg, id); err == nil && p.SamePlace(place) {
+				return id, ""
+			}
+		}
+		if len(cands) > 1 {
+			// None is provably in the recorded place (an iframe chain that
+			// cannot be told apart): the first, as a replay always took.
+			return cands[0], ""
+		}
+		if time.Now().After(deadline) {
+			return "", "no surface shows " + place.URL + " now"
+		}
+		select {
+		case <-ctx.Done():
+			return "", "no surface shows " + place.URL + " now"
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

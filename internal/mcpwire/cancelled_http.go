@@ -1,4 +1,4 @@
-package tool
+package mcpwire
 
 import (
 	"bytes"
@@ -180,4 +180,18 @@ func responseID(p []byte) (any, bool) {
 		return nil, false
 	}
 	return jsonID(f.ID)
+}
+
+// HTTP wraps a streamable HTTP MCP handler: a request nested too deeply is
+// answered as an invalid JSON-RPC request (tooDeep), no error leaves with
+// code 0 (codesWriter), and a call the client cancelled gets no reply
+// (httpCancels).
+func HTTP(next http.Handler) http.Handler {
+	cancels := &httpCancels{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tooDeep(w, r) {
+			return
+		}
+		cancels.serve(codesWriter{w}, r, next)
+	})
 }

@@ -1,4 +1,4 @@
-package tool
+package mcpwire
 
 import (
 	"context"
@@ -66,8 +66,8 @@ type silenceConn struct {
 	inFlight map[any]bool
 }
 
-// idKey makes an id comparable whatever JSON number type it came as.
-func idKey(id jsonrpc.ID) any {
+// IDKey makes an id comparable whatever JSON number type it came as.
+func IDKey(id jsonrpc.ID) any {
 	switch v := id.Raw().(type) {
 	case float64:
 		return int64(v)
@@ -90,7 +90,7 @@ func (c *silenceConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	switch {
 	case req.IsCall():
 		c.mu.Lock()
-		c.inFlight[idKey(req.ID)] = false
+		c.inFlight[IDKey(req.ID)] = false
 		c.mu.Unlock()
 	case req.Method == "notifications/cancelled":
 		var p struct {
@@ -99,8 +99,8 @@ func (c *silenceConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if json.Unmarshal(req.Params, &p) == nil {
 			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
 				c.mu.Lock()
-				if _, open := c.inFlight[idKey(id)]; open {
-					c.inFlight[idKey(id)] = true
+				if _, open := c.inFlight[IDKey(id)]; open {
+					c.inFlight[IDKey(id)] = true
 				}
 				c.mu.Unlock()
 			}
@@ -111,7 +111,7 @@ func (c *silenceConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 func (c *silenceConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.ID.IsValid() {
-		k := idKey(resp.ID)
+		k := IDKey(resp.ID)
 		c.mu.Lock()
 		cancelled := c.inFlight[k]
 		delete(c.inFlight, k)

@@ -1,5 +1,6 @@
 //lint:file-ignore SA1019 MCP client roots are what issue 12 asks files to be checked against; deprecated in protocol 2026-07-28 (SEP-2577) but served through the deprecation window, and older clients rely on them.
-package tool
+
+package mcpwire
 
 import (
 	"context"
@@ -11,23 +12,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// clientRootsCache keeps each MCP session's roots until the client says
+// maxClientSessions bounds the roots cache; past it the cache starts over
+// (entries are only caches: the next file tool call asks the client again).
+const maxClientSessions = 64
+
+// RootsCache keeps each MCP session's roots until the client says
 // they changed (notifications/roots/list_changed).
-type clientRootsCache struct {
+type RootsCache struct {
 	mu sync.Mutex
-	m  map[*mcp.ServerSession]*clientRoots
+	m  map[*mcp.ServerSession]*ClientRoots
 }
 
-func (c *clientRootsCache) of(ss *mcp.ServerSession) *clientRoots {
+// Of is the roots of an MCP session, asked for on first use.
+func (c *RootsCache) Of(ss *mcp.ServerSession) *ClientRoots {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cr, ok := c.m[ss]; ok {
 		return cr
 	}
 	if c.m == nil || len(c.m) >= maxClientSessions {
-		c.m = map[*mcp.ServerSession]*clientRoots{}
+		c.m = map[*mcp.ServerSession]*ClientRoots{}
 	}
-	cr := &clientRoots{}
+	cr := &ClientRoots{}
 	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil {
 		cr.supported = true
 	}
@@ -35,7 +41,8 @@ func (c *clientRootsCache) of(ss *mcp.ServerSession) *clientRoots {
 	return cr
 }
 
-func (c *clientRootsCache) forget(ss *mcp.ServerSession) {
+// Forget marks a session's roots as changed: they are asked for again.
+func (c *RootsCache) Forget(ss *mcp.ServerSession) {
 	c.mu.Lock()
 	cr := c.m[ss]
 	c.mu.Unlock()
@@ -46,29 +53,29 @@ func (c *clientRootsCache) forget(ss *mcp.ServerSession) {
 	}
 }
 
-// clientRoots is one MCP session's roots. They are asked for with a
+// ClientRoots is one MCP session's roots (a files.ClientRoots). They are asked for with a
 // roots/list input request on the first file tool call and again after
 // the client says they changed: the go-sdk turns that into a roots/list
 // request for clients before protocol 2026-07-28, and newer clients answer
 // it in their retry of the call (multi round-trip, SEP-2322).
-type clientRoots struct {
+type ClientRoots struct {
 	supported bool // the client declared the roots capability
 	mu        sync.Mutex
 	valid     bool
 	paths     []string
 }
 
-// needed reports whether the client's roots must be asked for first.
-func (c *clientRoots) needed() bool {
+// Needed reports whether the client's roots must be asked for first.
+func (c *ClientRoots) Needed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.supported && !c.valid
 }
 
-// answer takes the client's answer to our input request (nil: it gave
+// Answer takes the client's answer to our input request (nil: it gave
 // none; the call then goes on without client roots rather than asking
 // again and again).
-func (c *clientRoots) answer(res *mcp.ListRootsResult) {
+func (c *ClientRoots) Answer(res *mcp.ListRootsResult) {
 	var paths []string
 	if res != nil {
 		for _, r := range res.Roots {
@@ -83,7 +90,7 @@ func (c *clientRoots) answer(res *mcp.ListRootsResult) {
 }
 
 // Roots implements files.ClientRoots.
-func (c *clientRoots) Roots(context.Context) ([]string, error) {
+func (c *ClientRoots) Roots(context.Context) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.paths, nil
@@ -101,7 +108,3 @@ func rootPath(uri string) (string, bool) {
 	}
 	return filepath.Clean(p), true
 }
-
-// maxClientSessions bounds the roots cache; past it the cache starts over
-// (entries are only caches: the next file tool call asks the client again).
-const maxClientSessions = 64

@@ -1,6 +1,6 @@
 //lint:file-ignore SA1019 MCP log notifications are served during the logging deprecation window (SEP-2577); issue 19 asks for them
 
-package tool
+package mcpwire
 
 import (
 	"context"
@@ -11,28 +11,30 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// clientLog is a slog.Handler that sends each record to every connected
-// MCP client as a notifications/message. The SDK sends a client nothing
+// ClientLog is a slog.Handler that sends each record to every connected
+// MCP client of servers as a notifications/message (a record of a tool call
+// only to the client that made it: WithCaller). The SDK sends a client nothing
 // until it has set a level (logging/setLevel) and then only records at or
 // above it, so the level is each client's choice; the operator's
 // --log-level governs stderr only. Records carry what the server logs at
 // any level: never page content or secrets at info and above.
 type clientLog struct {
-	servers *mcpServers
+	servers *Servers
 	attrs   []slog.Attr
 	groups  []string
 }
 
-// mcpServers are the MCP servers built by Server.MCP, whose sessions get
+// Servers are the MCP servers a tool server built, whose sessions get
 // log notifications.
 // The list is copied on write: every logged call reads it, without a lock
 // (docs/adr/028).
-type mcpServers struct {
+type Servers struct {
 	mu   sync.Mutex // writers
 	list atomic.Pointer[[]*mcp.Server]
 }
 
-func (m *mcpServers) add(s *mcp.Server) {
+// Add makes s one of the servers whose clients get log notifications.
+func (m *Servers) Add(s *mcp.Server) {
 	m.mu.Lock()
 	var list []*mcp.Server
 	if p := m.list.Load(); p != nil {
@@ -43,7 +45,7 @@ func (m *mcpServers) add(s *mcp.Server) {
 	m.mu.Unlock()
 }
 
-func (m *mcpServers) sessions() []*mcp.ServerSession {
+func (m *Servers) sessions() []*mcp.ServerSession {
 	var list []*mcp.Server
 	if p := m.list.Load(); p != nil {
 		list = *p
@@ -59,6 +61,15 @@ func (m *mcpServers) sessions() []*mcp.ServerSession {
 
 // callerKey holds the MCP session of the tool call a context belongs to.
 type callerKey struct{}
+
+// WithCaller returns ctx naming the MCP session whose tool call it serves:
+// ClientLog sends that call's records to it alone.
+func WithCaller(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	return context.WithValue(ctx, callerKey{}, ss)
+}
+
+// ClientLog is the slog handler that logs to the clients of servers.
+func ClientLog(servers *Servers) slog.Handler { return &clientLog{servers: servers} }
 
 func (h *clientLog) Enabled(context.Context, slog.Level) bool { return true }
 
