@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -215,3 +216,10 @@ func jsonKind(t reflect.Type) string {
 }
 
 type noArgs struct{ Common }
+
+func ms(v int, def time.Duration) time.Duration {
+	if v <= 0 {
+		return def
+	}
+	return time.Duration(v) * time.Millisecond
+}

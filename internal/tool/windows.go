@@ -7,7 +7,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
-	"github.com/understudy-dev/understudy/internal/session"
 )
 
 func registerWindows(s *Server) {
@@ -29,21 +28,6 @@ func registerWindows(s *Server) {
 		Short:   "Load url in the active window and wait. New window: electron_window_open.",
 		Desc:    "Navigate the active window to a URL and wait (waitUntil: load, domcontentloaded or none). A file: URL must name a path under the allowed roots (PATH_NOT_ALLOWED).",
 	}, navigate)
-}
-
-// windowEntry is one window root (session.WindowEntry).
-type windowEntry = session.WindowEntry
-
-// listWindows reads the window roots (Session.ListWindows); with probe it
-// also asks each window for its visibility and focus, except a window a
-// dialog blocks, which names the dialog instead.
-func listWindows(ctx context.Context, sess *session.Session, probe bool) ([]windowEntry, string, error) {
-	return sess.ListWindows(ctx, probe, func(window string) *session.DialogBrief {
-		if d := openDialog(sess, window); d != nil {
-			return &session.DialogBrief{Type: d.Type, Message: d.Message}
-		}
-		return nil
-	})
 }
 
 // windowsResult is electron_windows_list's result.
