@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -355,4 +356,15 @@ func FromContext(ctx context.Context, onDeadline Code, what string) error {
 	default:
 		return Wrap(OperationTimeout, err, what+" (cancelled)")
 	}
+}
+
+// Quote quotes a value a message names (a URL, a path, text a page showed),
+// cut to 80 characters so that a message never carries a page's whole text.
+func Quote(s string) string {
+	const n = 80
+	r := []rune(s)
+	if len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return strconv.Quote(s)
 }

@@ -3,7 +3,6 @@ package files
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -30,7 +29,7 @@ func CheckImagePath(field, p string) error {
 	}
 	for _, pseudo := range []string{"/proc", "/sys", "/dev"} {
 		if real == pseudo || strings.HasPrefix(real, pseudo+"/") {
-			return errs.BadArg(field, "%s is in %s, not a place for image files", quoteClipped(p), pseudo)
+			return errs.BadArg(field, "%s is in %s, not a place for image files", errs.Quote(p), pseudo)
 		}
 	}
 	if field != "path" {
@@ -41,19 +40,9 @@ func CheckImagePath(field, p string) error {
 	case err != nil:
 		return nil // a new file; its folder is checked against the roots
 	case st.IsDir():
-		return errs.BadArg(field, "%s is a folder; pass dir for a new file in it, or a file path", quoteClipped(p))
+		return errs.BadArg(field, "%s is a folder; pass dir for a new file in it, or a file path", errs.Quote(p))
 	case !st.Mode().IsRegular():
-		return errs.BadArg(field, "%s exists and is not a regular file", quoteClipped(p))
+		return errs.BadArg(field, "%s exists and is not a regular file", errs.Quote(p))
 	}
 	return nil
-}
-
-// quoteClipped quotes s, cut to 80 characters.
-func quoteClipped(s string) string {
-	const n = 80
-	r := []rune(s)
-	if len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return strconv.Quote(s)
 }

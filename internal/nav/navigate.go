@@ -3,7 +3,6 @@ package nav
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/cdp"
@@ -67,21 +66,11 @@ func URLArgError(url string, err error) error {
 	case errors.As(err, &refused):
 		// The browser refused the URL itself ("Cannot navigate to
 		// invalid URL").
-		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", quoteClipped(url), refused.Message)
+		return errs.BadArg("url", "the browser refused %s: %s; pass an absolute URL with its scheme (https://example.com)", errs.Quote(url), refused.Message)
 	case errors.As(err, &failed):
 		return errs.New(errs.BadArgument, "url: navigation failed: %s", failed.Text).With("field", "url")
 	}
 	return err
-}
-
-// quoteClipped quotes s, cut to 80 characters.
-func quoteClipped(s string) string {
-	const n = 80
-	r := []rune(s)
-	if len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // Navigate loads url in the window and waits for until (up to timeout;

@@ -47,12 +47,12 @@ func (a *dialogArgs) validate() error {
 	switch a.Action {
 	case "", "accept", "dismiss", "off":
 	default:
-		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", clipQuote(a.Action))
+		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", errs.Quote(a.Action))
 	}
 	switch a.Type {
 	case "", "alert", "confirm", "prompt", "beforeunload":
 	default:
-		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", clipQuote(a.Type))
+		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", errs.Quote(a.Type))
 	}
 	switch {
 	case a.Since < 0:
@@ -138,7 +138,7 @@ func dialogBlocks(sess *session.Session, t Def) error {
 
 func dialogOpenError(sess *session.Session, name string, d *dialogs.Event) error {
 	win := windowOf(sess)(d.WindowID)
-	e := errs.New(errs.DialogOpen, "%s: a %s dialog is open in window %s (%s) and its page runs nothing until it is answered", name, d.Type, win, clipQuote(d.Message))
+	e := errs.New(errs.DialogOpen, "%s: a %s dialog is open in window %s (%s) and its page runs nothing until it is answered", name, d.Type, win, errs.Quote(d.Message))
 	e.With("dialog", map[string]any{"type": d.Type, "message": d.Message, "url": d.URL, "seq": d.Seq, "default_prompt": d.DefaultPrompt})
 	e.With("window_id", win)
 	if sid, ok := sess.Surfaces.SurfaceOf(d.WindowID); ok {

@@ -19,27 +19,19 @@ func (e *env) focusedCell() string {
 	return e.evalString("(c => c ? c.rowIndex + '/' + c.column.getColId() : 'none')(grid.getFocusedCell())")
 }
 
-// TestGridSeekBothAxes (issue 28, point 1): AG Grid Community draws about
-// 15 of its 2,000 rows and 11 of its 42 columns; electron_scroll_into_view
-// reaches any cell, by role/name or by a selector of its row and column, in
-// both axes, by jumping to the row and column the grid's aria indexes
-// point at rather than paging, and the click lands on that cell (the
-// grid's own focused cell says so).
-func TestGridSeekBothAxes(t *testing.T) {
-	e := componentsEnv(t, "aggrid.html")
-	cases := []struct {
-		name string
-		args map[string]any
-		want string // AG Grid's focused cell after the click: row/col id
-	}{
-		{"r300c2", map[string]any{"role": "gridcell", "name": "r300c2"}, "300/c2"},
-		{"r1999c41", map[string]any{"role": "gridcell", "name": "r1999c41"}, "1999/c41"},
-		{"r5c38 (a column not drawn)", map[string]any{"role": "gridcell", "name": "r5c38"}, "5/c38"},
-		{"selector", map[string]any{"selector": `[row-id="1500"] [col-id="c2"]`}, "1500/c2"},
-		{"name_contains", map[string]any{"role": "gridcell", "name_contains": "r1234c40"}, "1234/c40"},
-		// Only the row is known (^= is no [attr=value]): its columns are swept.
-		{"selector, row only", map[string]any{"selector": `[row-id="700"] [col-id^="c7"]`}, "700/c7"},
-	}
+// gridSeek is one cell to reach: how it is named, and the grid's own word
+// on the cell that has focus after the click.
+type gridSeek struct {
+	name string
+	args map[string]any
+	want string
+}
+
+// seekAndClick reaches each cell with electron_scroll_into_view within
+// gridSeekLimit, clicks it (by the ref it answered, or by its selector),
+// and checks with the grid's own word (focused) that the click landed there.
+func seekAndClick(t *testing.T, e *env, cases []gridSeek, focused func() string) {
+	t.Helper()
 	for _, c := range cases {
 		t0 := time.Now()
 		r := e.ok("electron_scroll_into_view", c.args)
@@ -55,10 +47,30 @@ func TestGridSeekBothAxes(t *testing.T) {
 			t.Fatalf("%s: no ref: %v", c.name, r)
 		}
 		e.ok("electron_click", click)
-		if got := e.focusedCell(); got != c.want {
+		if got := focused(); got != c.want {
 			t.Errorf("%s: the grid's focused cell is %s after the click, want %s", c.name, got, c.want)
 		}
 	}
+}
+
+// TestGridSeekBothAxes (issue 28, point 1): AG Grid Community draws about
+// 15 of its 2,000 rows and 11 of its 42 columns; electron_scroll_into_view
+// reaches any cell, by role/name or by a selector of its row and column, in
+// both axes, by jumping to the row and column the grid's aria indexes
+// point at rather than paging, and the click lands on that cell (the
+// grid's own focused cell says so).
+func TestGridSeekBothAxes(t *testing.T) {
+	e := componentsEnv(t, "aggrid.html")
+	cases := []gridSeek{ // want: AG Grid's focused cell after the click, row/col id
+		{"r300c2", map[string]any{"role": "gridcell", "name": "r300c2"}, "300/c2"},
+		{"r1999c41", map[string]any{"role": "gridcell", "name": "r1999c41"}, "1999/c41"},
+		{"r5c38 (a column not drawn)", map[string]any{"role": "gridcell", "name": "r5c38"}, "5/c38"},
+		{"selector", map[string]any{"selector": `[row-id="1500"] [col-id="c2"]`}, "1500/c2"},
+		{"name_contains", map[string]any{"role": "gridcell", "name_contains": "r1234c40"}, "1234/c40"},
+		// Only the row is known (^= is no [attr=value]): its columns are swept.
+		{"selector, row only", map[string]any{"selector": `[row-id="700"] [col-id^="c7"]`}, "700/c7"},
+	}
+	seekAndClick(t, e, cases, e.focusedCell)
 }
 
 // TestGridSeekReactDataGrid (issue 28, point 1, a second library of the
@@ -69,11 +81,7 @@ func TestGridSeekBothAxes(t *testing.T) {
 // that cell: the grid's own active position says so.
 func TestGridSeekReactDataGrid(t *testing.T) {
 	e := componentsEnv(t, "datagrid.html")
-	cases := []struct {
-		name string
-		args map[string]any
-		want string // the grid's active position after the click: row/column key
-	}{
+	cases := []gridSeek{ // want: the grid's active position after the click, row/column key
 		{"r300c2", map[string]any{"role": "gridcell", "name": "r300c2"}, "300/c2"},
 		{"r1999c41", map[string]any{"role": "gridcell", "name": "r1999c41"}, "1999/c41"},
 		{"r5c38 (a column not drawn)", map[string]any{"role": "gridcell", "name": "r5c38"}, "5/c38"},
@@ -82,25 +90,7 @@ func TestGridSeekReactDataGrid(t *testing.T) {
 		{"selector", map[string]any{"selector": `[aria-rowindex="1502"] [aria-colindex="3"]`}, "1500/c2"},
 		{"r0c0, back at the start", map[string]any{"role": "gridcell", "name": "r0c0"}, "0/c0"},
 	}
-	for _, c := range cases {
-		t0 := time.Now()
-		r := e.ok("electron_scroll_into_view", c.args)
-		took := time.Since(t0)
-		t.Logf("%s: %v (scrolled_pages %v, server %v ms)", c.name, took.Round(time.Millisecond), r["scrolled_pages"], r["_meta"].(map[string]any)["elapsed_ms"])
-		if took > gridSeekLimit {
-			t.Errorf("%s: the seek took %v (target 2 s)", c.name, took)
-		}
-		click := map[string]any{"ref": r["ref"]}
-		if sel, ok := c.args["selector"]; ok {
-			click = map[string]any{"selector": sel}
-		} else if num(r["ref"]) == 0 {
-			t.Fatalf("%s: no ref: %v", c.name, r)
-		}
-		e.ok("electron_click", click)
-		if got := e.evalString("window.active()"); got != c.want {
-			t.Errorf("%s: the grid's active cell is %s after the click, want %s", c.name, got, c.want)
-		}
-	}
+	seekAndClick(t, e, cases, func() string { return e.evalString("window.active()") })
 	// A cell the grid does not hold, within a short time limit: not
 	// found, and the answer says the search was cut short, not that the
 	// cell does not exist.

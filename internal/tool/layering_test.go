@@ -22,19 +22,8 @@ var stillTalksCDP = map[string]bool{}
 // belongs in the domain packages (page, input, surface, session, capture,
 // nav, ...), which tool calls.
 func TestToolTalksNoCDP(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for f, src := range nonTestSources(t) {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
@@ -208,4 +197,28 @@ func TestHouseMapImports(t *testing.T) {
 	if checked < 50 {
 		t.Fatalf("checked only %d files: the house map was not read", checked)
 	}
+}
+
+// nonTestSources reads the package's non-test Go files, by name.
+func nonTestSources(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = src
+	}
+	if len(out) == 0 {
+		t.Fatal("no .go files found: the test ran outside internal/tool")
+	}
+	return out
 }

@@ -92,7 +92,7 @@ func (a *screenshotArgs) validate() error {
 			return errs.BadArg("quality", "must be between 0 and 100")
 		}
 	default:
-		return errs.BadArg("format", "%s is not a format; use png or jpeg", clipQuote(a.Format))
+		return errs.BadArg("format", "%s is not a format; use png or jpeg", errs.Quote(a.Format))
 	}
 	if c := a.Clip; c != nil {
 		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {

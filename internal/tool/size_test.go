@@ -2,9 +2,6 @@ package tool
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -21,19 +18,8 @@ const toolLinesTarget = 6000
 // package and shape the result, and the dispatcher and MCP plumbing.
 // Application logic and state belong in a package below it.
 func TestToolPackageSize(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, src := range nonTestSources(t) {
 		n += bytes.Count(src, []byte("\n"))
 	}
 	if n == 0 {

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -57,13 +56,4 @@ func namesNotOffered(text string, off func(string) bool) bool {
 		}
 	}
 	return false
-}
-
-func clipQuote(s string) string {
-	const n = 80
-	r := []rune(s)
-	if len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return strconv.Quote(s)
 }

@@ -81,7 +81,7 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 	}
 	exact := sameText(out.After.Reveal(), text)
 	if !exact && out.After.Reveal() == out.Before.Reveal() {
-		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", clipQuote(out.After.String()))
+		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", errs.Quote(out.After.String()))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
 	changed, waited := out.Before.Reveal() != out.After.Reveal(), waitedMS(acted)
@@ -188,11 +188,11 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 					return nil, err
 				}
 				if view.Changed <= 0 {
-					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", clipQuote(after.Text.String()))
+					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", errs.Quote(after.Text.String()))
 					e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
 					return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
 				}
-				out.Effect = "the field holds " + clipQuote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
+				out.Effect = "the field holds " + errs.Quote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
 			}
 		}
 	}
