@@ -1,14 +1,8 @@
 package tool
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,14 +157,6 @@ type CaptureStartResult struct {
 	FailedTargets []network.Failure `json:"failed_targets,omitempty"`
 }
 
-// noTargets turns a sync where every target failed into an error.
-func noTargets(err error, ok int, fails []network.Failure) error {
-	if err == nil && ok == 0 && len(fails) > 0 {
-		return errs.New(errs.CDPTimeout, "no target took it: %s: %s", fails[0].TargetID, fails[0].Error)
-	}
-	return err
-}
-
 func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*CaptureStartResult, error) {
 	n, err := netOf(c)
 	if err != nil {
@@ -178,15 +164,9 @@ func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*Ca
 	}
 	m, _ := a.compile()
 	bodies, _ := a.bodies()
-	k, fails, err := n.StartCapture(ctx, network.CaptureOptions{Match: m, Bodies: bodies, MaxBodyBytes: a.MaxBodyBytes, BodyTypes: a.BodyContentTypes, BodyBudget: a.BodyBudgetBytes})
-	if err != nil && errs.CodeOf(err) == errs.AlreadyCapturing {
-		return nil, err
-	}
-	err = noTargets(err, k, fails)
+	k, fails, err := n.StartCaptureChecked(ctx, network.CaptureOptions{Match: m, Bodies: bodies, MaxBodyBytes: a.MaxBodyBytes, BodyTypes: a.BodyContentTypes, BodyBudget: a.BodyBudgetBytes})
 	if err != nil {
-		// Capture is on where it could be enabled; say what failed.
-		_, _ = n.StopCapture(context.WithoutCancel(ctx))
-		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling network capture")
+		return nil, err
 	}
 	return &CaptureStartResult{Capturing: true, URLs: a.URLs, Methods: a.Methods, Targets: k, FailedTargets: fails}, nil
 }
@@ -393,22 +373,6 @@ type StubResult struct {
 	FailedTargets []network.Failure `json:"failed_targets,omitempty"`
 }
 
-func readBounded(path string, limit int64, field string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, errs.New(errs.FileNotFound, "%s: %v", field, err).With("field", field)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, errs.BadArg(field, "reading %s: %v", path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, errs.BadArg(field, "%s is larger than %d bytes", path, limit)
-	}
-	return data, nil
-}
-
 func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error) {
 	m, _ := a.compile()
 	s := &network.Stub{Match: m, Status: a.Status, Headers: a.Headers, ContentType: a.ContentType, Abort: strings.ToLower(a.Abort), DelayMs: a.DelayMs, Times: a.Times}
@@ -422,7 +386,7 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error)
 		if err != nil {
 			return nil, err
 		}
-		if s.Body, err = readBounded(path, maxStubBodyFile, "bodyFile"); err != nil {
+		if s.Body, err = network.ReadBounded(path, maxStubBodyFile, "bodyFile"); err != nil {
 			return nil, err
 		}
 	}
@@ -433,10 +397,9 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error)
 	if err != nil {
 		return nil, err
 	}
-	id, k, fails, err := n.AddStub(ctx, s)
-	if err = noTargets(err, k, fails); err != nil {
-		_, _ = n.RemoveStubs(context.WithoutCancel(ctx), id, "")
-		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling interception")
+	id, k, fails, err := n.AddStubChecked(ctx, s)
+	if err != nil {
+		return nil, err
 	}
 	action := "fulfill"
 	switch {
@@ -562,11 +525,12 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHA
 	if err != nil {
 		return nil, err
 	}
-	data, err := readBounded(path, maxHARFile, "path")
+	data, err := network.ReadBounded(path, maxHARFile, "path")
 	if err != nil {
 		return nil, err
 	}
-	data, open, err := harSource(ctx, c, path, data)
+	check := func(p string) (string, error) { return c.Server.files.CheckRead(ctx, "path", p) }
+	data, open, err := network.HARSource(path, data, maxHARFile, "path", check)
 	if err != nil {
 		return nil, err
 	}
@@ -583,82 +547,11 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*ReplayHA
 	if err != nil {
 		return nil, err
 	}
-	id, k, fails, err := n.AddStub(ctx, &network.Stub{Match: m, HAR: arch, NotFound: nf})
-	if err = noTargets(err, k, fails); err != nil {
-		_, _ = n.RemoveStubs(context.WithoutCancel(ctx), id, "")
-		return nil, errs.Wrap(errs.CodeOf(err), err, "enabling interception")
+	id, k, fails, err := n.AddStubChecked(ctx, &network.Stub{Match: m, HAR: arch, NotFound: nf})
+	if err != nil {
+		return nil, err
 	}
 	return &ReplayHARResult{ID: id, Entries: arch.Count, NotFound: nf, Targets: k, FailedTargets: fails}, nil
-}
-
-// harSource returns the HAR document of a file read for replay and how
-// to read the side files its entries name (Playwright's recordHar with
-// content 'attach'): a zip (recordHar to a .zip path) holds the HAR and
-// its side files; a .har file has them next to it, under the file roots.
-// Side files together are bounded like the HAR itself.
-func harSource(ctx context.Context, c *Call, path string, data []byte) ([]byte, network.HARFiles, error) {
-	budget := int64(maxHARFile)
-	take := func(n int64) error {
-		if budget -= n; budget < 0 {
-			return errs.BadArg("path", "the HAR's side files are larger than %d MiB together", maxHARFile>>20)
-		}
-		return nil
-	}
-	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
-		dir := filepath.Dir(path)
-		return data, func(name string) ([]byte, error) {
-			p, err := c.Server.files.CheckRead(ctx, "path", filepath.Join(dir, filepath.FromSlash(name)))
-			if err != nil {
-				return nil, err
-			}
-			b, err := readBounded(p, maxHARFile, "path")
-			if err == nil {
-				err = take(int64(len(b)))
-			}
-			return b, err
-		}, nil
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, nil, errs.New(errs.HARInvalid, "%s looks like a zip but is not one: %v", path, err).With("path", "$")
-	}
-	files := map[string]*zip.File{}
-	var har *zip.File
-	for _, f := range zr.File {
-		files[f.Name] = f
-		if har == nil && strings.HasSuffix(strings.ToLower(f.Name), ".har") {
-			har = f
-		}
-	}
-	read := func(f *zip.File) ([]byte, error) {
-		if int64(f.UncompressedSize64) > budget || f.UncompressedSize64 > uint64(maxHARFile) {
-			return nil, take(int64(f.UncompressedSize64))
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, errs.Wrap(errs.HARInvalid, err, "reading "+f.Name+" in the zip").With("path", "$")
-		}
-		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, budget+1))
-		if err != nil {
-			return nil, errs.Wrap(errs.HARInvalid, err, "reading "+f.Name+" in the zip").With("path", "$")
-		}
-		return b, take(int64(len(b)))
-	}
-	if har == nil {
-		return nil, nil, errs.New(errs.HARInvalid, "the zip %s holds no .har file", path).With("path", "$")
-	}
-	doc, err := read(har)
-	if err != nil {
-		return nil, nil, err
-	}
-	return doc, func(name string) ([]byte, error) {
-		f := files[name]
-		if f == nil {
-			return nil, errs.New(errs.FileNotFound, "the zip has no %s", name).With("field", "path")
-		}
-		return read(f)
-	}, nil
 }
 
 type conditionsArgs struct {
@@ -703,9 +596,9 @@ func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*Condit
 		return nil, err
 	}
 	cond := network.Conditions{Offline: a.Offline, LatencyMs: a.LatencyMs, DownloadKbps: a.DownloadKbps, UploadKbps: a.UploadKbps, CacheDisabled: a.CacheDisabled}
-	k, fails, err := n.SetConditions(ctx, a.WindowID, cond)
-	if err = noTargets(err, k, fails); err != nil {
-		return nil, errs.Wrap(errs.CodeOf(err), err, fmt.Sprintf("setting network conditions on %d targets", k))
+	k, fails, err := n.SetConditionsChecked(ctx, a.WindowID, cond)
+	if err != nil {
+		return nil, err
 	}
 	return &ConditionsResult{WindowID: a.WindowID, Conditions: cond, Cleared: cond.Zero(), Targets: k, FailedTargets: fails}, nil
 }
