@@ -41,7 +41,7 @@ func runThen(ctx context.Context, c *Call, name string, p *page.ThenPlan, v any)
 			return nil, actedThen(name, v, err)
 		}
 		if !w.Met {
-			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.What, p.Timeout.Milliseconds(), clipMessage(string(w.Actual), 200))
+			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.What, p.Timeout.Milliseconds(), page.Clip(string(w.Actual), 200))
 			return nil, actedThen(name, v, e)
 		}
 	}

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -164,16 +163,11 @@ type sleepResult struct {
 }
 
 func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error) {
-	capped := int64(*a.Ms) > maxSleep.Milliseconds() // before multiplying: 1e13 ms overflows a Duration
-	d := maxSleep
-	if !capped {
-		d = time.Duration(*a.Ms) * time.Millisecond
+	waited, capped, err := page.Sleep(ctx, *a.Ms, maxSleep)
+	if err != nil {
+		return nil, err
 	}
-	start := time.Now()
-	if !page.Pause(ctx, d) {
-		return nil, errs.FromContext(ctx, errs.OperationTimeout, "sleeping")
-	}
-	out := &sleepResult{WaitedMS: time.Since(start).Milliseconds()}
+	out := &sleepResult{WaitedMS: waited.Milliseconds()}
 	if capped {
 		out.Capped, out.Clamped = true, true // clamped: stagewright's name
 		out.RequestedMS = a.Ms
@@ -220,7 +214,7 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 		return nil, err
 	}
 	if !w.Met {
-		return nil, waitTimeout(w, a.timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
+		return nil, page.WaitTimeout(w, a.timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
 			With("state", state).With("last_state", w.Actual)
 	}
 	actual, err := page.ActualAs[*page.Presence](w)
@@ -264,7 +258,7 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitRes
 		return nil, err
 	}
 	if !w.Met {
-		e := waitTimeout(w, a.timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), shortJSON(a.State)).
+		e := page.WaitTimeout(w, a.timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), page.ShortJSON(a.State)).
 			With("expected", a.State).With("last_state", w.Actual)
 		if !w.Found {
 			e.Message += " (no element matched)"
@@ -307,7 +301,7 @@ func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitRes
 		return nil, err
 	}
 	if !w.Met {
-		return nil, waitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
+		return nil, page.WaitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
 			With("event_name", a.EventName).With("last_state", nil)
 	}
 	ev, err := w.EventSeen()
@@ -553,56 +547,13 @@ func runExpectation[T any](ctx context.Context, c *Call, cond page.Condition, ti
 		return nil, err
 	}
 	if !w.Met {
-		msg := fmt.Sprintf("%s: expected %s, actual %s", subject, shortJSON(expected), clipMessage(string(w.Actual), 300))
-		if cond.Locator != (page.Locator{}) && !w.Found && cond.Kind != page.CondVisible {
-			msg = fmt.Sprintf("%s: expected %s, but no element matched", subject, shortJSON(expected))
-		}
-		if timeout > 0 {
-			msg += fmt.Sprintf(" (checked for %d ms)", timeout.Milliseconds())
-		} else {
-			msg += " (checked once)"
-		}
-		if w.Navigations > 0 {
-			msg += fmt.Sprintf("; the document was replaced %d time(s) meanwhile", w.Navigations)
-		}
-		e := errs.New(errs.ExpectationFailed, "%s", msg).With("expected", expected).With("actual", w.Actual).
-			With("timeout_ms", timeout.Milliseconds()).With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)
-		if cond.Locator != (page.Locator{}) && cond.Kind != page.CondURL && cond.Kind != page.CondCount {
-			e.With("found", w.Found)
-		}
-		if w.Length > 0 && len(w.Actual) > 0 && w.Actual[0] == '"' && w.Length > 2000 {
-			e.With("actual_length", w.Length)
-		}
-		if w.Navigations > 0 {
-			e.With("navigations", w.Navigations)
-		}
-		return nil, e
+		return nil, page.ExpectationFailed(w, cond, timeout, expected, subject)
 	}
 	actual, err := page.ActualAs[T](w)
 	if err != nil {
 		return nil, err
 	}
 	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, waitDone: waitDoneOf(w)}, nil
-}
-
-// waitTimeout is the WAIT_TIMEOUT of a wait that did not see its
-// condition.
-func waitTimeout(w *page.WaitResult, timeout time.Duration, format string, args ...any) *errs.Error {
-	msg := fmt.Sprintf(format, args...)
-	if timeout > 0 {
-		msg += fmt.Sprintf(" within %d ms", timeout.Milliseconds())
-	} else {
-		msg += " (checked once)"
-	}
-	if w.Navigations > 0 {
-		msg += fmt.Sprintf("; the document was replaced %d time(s) meanwhile", w.Navigations)
-	}
-	e := errs.New(errs.WaitTimeout, "%s", msg).With("timeout_ms", timeout.Milliseconds()).
-		With("elapsed_ms", w.Elapsed.Milliseconds()).With("surface_id", w.SurfaceID)
-	if w.Navigations > 0 {
-		e.With("navigations", w.Navigations)
-	}
-	return e
 }
 
 // waitDone is what every wait's success carries after its own fields.
@@ -623,20 +574,4 @@ func waitSurface(res *surface.Resolution, w *page.WaitResult) onSurface {
 		out.Fallback = res.Fallback
 	}
 	return out
-}
-
-// shortJSON is v as short JSON for a message.
-func shortJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return clipMessage(string(b), 300)
-}
-
-func clipMessage(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
