@@ -493,3 +493,16 @@ func letterKey(name string, mods int) string {
 	}
 	return name
 }
+
+// EditorChords are the chords that select everything and go to the end
+// of a document in an editor, on this machine's platform.
+func EditorChords() (selectAll, end Chord) {
+	if runtime.GOOS == "darwin" {
+		selectAll, _ = ParseChord("Meta+a")
+		end, _ = ParseChord("Meta+ArrowDown")
+		return
+	}
+	selectAll, _ = ParseChord("Control+a")
+	end, _ = ParseChord("Control+End")
+	return
+}

@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"reflect"
-	"runtime"
 	"strings"
 	"time"
 
@@ -28,24 +27,6 @@ func (a *editorArgs) validate() error {
 		return err
 	}
 	return a.actArgs.validate()
-}
-
-// editorChords are the chords that select everything and go to the end
-// of a document in an editor, on this machine's platform.
-func editorChords() (selectAll, end input.Chord) {
-	if runtime.GOOS == "darwin" {
-		selectAll, _ = input.ParseChord("Meta+a")
-		end, _ = input.ParseChord("Meta+ArrowDown")
-		return
-	}
-	selectAll, _ = input.ParseChord("Control+a")
-	end, _ = input.ParseChord("Control+End")
-	return
-}
-
-// collapseSpace reduces every run of white space to one space.
-func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
 }
 
 // inputResult is what the text tools answer: electron_type and
@@ -124,7 +105,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 		e.Hint = "Target the editor itself (its editable area, or the element a click on which puts the caret in it); electron_focused_element shows what has the focus."
 		return nil, e.With("surface_id", res.SurfaceID).With("editor", kind)
 	}
-	selectAll, end := editorChords()
+	selectAll, end := input.EditorChords()
 	move := end
 	if replace {
 		move = selectAll
@@ -132,7 +113,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	if err := input.PressChord(ctx, res.InputRoot, move); err != nil {
 		return nil, err
 	}
-	before, err := settledEditor(ctx, c, f, loc)
+	before, err := c.Session.Pages.SettledEditor(ctx, f, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -174,8 +155,8 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	// held still.
 	var after *page.EditorState
 	var v page.Verdict
-	for settle := time.Now().Add(editorSettle); ; {
-		if after, err = settledEditor(ctx, c, f, loc); err != nil {
+	for settle := time.Now().Add(page.EditorSettle); ; {
+		if after, err = c.Session.Pages.SettledEditor(ctx, f, loc); err != nil {
 			return nil, err
 		}
 		if v = page.VerifyInsertion(&before.Text, &after.Text, text, replace); v.Verified != "" || !time.Now().Before(settle) {
@@ -189,7 +170,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	if editor == "" {
 		editor = "plain"
 	}
-	typed, observed := len([]rune(text)), clipObserved(v.Observed)
+	typed, observed := len([]rune(text)), page.ClipRunes(v.Observed, maxObserved)
 	out := &inputResult{onSurface: surfaceOf(res), Editor: editor, Path: path, Typed: &typed, Replaced: &replace,
 		Text: &observed, WindowID: res.InputRootID, Mode: before.Mode}
 	if kind != "" && after.Text.Readable {
@@ -204,77 +185,24 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	case v.Verified == "partial":
 		out.Match, out.Verified, out.CheckedLines = "partial", "partial", v.CheckedLines
 		out.Note = "the editor draws only the lines in view: the " + itoa(v.CheckedLines) + " drawn lines that end the text equal it; the lines out of view were not read"
-	case after.Text.Drawn && collapseSpace(v.Observed) == collapseSpace(expectedWhole(&before.Text, text, replace)):
+	case after.Text.Drawn && page.CollapseSpace(v.Observed) == page.CollapseSpace(page.ExpectedWhole(&before.Text, text, replace)):
 		// An element not known as an editor, read from what it draws: its
 		// spacing may be its own.
 		out.Match, out.Verified = "ignoring white space", "ignoring white space"
 	case text != "" && reflect.DeepEqual(before.Text, after.Text):
-		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, pathName(path))
+		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, page.InsertPathName(path))
 		e.Hint = "The editor took nothing (it may be read-only, or busy). Nothing was inserted, so the same call is safe once it takes text; check electron_get_state or electron_focused_element."
-		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", clipObserved(v.Observed))
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", page.ClipRunes(v.Observed, maxObserved))
 	default:
-		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", pathName(path), editor, v.Mismatch)
+		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", page.InsertPathName(path), editor, v.Mismatch)
 		if out.ReadFrom == "drawn" && (kind == page.EditorQuill || kind == page.EditorProseMirror || kind == page.EditorLexical) {
 			// A rich-text editor read from its blocks: what it draws
 			// beside the text (handles, widgets) reads as text too.
 			e.Hint = "The text was read from what the editor draws (the page exposes no model of it), which may include the editor's own decorations (block handles, widgets): compare details.observed with the text before undoing anything; if only such additions differ, the text is in."
 		}
-		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("read_from", out.ReadFrom).With("observed", clipObserved(v.Observed))
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("read_from", out.ReadFrom).With("observed", page.ClipRunes(v.Observed, maxObserved))
 	}
 	return out, nil
-}
-
-// editorSettle is how long a difference between an editor's drawn text
-// and the expected one may last before it counts.
-const editorSettle = 1500 * time.Millisecond
-
-// settledEditor reads an editor until two reads (each after two animation
-// frames) agree, for at most editorSettle.
-func settledEditor(ctx context.Context, c *Call, f page.Frame, loc page.Locator) (*page.EditorState, error) {
-	prev, err := c.Session.Pages.EditorState(ctx, f, loc)
-	if err != nil {
-		return nil, err
-	}
-	for deadline := time.Now().Add(editorSettle); time.Now().Before(deadline); {
-		next, err := c.Session.Pages.EditorState(ctx, f, loc)
-		if err != nil {
-			return nil, err
-		}
-		if reflect.DeepEqual(prev.Text, next.Text) {
-			return next, nil
-		}
-		prev = next
-	}
-	return prev, nil
-}
-
-// expectedWhole is what a fully read element should hold after the
-// insertion.
-func expectedWhole(before *page.EditorText, text string, replace bool) string {
-	if replace || before.Whole == nil {
-		return text
-	}
-	return *before.Whole + text
-}
-
-func pathName(path string) string {
-	switch path {
-	case "paste":
-		return "paste"
-	case "insertText":
-		return "text insertion"
-	case "key":
-		return "Backspace"
-	}
-	return "caret move"
-}
-
-func clipObserved(s string) string {
-	r := []rune(s)
-	if len(r) > maxObserved {
-		return string(r[:maxObserved]) + "…"
-	}
-	return s
 }
 
 // insertIntoTerminal sends text to a terminal (xterm.js) as a paste on its

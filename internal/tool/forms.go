@@ -127,29 +127,12 @@ func selectOption(ctx context.Context, c *Call, a *selectArgs) (*selectResult, e
 	if err != nil {
 		return nil, err
 	}
-	if !sameSet(out.Values, out.Wanted) {
+	if !page.SameSet(out.Values, out.Wanted) {
 		e := errs.New(errs.TypeNoEffect, "the select holds %v, not %v: the page reset the choice", out.Values, out.Wanted)
 		return nil, e.With("values", out.Values).With("wanted", out.Wanted).With("surface_id", res.SurfaceID)
 	}
 	r := &selectResult{onSurface: surfaceOf(res), Values: out.Values, Labels: out.Labels,
-		Changed: !sameSet(out.Before, out.Values), WaitedMS: waitedMS(acted)}
+		Changed: !page.SameSet(out.Before, out.Values), WaitedMS: waitedMS(acted)}
 	r.noteChanged(acted.Changed)
 	return r, nil
-}
-
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	seen := map[string]int{}
-	for _, s := range a {
-		seen[s]++
-	}
-	for _, s := range b {
-		if seen[s] == 0 {
-			return false
-		}
-		seen[s]--
-	}
-	return true
 }

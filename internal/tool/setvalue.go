@@ -62,7 +62,7 @@ func setValue(ctx context.Context, c *Call, a *setValueArgs) (*setValueResult, e
 	out.noteChanged(acted.Changed)
 	if st.Kind != "aria" {
 		out.Value, out.Was = st.Value, st.Before
-		if sameValue(st.Kind, st.Value, *a.Value) {
+		if page.SameValue(st.Kind, st.Value, *a.Value) {
 			return out, nil
 		}
 		if st.Value == st.Before {
@@ -74,20 +74,6 @@ func setValue(ctx context.Context, c *Call, a *setValueArgs) (*setValueResult, e
 		return out, nil
 	}
 	return moveByKeys(ctx, c, a, res, f, st, out)
-}
-
-// sameValue compares an input's value with the one asked for: numbers as
-// numbers, colors without case.
-func sameValue(kind, got, want string) bool {
-	switch kind {
-	case "range", "number":
-		g, err1 := strconv.ParseFloat(got, 64)
-		w, err2 := strconv.ParseFloat(strings.TrimSpace(want), 64)
-		return err1 == nil && err2 == nil && g == w
-	case "color":
-		return strings.EqualFold(got, want)
-	}
-	return got == want
 }
 
 // moveByKeys moves an ARIA value control to the value with its own keys
@@ -102,9 +88,9 @@ func moveByKeys(ctx context.Context, c *Call, a *setValueArgs, res *surface.Reso
 		return nil, errs.New(errs.TypeNoEffect, "the %s has no aria-valuenow, so its value cannot be read or verified", st.Role).With("surface_id", res.SurfaceID)
 	}
 	if (st.VMin != nil && want < *st.VMin) || (st.VMax != nil && want > *st.VMax) {
-		return nil, errs.BadArg("value", "%s lies outside the %s's range %s to %s", numStr(want), st.Role, fptr(st.VMin), fptr(st.VMax))
+		return nil, errs.BadArg("value", "%s lies outside the %s's range %s to %s", page.NumStr(want), st.Role, page.NumPtrStr(st.VMin), page.NumPtrStr(st.VMax))
 	}
-	out.Was = numStr(*st.Now)
+	out.Was = page.NumStr(*st.Now)
 	if _, err := c.Session.Pages.Focus(ctx, f, a.locator(), a.timeout()); err != nil {
 		return nil, err
 	}
@@ -146,7 +132,7 @@ func moveByKeys(ctx context.Context, c *Call, a *setValueArgs, res *surface.Reso
 	}
 	for now != want {
 		if out.Keys >= maxValueKeys {
-			e := errs.New(errs.TypeMismatch, "the %s is at %s after %d keys, not at %s", st.Role, numStr(now), out.Keys, numStr(want))
+			e := errs.New(errs.TypeMismatch, "the %s is at %s after %d keys, not at %s", st.Role, page.NumStr(now), out.Keys, page.NumStr(want))
 			return nil, e.With("value", now).With("surface_id", res.SurfaceID)
 		}
 		key := up
@@ -159,27 +145,17 @@ func moveByKeys(ctx context.Context, c *Call, a *setValueArgs, res *surface.Reso
 		}
 		switch {
 		case next == now:
-			e := errs.New(errs.TypeNoEffect, "the %s stays at %s when %s is pressed: it does not move by keys (or is read-only)", st.Role, numStr(now), key)
+			e := errs.New(errs.TypeNoEffect, "the %s stays at %s when %s is pressed: it does not move by keys (or is read-only)", st.Role, page.NumStr(now), key)
 			e.Hint = "The control ignored its arrow keys. Drag its thumb instead (electron_drag), or check that it is enabled (electron_get_state)."
 			return nil, e.With("value", now).With("surface_id", res.SurfaceID)
 		case (next > want) != (now > want) && next != want:
 			// A step passed over the value: it is not one the control takes.
-			e := errs.New(errs.TypeMismatch, "the %s moves in steps of %s and cannot hold %s; it is at %s now (the nearest values are %s and %s)", st.Role, numStr(math.Abs(next-now)), numStr(want), numStr(next), numStr(min(now, next)), numStr(max(now, next)))
+			e := errs.New(errs.TypeMismatch, "the %s moves in steps of %s and cannot hold %s; it is at %s now (the nearest values are %s and %s)", st.Role, page.NumStr(math.Abs(next-now)), page.NumStr(want), page.NumStr(next), page.NumStr(min(now, next)), page.NumStr(max(now, next)))
 			e.Hint = "Ask for one of the values the control takes (its steps), e.g. the nearest one named in the message."
 			return nil, e.With("value", next).With("surface_id", res.SurfaceID)
 		}
 		now = next
 	}
-	out.Value = numStr(now)
+	out.Value = page.NumStr(now)
 	return out, nil
 }
-
-func fptr(v *float64) string {
-	if v == nil {
-		return "?"
-	}
-	return numStr(*v)
-}
-
-// numStr writes a number as short as it reads: 75, 0.5.
-func numStr(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

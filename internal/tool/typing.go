@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
@@ -24,17 +23,6 @@ func (a *typeArgs) validate() error {
 		return err
 	}
 	return a.actArgs.validate()
-}
-
-// sameText compares what a field holds with what was meant, forgiving an
-// editing host's trailing newline and non-breaking spaces.
-func sameText(got, want string) bool {
-	norm := func(s string) string {
-		s = strings.ReplaceAll(s, "\u00a0", " ")
-		s = strings.ReplaceAll(s, "\r\n", "\n")
-		return strings.TrimRight(s, "\n")
-	}
-	return norm(got) == norm(want)
 }
 
 func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, error) {
@@ -79,7 +67,7 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 	if out.After.IsSecret() {
 		c.secretArg("text")
 	}
-	exact := sameText(out.After.Reveal(), text)
+	exact := page.SameText(out.After.Reveal(), text)
 	if !exact && out.After.Reveal() == out.Before.Reveal() {
 		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", errs.Quote(out.After.String()))
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
