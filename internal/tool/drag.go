@@ -9,7 +9,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // electron_drag.
@@ -104,7 +103,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
 	steps := a.Steps
 	if steps == 0 {
-		steps = input.DragSteps(from, to, dragSpan(p.acted, from, to))
+		steps = input.DragSteps(from, to, p.acted.DragSpan(to.X-from.X, to.Y-from.Y))
 	}
 	out, err := input.PlayDrag(ctx, res.InputRoot, input.DragPlan{From: from, To: to, Steps: steps, Started: func() (input.DragStart, error) {
 		r, err := c.Session.Pages.DragReport(ctx, f, true)
@@ -146,7 +145,12 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 		ok.Index, ok.Order = &o.Index, o.Order
 		if o.Reorder {
 			ok.Verified = true
-			return checkOrder(res, out, o, ok)
+			if e := o.Failed(out.Mode, out.Refused); e != nil {
+				return nil, e.With("surface_id", res.SurfaceID)
+			}
+			reordered := true
+			ok.Reordered = &reordered
+			return ok, nil
 		}
 		ok.Reordered = &o.Moved
 	}
@@ -162,7 +166,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 		return ok, nil
 	}
 	if out.Mode == input.ModeHTML5 {
-		if why := html5Refusal(out, r); why != "" {
+		if why := r.HTML5Refusal(out.Refused, out.Handed); why != "" {
 			e := errs.New(errs.TypeNoEffect, "the HTML drag did not drop: %s", why)
 			e.Hint = "The page refused this drag. Check the source and the target (the target's dragover handler must call preventDefault), or try another target."
 			return nil, e.With("surface_id", res.SurfaceID)
@@ -181,59 +185,4 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 		ok.Note = "the page changed (" + strconv.Itoa(n.Changed) + " texts or values moved or changed; it " + n.First + "), but no list order or new place of the source tells whether the item went to the target; check the page"
 	}
 	return ok, nil
-}
-
-// dragSpan is the smaller extent of the source and the target along the
-// drag's main axis (0 when a box is unknown).
-func dragSpan(acted *page.Acted, from, to input.Point) float64 {
-	if acted.Box == nil || acted.ToBox == nil {
-		return 0
-	}
-	dx, dy := to.X-from.X, to.Y-from.Y
-	if dx*dx > dy*dy {
-		return min(acted.Box.Width, acted.ToBox.Width)
-	}
-	return min(acted.Box.Height, acted.ToBox.Height)
-}
-
-// html5Refusal says why an HTML drag that is not a reorder did not drop,
-// or "" when it did.
-func html5Refusal(out input.DragOutcome, r *page.DragReport) string {
-	switch {
-	case out.Refused:
-		return "the page cancelled dragstart on the source"
-	case !out.Handed:
-		return "no drag started from the source (dragstart did not fire)"
-	case !r.Accepted:
-		return "the target did not accept the drop (its dragover was not cancelled)"
-	case !r.Dropped:
-		return "the browser did not drop on the target"
-	}
-	return ""
-}
-
-// checkOrder answers a drag within a list from the order it left: ok when
-// the source is where the target item was, else DRAG_NO_EFFECT (the order
-// did not change; TYPE_NO_EFFECT when the page cancelled dragstart) or
-// DRAG_MISPLACED, with the order.
-func checkOrder(res *surface.Resolution, out input.DragOutcome, o *page.DragOrder, ok *dragResult) (*dragResult, error) {
-	if o.InPlace {
-		reordered := true
-		ok.Reordered = &reordered
-		return ok, nil
-	}
-	var e *errs.Error
-	switch {
-	case !o.Moved && out.Refused:
-		e = errs.New(errs.TypeNoEffect, "the HTML drag did not drop: the page cancelled dragstart on the source; the list kept its order")
-		e.Hint = "The page refused to drag this item (its dragstart handler cancelled it). Check whether it can be dragged (a handle, a disabled item)."
-	case !o.Moved:
-		e = errs.New(errs.DragNoEffect, "the %s drag ended but the list kept its order: %s is still at index %d, not at %d (where %s was)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
-	case o.Index < 0:
-		e = errs.New(errs.DragMisplaced, "the %s drag reordered the list but %s left it (or cannot be told apart from another item)", out.Mode, strconv.Quote(o.Item))
-	default:
-		e = errs.New(errs.DragMisplaced, "the %s drag moved %s to index %d, not to %d where the target was (%s is there now)", out.Mode, strconv.Quote(o.Item), o.Index, o.Target, strconv.Quote(o.AtTarget))
-	}
-	return nil, e.With("order", o.Order).With("before", o.Before).With("index", o.Index).With("target_index", o.Target).
-		With("from_index", o.From).With("mode", out.Mode).With("surface_id", res.SurfaceID)
 }
