@@ -217,19 +217,7 @@ func verifyReceipt(ctx context.Context, c *Call, res *surface.Resolution, f page
 	if r.Got {
 		return r, nil
 	}
-	var e *errs.Error
-	if r.Seen && r.What != nil {
-		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s instead of the element (it moved or something covered it at that moment)", what, point(x, y), r.What.String())
-		e.With("covering", r.What)
-	} else if res.IsInputRoot() {
-		// The window's own document never saw it: the browser gave it to
-		// another renderer there (a frame of another process whose place it
-		// had not caught up with, or a window over the page).
-		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element's document: the browser gave it to another renderer at that point (a frame of another process or a window over the page; %s)", what, point(x, y), c.coverAt(ctx, res, x, y))
-	} else {
-		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach the element: something in an enclosing frame covers it (%s)", what, point(x, y), c.coverAt(ctx, res, x, y))
-	}
-	e.Hint = "The browser's hit-testing gave the event to another element. Close or wait for what covers the element (an overlay, dialog or banner), or act on that first."
+	e := r.Missed(what, point(x, y), res.IsInputRoot(), func() string { return c.coverAt(ctx, res, x, y) })
 	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 }
 
@@ -386,13 +374,7 @@ func verifySpot(ctx context.Context, c *Call, res *surface.Resolution, f page.Fr
 		return true, nil
 	}
 	t := sp.at.Target
-	var e *errs.Error
-	if r.Seen && r.What != nil {
-		e = errs.New(errs.ElementNotVisible, "the %s at %s went to %s, not to %s that was there when the point was checked (something moved or appeared there)", what, point(sp.x, sp.y), r.What.String(), t.Tag+" "+t.Selector)
-		e.With("covering", r.What)
-	} else {
-		e = errs.New(errs.ElementNotVisible, "the %s at %s did not reach surface %s: something in an enclosing frame covers it (%s)", what, point(sp.x, sp.y), res.SurfaceID, c.coverAt(ctx, res, sp.x, sp.y))
-	}
+	e := r.MissedPoint(what, point(sp.x, sp.y), t.Tag+" "+t.Selector, res.SurfaceID, func() string { return c.coverAt(ctx, res, sp.x, sp.y) })
 	e.Hint = "The browser's hit-testing gave the event to another element. Look at the point again (electron_screenshot, electron_snapshot) and wait for what covers it to go, or act on that first."
 	return false, e.With("x", sp.x).With("y", sp.y).With("surface_id", res.SurfaceID)
 }
