@@ -268,3 +268,33 @@ func (s *Store) seekOnce(ctx context.Context, f Frame, q SeekQuery, st *seekStat
 	}
 	return &w, nil
 }
+
+// Reveal scrolls the element loc names into view and waits (timeout)
+// until it is visible and receives the pointer. An element named by a
+// selector that matches nothing yet, or by a role and name (query), may
+// lie in a virtualized list that has not rendered it: q is sought first
+// (for at most seekLimit) and the found element revealed; found is nil
+// when no seek ran. A ref is revealed as it is.
+func (s *Store) Reveal(ctx context.Context, f Frame, loc Locator, q SeekQuery, query bool, seekLimit, timeout time.Duration) (acted *Acted, found *Seeked, err error) {
+	if loc.Ref == 0 {
+		seek := query
+		if !seek {
+			ok, err := s.Exists(ctx, f, loc)
+			if err != nil {
+				return nil, nil, err
+			}
+			seek = !ok
+		}
+		if seek {
+			if found, err = s.Seek(ctx, f, q, seekLimit); err != nil {
+				return nil, nil, err
+			}
+			loc = Locator{Ref: found.Ref}
+		}
+	}
+	acted, err = s.Act(ctx, f, loc, Action{Checks: Checks{Visible: true, Scroll: true, Point: true}}, timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	return acted, found, nil
+}

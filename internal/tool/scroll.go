@@ -172,33 +172,13 @@ func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (*scrol
 	}
 	timeout, _ := page.CheckTimeout("timeoutMs", a.TimeoutMs)
 	loc := page.Locator{Ref: a.Ref, Selector: a.Selector, AllowChanged: a.AllowChanged}
-	var found *page.Seeked
-	if a.Ref == 0 {
-		// A selector that matches something is waited for as before; one
-		// that matches nothing, or a role/name, may lie in a virtualized
-		// list that has not rendered it.
-		seek := a.query()
-		if !seek {
-			ok, err := c.Session.Pages.Exists(ctx, f, loc)
-			if err != nil {
-				return nil, err
-			}
-			seek = !ok
-		}
-		if seek {
-			limit := timeout
-			if a.TimeoutMs == 0 {
-				limit = seekDefault
-			}
-			found, err = c.Session.Pages.Seek(ctx, f, page.SeekQuery{Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
-				List: page.Locator{Ref: a.ListRef, Selector: a.ListSelector}}, limit)
-			if err != nil {
-				return nil, err
-			}
-			loc = page.Locator{Ref: found.Ref}
-		}
+	limit := timeout
+	if a.TimeoutMs == 0 {
+		limit = seekDefault
 	}
-	acted, err := c.Session.Pages.Act(ctx, f, loc, page.Action{Checks: page.Checks{Visible: true, Scroll: true, Point: true}}, timeout)
+	q := page.SeekQuery{Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
+		List: page.Locator{Ref: a.ListRef, Selector: a.ListSelector}}
+	acted, found, err := c.Session.Pages.Reveal(ctx, f, loc, q, a.query(), limit, timeout)
 	if err != nil {
 		return nil, err
 	}
