@@ -81,31 +81,22 @@ func (h *Hung) Clear(target string) {
 	h.mu.Unlock()
 }
 
-// probed is one renderer a probe went to.
-type probed struct {
-	target string
-	probe  *nav.Probe
+// Probe is a probe written on the socket of one renderer (Target) that
+// a call acts in.
+type Probe struct {
+	Target string
+	Probe  *nav.Probe
 }
 
-// Watch writes a probe on the socket of each of targets (the window the
-// call acts in first, then an out-of-process frame that renders its
-// surface) and watches them: when one is not answered in time and no
-// dialog explains the silence (dialogOpen(window)), it notes the target
-// in [Hung] and the returned channel yields what hung(target, waited)
-// returns. stop ends the watch and waits for it; nothing is watched when
-// no probe could be written.
-func Watch(ctx context.Context, sess *session.Session, window string, targets []string, dialogOpen func(window string) bool, hung func(target string, waited time.Duration) error) (<-chan error, func()) {
+// Watch watches the probes the caller wrote (the window the call acts in
+// first, then an out-of-process frame that renders its surface; a probe
+// is written by the caller, which talks to the renderer, not here): when
+// one is not answered in time and no dialog explains the silence
+// (dialogOpen(window)), it notes the target in [Hung] and the returned
+// channel yields what hung(target, waited) returns. stop ends the watch
+// and waits for it; nothing is watched when there is no probe.
+func Watch(ctx context.Context, sess *session.Session, window string, probes []Probe, dialogOpen func(window string) bool, hung func(target string, waited time.Duration) error) (<-chan error, func()) {
 	out := make(chan error, 1)
-	var probes []probed
-	for _, id := range targets {
-		conn, err := sess.Pool.Conn(ctx, id)
-		if err != nil {
-			continue
-		}
-		if p, err := nav.On(conn).StartProbe(ctx); err == nil {
-			probes = append(probes, probed{id, p})
-		}
-	}
 	if len(probes) == 0 {
 		return out, func() {}
 	}
@@ -118,68 +109,37 @@ func Watch(ctx context.Context, sess *session.Session, window string, targets []
 		start := time.Now()
 		for i, pr := range probes {
 			wait := After
-			if h.Is(pr.target) {
+			if h.Is(pr.Target) {
 				wait = Again
 			}
 			// The probes went out together: each waits what is left.
-			answered := pr.probe.Answered(ctx, max(wait-time.Since(start), 0)+10*time.Millisecond)
+			answered := pr.Probe.Answered(ctx, max(wait-time.Since(start), 0)+10*time.Millisecond)
 			// Chromium holds a target's commands while a cross-process
 			// navigation of it is under way (until it commits): that
 			// silence is a slow page, not a stuck one. Wait on, and judge
 			// the renderer once the navigation is over.
-			for !answered && ctx.Err() == nil && (navs.Navigating(window) || navs.Navigating(pr.target)) {
-				answered = pr.probe.Answered(ctx, Again)
-				if !answered && !navs.Navigating(window) && !navs.Navigating(pr.target) {
-					answered = pr.probe.Answered(ctx, Again)
+			for !answered && ctx.Err() == nil && (navs.Navigating(window) || navs.Navigating(pr.Target)) {
+				answered = pr.Probe.Answered(ctx, Again)
+				if !answered && !navs.Navigating(window) && !navs.Navigating(pr.Target) {
+					answered = pr.Probe.Answered(ctx, Again)
 				}
 			}
 			if answered {
-				h.Clear(pr.target)
+				h.Clear(pr.Target)
 				continue
 			}
 			for _, rest := range probes[i:] {
-				rest.probe.Drop()
+				rest.Probe.Drop()
 			}
 			if ctx.Err() != nil || dialogOpen(window) {
 				return // the call ended, or a dialog holds the page: DIALOG_OPEN says so
 			}
-			h.Set(window, pr.target)
-			out <- hung(pr.target, time.Since(start))
+			h.Set(window, pr.Target)
+			out <- hung(pr.Target, time.Since(start))
 			return
 		}
 	}()
 	return out, func() { cancel(); <-done }
-}
-
-// Unstick makes way for a reload, history move or navigation in a window
-// whose renderer is stuck in a script: an out-of-process frame of the
-// window found unresponsive has its script ended on its own target, and
-// when the window was found unresponsive, or answers no probe within
-// [Again], its script is ended (Runtime.terminateExecution) so the
-// document can be replaced; a dialog open in it (dialogOpen) is left to
-// the navigation. It reports whether it ended one.
-func Unstick(ctx context.Context, sess *session.Session, window string, w nav.Window, dialogOpen func(window string) bool) bool {
-	h := Of(sess)
-	stopped := false
-	if frame := h.FrameIn(window); frame != "" {
-		// A frame's renderer is its own process: the window's
-		// terminateExecution does not reach it.
-		if conn, err := sess.Pool.Conn(ctx, frame); err == nil && nav.On(conn).Interrupt(ctx) == nil {
-			stopped = true
-		}
-		h.Clear(frame)
-	}
-	if !h.Is(window) && w.Responsive(ctx, Again) {
-		return stopped
-	}
-	if dialogOpen(window) {
-		return stopped // a dialog, not a script: the navigation answers it
-	}
-	if err := w.Interrupt(ctx); err != nil {
-		return stopped
-	}
-	h.Clear(window)
-	return true
 }
 
 // Navigations notes, per window, when its last main-frame navigation

@@ -49,8 +49,18 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 	if host := sess.Surfaces.HostOf(surface); d.Effects.Page == pageActive && host != "" && host != window {
 		targets = append(targets, host)
 	}
+	var probes []hang.Probe
+	for _, id := range targets {
+		conn, err := sess.Pool.Conn(ctx, id)
+		if err != nil {
+			continue
+		}
+		if p, err := nav.On(conn).StartProbe(ctx); err == nil {
+			probes = append(probes, hang.Probe{Target: id, Probe: p})
+		}
+	}
 	dialogOpen := func(window string) bool { return openDialog(sess, window) != nil }
-	return hang.Watch(ctx, sess, window, targets, dialogOpen, func(stuck string, waited time.Duration) error {
+	return hang.Watch(ctx, sess, window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
 		return unresponsiveError(sess, d.Name, window, stuck, surface, waited)
 	})
 }
@@ -105,5 +115,25 @@ func unresponsiveError(sess *session.Session, name, window, stuck, surface strin
 // second, its script is ended (Runtime.terminateExecution) so the
 // document can be replaced. It reports whether it ended one.
 func unstick(ctx context.Context, c *Call, window string, w nav.Window) bool {
-	return hang.Unstick(ctx, c.Session, window, w, func(window string) bool { return openDialog(c.Session, window) != nil })
+	hung := hang.Of(c.Session)
+	stopped := false
+	if frame := hung.FrameIn(window); frame != "" {
+		// A frame's renderer is its own process: the window's
+		// terminateExecution does not reach it.
+		if conn, err := c.Session.Pool.Conn(ctx, frame); err == nil && nav.On(conn).Interrupt(ctx) == nil {
+			stopped = true
+		}
+		hung.Clear(frame)
+	}
+	if !hung.Is(window) && w.Responsive(ctx, hang.Again) {
+		return stopped
+	}
+	if openDialog(c.Session, window) != nil {
+		return stopped // a dialog, not a script: the navigation answers it
+	}
+	if err := w.Interrupt(ctx); err != nil {
+		return stopped
+	}
+	hung.Clear(window)
+	return true
 }
