@@ -131,12 +131,14 @@ func (n *Network) Stubs() []StubInfo {
 	out := make([]StubInfo, 0, len(n.stubs))
 	for _, s := range n.stubs {
 		m := s.Match.Spec()
-		out = append(out, StubInfo{ID: s.ID, URLs: m.URLs, Globs: m.Globs, Regex: m.Regex, Methods: m.Methods, Action: s.action(), Used: s.Used, Times: s.Times})
+		out = append(out, StubInfo{ID: s.ID, URLs: m.URLs, Globs: m.Globs, Regex: m.Regex, Methods: m.Methods, Action: s.Action(), Used: s.Used, Times: s.Times})
 	}
 	return out
 }
 
-func (s *Stub) action() string {
+// Action is what the stub does with a request: abort, continue, har
+// (answered from a HAR) or fulfill.
+func (s *Stub) Action() string {
 	switch {
 	case s.Abort != "":
 		return "abort"

@@ -401,14 +401,7 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*StubResult, error)
 	if err != nil {
 		return nil, err
 	}
-	action := "fulfill"
-	switch {
-	case s.Abort != "":
-		action = "abort"
-	case s.Continue != nil:
-		action = "continue"
-	}
-	return &StubResult{Stubbed: true, ID: id, Action: action, Abort: s.Abort, Targets: k, FailedTargets: fails}, nil
+	return &StubResult{Stubbed: true, ID: id, Action: s.Action(), Abort: s.Abort, Targets: k, FailedTargets: fails}, nil
 }
 
 type unstubArgs struct {
