@@ -326,6 +326,28 @@ func (s *Store) GetControl(ctx context.Context, f Frame, l Locator) (*Control, e
 	return readAs[Control](ctx, s, f, l, "control", nil)
 }
 
+// ControlWithin is GetControl of an element that may not be there yet:
+// it resolves the frame afresh and asks again every 100 ms while nothing
+// matches loc, for at most timeout.
+func (s *Store) ControlWithin(ctx context.Context, frame FrameFunc, l Locator, timeout time.Duration) (*Control, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		f, err := frame(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ctl, err := s.GetControl(ctx, f, l)
+		if err == nil || errs.CodeOf(err) != errs.SelectorNoMatch || time.Now().After(deadline) {
+			return ctl, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the field")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // GetState returns the element's state.
 func (s *Store) GetState(ctx context.Context, f Frame, l Locator) (*ElementState, error) {
 	return readAs[ElementState](ctx, s, f, l, "read", map[string]any{"kind": "state"})

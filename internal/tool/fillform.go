@@ -77,27 +77,6 @@ type fillFormResult struct {
 	Filled []filledField `json:"filled"`
 }
 
-// controlOf reads what kind of control a field is, waiting up to timeout
-// for a selector to match.
-func controlOf(ctx context.Context, c *Call, loc page.Locator, timeout time.Duration) (*page.Control, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		_, f, err := frameOf(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		ctl, err := c.Session.Pages.GetControl(ctx, f, loc)
-		if err == nil || errs.CodeOf(err) != errs.SelectorNoMatch || time.Now().After(deadline) {
-			return ctl, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "waiting for the field")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, error) {
 	out := &fillFormResult{Filled: []filledField{}}
 	routed := c.surface
@@ -115,7 +94,11 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			return nil, fieldFailed(err, name, out)
 		}
 		act := actArgs{elementArgs: el, TimeoutMs: int(timeout / time.Millisecond)}
-		ctl, err := controlOf(ctx, c, el.locator(), timeout)
+		frame := func(ctx context.Context) (page.Frame, error) {
+			_, f, err := frameOf(ctx, c)
+			return f, err
+		}
+		ctl, err := c.Session.Pages.ControlWithin(ctx, frame, el.locator(), timeout)
 		if err != nil {
 			return nil, fieldFailed(err, name, out)
 		}
