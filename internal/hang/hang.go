@@ -22,9 +22,6 @@ const (
 // hungKey names the session's hung windows.
 var hungKey = svc.New[*Hung]("hung windows")
 
-// navWatchKey names the session's watch of window navigations.
-var navWatchKey = svc.New[*Navigations]("navigation watch")
-
 // Hung remembers the renderer of each session last found unresponsive
 // (one per session: no map to prune): the window, and the target that did
 // not answer, which is the window itself or an out-of-process frame in it
@@ -92,15 +89,15 @@ type Probe struct {
 // first, then an out-of-process frame that renders its surface; a probe
 // is written by the caller, which talks to the renderer, not here): when
 // one is not answered in time and no dialog explains the silence
-// (dialogOpen(window)), it notes the target in [Hung] and the returned
+// (dialogOpen(window)) or a navigation of the window or the target under
+// way in navs, it notes the target in [Hung] and the returned
 // channel yields what hung(target, waited) returns. stop ends the watch
 // and waits for it; nothing is watched when there is no probe.
-func Watch(ctx context.Context, sess *session.Session, window string, probes []Probe, dialogOpen func(window string) bool, hung func(target string, waited time.Duration) error) (<-chan error, func()) {
+func Watch(ctx context.Context, sess *session.Session, navs *Navigations, window string, probes []Probe, dialogOpen func(window string) bool, hung func(target string, waited time.Duration) error) (<-chan error, func()) {
 	out := make(chan error, 1)
 	if len(probes) == 0 {
 		return out, func() {}
 	}
-	navs := NavigationsOf(sess) // listening from the session's first page call on
 	h := Of(sess)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -164,21 +161,6 @@ const navForget = 30 * time.Second
 
 // NewNavigations returns a watch that has seen no event.
 func NewNavigations() *Navigations { return &Navigations{win: map[string]*navState{}} }
-
-// NavigationsOf returns sess's watch of navigations, listening to every
-// socket of its pool (until the session closes) from the first use; on a
-// session that is closing, a fresh watch that listens to nothing.
-func NavigationsOf(sess *session.Session) *Navigations {
-	v, err := session.Attach(sess, navWatchKey, func(context.Context) (*Navigations, func() error, error) {
-		n := NewNavigations()
-		remove := sess.Pool.Listen(n.OnEvent)
-		return n, func() error { remove(); return nil }, nil
-	})
-	if err != nil {
-		return NewNavigations()
-	}
-	return v
-}
 
 // OnEvent notes the main-frame navigations of a window's socket.
 func (n *Navigations) OnEvent(s *target.Socket, ev target.Event) {

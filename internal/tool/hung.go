@@ -8,7 +8,17 @@ import (
 	"github.com/understudy-dev/understudy/internal/hang"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/svc"
 )
+
+// navWatchKey names the session's watch of window navigations.
+var navWatchKey = svc.New[*hang.Navigations]("navigation watch")
+
+// navsOf is the session's watch of window navigations, listening to every
+// socket of its pool from the first page call on.
+func navsOf(sess *session.Session) *hang.Navigations {
+	return listenerOf(sess, navWatchKey, hang.NewNavigations)
+}
 
 // A renderer stuck in a script (while(true){}) answers nothing: without a
 // check every page tool waits for the backstop, and a retry waits again.
@@ -60,7 +70,7 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 		}
 	}
 	dialogOpen := func(window string) bool { return openDialog(sess, window) != nil }
-	return hang.Watch(ctx, sess, window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
+	return hang.Watch(ctx, sess, navsOf(sess), window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
 		return unresponsiveError(sess, d.Name, window, stuck, surface, waited)
 	})
 }
