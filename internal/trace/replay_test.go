@@ -16,7 +16,7 @@ func (p *fakePlayer) Dispatch(_ context.Context, tool string, args json.RawMessa
 	case "launch":
 		return json.RawMessage(`{"ok":true,"_meta":{"session_id":"s9"}}`)
 	case "fails":
-		return json.RawMessage(`{"ok":false,"code":"BOOM","error":"boom"}`)
+		return json.RawMessage(`{"ok":false,"code":"ELEMENT_NOT_FOUND","error":"boom"}`)
 	}
 	return json.RawMessage(`{"ok":true}`)
 }
