@@ -23,9 +23,6 @@ const fileArrowsInCycles = 0
 // in. Run it with -v to see the count, the files on cycles and the arrows a
 // greedy layering leaves pointing up.
 func TestFileArrows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("type-checks the package from source (about 6 s)")
-	}
 	g := toolFileGraph(t)
 	inCycle, cyclic := g.arrowsOnCycles()
 	order := g.greedyOrder()

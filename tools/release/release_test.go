@@ -307,10 +307,10 @@ func TestOneVersion(t *testing.T) {
 		t.Skip("-short: runs make and go build")
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("make is not installed; CI runs make test, so it must be there")
+		if os.Getenv("CI") != "true" {
+			t.Skip("make is not installed (CI not true; with CI=true this fails)")
 		}
-		t.Skip("make is not installed")
+		t.Fatal("make is not installed; CI runs make test, so it must be there")
 	}
 	ctx := context.Background()
 	root, err := repoRoot()
