@@ -361,10 +361,14 @@ func FromContext(ctx context.Context, onDeadline Code, what string) error {
 // Quote quotes a value a message names (a URL, a path, text a page showed),
 // cut to 80 characters so that a message never carries a page's whole text.
 func Quote(s string) string {
-	const n = 80
+	return strconv.Quote(ClipRunes(s, 80))
+}
+
+// ClipRunes is s cut to n characters, with an ellipsis when it was longer.
+func ClipRunes(s string, n int) string {
 	r := []rune(s)
 	if len(r) > n {
-		s = string(r[:n]) + "…"
+		return string(r[:n]) + "…"
 	}
-	return strconv.Quote(s)
+	return s
 }

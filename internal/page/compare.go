@@ -80,15 +80,6 @@ func InsertPathName(path string) string {
 	return "caret move"
 }
 
-// ClipRunes is s cut to n characters, with an ellipsis when it was longer.
-func ClipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
 // NumStr writes a number as short as it reads: 75, 0.5.
 func NumStr(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
+	"github.com/understudy-dev/understudy/internal/page"
 )
 
 // WindowEntry is one window root of a session as the tools list it.
@@ -213,14 +214,10 @@ func (s *Session) CloseWindow(ctx context.Context, id string) (int, error) {
 
 // sleep waits d, or OPERATION_TIMEOUT when ctx ends first.
 func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if !page.Pause(ctx, d) {
 		return errs.FromContext(ctx, errs.OperationTimeout, "waiting")
 	}
+	return nil
 }
 
 // ActiveWindowPNG is a PNG of the active surface's window, taken under a

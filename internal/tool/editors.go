@@ -170,7 +170,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	if editor == "" {
 		editor = "plain"
 	}
-	typed, observed := len([]rune(text)), page.ClipRunes(v.Observed, maxObserved)
+	typed, observed := len([]rune(text)), errs.ClipRunes(v.Observed, maxObserved)
 	out := &inputResult{onSurface: surfaceOf(res), Editor: editor, Path: path, Typed: &typed, Replaced: &replace,
 		Text: &observed, WindowID: res.InputRootID, Mode: before.Mode}
 	if kind != "" && after.Text.Readable {
@@ -192,7 +192,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	case text != "" && reflect.DeepEqual(before.Text, after.Text):
 		e := errs.New(errs.TypeNoEffect, "the %s editor's text did not change after the %s: nothing was inserted", editor, page.InsertPathName(path))
 		e.Hint = "The editor took nothing (it may be read-only, or busy). Nothing was inserted, so the same call is safe once it takes text; check electron_get_state or electron_focused_element."
-		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", page.ClipRunes(v.Observed, maxObserved))
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("observed", errs.ClipRunes(v.Observed, maxObserved))
 	default:
 		e := errs.New(errs.TypeMismatch, "after the %s the %s editor does not hold the text as given: %s", page.InsertPathName(path), editor, v.Mismatch)
 		if out.ReadFrom == "drawn" && (kind == page.EditorQuill || kind == page.EditorProseMirror || kind == page.EditorLexical) {
@@ -200,7 +200,7 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 			// beside the text (handles, widgets) reads as text too.
 			e.Hint = "The text was read from what the editor draws (the page exposes no model of it), which may include the editor's own decorations (block handles, widgets): compare details.observed with the text before undoing anything; if only such additions differ, the text is in."
 		}
-		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("read_from", out.ReadFrom).With("observed", page.ClipRunes(v.Observed, maxObserved))
+		return nil, e.With("surface_id", res.SurfaceID).With("editor", editor).With("path", path).With("read_from", out.ReadFrom).With("observed", errs.ClipRunes(v.Observed, maxObserved))
 	}
 	return out, nil
 }
