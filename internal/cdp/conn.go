@@ -401,7 +401,7 @@ func (c *Conn) start(ctx context.Context, sessionID, method string, params any) 
 	}
 	c.pending[id] = pendingCall{ch: pc.ch, sid: sessionID}
 	c.mu.Unlock()
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+	if err := c.write(ctx, b); err != nil {
 		pc.forget()
 		if ctx.Err() != nil {
 			return nil, errs.FromContext(ctx, errs.CDPTimeout, method+" got no reply before the deadline")
@@ -409,6 +409,18 @@ func (c *Conn) start(ctx context.Context, sessionID, method string, params any) 
 		return nil, errs.Wrap(errs.CDPDisconnected, err, "sending "+method)
 	}
 	return pc, nil
+}
+
+// write sends one frame. The caller's context does not bound it: the
+// WebSocket library closes the whole connection when a write's context ends
+// mid-write, and the socket is every caller's, so a caller that gives up
+// (a dialog opened, an agent cancelled) would end the window for all. A
+// write is bounded by CallTimeout instead; one blocked that long means the
+// socket is wedged, and closing it is then right.
+func (c *Conn) write(ctx context.Context, b []byte) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
+	defer cancel()
+	return c.ws.Write(wctx, websocket.MessageText, b)
 }
 
 func (p *Pending) forget() {

@@ -365,3 +365,34 @@ func TestProtocolErrorKinds(t *testing.T) {
 		}
 	}
 }
+
+// A caller whose context ends while its frame is being written gives up its
+// own call only: the socket, shared by every caller, stays open. (The
+// WebSocket library closes a connection whose write context ends mid-write;
+// a dialog that cancels a typing call once ended the window's socket so.)
+func TestCancelledCallKeepsTheSocket(t *testing.T) {
+	url, _ := fakeServer(t, func(ctx context.Context, ws *websocket.Conn, f Frame) {
+		send(ctx, ws, map[string]any{"id": f.ID, "result": map[string]any{}})
+	})
+	c, err := Dial(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	big := map[string]string{"pad": strings.Repeat("x", 30<<10)} // under the fake's read limit
+	var wg sync.WaitGroup
+	for i := range 400 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i%40)*25*time.Microsecond)
+			defer cancel()
+			_ = c.Call(ctx, "Test.echo", big, nil)
+		})
+	}
+	wg.Wait()
+	if err := c.Err(); err != nil {
+		t.Fatalf("the socket ended after cancelled calls: %v", err)
+	}
+	if err := c.Call(context.Background(), "Test.echo", nil, nil); err != nil {
+		t.Fatalf("a call after the cancelled ones: %v", err)
+	}
+}

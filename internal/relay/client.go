@@ -692,9 +692,11 @@ func (c *client) closeView(id string) {
 		return
 	}
 	tid := t.info.TargetID
+	// Counted before onTargetGone queues the client's targetDestroyed, so
+	// a client that saw the event also sees the count.
+	c.r.stats.closedViews.Add(1)
 	c.onTargetGone(tid)
 	c.hidden[tid] = true
-	c.r.stats.closedViews.Add(1)
 }
 
 // targetOrTab is the client's target with id, or the page below the tab
