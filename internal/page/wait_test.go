@@ -302,11 +302,25 @@ func TestWaitAcrossNavigation(t *testing.T) {
 	srv := fixtureServer(t)
 	s := NewStore()
 	tb := openTab(t, dataURL(`<!doctype html><title>Before</title><p>before</p>`))
-	tb.eval(t, `setTimeout(() => { location.href = `+jsonQuote(srv.URL("a.test", "/actions.html"))+` }, 200)`, nil)
-	r := mustWait(t, s, tb, Condition{Kind: CondSelector, Locator: Locator{Selector: "#late"}, State: StateVisible}, 10*time.Second)
-	if !r.Met || r.Navigations < 1 {
-		t.Fatalf("across navigation: %+v", r)
+	// The navigation starts once the wait runs: a timer set before the
+	// wait could fire before its first check on a loaded machine (CI saw
+	// Navigations 0), and the wait would then only ever see the new page.
+	type waited struct {
+		r   *WaitResult
+		err error
 	}
+	done := make(chan waited, 1)
+	go func() {
+		r, err := s.Wait(ctxT(t), tb.frameFunc("w"), Condition{Kind: CondSelector, Locator: Locator{Selector: "#late"}, State: StateVisible}, 10*time.Second)
+		done <- waited{r, err}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	tb.eval(t, `location.href = `+jsonQuote(srv.URL("a.test", "/actions.html")), nil)
+	w := <-done
+	if w.err != nil || !w.r.Met || w.r.Navigations < 1 {
+		t.Fatalf("across navigation: %+v %v", w.r, w.err)
+	}
+	r := w.r
 	r = mustWait(t, s, tb, Condition{Kind: CondURL, Match: textIs(MatchContains, "/actions.html")}, 0)
 	if !r.Met {
 		t.Fatalf("url after navigation: %+v", r)
