@@ -10,4 +10,11 @@
 // reads HAR 1.2. Secret headers and body fields are secret.Strings from
 // where they are read (see [Redactor], [Headers]): every encoding of a
 // record writes them [redacted] unless the record is [Record.Shown].
+//
+// It also owns the network tools' arguments and answers: [Filter] and the
+// argument types ([CaptureArgs], [StubArgs], [ConditionsArgs], …) carry the
+// JSON names and descriptions of the tools' input schemas and check
+// themselves (Check, errors naming the field); the operations that answer
+// them ([Network.CaptureStart], [Network.Captured], [Network.StubRequests],
+// [Network.ReplayHAR], …) return the result types the tools send.
 package network

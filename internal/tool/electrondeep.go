@@ -2,10 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
@@ -50,23 +46,10 @@ func inspectorOf(c *Call) (string, error) {
 
 type ipcInvokeArgs struct {
 	Common
-	Channel   string            `json:"channel" jsonschema:"the ipcMain.handle channel"`
-	Args      []json.RawMessage `json:"args,omitempty" jsonschema:"the arguments the renderer would pass (JSON values)"`
-	TimeoutMs int               `json:"timeoutMs,omitempty" jsonschema:"how long the handler may take; default 10000"`
-	SurfaceID string            `json:"surfaceId,omitempty" jsonschema:"send as this surface's renderer; default the focused window"`
+	mainproc.InvokeArgs
 }
 
-func (a *ipcInvokeArgs) validate() error {
-	switch {
-	case strings.TrimSpace(a.Channel) == "":
-		return errs.BadArg("channel", "is required: the ipcMain.handle channel")
-	case len(a.Channel) > 512:
-		return errs.BadArg("channel", "is longer than 512 characters")
-	case a.TimeoutMs < 0 || a.TimeoutMs > 120000:
-		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
-	}
-	return nil
-}
+func (a *ipcInvokeArgs) validate() error { return a.InvokeArgs.Check() }
 
 func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.InvokeResult, error) {
 	url, err := inspectorOf(c)
@@ -77,25 +60,10 @@ func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.Invoke
 	if err != nil {
 		return nil, err
 	}
-	sender := ""
-	if a.SurfaceID != "" {
-		res, err := c.Session.Surfaces.ResolveID(ctx, a.SurfaceID)
-		if err != nil {
-			return nil, err
-		}
-		if res.InputRootID == "" {
-			return nil, errs.New(errs.SurfaceNotFound, "surface %s has no window above it", a.SurfaceID).With("field", "surfaceId")
-		}
-		sender = res.InputRootID
-	}
-	return mainproc.Invoke(ctx, conn, a.Channel, a.Args, sender, ms(a.TimeoutMs, 10*time.Second))
+	return a.Invoke(ctx, conn, c.Session.Surfaces)
 }
 
-type menuResult struct {
-	Menu []mainproc.MenuItem `json:"menu"`
-}
-
-func nativeMenu(ctx context.Context, c *Call, _ *noArgs) (*menuResult, error) {
+func nativeMenu(ctx context.Context, c *Call, _ *noArgs) (*mainproc.MenuResult, error) {
 	url, err := inspectorOf(c)
 	if err != nil {
 		return nil, err
@@ -104,42 +72,17 @@ func nativeMenu(ctx context.Context, c *Call, _ *noArgs) (*menuResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := mainproc.ApplicationMenu(ctx, conn, 10*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	return &menuResult{Menu: items}, nil
+	return mainproc.Menu(ctx, conn)
 }
 
 type menuItemArgs struct {
 	Common
-	Path []string `json:"path,omitempty" jsonschema:"labels or roles from the top of the menu, e.g. [\"File\",\"Save\"]"`
-	ID   string   `json:"id,omitempty" jsonschema:"the item's id, instead of path"`
+	mainproc.MenuItemArgs
 }
 
-func (a *menuItemArgs) validate() error {
-	switch {
-	case len(a.Path) == 0 && a.ID == "":
-		return errs.BadArg("path", "pass path (labels or roles from the top) or id")
-	case len(a.Path) > 0 && a.ID != "":
-		return errs.BadArg("id", "pass path or id, not both")
-	case len(a.Path) > 16:
-		return errs.BadArg("path", "has more than 16 segments")
-	}
-	for i, p := range a.Path {
-		if p == "" {
-			return errs.BadArg("path["+itoa(i)+"]", "is empty")
-		}
-	}
-	return nil
-}
+func (a *menuItemArgs) validate() error { return a.MenuItemArgs.Check() }
 
-type menuItemResult struct {
-	Found bool               `json:"found"`
-	Item  *mainproc.MenuItem `json:"item,omitempty"`
-}
-
-func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*menuItemResult, error) {
+func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuItemResult, error) {
 	url, err := inspectorOf(c)
 	if err != nil {
 		return nil, err
@@ -148,14 +91,7 @@ func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*menuItemRes
 	if err != nil {
 		return nil, err
 	}
-	items, err := mainproc.ApplicationMenu(ctx, conn, 10*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	if it := mainproc.FindMenuItem(items, a.Path, a.ID); it != nil {
-		return &menuItemResult{Found: true, Item: it}, nil
-	}
-	return &menuItemResult{Found: false}, nil
+	return a.Find(ctx, conn)
 }
 
 func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuInvokeResult, error) {
@@ -167,7 +103,7 @@ func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.
 	if err != nil {
 		return nil, err
 	}
-	return mainproc.InvokeMenuItem(ctx, conn, a.Path, a.ID, 10*time.Second)
+	return a.Click(ctx, conn)
 }
 
 // registerElectronInstrument adds the instrumentation tools of issue 17:
@@ -236,313 +172,107 @@ func instrumentOf(ctx context.Context, c *Call) (*mainproc.Instrument, error) {
 	return session.Attach(c.Session, mainproc.InstrumentKey, mainproc.NewInstrument(ctx, url))
 }
 
-// defaultRedact are the argument keys every capture redacts.
-var defaultRedact = []string{"password", "passwd", "passphrase", "secret", "token", "accessToken", "refreshToken", "idToken", "apiKey", "api_key", "authorization", "cookie", "privateKey"}
-
 type ipcCaptureStartArgs struct {
 	Common
-	Channels              []string `json:"channels" jsonschema:"the channels to record (required: there is no capture-everything)"`
-	CaptureSend           bool     `json:"captureSend,omitempty" jsonschema:"also record ipcRenderer.send messages (ipcMain.on)"`
-	CaptureSendToRenderer bool     `json:"captureSendToRenderer,omitempty" jsonschema:"also record webContents.send / sendToFrame pushes to renderers"`
-	Redact                []string `json:"redact,omitempty" jsonschema:"more argument keys to replace with [redacted] (case-insensitive; password, token, secret, authorization, cookie, apiKey and the like always are)"`
-	MaxEvents             int      `json:"maxEvents,omitempty" jsonschema:"how many events the buffer keeps; later ones are dropped and counted; default 1000, at most 10000"`
-	MaxArgBytes           int      `json:"maxArgBytes,omitempty" jsonschema:"how many characters of JSON an event's args (or answer) may take; default 4096, at most 65536"`
+	mainproc.IPCCaptureArgs
 }
 
-func (a *ipcCaptureStartArgs) validate() error {
-	switch {
-	case len(a.Channels) == 0:
-		return errs.BadArg("channels", "name at least one channel to capture")
-	case len(a.Channels) > 200:
-		return errs.BadArg("channels", "at most 200 channels")
-	case a.MaxEvents < 0 || a.MaxEvents > 10000:
-		return errs.BadArg("maxEvents", "must be between 1 and 10000")
-	case a.MaxArgBytes < 0 || a.MaxArgBytes > 65536:
-		return errs.BadArg("maxArgBytes", "must be between 1 and 65536")
-	case len(a.Redact) > 100:
-		return errs.BadArg("redact", "at most 100 keys")
-	}
-	for i, ch := range a.Channels {
-		if strings.TrimSpace(ch) == "" || len(ch) > 512 {
-			return errs.BadArg("channels["+itoa(i)+"]", "must be a channel name of 1 to 512 characters")
-		}
-	}
-	return nil
-}
+func (a *ipcCaptureStartArgs) validate() error { return a.IPCCaptureArgs.Check() }
 
-type ipcCaptureStartResult struct {
-	mainproc.CaptureStarted
-	RedactKeys  []string `json:"redact_keys" jsonschema:"the argument keys this capture redacts"`
-	MaxEvents   int      `json:"max_events"`
-	MaxArgBytes int      `json:"max_arg_bytes"`
-}
-
-func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*ipcCaptureStartResult, error) {
+func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*mainproc.IPCCaptureStartResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	redact := append(append([]string{}, defaultRedact...), a.Redact...)
-	o := mainproc.CaptureOptions{Channels: a.Channels, CaptureSend: a.CaptureSend, CaptureSendToRenderer: a.CaptureSendToRenderer,
-		Redact: redact, MaxEvents: a.MaxEvents, MaxArgBytes: a.MaxArgBytes}
-	if o.MaxEvents == 0 {
-		o.MaxEvents = 1000
-	}
-	if o.MaxArgBytes == 0 {
-		o.MaxArgBytes = 4096
-	}
-	st, err := in.CaptureStart(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if st.Wrapped == nil {
-		st.Wrapped = []string{}
-	}
-	return &ipcCaptureStartResult{CaptureStarted: *st, RedactKeys: redact, MaxEvents: o.MaxEvents, MaxArgBytes: o.MaxArgBytes}, nil
+	return in.StartIPC(ctx, &a.IPCCaptureArgs)
 }
 
 type ipcCapturedArgs struct {
 	Common
-	Channel string `json:"channel,omitempty" jsonschema:"only this channel"`
-	Since   int64  `json:"since,omitempty" jsonschema:"only events after this seq (from an earlier read)"`
+	mainproc.IPCCapturedArgs
 }
 
-func (a *ipcCapturedArgs) validate() error {
-	if a.Since < 0 {
-		return errs.BadArg("since", "must not be negative")
-	}
-	return nil
-}
+func (a *ipcCapturedArgs) validate() error { return a.IPCCapturedArgs.Check() }
 
-type ipcCapturedResult struct {
-	Capturing bool                `json:"capturing"`
-	Count     int                 `json:"count"`
-	Events    []mainproc.IPCEvent `json:"events"`
-	Dropped   int                 `json:"dropped" jsonschema:"events refused because the buffer was full"`
-}
-
-func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*ipcCapturedResult, error) {
+func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*mainproc.IPCCapturedResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	ev, dropped, err := in.Captured(ctx, a.Channel, a.Since)
-	if err != nil {
-		return nil, err
-	}
-	nameSurfaces(ctx, c, in, ev)
-	return &ipcCapturedResult{Capturing: true, Count: len(ev), Events: ev, Dropped: dropped}, nil
+	return in.ReadIPC(ctx, &a.IPCCapturedArgs, c.Session.Surfaces)
 }
 
-func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*ipcCapturedResult, error) {
+func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*mainproc.IPCCapturedResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	ev, dropped, err := in.CaptureStop(ctx)
-	if err != nil {
-		return nil, err
-	}
-	nameSurfaces(ctx, c, in, ev)
-	return &ipcCapturedResult{Capturing: false, Count: len(ev), Events: ev, Dropped: dropped}, nil
-}
-
-// nameSurfaces fills each event's surface_id from its webContents, as the
-// main process maps the session's window roots (best effort: an app whose
-// electron module cannot tell leaves them empty).
-func nameSurfaces(ctx context.Context, c *Call, in *mainproc.Instrument, ev []mainproc.IPCEvent) {
-	need := false
-	for _, e := range ev {
-		need = need || e.WebContentsID != nil
-	}
-	if !need {
-		return
-	}
-	byWC := rootsByWebContents(ctx, c, func(ctx context.Context, ids []string) (map[string]mainproc.SurfaceKind, error) {
-		return in.Kinds(ctx, ids)
-	})
-	for i := range ev {
-		if ev[i].WebContentsID != nil {
-			ev[i].SurfaceID = byWC[*ev[i].WebContentsID]
-		}
-	}
-}
-
-// rootsByWebContents maps webContents ids to the session's root surface ids.
-func rootsByWebContents(ctx context.Context, c *Call, kinds func(context.Context, []string) (map[string]mainproc.SurfaceKind, error)) map[int]string {
-	list, err := c.Session.Surfaces.List(ctx)
-	if err != nil {
-		return nil
-	}
-	var ids []string
-	surf := map[string]string{}
-	for _, d := range list {
-		if d.ParentID == "" && d.FrameID != "" {
-			ids = append(ids, d.FrameID)
-			surf[d.FrameID] = d.ID
-		}
-	}
-	k, err := kinds(ctx, ids)
-	if err != nil {
-		return nil
-	}
-	out := map[int]string{}
-	for t, sk := range k {
-		out[sk.WebContentsID] = surf[t]
-	}
-	return out
+	return in.StopIPC(ctx, c.Session.Surfaces)
 }
 
 type ipcStubArgs struct {
 	Common
-	Channel  string          `json:"channel" jsonschema:"a channel of the running capture"`
-	Response json.RawMessage `json:"response,omitempty" jsonschema:"the answer (any JSON value); null when omitted"`
-	Error    string          `json:"error,omitempty" jsonschema:"reject the invoke with this message instead of answering"`
-	DelayMs  int             `json:"delayMs,omitempty" jsonschema:"wait this long before answering (at most 60000)"`
-	Times    int             `json:"times,omitempty" jsonschema:"answer only the next N calls, then the app's handler again; 0: until removed"`
-	Remove   bool            `json:"remove,omitempty" jsonschema:"take the channel's stub away"`
+	mainproc.IPCStubArgs
 }
 
-func (a *ipcStubArgs) validate() error {
-	switch {
-	case strings.TrimSpace(a.Channel) == "":
-		return errs.BadArg("channel", "is required: a channel of the running capture")
-	case a.DelayMs < 0 || a.DelayMs > 60000:
-		return errs.BadArg("delayMs", "must be between 0 and 60000")
-	case a.Times < 0:
-		return errs.BadArg("times", "must not be negative")
-	case a.Remove && (len(a.Response) > 0 || a.Error != "" || a.DelayMs != 0 || a.Times != 0):
-		return errs.BadArg("remove", "pass remove alone (with channel)")
-	case len(a.Response) > 0 && a.Error != "":
-		return errs.BadArg("error", "pass response or error, not both")
-	case len(a.Response) > 1<<20:
-		return errs.BadArg("response", "is larger than 1 MiB")
-	}
-	if len(a.Response) > 0 && !json.Valid(a.Response) {
-		return errs.BadArg("response", "is not JSON")
-	}
-	return nil
-}
+func (a *ipcStubArgs) validate() error { return a.IPCStubArgs.Check() }
 
-type ipcStubResult struct {
-	Channel string `json:"channel"`
-	Stubbed bool   `json:"stubbed"`
-	Removed bool   `json:"removed,omitempty"`
-}
-
-func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*ipcStubResult, error) {
+func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*mainproc.IPCStubResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	removed, err := in.SetStub(ctx, mainproc.Stub{Channel: a.Channel, Value: a.Response, Error: a.Error,
-		Delay: time.Duration(a.DelayMs) * time.Millisecond, Times: a.Times, Remove: a.Remove})
-	if err != nil {
-		return nil, err
-	}
-	return &ipcStubResult{Channel: a.Channel, Stubbed: !a.Remove, Removed: removed}, nil
+	return in.StubIPC(ctx, &a.IPCStubArgs)
 }
 
 type notificationsStartArgs struct {
 	Common
-	TitleContains string `json:"titleContains,omitempty" jsonschema:"only notifications whose title contains this"`
+	mainproc.NotificationsStartArgs
 }
 
-type notificationsStartResult struct {
-	Capturing  bool `json:"capturing"`
-	FromLaunch bool `json:"from_launch" jsonschema:"the capture reaches back to app start (launched with instrumentNative)"`
-}
-
-func notificationsStart(ctx context.Context, c *Call, a *notificationsStartArgs) (*notificationsStartResult, error) {
+func notificationsStart(ctx context.Context, c *Call, a *notificationsStartArgs) (*mainproc.NotificationsStartResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	from, err := in.NotificationsStart(ctx, a.TitleContains)
-	if err != nil {
-		return nil, err
-	}
-	return &notificationsStartResult{Capturing: true, FromLaunch: from}, nil
+	return in.StartNotifications(ctx, &a.NotificationsStartArgs)
 }
 
-type notificationsResult struct {
-	Count         int                     `json:"count"`
-	Notifications []mainproc.Notification `json:"notifications"`
-	Dropped       int                     `json:"dropped" jsonschema:"older notifications the bounded buffer (1000) let go"`
-}
-
-func notificationsRead(ctx context.Context, c *Call, _ *noArgs) (*notificationsResult, error) {
+func notificationsRead(ctx context.Context, c *Call, _ *noArgs) (*mainproc.NotificationsResult, error) {
 	return notifications(ctx, c, false)
 }
 
-func notificationsStop(ctx context.Context, c *Call, _ *noArgs) (*notificationsResult, error) {
+func notificationsStop(ctx context.Context, c *Call, _ *noArgs) (*mainproc.NotificationsResult, error) {
 	return notifications(ctx, c, true)
 }
 
-func notifications(ctx context.Context, c *Call, stop bool) (*notificationsResult, error) {
+func notifications(ctx context.Context, c *Call, stop bool) (*mainproc.NotificationsResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	list, dropped, err := in.Notifications(ctx, stop)
-	if err != nil {
-		return nil, err
-	}
-	return &notificationsResult{Count: len(list), Notifications: list, Dropped: dropped}, nil
+	return in.ReadNotifications(ctx, stop)
 }
 
-type traysResult struct {
-	Count      int             `json:"count"`
-	Trays      []mainproc.Tray `json:"trays"`
-	FromLaunch bool            `json:"instrumented_from_launch" jsonschema:"tray setters were recorded from app start (launched with instrumentNative)"`
-}
-
-func nativeTrays(ctx context.Context, c *Call, _ *noArgs) (*traysResult, error) {
+func nativeTrays(ctx context.Context, c *Call, _ *noArgs) (*mainproc.TraysResult, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	trays, from, err := in.Trays(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &traysResult{Count: len(trays), Trays: trays, FromLaunch: from}, nil
+	return in.ListTrays(ctx)
 }
-
-// trayEvents are the tray events native_tray_invoke fires (Electron's
-// Tray events that a pointer or the notification area raises).
-var trayEvents = []string{"click", "right-click", "double-click", "middle-click", "mouse-up", "mouse-down", "mouse-enter", "mouse-leave", "mouse-move", "balloon-click"}
 
 type trayInvokeArgs struct {
 	Common
-	ID    int    `json:"id" jsonschema:"a tray id from native_trays"`
-	Event string `json:"event" jsonschema:"click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move or balloon-click"`
+	mainproc.TrayInvokeArgs
 }
 
-func (a *trayInvokeArgs) validate() error {
-	if a.ID <= 0 {
-		return errs.BadArg("id", "must be a tray id from native_trays")
-	}
-	if !slices.Contains(trayEvents, a.Event) {
-		return errs.BadArg("event", "%q is not one of %s", a.Event, strings.Join(trayEvents, ", "))
-	}
-	return nil
-}
+func (a *trayInvokeArgs) validate() error { return a.TrayInvokeArgs.Check() }
 
-type trayInvokeResult struct {
-	mainproc.TrayInvokeResult
-	TrayID    int    `json:"tray_id"`
-	TrayEvent string `json:"tray_event"`
-}
-
-func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*trayInvokeResult, error) {
+func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*mainproc.TrayFired, error) {
 	in, err := instrumentOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	r, err := in.TrayInvoke(ctx, a.ID, a.Event)
-	if err != nil {
-		return nil, err
-	}
-	return &trayInvokeResult{TrayInvokeResult: *r, TrayID: a.ID, TrayEvent: a.Event}, nil
+	return in.FireTray(ctx, &a.TrayInvokeArgs)
 }
