@@ -270,21 +270,43 @@ func fillFrames(text string, known map[int]string) string {
 }
 
 // FindQuery selects entries. Nil filters do not filter, except Visible:
-// hidden elements are searched only when Visible is false.
+// hidden elements are searched only when Visible is false. Its JSON names
+// and descriptions are electron_find's parameters (docs/adr/045).
 type FindQuery struct {
-	Role         string
-	NameContains string // case-insensitive
-	NameExact    string
-	Visible      *bool
-	Enabled      *bool
-	Interactive  *bool
-	Limit        int // default 50, at most 500
+	Role         string `json:"role,omitempty" jsonschema:"ARIA role, e.g. button, link, textbox, checkbox"`
+	NameContains string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the accessible name"`
+	NameExact    string `json:"name_exact,omitempty" jsonschema:"the exact accessible name"`
+	Visible      *bool  `json:"visible,omitempty" jsonschema:"default true: only visible elements"`
+	Enabled      *bool  `json:"enabled,omitempty" jsonschema:"true: only enabled elements; false: only disabled ones"`
+	Interactive  *bool  `json:"interactive,omitempty" jsonschema:"true: only controls (buttons, links, fields…); false: only other elements"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
 	// Within, a ref of this surface, searches only inside that element.
-	Within int
+	Within int `json:"within,omitempty" jsonschema:"a ref: search only inside that element"`
 	// Text is a case-insensitive substring of an element's visible text
 	// (the words on its line); a text block or bare text inside a row or
 	// list item finds that row or item.
-	Text string
+	Text string `json:"text,omitempty" jsonschema:"case-insensitive substring of the visible text; a non-control match lists its controls"`
+}
+
+// Check refuses a query that selects nothing, a bad ref, a blank or
+// over-long text and a limit out of range, naming the field.
+func (q *FindQuery) Check() error {
+	if q.Role == "" && q.NameContains == "" && q.NameExact == "" && q.Interactive == nil && q.Text == "" && q.Within == 0 {
+		return errs.BadArg("role", "pass at least one of role, name_contains, name_exact, text, within or interactive")
+	}
+	if q.Within < 0 {
+		return errs.BadArg("within", "a ref is a positive integer")
+	}
+	if len(q.Text) > 1000 {
+		return errs.BadArg("text", "at most 1000 characters")
+	}
+	if strings.TrimSpace(q.Text) == "" && q.Text != "" {
+		return errs.BadArg("text", "is blank")
+	}
+	if q.Limit < 0 || q.Limit > 500 {
+		return errs.BadArg("limit", "must be between 1 and 500")
+	}
+	return nil
 }
 
 // InnerControl is an actionable entry inside a text match (a row's buttons).

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
@@ -88,22 +89,26 @@ func (a *dragArgs) export() trace.Action {
 
 func (a *scrollArgs) export() trace.Action { return trace.Wheel{DX: a.Dx, DY: a.Dy} }
 
-// expectText is the assertion of a text match on the element.
-func (m *textMatchArgs) expectText(el trace.Elem, value bool, regex *string) trace.ExpectText {
+// textExpectation is the assertion of a text match on the element.
+func textExpectation(m *page.TextOperators, el trace.Elem, value bool, regex *string) trace.ExpectText {
 	return trace.ExpectText{Elem: el, Value: value, Equals: m.Equals, NotEquals: m.NotEquals,
 		Contains: m.Contains, NotContains: m.NotContains, Regex: regex, Flags: m.Flags}
 }
 
-func (a *expectTextArgs) export() trace.Action { return a.expectText(a.elem(), false, a.Regex) }
+func (a *expectTextArgs) export() trace.Action {
+	return textExpectation(&a.TextOperators, a.elem(), false, a.Regex)
+}
 
-func (a *expectValueArgs) export() trace.Action { return a.expectText(a.elem(), true, a.Regex) }
+func (a *expectValueArgs) export() trace.Action {
+	return textExpectation(&a.TextOperators, a.elem(), true, a.Regex)
+}
 
 func (a *assertPatternArgs) export() trace.Action {
 	regex := a.Regex
 	if regex == nil {
 		regex = a.Pattern
 	}
-	return a.expectText(a.elem(), false, regex)
+	return textExpectation(&a.TextOperators, a.elem(), false, regex)
 }
 
 func (a *expectVisibleArgs) export() trace.Action {

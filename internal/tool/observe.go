@@ -115,8 +115,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
-		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit, Within: a.Within, Text: a.Text}
+	q := a.FindQuery
 	r, err := c.Session.Pages.Find(ctx, f, q)
 	if err != nil {
 		return nil, err

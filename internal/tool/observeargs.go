@@ -1,8 +1,6 @@
 package tool
 
 import (
-	"strings"
-
 	"github.com/understudy-dev/understudy/internal/emulation"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -28,41 +26,21 @@ type snapshotResult struct {
 
 type findArgs struct {
 	Common
-	Role         string `json:"role,omitempty" jsonschema:"ARIA role, e.g. button, link, textbox, checkbox"`
-	NameContains string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the accessible name"`
-	NameExact    string `json:"name_exact,omitempty" jsonschema:"the exact accessible name"`
-	Visible      *bool  `json:"visible,omitempty" jsonschema:"default true: only visible elements"`
-	Enabled      *bool  `json:"enabled,omitempty" jsonschema:"true: only enabled elements; false: only disabled ones"`
-	Interactive  *bool  `json:"interactive,omitempty" jsonschema:"true: only controls (buttons, links, fields…); false: only other elements"`
-	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, max 500"`
-	Scroll       bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
-	TimeoutMs    int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
-	Surfaces     string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
-	Within       int    `json:"within,omitempty" jsonschema:"a ref: search only inside that element"`
-	Text         string `json:"text,omitempty" jsonschema:"case-insensitive substring of the visible text; a non-control match lists its controls"`
+	page.FindQuery
+	Scroll    bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
+	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
+	Surfaces  string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
 }
 
 // refArg routes a find within a ref of another surface to that surface.
 func (a *findArgs) refArg() int { return a.Within }
 
 func (a *findArgs) validate() error {
-	if a.Role == "" && a.NameContains == "" && a.NameExact == "" && a.Interactive == nil && a.Text == "" && a.Within == 0 {
-		return errs.BadArg("role", "pass at least one of role, name_contains, name_exact, text, within or interactive")
-	}
-	if a.Within < 0 {
-		return errs.BadArg("within", "a ref is a positive integer")
+	if err := a.FindQuery.Check(); err != nil {
+		return err
 	}
 	if a.Within > 0 && a.Surfaces != "" {
 		return errs.BadArg("within", "within searches the ref's own surface; leave out surfaces")
-	}
-	if len(a.Text) > 1000 {
-		return errs.BadArg("text", "at most 1000 characters")
-	}
-	if strings.TrimSpace(a.Text) == "" && a.Text != "" {
-		return errs.BadArg("text", "is blank")
-	}
-	if a.Limit < 0 || a.Limit > 500 {
-		return errs.BadArg("limit", "must be between 1 and 500")
 	}
 	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
 		return err

@@ -19,9 +19,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
-// maxClipSide bounds a clip's width and height (CSS pixels).
-const maxClipSide = 16384
-
 func registerScreenshot(s *Server) {
 	define(s, Def{
 		Name: "electron_screenshot", Title: "Screenshot to a file", Profiles: "TD", Class: classRead, Session: true, Image: true,
@@ -31,27 +28,20 @@ func registerScreenshot(s *Server) {
 	}, screenshot)
 }
 
-type clipRect struct {
-	X      float64 `json:"x" jsonschema:"left, CSS pixels from the viewport's left"`
-	Y      float64 `json:"y" jsonschema:"top, CSS pixels from the viewport's top"`
-	Width  float64 `json:"width" jsonschema:"width in CSS pixels"`
-	Height float64 `json:"height" jsonschema:"height in CSS pixels"`
-}
-
 type screenshotArgs struct {
 	Common
-	Ref         int       `json:"ref,omitempty" jsonschema:"capture this element (a ref of the active surface)"`
-	Selector    string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
-	FullPage    bool      `json:"fullPage,omitempty" jsonschema:"capture the whole scrollable page, not only the viewport"`
-	Clip        *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
-	Format      string    `json:"format,omitempty" jsonschema:"png (default) or jpeg"`
-	Quality     *int      `json:"quality,omitempty" jsonschema:"jpeg quality 0-100 (default 80)"`
-	Path        string    `json:"path,omitempty" jsonschema:"file to write, under an allowed root; relative: in the artifacts folder"`
-	Dir         string    `json:"dir,omitempty" jsonschema:"folder to write a new file into, under an allowed root; relative: in the artifacts folder"`
-	Overwrite   bool      `json:"overwrite,omitempty" jsonschema:"replace path even if this server did not write it"`
-	WindowID    string    `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
-	WindowTitle string    `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
-	WindowIndex *int      `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
+	Ref         int        `json:"ref,omitempty" jsonschema:"capture this element (a ref of the active surface)"`
+	Selector    string     `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	FullPage    bool       `json:"fullPage,omitempty" jsonschema:"capture the whole scrollable page, not only the viewport"`
+	Clip        *capt.Clip `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
+	Format      string     `json:"format,omitempty" jsonschema:"png (default) or jpeg"`
+	Quality     *int       `json:"quality,omitempty" jsonschema:"jpeg quality 0-100 (default 80)"`
+	Path        string     `json:"path,omitempty" jsonschema:"file to write, under an allowed root; relative: in the artifacts folder"`
+	Dir         string     `json:"dir,omitempty" jsonschema:"folder to write a new file into, under an allowed root; relative: in the artifacts folder"`
+	Overwrite   bool       `json:"overwrite,omitempty" jsonschema:"replace path even if this server did not write it"`
+	WindowID    string     `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
+	WindowTitle string     `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
+	WindowIndex *int       `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
 	// InlineMaxSide is read by the MCP layer (inline.go), not the handler.
 	InlineMaxSide *int `json:"inlineMaxSide,omitempty" jsonschema:"also return the image inline (MCP image content), scaled so its longer side is at most this many pixels; default 1024, 0: the file only"`
 }
@@ -94,14 +84,9 @@ func (a *screenshotArgs) validate() error {
 	default:
 		return errs.BadArg("format", "%s is not a format; use png or jpeg", errs.Quote(a.Format))
 	}
-	if c := a.Clip; c != nil {
-		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errs.BadArg("clip", "coordinates must be finite numbers")
-			}
-		}
-		if c.Width <= 0 || c.Height <= 0 || c.Width > maxClipSide || c.Height > maxClipSide {
-			return errs.BadArg("clip", "width and height must be above 0 and at most %d", maxClipSide)
+	if a.Clip != nil {
+		if err := a.Clip.Check(); err != nil {
+			return err
 		}
 	}
 	for field, p := range map[string]string{"path": a.Path, "dir": a.Dir} {
@@ -117,13 +102,13 @@ type shotTarget struct {
 	shooter   *capt.Shooter
 	windowID  string
 	surfaceID string
-	clip      *clipRect
+	clip      *capt.Clip
 	// beyond: the element's clip reaches past the viewport, so the shot
 	// must capture beyond it (only then: see capt.Rect.Within).
 	beyond bool
 }
 
-// shotCut says what a full-page screenshot past maxClipSide left out.
+// shotCut says what a full-page screenshot past capt.MaxClipSide left out.
 type shotCut struct {
 	Truncated  bool    `json:"truncated,omitempty" jsonschema:"a full page larger than max_side on a side was cut"`
 	FullWidth  float64 `json:"full_width,omitempty"`
@@ -133,14 +118,14 @@ type shotCut struct {
 
 // screenshotResult is electron_screenshot's result.
 type screenshotResult struct {
-	Path      string    `json:"path"`
-	Format    string    `json:"format"`
-	Width     int       `json:"width" jsonschema:"in image pixels"`
-	Height    int       `json:"height" jsonschema:"in image pixels"`
-	Bytes     int       `json:"bytes"`
-	WindowID  string    `json:"window_id"`
-	SurfaceID string    `json:"surface_id,omitempty" jsonschema:"for an element: the surface it is in"`
-	Clip      *clipRect `json:"clip,omitempty" jsonschema:"the part of the window captured, in its viewport's CSS pixels"`
+	Path      string     `json:"path"`
+	Format    string     `json:"format"`
+	Width     int        `json:"width" jsonschema:"in image pixels"`
+	Height    int        `json:"height" jsonschema:"in image pixels"`
+	Bytes     int        `json:"bytes"`
+	WindowID  string     `json:"window_id"`
+	SurfaceID string     `json:"surface_id,omitempty" jsonschema:"for an element: the surface it is in"`
+	Clip      *capt.Clip `json:"clip,omitempty" jsonschema:"the part of the window captured, in its viewport's CSS pixels"`
 	// Emulated is set while emulation_set holds a viewport on the window:
 	// the image is that size times its deviceScaleFactor.
 	Emulated *emulation.Viewport `json:"emulated_viewport,omitempty" jsonschema:"the viewport emulation_set gave the window (CSS pixels and deviceScaleFactor); the image is this size times the factor"`
@@ -171,19 +156,19 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	if a.Clip != nil {
 		clip = a.Clip
 	}
-	var cut shotCut // a full page past maxClipSide: what was left out
+	var cut shotCut // a full page past capt.MaxClipSide: what was left out
 	if a.FullPage {
 		w, h, err := t.shooter.ContentSize(ctx)
 		if err != nil {
 			return nil, err
 		}
-		clip = &clipRect{Width: math.Min(w, maxClipSide), Height: math.Min(h, maxClipSide)}
+		clip = &capt.Clip{Width: math.Min(w, capt.MaxClipSide), Height: math.Min(h, capt.MaxClipSide)}
 		if clip.Width < w || clip.Height < h {
-			cut = shotCut{Truncated: true, FullWidth: math.Ceil(w), FullHeight: math.Ceil(h), MaxSide: maxClipSide}
+			cut = shotCut{Truncated: true, FullWidth: math.Ceil(w), FullHeight: math.Ceil(h), MaxSide: capt.MaxClipSide}
 		}
 	}
 	if clip != nil {
-		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
+		opts.Clip = clip.Rect()
 		opts.BeyondViewport = a.FullPage || (a.element() && t.beyond)
 	}
 	data, err := t.shooter.Shot(ctx, opts)
@@ -252,12 +237,12 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 		return nil, errs.New(errs.ElementNotVisible, "the element has an empty box (%gx%g)", box.Viewport.Width, box.Viewport.Height)
 	}
 	t.surfaceID = res.SurfaceID
-	t.clip = &clipRect{X: box.Viewport.X + ox, Y: box.Viewport.Y + oy, Width: box.Viewport.Width, Height: box.Viewport.Height}
+	t.clip = &capt.Clip{X: box.Viewport.X + ox, Y: box.Viewport.Y + oy, Width: box.Viewport.Width, Height: box.Viewport.Height}
 	vw, vh, err := t.shooter.Viewport(ctx)
 	if err != nil {
 		return nil, err
 	}
-	t.beyond = !(capt.Rect{X: t.clip.X, Y: t.clip.Y, Width: t.clip.Width, Height: t.clip.Height}).Within(vw, vh)
+	t.beyond = !t.clip.Rect().Within(vw, vh)
 	return t, nil
 }
 

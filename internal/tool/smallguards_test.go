@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	capt "github.com/understudy-dev/understudy/internal/capture"
 )
 
 // TestSmallInputGuards: issue 12 point 13.
@@ -51,7 +53,7 @@ func TestSmallInputGuards(t *testing.T) {
 	e.launch("/second.html")
 	e.ok("electron_navigate", map[string]any{"url": `data:text/html,<body style="margin:0"><div style="height:20000px;background:linear-gradient(red,blue)"></div></body>`})
 	r := e.ok("electron_screenshot", map[string]any{"fullPage": true, "dir": dir})
-	if r["truncated"] != true || num(r["full_height"]) < 20000 || num(r["height"]) > maxClipSide {
+	if r["truncated"] != true || num(r["full_height"]) < 20000 || num(r["height"]) > capt.MaxClipSide {
 		t.Errorf("a 20000 px full page: %v, want truncated with full_height 20000", r)
 	}
 	r = e.ok("electron_screenshot", map[string]any{"dir": dir})

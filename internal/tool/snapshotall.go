@@ -40,8 +40,7 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if limit == 0 {
 		limit = 50
 	}
-	r, skipped, err := c.Session.Surfaces.FindInWindow(ctx, c.Session.Pages, page.FindQuery{Role: a.Role, NameContains: a.NameContains, NameExact: a.NameExact,
-		Visible: a.Visible, Enabled: a.Enabled, Interactive: a.Interactive, Limit: a.Limit, Text: a.Text}, limit)
+	r, skipped, err := c.Session.Surfaces.FindInWindow(ctx, c.Session.Pages, a.FindQuery, limit) // within is refused with surfaces
 	if err != nil {
 		return nil, err
 	}

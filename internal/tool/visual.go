@@ -13,9 +13,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/visual"
 )
 
-// maxMasks bounds the masks of one capture.
-const maxMasks = 50
-
 func registerVisual(s *Server) {
 	define(s, Def{
 		Name: "visual_capture", Title: "Capture an image for review", Class: classAction, Session: true,
@@ -34,22 +31,14 @@ func registerVisual(s *Server) {
 	}, visualUpdate)
 }
 
-type maskArg struct {
-	Selector string   `json:"selector,omitempty" jsonschema:"paint out the element(s)' box: a CSS selector in the active surface"`
-	X        *float64 `json:"x,omitempty" jsonschema:"or a rect: CSS pixels from the capture's left"`
-	Y        *float64 `json:"y,omitempty" jsonschema:"CSS pixels from the capture's top"`
-	Width    float64  `json:"width,omitempty" jsonschema:"the rect's width in CSS pixels"`
-	Height   float64  `json:"height,omitempty" jsonschema:"the rect's height in CSS pixels"`
-}
-
 // captureArgs say what to capture: visual_capture's arguments.
 type captureArgs struct {
 	Common
-	Name     string    `json:"name,omitempty" jsonschema:"the baseline's name (letters, digits, . _ -)"`
-	Ref      int       `json:"ref,omitempty" jsonschema:"capture this element (a ref)"`
-	Selector string    `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
-	Clip     *clipRect `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport (CSS pixels)"`
-	Masks    []maskArg `json:"masks,omitempty" jsonschema:"regions to ignore: {selector} or {x, y, width, height} in CSS pixels of the capture"`
+	Name     string        `json:"name,omitempty" jsonschema:"the baseline's name (letters, digits, . _ -)"`
+	Ref      int           `json:"ref,omitempty" jsonschema:"capture this element (a ref)"`
+	Selector string        `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	Clip     *capt.Clip    `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport (CSS pixels)"`
+	Masks    []visual.Mask `json:"masks,omitempty" jsonschema:"regions to ignore: {selector} or {x, y, width, height} in CSS pixels of the capture"`
 }
 
 // visualArgs are a capture compared with, or kept as, a baseline.
@@ -72,31 +61,12 @@ func (a *captureArgs) check(needName bool) error {
 			return errs.BadArg("clip", "capture an element or a clip, not both")
 		}
 	}
-	if c := a.Clip; c != nil {
-		for _, v := range []float64{c.X, c.Y, c.Width, c.Height} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errs.BadArg("clip", "coordinates must be finite numbers")
-			}
-		}
-		if c.Width <= 0 || c.Height <= 0 || c.Width > maxClipSide || c.Height > maxClipSide {
-			return errs.BadArg("clip", "width and height must be above 0 and at most %d", maxClipSide)
+	if a.Clip != nil {
+		if err := a.Clip.Check(); err != nil {
+			return err
 		}
 	}
-	if len(a.Masks) > maxMasks {
-		return errs.BadArg("masks", "at most %d masks", maxMasks)
-	}
-	for _, m := range a.Masks {
-		rect := m.X != nil || m.Y != nil || m.Width != 0 || m.Height != 0
-		switch {
-		case m.Selector != "" && rect:
-			return errs.BadArg("masks", "a mask is a selector or a rect, not both")
-		case m.Selector == "" && !rect:
-			return errs.BadArg("masks", "a mask needs a selector or {x, y, width, height}")
-		case rect && (m.X == nil || m.Y == nil || m.Width <= 0 || m.Height <= 0):
-			return errs.BadArg("masks", "a rect mask needs x, y and a positive width and height")
-		}
-	}
-	return nil
+	return visual.CheckMasks(a.Masks)
 }
 
 func (a *captureArgs) validate() error { return a.check(false) }
@@ -112,13 +82,7 @@ func (a *visualExpectArgs) validate() error {
 	if err := a.check(true); err != nil {
 		return err
 	}
-	if a.Threshold != nil && (*a.Threshold < 0 || *a.Threshold > 1 || math.IsNaN(*a.Threshold)) {
-		return errs.BadArg("threshold", "must be between 0 and 1")
-	}
-	if a.MaxDiffRatio < 0 || a.MaxDiffRatio > 1 || math.IsNaN(a.MaxDiffRatio) {
-		return errs.BadArg("maxDiffRatio", "must be between 0 and 1")
-	}
-	return nil
+	return visual.CheckTolerance(a.Threshold, a.MaxDiffRatio)
 }
 
 type visualUpdateArgs struct {
@@ -160,7 +124,7 @@ func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data 
 	opts := capt.ShotOptions{Format: "png"}
 	var css *visual.CSSRect
 	if clip != nil {
-		opts.Clip = &capt.Rect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
+		opts.Clip = clip.Rect()
 		opts.BeyondViewport = sa.element() && t.beyond
 		css = &visual.CSSRect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
 	}

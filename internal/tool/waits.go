@@ -84,25 +84,6 @@ func registerWaits(s *Server) {
 	}, assertPattern)
 }
 
-// waitTimeoutArg is the timeout of a wait or an expectation.
-type waitTimeoutArg struct {
-	TimeoutMs *int `json:"timeoutMs,omitempty" jsonschema:"how long to keep checking, in ms: default 5000, max 60000; 0 checks once"`
-}
-
-func (t waitTimeoutArg) checkTimeout() error {
-	if t.TimeoutMs != nil && (*t.TimeoutMs < 0 || *t.TimeoutMs > int(page.MaxWaitTimeout/time.Millisecond)) {
-		return errs.BadArg("timeoutMs", "must be between 0 (check once) and %d", page.MaxWaitTimeout.Milliseconds())
-	}
-	return nil
-}
-
-func (t waitTimeoutArg) timeout() time.Duration {
-	if t.TimeoutMs == nil {
-		return page.DefaultWaitTimeout
-	}
-	return time.Duration(*t.TimeoutMs) * time.Millisecond
-}
-
 // optionalLocator validates a ref or selector that may be absent.
 func optionalLocator(a *elementArgs) error {
 	if a.Ref == 0 && a.Selector == "" {
@@ -179,7 +160,7 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error
 
 type waitSelectorArgs struct {
 	elementArgs
-	waitTimeoutArg
+	page.WaitBudget
 	State string `json:"state,omitempty" jsonschema:"attached, visible (default), hidden (or absent) or detached"`
 }
 
@@ -189,7 +170,7 @@ func (a *waitSelectorArgs) validate() error {
 	default:
 		return errs.BadArg("state", "must be attached, visible, hidden or detached, not %q", a.State)
 	}
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
 	return a.elementArgs.validate()
@@ -209,12 +190,12 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 	if state == "" {
 		state = page.StateVisible
 	}
-	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.timeout())
+	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.Timeout())
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		return nil, page.WaitTimeout(w, a.timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
+		return nil, page.WaitTimeout(w, a.Timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
 			With("state", state).With("last_state", w.Actual)
 	}
 	actual, err := page.ActualAs[*page.Presence](w)
@@ -226,12 +207,12 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 
 type waitStateArgs struct {
 	elementArgs
-	waitTimeoutArg
+	page.WaitBudget
 	State map[string]any `json:"state" jsonschema:"the flags that must all hold, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}"`
 }
 
 func (a *waitStateArgs) validate() error {
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
 	if err := a.elementArgs.validate(); err != nil {
@@ -253,12 +234,12 @@ type stateWaitResult struct {
 }
 
 func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitResult, error) {
-	w, res, err := waitFor(ctx, c, a.condition(), a.timeout())
+	w, res, err := waitFor(ctx, c, a.condition(), a.Timeout())
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		e := page.WaitTimeout(w, a.timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), page.ShortJSON(a.State)).
+		e := page.WaitTimeout(w, a.Timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), page.ShortJSON(a.State)).
 			With("expected", a.State).With("last_state", w.Actual)
 		if !w.Found {
 			e.Message += " (no element matched)"
@@ -274,7 +255,7 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitRes
 
 type waitEventArgs struct {
 	elementArgs
-	waitTimeoutArg
+	page.WaitBudget
 	EventName string `json:"eventName" jsonschema:"the event type: click, input, change, keydown, submit, focus, a custom event name…"`
 }
 
@@ -282,7 +263,7 @@ func (a *waitEventArgs) validate() error {
 	if strings.TrimSpace(a.EventName) == "" {
 		return errs.BadArg("eventName", "is required, e.g. click or input")
 	}
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
 	return optionalLocator(&a.elementArgs)
@@ -296,12 +277,12 @@ type eventWaitResult struct {
 }
 
 func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitResult, error) {
-	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.timeout())
+	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.Timeout())
 	if err != nil {
 		return nil, err
 	}
 	if !w.Met {
-		return nil, page.WaitTimeout(w, a.timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
+		return nil, page.WaitTimeout(w, a.Timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
 			With("event_name", a.EventName).With("last_state", nil)
 	}
 	ev, err := w.EventSeen()
@@ -313,68 +294,26 @@ func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitRes
 
 // ---- expectations ----
 
-// textMatchArgs are the operators of a text expectation: exactly one is set.
-type textMatchArgs struct {
-	Equals      *string `json:"equals,omitempty" jsonschema:"the whole text, exactly"`
-	Contains    *string `json:"contains,omitempty" jsonschema:"a part of the text (case-sensitive)"`
-	Regex       *string `json:"regex,omitempty" jsonschema:"a JavaScript regular expression source without slashes, e.g. ^Saved \\d+ items?$ (at most 1000 characters)"`
-	Flags       string  `json:"flags,omitempty" jsonschema:"regex flags, any of i m s u"`
-	NotEquals   *string `json:"not_equals,omitempty" jsonschema:"anything but this text"`
-	NotContains *string `json:"not_contains,omitempty" jsonschema:"the text must not contain this"`
-}
-
-// match returns the one operator given (regexField names the regex
-// argument in errors).
-func (m *textMatchArgs) match(regexField string, regex *string) (*page.TextMatch, error) {
-	var out *page.TextMatch
-	for _, o := range []struct {
-		op, field string
-		v         *string
-	}{
-		{page.MatchEquals, "equals", m.Equals},
-		{page.MatchContains, "contains", m.Contains},
-		{page.MatchRegex, regexField, regex},
-		{page.MatchNotEquals, "not_equals", m.NotEquals},
-		{page.MatchNotContains, "not_contains", m.NotContains},
-	} {
-		if o.v == nil {
-			continue
-		}
-		if out != nil {
-			return nil, errs.BadArg(o.field, "pass exactly one of equals, contains, %s, not_equals, not_contains (%s is already given)", regexField, out.Field)
-		}
-		out = &page.TextMatch{Op: o.op, Value: *o.v, Field: o.field}
-	}
-	if out == nil {
-		return nil, errs.BadArg("equals", "pass one of equals, contains, %s, not_equals, not_contains", regexField)
-	}
-	if m.Flags != "" && out.Op != page.MatchRegex {
-		return nil, errs.BadArg("flags", "only apply to %s", regexField)
-	}
-	out.Flags = m.Flags
-	return out, out.Check()
-}
-
 type expectTextArgs struct {
 	elementArgs
-	waitTimeoutArg
-	textMatchArgs
+	page.WaitBudget
+	page.TextOperators
 }
 
 func (a *expectTextArgs) validate() error {
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
 	if err := a.elementArgs.validate(); err != nil {
 		return err
 	}
-	_, err := a.match("regex", a.Regex)
+	_, err := a.Match("regex", a.Regex)
 	return err
 }
 
 func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*expectResult[string], error) {
-	m, _ := a.match("regex", a.Regex)
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
+	m, _ := a.Match("regex", a.Regex)
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.Timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
 // expectValueArgs are electron_expect_value's arguments: expectTextArgs, a
@@ -382,18 +321,18 @@ func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*expectResult[
 type expectValueArgs struct{ expectTextArgs }
 
 func expectValue(ctx context.Context, c *Call, a *expectValueArgs) (*expectResult[string], error) {
-	m, _ := a.match("regex", a.Regex)
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
+	m, _ := a.Match("regex", a.Regex)
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.Timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
 }
 
 type expectVisibleArgs struct {
 	elementArgs
-	waitTimeoutArg
+	page.WaitBudget
 	Visible *bool `json:"visible,omitempty" jsonschema:"true (default): the element is visible; false: hidden or absent"`
 }
 
 func (a *expectVisibleArgs) validate() error {
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
 	return a.elementArgs.validate()
@@ -401,106 +340,52 @@ func (a *expectVisibleArgs) validate() error {
 
 func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*expectResult[bool], error) {
 	want := a.Visible == nil || *a.Visible
-	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
+	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.Timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
 }
 
 func expectState(ctx context.Context, c *Call, a *waitStateArgs) (*expectResult[*page.ElementState], error) {
-	return runExpectation[*page.ElementState](ctx, c, a.condition(), a.timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
+	return runExpectation[*page.ElementState](ctx, c, a.condition(), a.Timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
 }
 
 type expectCountArgs struct {
 	Common
-	waitTimeoutArg
-	Selector     string `json:"selector,omitempty" jsonschema:"count the elements matching this CSS selector (open shadow roots included)"`
-	Role         string `json:"role,omitempty" jsonschema:"or count the snapshot entries (not hidden) with this ARIA role"`
-	Name         string `json:"name,omitempty" jsonschema:"with role: the exact accessible name"`
-	NameContains string `json:"name_contains,omitempty" jsonschema:"with role: a case-insensitive part of the accessible name"`
-	Equals       *int   `json:"equals,omitempty" jsonschema:"the count, exactly"`
-	Min          *int   `json:"min,omitempty" jsonschema:"at least this many"`
-	Max          *int   `json:"max,omitempty" jsonschema:"at most this many"`
-}
-
-func (a *expectCountArgs) condition() page.Condition {
-	return page.Condition{Kind: page.CondCount, Selector: a.Selector, Role: a.Role, Name: a.Name, NameContains: a.NameContains,
-		Equals: a.Equals, Min: a.Min, Max: a.Max}
+	page.WaitBudget
+	page.CountQuery
 }
 
 func (a *expectCountArgs) validate() error {
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
-	return a.condition().Check()
+	return a.Condition().Check()
 }
 
 func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (*expectResult[int], error) {
-	exp := map[string]any{}
-	for k, v := range map[string]*int{"equals": a.Equals, "min": a.Min, "max": a.Max} {
-		if v != nil {
-			exp[k] = *v
-		}
-	}
-	subject := fmt.Sprintf("the count of %q", a.Selector)
-	if a.Selector == "" {
-		subject = "the count of role " + a.Role
-		switch {
-		case a.Name != "":
-			subject += fmt.Sprintf(" named %q", a.Name)
-		case a.NameContains != "":
-			subject += fmt.Sprintf(" with a name containing %q", a.NameContains)
-		}
-	}
-	return runExpectation[int](ctx, c, a.condition(), a.timeout(), exp, subject)
+	return runExpectation[int](ctx, c, a.Condition(), a.Timeout(), a.Expected(), a.Subject())
 }
 
 type expectURLArgs struct {
 	Common
-	waitTimeoutArg
-	Contains *string `json:"contains,omitempty" jsonschema:"a part of the URL"`
-	Matches  *string `json:"matches,omitempty" jsonschema:"a JavaScript regular expression the URL matches, without slashes (at most 1000 characters)"`
-	Flags    string  `json:"flags,omitempty" jsonschema:"regex flags for matches, any of i m s u"`
-}
-
-func (a *expectURLArgs) match() (*page.TextMatch, error) {
-	switch {
-	case a.Contains != nil && a.Matches != nil:
-		return nil, errs.BadArg("matches", "pass contains or matches, not both")
-	case a.Contains != nil:
-		if a.Flags != "" {
-			return nil, errs.BadArg("flags", "only apply to matches")
-		}
-		return &page.TextMatch{Op: page.MatchContains, Value: *a.Contains, Field: "contains"}, nil
-	case a.Matches != nil:
-		m := &page.TextMatch{Op: page.MatchRegex, Value: *a.Matches, Flags: a.Flags, Field: "matches"}
-		return m, m.Check()
-	}
-	return nil, errs.BadArg("contains", "pass contains or matches")
+	page.WaitBudget
+	page.URLQuery
 }
 
 func (a *expectURLArgs) validate() error {
-	if err := a.checkTimeout(); err != nil {
+	if err := a.CheckTimeout(); err != nil {
 		return err
 	}
-	_, err := a.match()
+	_, err := a.Match()
 	return err
 }
 
 func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*expectResult[string], error) {
-	m, _ := a.match()
-	exp := map[string]any{}
-	if a.Contains != nil {
-		exp["contains"] = *a.Contains
-	} else {
-		exp["matches"] = *a.Matches
-		if a.Flags != "" {
-			exp["flags"] = a.Flags
-		}
-	}
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.timeout(), exp, "the URL")
+	m, _ := a.Match()
+	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.Timeout(), a.Expected(), "the URL")
 }
 
 type assertPatternArgs struct {
 	elementArgs
-	textMatchArgs
+	page.TextOperators
 	Pattern *string `json:"pattern,omitempty" jsonschema:"the same as regex"`
 }
 
@@ -521,12 +406,12 @@ func (a *assertPatternArgs) validate() error {
 	if err := optionalLocator(&a.elementArgs); err != nil {
 		return err
 	}
-	_, err := a.match(a.regex())
+	_, err := a.Match(a.regex())
 	return err
 }
 
 func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectResult[string], error) {
-	m, _ := a.match(a.regex())
+	m, _ := a.Match(a.regex())
 	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
