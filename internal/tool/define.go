@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/toolargs"
 )
 
 // gateFlags refuses a call whose effects need a flag the operator did not
@@ -96,7 +97,7 @@ func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call
 		Def: t, schema: schema, result: result, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
 		decode: func(raw json.RawMessage) (any, error) {
 			in := new(In)
-			if err := decodeArgs(raw, in); err != nil {
+			if err := toolargs.Decode(raw, in); err != nil {
 				return nil, err
 			}
 			if v, ok := any(in).(validator); ok {

@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/toolargs"
 )
 
 // TestDidYouMean: an unknown parameter is BAD_ARGUMENT naming it, with the
@@ -37,7 +37,7 @@ func TestDidYouMean(t *testing.T) {
 		{"one letter is no typo of another", &clickArgs{}, `{"position":{"x":1,"y":2,"z":3}}`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := decodeArgs(json.RawMessage(c.raw), c.into)
+			err := toolargs.Decode(json.RawMessage(c.raw), c.into)
 			e := errs.As(err)
 			if e == nil || e.Code != errs.BadArgument {
 				t.Fatalf("%s: %v, want BAD_ARGUMENT", c.raw, err)
@@ -53,22 +53,6 @@ func TestDidYouMean(t *testing.T) {
 				t.Fatalf("%s: a guess where none is close: %s", c.raw, e.Message)
 			}
 		})
-	}
-}
-
-// TestClosestParam: the matcher alone, on the names issue 26 gives.
-func TestClosestParam(t *testing.T) {
-	cands := []string{"sessionId", "surfaceId", "targetId", "timeoutMs", "windowTitle", "index", "clip.width", "width"}
-	for _, c := range []struct{ in, want string }{
-		{"surface_id", "surfaceId"}, {"targetID", "targetId"}, {"timeout", "timeoutMs"},
-		{"SESSION-ID", "sessionId"}, {"widht", "width"}, {"window_titel", "windowTitle"},
-		{"indx", "index"}, {"zzz", ""}, {"", ""}, {"__", ""},
-		{"z", ""}, {"wi", ""}, {"id", "targetId"}, {"dth", "width"},
-	} {
-		got, ok := closestParam(c.in, cands)
-		if got != c.want || ok != (c.want != "") {
-			t.Errorf("closestParam(%q) = %q, %v; want %q", c.in, got, ok, c.want)
-		}
 	}
 }
 
@@ -95,113 +79,28 @@ func TestDidYouMeanThroughDispatch(t *testing.T) {
 // TestParamNames: a tool's names are its own parameters (embedded
 // structs flattened), then the fields of its object parameters as paths.
 func TestParamNames(t *testing.T) {
-	got := paramNames(reflect.TypeFor[*clickArgs]())
+	got := toolargs.Names(reflect.TypeFor[*clickArgs]())
 	for _, want := range []string{"ref", "selector", "timeoutMs", "allowChanged", "sessionId", "position", "position.x", "x", "clickCount"} {
 		found := false
 		for _, g := range got {
 			found = found || g == want
 		}
 		if !found {
-			t.Errorf("paramNames(clickArgs) = %v, lacks %s", got, want)
+			t.Errorf("toolargs.Names(clickArgs) = %v, lacks %s", got, want)
 		}
 	}
 	for _, g := range got {
 		if strings.Contains(g, "Args") || strings.Contains(g, "Common") {
-			t.Errorf("paramNames(clickArgs) names an embedded struct: %s", g)
+			t.Errorf("toolargs.Names(clickArgs) names an embedded struct: %s", g)
 		}
 	}
 }
 
-// TestEditDistance pins the distance the matcher ranks by.
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{
-		{"", "", 0}, {"", "abc", 3}, {"abc", "", 3}, {"timeout", "timeoutms", 2},
-		{"kitten", "sitting", 3}, {"selectr", "selector", 1}, {"é", "e", 1}, {"ab", "ba", 2},
-	} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
-}
-
-// FuzzClosestParam: for any name the matcher never panics, answers only a
-// candidate (never the name itself), answers the same whatever the order
-// of the candidates, and always answers a candidate whose key is the
-// name's; editDistance is a metric's first properties.
-func FuzzClosestParam(f *testing.F) {
-	for _, s := range []string{"surface_id", "targetID", "timeout", "selectr", "", "_", "id", "x", "Ref", "clip.width", "ÄÖÜ", "\xff", "timeoutMsMs", "a.b.c"} {
-		f.Add(s)
-	}
-	cands := paramNames(reflect.TypeFor[*screenshotArgs]())
-	cands = append(cands, paramNames(reflect.TypeFor[*clickArgs]())...)
-	rev := make([]string, len(cands))
-	for i, c := range cands {
-		rev[len(cands)-1-i] = c
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		got, ok := closestParam(name, cands)
-		got2, ok2 := closestParam(name, rev)
-		if got != got2 || ok != ok2 {
-			t.Fatalf("%q: %q/%v, reversed candidates %q/%v", name, got, ok, got2, ok2)
-		}
-		if ok {
-			found := false
-			for _, c := range cands {
-				found = found || c == got
-			}
-			if !found || got == name {
-				t.Fatalf("%q: answered %q, not another candidate", name, got)
-			}
-		}
-		k := paramKey(name)
-		for _, c := range cands {
-			if c != name && !strings.Contains(c, ".") && paramKey(c) == k && k != "" {
-				if !ok || paramKey(got[strings.LastIndexByte(got, '.')+1:]) != k {
-					t.Fatalf("%q: %q has its key, answered %q/%v", name, c, got, ok)
-				}
-			}
-		}
-		if d := editDistance(name, name); d != 0 {
-			t.Fatalf("editDistance(%q, itself) = %d", name, d)
-		}
-		other := "timeoutMs"
-		d1, d2 := editDistance(name, other), editDistance(other, name)
-		if d1 != d2 || d1 > max(utf8.RuneCountInString(name), len(other)) {
-			t.Fatalf("editDistance(%q, %q) = %d, reversed %d", name, other, d1, d2)
-		}
-	})
-}
-
-// TestResultSpellingsAccepted (issue 30, point 6): a field named as results
-// spell it (surface_id, window_id) is taken as the parameter it names; a
-// name that is the same parameter given twice stays an error.
-func TestResultSpellingsAccepted(t *testing.T) {
-	type args struct {
-		SurfaceID string `json:"surfaceId,omitempty"`
-		WindowID  string `json:"windowId,omitempty"`
-	}
-	for _, c := range []struct{ in, want string }{
-		{`{"surface_id":"s1-surface-2"}`, "s1-surface-2|"},
-		{`{"window_id":"W"}`, "|W"},
-		{`{"surfaceId":"a"}`, "a|"},
-	} {
-		var a args
-		if err := decodeArgs(json.RawMessage(c.in), &a); err != nil {
-			t.Fatalf("%s: %v", c.in, err)
-		}
-		if got := a.SurfaceID + "|" + a.WindowID; got != c.want {
-			t.Fatalf("%s: got %s, want %s", c.in, got, c.want)
-		}
-	}
-	var a args
-	if err := decodeArgs(json.RawMessage(`{"surfaceId":"a","surface_id":"b"}`), &a); err == nil {
-		t.Fatal("surfaceId and surface_id together were accepted")
-	}
+// TestResultSpellingsOnATool: a tool's own arguments take the spellings
+// results use (toolargs.TestResultSpellingsAccepted has the rules).
+func TestResultSpellingsOnATool(t *testing.T) {
 	for _, raw := range []string{`{"target_ID":"w1"}`, `{"window-title":"Main"}`, `{"session_id":"s1"}`} {
-		if err := decodeArgs(json.RawMessage(raw), &switchWindowArgs{}); err != nil {
+		if err := toolargs.Decode(json.RawMessage(raw), &switchWindowArgs{}); err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/toolargs"
 )
 
 // TestErrorsSayWhatIsWrong: errors name the JSON parameter (never Go type
@@ -82,14 +83,14 @@ func TestDecodeNamesJSONParameters(t *testing.T) {
 		{`{"position":{"x":"a"}}`, "position.x", "position.x: expected a number, got a JSON string"},
 		{`{"targetRef":[1]}`, "targetRef", "targetRef: expected an integer, got a JSON array"},
 	} {
-		err := decodeArgs([]byte(c.raw), new(args))
+		err := toolargs.Decode([]byte(c.raw), new(args))
 		e := errs.As(err)
 		if e == nil || e.Details["field"] != c.field || e.Message != c.msg {
 			t.Errorf("%s: %v", c.raw, err)
 		}
 	}
 	var a args
-	if err := decodeArgs([]byte(`{"ref":" 12 ","targetRef":"7"}`), &a); err != nil || a.Ref != 12 || a.TargetRef != 7 {
+	if err := toolargs.Decode([]byte(`{"ref":" 12 ","targetRef":"7"}`), &a); err != nil || a.Ref != 12 || a.TargetRef != 7 {
 		t.Fatalf("digit strings: %v %+v", err, a)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/toolargs"
 )
 
 // TestSmallInputGuards: issue 12 point 13.
@@ -45,7 +46,7 @@ func TestSmallInputGuards(t *testing.T) {
 			t.Errorf("%s with a 10 MB %s: %v", c.tool, c.field, m)
 		}
 	}
-	if m := e.fails("electron_click", map[string]any{"selector": strings.Repeat("a", maxSelectorLen+1)}, "BAD_ARGUMENT"); !strings.Contains(m["error"].(string), "4096") {
+	if m := e.fails("electron_click", map[string]any{"selector": strings.Repeat("a", toolargs.MaxSelectorLen+1)}, "BAD_ARGUMENT"); !strings.Contains(m["error"].(string), "4096") {
 		t.Errorf("a selector one byte over the cap: %v", m)
 	}
 

@@ -1,4 +1,4 @@
-package tool
+package toolargs
 
 import (
 	"reflect"
@@ -16,10 +16,10 @@ import (
 // timeoutMs) and on typos, so names are compared case- and
 // separator-insensitively, then by edit distance.
 
-// paramKey is a parameter name as the matcher compares it: lower case,
+// key is a parameter name as the matcher compares it: lower case,
 // without separators ("surface_id", "surfaceId" and "Surface-ID" are one
 // key).
-func paramKey(s string) string {
+func key(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -86,7 +86,7 @@ func contains(a, b string) bool {
 	return false
 }
 
-// closestParam returns the candidate an unknown parameter name most likely
+// Closest returns the candidate an unknown parameter name most likely
 // meant, and false when none is close. A candidate may be a path
 // ("clip.width", a field of an object parameter); it is compared by its
 // last segment and, on a tie, loses to a top-level name. A candidate is
@@ -96,8 +96,8 @@ func contains(a, b string) bool {
 // fewest edits; ties go to the top-level name, then to the fewest edits
 // of the names as written, then to the first in sort order, so the answer
 // never depends on the order of the candidates.
-func closestParam(unknown string, candidates []string) (string, bool) {
-	ku := paramKey(unknown)
+func Closest(unknown string, candidates []string) (string, bool) {
+	ku := key(unknown)
 	if ku == "" {
 		return "", false
 	}
@@ -113,7 +113,7 @@ func closestParam(unknown string, candidates []string) (string, bool) {
 		if i := strings.LastIndexByte(c, '.'); i >= 0 {
 			last, nested = c[i+1:], 1
 		}
-		kc := paramKey(last)
+		kc := key(last)
 		if kc == "" || c == unknown {
 			continue
 		}
@@ -134,10 +134,10 @@ func closestParam(unknown string, candidates []string) (string, bool) {
 	return best.name, true
 }
 
-// paramNames lists the JSON names a tool's arguments type decodes: its own
+// Names lists the JSON names a tool's arguments type decodes: its own
 // parameters (embedded structs flattened, as encoding/json does), then the
 // fields of its object parameters as paths ("clip.width"), sorted.
-func paramNames(t reflect.Type) []string {
+func Names(t reflect.Type) []string {
 	seen := map[string]bool{}
 	var top, nested []string
 	var walk func(t reflect.Type, prefix string, depth int)
