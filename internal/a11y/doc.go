@@ -5,5 +5,9 @@
 // injects it into one surface's document once (kept under a private
 // global, the page's own window.axe restored), runs axe.run with validated
 // rules, tags and include/exclude selectors, and returns bounded findings
-// whose nodes carry refs of that surface (page.Store.RefsOf).
+// whose nodes carry refs of that surface (page.Store.RefsOf). [Engine.Run]
+// is the a11y_audit tool's whole audit: one surface, or every surface of
+// the active window merged ([Combined]), through the session's surfaces
+// as internal/tool adapts them ([Surfaces]); the tool's arguments
+// ([Request], with [Rules] and Check) and its [Report] are here too.
 package a11y

@@ -395,24 +395,24 @@ func (b *Book) Len() int {
 // state in the book. When the browser took a value the page does not show
 // (Chromium takes some unknown timezone IDs) the window is put back as it
 // was and the answer is EMULATION_REJECTED naming the field.
-func (b *Book) Change(ctx context.Context, conn *cdp.Conn, window string, next func(State) State) (State, *Observed, error) {
+func (b *Book) Change(ctx context.Context, conn *cdp.Conn, window string, next func(State) State) (*Result, error) {
 	prev := b.Get(window)
 	s := next(prev)
 	if err := Apply(ctx, conn, prev, s); err != nil {
-		return State{}, nil, err
+		return nil, err
 	}
 	obs, err := Observe(ctx, conn)
 	if err != nil {
 		b.Put(window, s)
-		return State{}, nil, err
+		return nil, err
 	}
 	if field, ok := Verify(s, obs); !ok {
 		if rerr := Apply(ctx, conn, s, prev); rerr != nil {
 			b.Put(window, s)
 		}
-		return State{}, nil, errs.New(errs.EmulationRejected, "%s: the browser took the value but the page does not report it; the window is as it was", field).
+		return nil, errs.New(errs.EmulationRejected, "%s: the browser took the value but the page does not report it; the window is as it was", field).
 			With("field", field).With("observed", obs)
 	}
 	b.Put(window, s)
-	return s, obs, nil
+	return &Result{WindowID: window, Emulated: s, Observed: obs}, nil
 }

@@ -104,27 +104,28 @@ type OriginStorage struct {
 }
 
 // Snapshot reads every cookie (values shown only with reveal) and the
-// localStorage (and sessionStorage with withSession) of every open origin,
-// or of only that origin when only is set.
-func (a App) Snapshot(ctx context.Context, only string, withSession, reveal bool) ([]Cookie, []OriginStorage, error) {
+// localStorage (and sessionStorage with opt.SessionStorage) of every open
+// origin, or of only opt.Origin when it is set.
+func (a App) Snapshot(ctx context.Context, opt SnapshotOptions, reveal bool) (*SnapshotResult, error) {
+	only, withSession := opt.Origin, opt.SessionStorage
 	if only != "" {
 		var err error
 		if only, err = NormalizeOrigin("origin", only); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	cs, err := a.ListCookies(ctx, Filter{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	origins, err := Origins(ctx, a.Pool)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if only != "" {
 		o, err := Find(origins, "origin", only)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		origins = []Origin{*o}
 	}
@@ -138,16 +139,16 @@ func (a App) Snapshot(ctx context.Context, only string, withSession, reveal bool
 			}
 		}
 		if entry.LocalStorage, err = a.readArea(ctx, o, Local); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if withSession {
 			if entry.SessionStorage, err = a.readArea(ctx, o, Session); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		out = append(out, entry)
 	}
-	return Redact(cs, reveal), out, nil
+	return &SnapshotResult{Cookies: Redact(cs, reveal), Origins: out, Redacted: !reveal}, nil
 }
 
 func (a App) readArea(ctx context.Context, o *Origin, scope Scope) ([]Item, error) {
@@ -348,19 +349,24 @@ func (d *DB) Change(ctx context.Context, database, store string, change func() e
 	return before, after, nil
 }
 
-// ExportSummary is what an export wrote, for the caller's answer.
-type ExportSummary struct {
-	Cookies  int
-	Origins  []string // the origins whose localStorage or IndexedDB the state holds
-	DBs      int      // IndexedDB databases (withIDB)
-	Redacted bool     // cookie values are [redacted] (no reveal)
+// ExportResult is what an export wrote; the caller sets Path once the file
+// is written.
+type ExportResult struct {
+	Path    string   `json:"path"`
+	Cookies int      `json:"cookie_count"`
+	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage or IndexedDB the file holds"`
+	DBs     int      `json:"database_count,omitempty" jsonschema:"IndexedDB databases written (with indexedDB)"`
+	Bytes   int      `json:"bytes"`
+	// Redacted says the file's cookie values are [redacted]: it cannot
+	// log in again (storage_state_import refuses it).
+	Redacted bool `json:"redacted,omitempty" jsonschema:"cookie values in the file are [redacted] (no reveal)"`
 }
 
 // ExportState reads the app's state as a Playwright storageState (cookies,
 // origins[].localStorage of every open origin and, withIDB, their
 // origins[].indexedDB) and returns it as indented JSON. Cookie values are
 // [redacted] unless reveal.
-func (a App) ExportState(ctx context.Context, reveal, withIDB bool) ([]byte, *ExportSummary, error) {
+func (a App) ExportState(ctx context.Context, reveal, withIDB bool) ([]byte, *ExportResult, error) {
 	cs, err := a.ListCookies(ctx, Filter{})
 	if err != nil {
 		return nil, nil, err
@@ -375,7 +381,7 @@ func (a App) ExportState(ctx context.Context, reveal, withIDB bool) ([]byte, *Ex
 		sc.Value = sc.Value.Shown(reveal)
 		st.Cookies = append(st.Cookies, sc)
 	}
-	out := &ExportSummary{Cookies: len(cs), Origins: []string{}, Redacted: !reveal && len(cs) > 0}
+	out := &ExportResult{Cookies: len(cs), Origins: []string{}, Redacted: !reveal && len(cs) > 0}
 	for i := range origins {
 		items, err := a.readArea(ctx, &origins[i], Local)
 		if err != nil {
@@ -407,6 +413,7 @@ func (a App) ExportState(ctx context.Context, reveal, withIDB bool) ([]byte, *Ex
 	if err != nil {
 		return nil, nil, err
 	}
+	out.Bytes = len(data)
 	return data, out, nil
 }
 
@@ -426,19 +433,19 @@ func ReadStateFile(field, path string) ([]byte, error) {
 	return data, nil
 }
 
-// ImportSummary is what an import wrote.
-type ImportSummary struct {
-	Cookies int
-	Origins []string // origins whose storage was written
-	Keys    int      // localStorage keys
-	Records int      // IndexedDB records
+// ImportResult is what an import wrote.
+type ImportResult struct {
+	Cookies int      `json:"cookie_count" jsonschema:"cookies set"`
+	Origins []string `json:"origin_names" jsonschema:"origins whose localStorage was written"`
+	Keys    int      `json:"key_count" jsonschema:"localStorage keys written"`
+	Records int      `json:"record_count,omitempty" jsonschema:"IndexedDB records written"`
 }
 
 // ImportState seeds the app from a storageState: cookies, and the
 // localStorage and IndexedDB of origins the app has open. The whole state
 // is checked (STORAGE_STATE_INVALID names the JSON path of the first
 // problem) and every origin reached before anything is written.
-func (a App) ImportState(ctx context.Context, data []byte) (*ImportSummary, error) {
+func (a App) ImportState(ctx context.Context, data []byte) (*ImportResult, error) {
 	st, err := ParseState(data)
 	if err != nil {
 		return nil, err
@@ -483,7 +490,7 @@ func (a App) ImportState(ctx context.Context, data []byte) (*ImportSummary, erro
 	if err := SetCookies(ctx, conn, params); err != nil {
 		return nil, err
 	}
-	out := &ImportSummary{Cookies: len(params), Origins: []string{}}
+	out := &ImportResult{Cookies: len(params), Origins: []string{}}
 	for i, so := range st.Origins {
 		for _, it := range so.LocalStorage {
 			if err := areas[i].Set(ctx, it.Name, it.Value); err != nil {

@@ -56,9 +56,22 @@ type CookieParam struct {
 }
 
 // Filter narrows a cookie listing; empty fields match everything. URL keeps
-// the cookies the browser would send to it.
+// the cookies the browser would send to it. It is storage_cookies' and
+// storage_clear_cookies' arguments.
 type Filter struct {
-	URL, Domain, Name string
+	URL    string `json:"url,omitempty" jsonschema:"only cookies the browser would send to this URL"`
+	Domain string `json:"domain,omitempty" jsonschema:"only cookies of this domain (and its subdomains)"`
+	Name   string `json:"name,omitempty" jsonschema:"only cookies of this name"`
+}
+
+// Check refuses a URL that is not an http(s) origin or URL (field url).
+func (f Filter) Check() error {
+	if f.URL != "" {
+		if _, err := NormalizeOrigin("url", f.URL); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Cookies lists the cookies of the browser context the target belongs to.

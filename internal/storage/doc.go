@@ -8,6 +8,9 @@
 // storage as whole operations, each checked by reading back what it
 // changed: snapshot, cookie set and clear, Web Storage changes, and the
 // storageState export and import (everything checked and every origin
-// reached before anything is written). internal/tool calls it, shapes the
-// answer and never names a protocol method itself.
+// reached before anything is written). The storage tools' arguments (with
+// their JSON names, descriptions and Check), their results and the App
+// operations that answer them are here too (ops.go, idbops.go):
+// internal/tool embeds the arguments in its inputs, calls App and returns
+// the result, and never names a protocol method itself.
 package storage

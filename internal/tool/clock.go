@@ -2,10 +2,8 @@ package tool
 
 import (
 	"context"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/clock"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/svc"
 )
@@ -63,156 +61,89 @@ func clockOf(sess *session.Session) (*clock.Clock, error) {
 	})
 }
 
+// The arguments, checks and result are internal/clock's (ops.go).
+
 type clockTimeArgs struct {
 	Common
-	Time string `json:"time" jsonschema:"epoch ms or ISO-8601"`
+	clock.TimeArg
 }
 
-func (a *clockTimeArgs) validate() error { _, err := clock.ParseTime("time", a.Time); return err }
+func (a *clockTimeArgs) validate() error { return a.TimeArg.Check() }
 
 type clockInstallArgs struct {
 	Common
-	Time string `json:"time,omitempty" jsonschema:"start time, epoch ms or ISO-8601; default now"`
+	clock.InstallOptions
 }
 
-func (a *clockInstallArgs) validate() error {
-	if a.Time == "" {
-		return nil
-	}
-	_, err := clock.ParseTime("time", a.Time)
-	return err
-}
+func (a *clockInstallArgs) validate() error { return a.InstallOptions.Check() }
 
 type clockMsArgs struct {
 	Common
-	Ms float64 `json:"ms" jsonschema:"milliseconds, 0 or more"`
+	clock.Span
 }
 
-func (a *clockMsArgs) validate() error {
-	if a.Ms < 0 || a.Ms > 366*24*3600*1000 {
-		return errs.BadArg("ms", "must be between 0 and a year")
-	}
-	return nil
-}
+func (a *clockMsArgs) validate() error { return a.Span.Check() }
 
-type clockResult struct {
-	clock.Status
-	Fired      int      `json:"fired,omitempty" jsonschema:"timers fired by this call"`
-	AdvancedMs *float64 `json:"advancedMs,omitempty"`
-	RanForMs   *float64 `json:"ranForMs,omitempty"`
-	PausedAt   *float64 `json:"pausedAt,omitempty"`
-	Fixed      *float64 `json:"fixed,omitempty"`
-	SystemTime *float64 `json:"systemTime,omitempty"`
-	Resumed    bool     `json:"resumed,omitempty"`
-}
-
-func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clockResult, error) {
+func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	t := float64(time.Now().UnixMilli())
-	if a.Time != "" {
-		t, _ = clock.ParseTime("time", a.Time)
-	}
-	st, err := k.Install(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st}, nil
+	return k.InstallAt(ctx, a.InstallOptions)
 }
 
-func clockSetTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+func clockSetTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := clock.ParseTime("time", a.Time)
-	st, err := k.SetTime(ctx, t, clock.Fixed)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, Fixed: &t}, nil
+	return k.Freeze(ctx, a.TimeArg)
 }
 
-func clockSetSystemTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+func clockSetSystemTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := clock.ParseTime("time", a.Time)
-	st, err := k.SetTime(ctx, t, clock.Running)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, SystemTime: &t}, nil
+	return k.SetSystemTime(ctx, a.TimeArg)
 }
 
-func clockAdvance(ctx context.Context, c *Call, a *clockMsArgs) (*clockResult, error) {
+func clockAdvance(ctx context.Context, c *Call, a *clockMsArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	n, st, err := k.Advance(ctx, a.Ms, true)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, Fired: n, AdvancedMs: &a.Ms}, nil
+	return k.Jump(ctx, a.Span)
 }
 
-func clockRunFor(ctx context.Context, c *Call, a *clockMsArgs) (*clockResult, error) {
+func clockRunFor(ctx context.Context, c *Call, a *clockMsArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	n, st, err := k.Advance(ctx, a.Ms, false)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, Fired: n, RanForMs: &a.Ms}, nil
+	return k.RunFor(ctx, a.Span)
 }
 
-func clockPause(ctx context.Context, c *Call, a *clockTimeArgs) (*clockResult, error) {
+func clockPause(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := clock.ParseTime("time", a.Time)
-	now, ok := k.Now()
-	if ok && t < now {
-		return nil, errs.BadArg("time", "is before the clock's time %s; use clock_set_time to go back", time.UnixMilli(int64(now)).UTC().Format(time.RFC3339Nano))
-	}
-	if _, err := k.SetMode(ctx, clock.Fixed); err != nil {
-		return nil, err
-	}
-	now, _ = k.Now()
-	n, st, err := k.Advance(ctx, max(0, t-now), false)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, Fired: n, PausedAt: &t}, nil
+	return k.PauseAt(ctx, a.TimeArg)
 }
 
-func clockResume(ctx context.Context, c *Call, _ *noArgs) (*clockResult, error) {
+func clockResume(ctx context.Context, c *Call, _ *noArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	st, err := k.SetMode(ctx, clock.Running)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st, Resumed: true}, nil
+	return k.Resume(ctx)
 }
 
-func clockStatus(ctx context.Context, c *Call, _ *noArgs) (*clockResult, error) {
+func clockStatus(ctx context.Context, c *Call, _ *noArgs) (*clock.Result, error) {
 	k, err := clockOf(c.Session)
 	if err != nil {
 		return nil, err
 	}
-	st, err := k.Status(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &clockResult{Status: st}, nil
+	return k.Report(ctx)
 }

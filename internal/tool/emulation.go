@@ -29,40 +29,14 @@ func registerEmulation(s *Server) {
 	}, emulationReset)
 }
 
+// The arguments, their check and the result are internal/emulation's
+// (settings.go).
 type emulationSetArgs struct {
 	Common
-	Viewport      *emulation.Viewport    `json:"viewport,omitempty" jsonschema:"the emulated screen: width and height in CSS pixels, deviceScaleFactor (0 = the screen's), mobile"`
-	Device        string                 `json:"device,omitempty" jsonschema:"a built-in device name (sets viewport and user agent)"`
-	ColorScheme   string                 `json:"colorScheme,omitempty" jsonschema:"light, dark or no-preference"`
-	ReducedMotion string                 `json:"reducedMotion,omitempty" jsonschema:"reduce or no-preference"`
-	ForcedColors  string                 `json:"forcedColors,omitempty" jsonschema:"active or none"`
-	Media         string                 `json:"media,omitempty" jsonschema:"screen or print"`
-	Timezone      string                 `json:"timezone,omitempty" jsonschema:"an IANA timezone ID like Europe/Berlin"`
-	Locale        string                 `json:"locale,omitempty" jsonschema:"a BCP 47 locale like de-DE"`
-	Geolocation   *emulation.Geolocation `json:"geolocation,omitempty" jsonschema:"latitude, longitude and accuracy (meters)"`
-	CPUThrottle   float64                `json:"cpuThrottle,omitempty" jsonschema:"CPU slowdown factor, 1 = none"`
-	UserAgent     string                 `json:"userAgent,omitempty" jsonschema:"the user agent string"`
+	emulation.Settings
 }
 
-func (a *emulationSetArgs) change() emulation.State {
-	return emulation.State{Viewport: a.Viewport, Device: a.Device, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion,
-		ForcedColors: a.ForcedColors, Media: a.Media, Timezone: a.Timezone, Locale: a.Locale, Geolocation: a.Geolocation,
-		CPUThrottle: a.CPUThrottle, UserAgent: a.UserAgent}
-}
-
-func (a *emulationSetArgs) validate() error {
-	c := a.change()
-	if c == (emulation.State{}) {
-		return errs.BadArg("viewport", "pass at least one field to emulate (or call emulation_reset)")
-	}
-	return c.Validate()
-}
-
-type emulationResult struct {
-	WindowID string              `json:"window_id"`
-	Emulated emulation.State     `json:"emulated" jsonschema:"every emulation the window has now"`
-	Observed *emulation.Observed `json:"observed" jsonschema:"what the window's document reports now"`
-}
+func (a *emulationSetArgs) validate() error { return a.Settings.Check() }
 
 // emulationBook is the session's record of what each window was given.
 func emulationBook(sess *session.Session) (*emulation.Book, error) {
@@ -78,15 +52,17 @@ func emulationBook(sess *session.Session) (*emulation.Book, error) {
 	})
 }
 
-func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulationResult, error) {
-	return applyEmulation(ctx, c, func(prev emulation.State) emulation.State { return emulation.Merge(prev, a.change()) })
+func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulation.Result, error) {
+	return applyEmulation(ctx, c, a.Settings.Onto)
 }
 
-func emulationReset(ctx context.Context, c *Call, _ *noArgs) (*emulationResult, error) {
-	return applyEmulation(ctx, c, func(emulation.State) emulation.State { return emulation.State{} })
+func emulationReset(ctx context.Context, c *Call, _ *noArgs) (*emulation.Result, error) {
+	return applyEmulation(ctx, c, emulation.Cleared)
 }
 
-func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emulation.State) (*emulationResult, error) {
+// applyEmulation changes the active window's emulation (Book.Change), after
+// the book forgot the windows the pool no longer knows.
+func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emulation.State) (*emulation.Result, error) {
 	book, err := emulationBook(c.Session)
 	if err != nil {
 		return nil, err
@@ -100,11 +76,7 @@ func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emu
 	if err != nil {
 		return nil, err
 	}
-	s, obs, err := book.Change(ctx, conn, id, next)
-	if err != nil {
-		return nil, err
-	}
-	return &emulationResult{WindowID: id, Emulated: s, Observed: obs}, nil
+	return book.Change(ctx, conn, id, next)
 }
 
 // emulatedViewport is the viewport emulated in window (a page or webview

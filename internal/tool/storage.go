@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/storage"
 )
@@ -138,363 +137,143 @@ type revealArgs struct {
 
 func (r *revealArgs) reveals() bool { return r.Reveal }
 
+// The arguments, checks and results are internal/storage's (ops.go,
+// idbops.go); a reveal is allowed only with --allow-secrets, which the
+// dispatcher checked (gateArgs).
+
 type cookiesArgs struct {
 	Common
 	revealArgs
-	URL    string `json:"url,omitempty" jsonschema:"only cookies the browser would send to this URL"`
-	Domain string `json:"domain,omitempty" jsonschema:"only cookies of this domain (and its subdomains)"`
-	Name   string `json:"name,omitempty" jsonschema:"only cookies of this name"`
+	storage.Filter
 }
 
-func (a *cookiesArgs) validate() error {
-	if a.URL != "" {
-		if _, err := storage.NormalizeOrigin("url", a.URL); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (a *cookiesArgs) validate() error { return a.Filter.Check() }
 
-type cookiesResult struct {
-	Count    int              `json:"count"`
-	Cookies  []storage.Cookie `json:"cookies"`
-	Redacted bool             `json:"redacted" jsonschema:"true when cookie values are shown as [redacted]"`
-}
-
-func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*cookiesResult, error) {
-	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	cs, err := appStorage(c).ListCookies(ctx, storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name})
-	if err != nil {
-		return nil, err
-	}
-	return &cookiesResult{Count: len(cs), Cookies: storage.Redact(cs, reveal), Redacted: !reveal}, nil
+func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*storage.CookiesResult, error) {
+	return appStorage(c).CookieList(ctx, a.Filter, a.Reveal)
 }
 
 type setCookieArgs struct {
 	Common
-	Name         string  `json:"name" jsonschema:"the cookie name"`
-	Value        string  `json:"value" jsonschema:"the cookie value"`
-	URL          string  `json:"url,omitempty" jsonschema:"the URL the cookie is for (sets domain, path and secure from it); this or domain"`
-	Domain       string  `json:"domain,omitempty" jsonschema:"the cookie domain (.example.com for every subdomain); this or url"`
-	Path         string  `json:"path,omitempty" jsonschema:"default / (with domain) or the URL's path"`
-	Expires      float64 `json:"expires,omitempty" jsonschema:"epoch seconds; omit for a session cookie"`
-	HTTPOnly     bool    `json:"httpOnly,omitempty" jsonschema:"hidden from document.cookie"`
-	Secure       bool    `json:"secure,omitempty" jsonschema:"sent only over https"`
-	SameSite     string  `json:"sameSite,omitempty" jsonschema:"Strict, Lax or None (None needs secure)"`
-	Priority     string  `json:"priority,omitempty" jsonschema:"Low, Medium or High"`
-	PartitionKey string  `json:"partitionKey,omitempty" jsonschema:"the top-level site of a partitioned (CHIPS) cookie, like https://example.com; needs secure"`
+	storage.NewCookie
 }
 
-func (a *setCookieArgs) param() storage.CookieParam {
-	p := storage.CookieParam{Name: a.Name, Value: a.Value, URL: a.URL, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
-		HTTPOnly: a.HTTPOnly, Secure: a.Secure, SameSite: a.SameSite, Priority: a.Priority}
-	if a.PartitionKey != "" {
-		p.PartitionKey = &storage.PartitionKey{TopLevelSite: a.PartitionKey}
-	}
-	return p
-}
+func (a *setCookieArgs) validate() error { return a.NewCookie.Check() }
 
-func (a *setCookieArgs) validate() error {
-	if a.Name == "" {
-		return errs.BadArg("name", "is required")
-	}
-	p := a.param()
-	if err := storage.ValidateCookie("", &p); err != nil {
-		if e := errs.As(err); e != nil && e.Details["field"] == "partitionKey.topLevelSite" {
-			return errs.BadArg("partitionKey", "must be a site like https://example.com")
-		}
-		return err
-	}
-	return nil
-}
-
-type setCookieResult struct {
-	Set    bool           `json:"set"`
-	Cookie storage.Cookie `json:"cookie" jsonschema:"the cookie as the browser now keeps it (value redacted)"`
-}
-
-func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*setCookieResult, error) {
-	got, err := appStorage(c).SetCookie(ctx, a.param())
-	if err != nil {
-		return nil, err
-	}
-	return &setCookieResult{Set: true, Cookie: got}, nil
+func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*storage.SetCookieResult, error) {
+	return appStorage(c).AddCookie(ctx, a.NewCookie)
 }
 
 type clearCookiesArgs struct {
 	Common
-	URL    string `json:"url,omitempty" jsonschema:"only cookies the browser would send to this URL"`
-	Domain string `json:"domain,omitempty" jsonschema:"only cookies of this domain (and its subdomains)"`
-	Name   string `json:"name,omitempty" jsonschema:"only cookies of this name"`
+	storage.Filter
 }
 
-func (a *clearCookiesArgs) validate() error {
-	if a.URL != "" {
-		if _, err := storage.NormalizeOrigin("url", a.URL); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (a *clearCookiesArgs) validate() error { return a.Filter.Check() }
 
-type clearCookiesResult struct {
-	Cleared   int `json:"cleared" jsonschema:"how many cookies were deleted"`
-	Remaining int `json:"remaining" jsonschema:"how many cookies match the filter now (0 when the clear worked)"`
-}
-
-func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*clearCookiesResult, error) {
-	n, err := appStorage(c).ClearCookies(ctx, storage.Filter{URL: a.URL, Domain: a.Domain, Name: a.Name})
-	if err != nil {
-		return nil, err
-	}
-	return &clearCookiesResult{Cleared: n}, nil
+func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*storage.ClearCookiesResult, error) {
+	return appStorage(c).ClearMatching(ctx, a.Filter)
 }
 
 type storageSnapshotArgs struct {
 	Common
 	revealArgs
-	Origin         string `json:"origin,omitempty" jsonschema:"only this origin's Web Storage (cookies stay all)"`
-	SessionStorage bool   `json:"sessionStorage,omitempty" jsonschema:"also read each origin's sessionStorage"`
+	storage.SnapshotOptions
 }
 
-type storageSnapshotResult struct {
-	Cookies  []storage.Cookie        `json:"cookies"`
-	Origins  []storage.OriginStorage `json:"origins"`
-	Redacted bool                    `json:"redacted"`
-}
-
-func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storageSnapshotResult, error) {
-	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	cs, origins, err := appStorage(c).Snapshot(ctx, a.Origin, a.SessionStorage, reveal)
-	if err != nil {
-		return nil, err
-	}
-	return &storageSnapshotResult{Cookies: cs, Origins: origins, Redacted: !reveal}, nil
+func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storage.SnapshotResult, error) {
+	return appStorage(c).Snapshot(ctx, a.SnapshotOptions, a.Reveal)
 }
 
 // webArgs names the origin of a Web Storage call.
 type webArgs struct {
 	Common
-	Origin string `json:"origin,omitempty" jsonschema:"the origin (or any URL of it); default: the active surface's"`
+	storage.OriginArg
 }
 
 type webGetArgs struct {
-	webArgs
-	Key  string   `json:"key,omitempty" jsonschema:"one key to read"`
-	Keys []string `json:"keys,omitempty" jsonschema:"several keys to read in one call"`
+	Common
+	storage.WebGet
 }
 
-func (a *webGetArgs) validate() error {
-	if (a.Key == "") == (len(a.Keys) == 0) {
-		return errs.BadArg("key", "pass exactly one of key or keys")
-	}
-	return nil
-}
+func (a *webGetArgs) validate() error { return a.WebGet.Check() }
 
-type webGetResult struct {
-	Scope  string             `json:"scope"`
-	Origin string             `json:"origin"`
-	Key    string             `json:"key,omitempty"`
-	Value  *string            `json:"value,omitempty" jsonschema:"the value; absent (with found false) when the key is not set"`
-	Found  *bool              `json:"found,omitempty"`
-	Items  map[string]*string `json:"items,omitempty" jsonschema:"keys → values (null when not set), for keys"`
-}
-
-func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*webGetResult, error) {
-	return func(ctx context.Context, c *Call, a *webGetArgs) (*webGetResult, error) {
-		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
-		if err != nil {
-			return nil, err
-		}
-		items, err := area.Items(ctx)
-		if err != nil {
-			return nil, err
-		}
-		m := storage.Lookup(items)
-		out := &webGetResult{Scope: string(scope), Origin: origin}
-		if a.Key != "" {
-			v, ok := m[a.Key]
-			out.Key, out.Found = a.Key, &ok
-			if ok {
-				out.Value = &v
-			}
-			return out, nil
-		}
-		out.Items = map[string]*string{}
-		for _, k := range a.Keys {
-			if v, ok := m[k]; ok {
-				out.Items[k] = &v
-			} else {
-				out.Items[k] = nil
-			}
-		}
-		return out, nil
+func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*storage.WebGetResult, error) {
+	return func(ctx context.Context, c *Call, a *webGetArgs) (*storage.WebGetResult, error) {
+		return appStorage(c).WebRead(ctx, scope, a.WebGet)
 	}
 }
 
 type webSetArgs struct {
-	webArgs
-	Key   string `json:"key" jsonschema:"the key"`
-	Value string `json:"value" jsonschema:"the string value"`
+	Common
+	storage.WebSet
 }
 
-func (a *webSetArgs) validate() error {
-	if a.Key == "" {
-		return errs.BadArg("key", "is required")
-	}
-	return nil
-}
+func (a *webSetArgs) validate() error { return a.WebSet.Check() }
 
-type webChangeResult struct {
-	Scope   string `json:"scope"`
-	Origin  string `json:"origin"`
-	Set     bool   `json:"set,omitempty"`
-	Removed bool   `json:"removed,omitempty"`
-	Cleared bool   `json:"cleared,omitempty"`
-	Count   int    `json:"count" jsonschema:"how many keys the area holds now"`
-}
-
-func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*webChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webSetArgs) (*webChangeResult, error) {
-		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
-		if err != nil {
-			return nil, err
-		}
-		n, err := area.SetChecked(ctx, a.Key, a.Value)
-		if err != nil {
-			return nil, err
-		}
-		return &webChangeResult{Scope: string(scope), Origin: origin, Set: true, Count: n}, nil
+func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webSetArgs) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebWrite(ctx, scope, a.WebSet)
 	}
 }
 
 type webKeyArgs struct {
-	webArgs
-	Key string `json:"key" jsonschema:"the key"`
+	Common
+	storage.WebKey
 }
 
-func (a *webKeyArgs) validate() error {
-	if a.Key == "" {
-		return errs.BadArg("key", "is required")
-	}
-	return nil
-}
+func (a *webKeyArgs) validate() error { return a.WebKey.Check() }
 
-func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*webChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webKeyArgs) (*webChangeResult, error) {
-		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
-		if err != nil {
-			return nil, err
-		}
-		n, err := area.RemoveChecked(ctx, a.Key)
-		if err != nil {
-			return nil, err
-		}
-		return &webChangeResult{Scope: string(scope), Origin: origin, Removed: true, Count: n}, nil
+func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webKeyArgs) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebRemove(ctx, scope, a.WebKey)
 	}
 }
 
-type webKeysResult struct {
-	Scope  string   `json:"scope"`
-	Origin string   `json:"origin"`
-	Count  int      `json:"count"`
-	Keys   []string `json:"keys"`
-}
-
-func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webKeysResult, error) {
-	return func(ctx context.Context, c *Call, a *webArgs) (*webKeysResult, error) {
-		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
-		if err != nil {
-			return nil, err
-		}
-		items, err := area.Items(ctx)
-		if err != nil {
-			return nil, err
-		}
-		keys := make([]string, len(items))
-		for i, it := range items {
-			keys[i] = it.Name
-		}
-		return &webKeysResult{Scope: string(scope), Origin: origin, Count: len(keys), Keys: keys}, nil
+func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*storage.WebKeysResult, error) {
+	return func(ctx context.Context, c *Call, a *webArgs) (*storage.WebKeysResult, error) {
+		return appStorage(c).WebKeys(ctx, scope, a.OriginArg)
 	}
 }
 
-func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*webChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webArgs) (*webChangeResult, error) {
-		area, origin, err := appStorage(c).Area(ctx, a.Origin, scope)
-		if err != nil {
-			return nil, err
-		}
-		if err := area.ClearChecked(ctx); err != nil {
-			return nil, err
-		}
-		return &webChangeResult{Scope: string(scope), Origin: origin, Cleared: true}, nil
+func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *webArgs) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebClear(ctx, scope, a.OriginArg)
 	}
 }
 
 type stateExportArgs struct {
 	Common
 	revealArgs
-	Path      string `json:"path" jsonschema:"the file to write (absolute, or relative to the artifacts folder); under the allowed roots"`
-	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a file this server did not write"`
-	IndexedDB bool   `json:"indexedDB,omitempty" jsonschema:"also write each origin's IndexedDB databases (origins[].indexedDB), as Playwright's storageState({indexedDB: true})"`
+	storage.ExportOptions
 }
 
-func (a *stateExportArgs) validate() error {
-	if a.Path == "" {
-		return errs.BadArg("path", "is required")
-	}
-	return nil
-}
+func (a *stateExportArgs) validate() error { return a.ExportOptions.Check() }
 
-type stateExportResult struct {
-	Path    string   `json:"path"`
-	Cookies int      `json:"cookie_count"`
-	Origins []string `json:"origin_names" jsonschema:"the origins whose localStorage or IndexedDB the file holds"`
-	DBs     int      `json:"database_count,omitempty" jsonschema:"IndexedDB databases written (with indexedDB)"`
-	Bytes   int      `json:"bytes"`
-	// Redacted says the file's cookie values are [redacted]: it cannot
-	// log in again (storage_state_import refuses it).
-	Redacted bool `json:"redacted,omitempty" jsonschema:"cookie values in the file are [redacted] (no reveal)"`
-}
-
-func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stateExportResult, error) {
-	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
+func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*storage.ExportResult, error) {
 	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
 	if err != nil {
 		return nil, err
 	}
-	data, sum, err := appStorage(c).ExportState(ctx, reveal, a.IndexedDB)
+	data, out, err := appStorage(c).ExportState(ctx, a.Reveal, a.IndexedDB)
 	if err != nil {
 		return nil, err
 	}
 	// The file holds session cookies: the one writer makes it 0600.
-	if path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
+	if out.Path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: path, Overwrite: a.Overwrite}, data); err != nil {
 		return nil, err
 	}
-	return &stateExportResult{Path: path, Cookies: sum.Cookies, Origins: sum.Origins, DBs: sum.DBs, Bytes: len(data), Redacted: sum.Redacted}, nil
+	return out, nil
 }
 
 type stateImportArgs struct {
 	Common
-	Path string `json:"path" jsonschema:"the storageState JSON file to read (absolute, under the allowed roots)"`
+	storage.ImportOptions
 }
 
-func (a *stateImportArgs) validate() error {
-	if a.Path == "" {
-		return errs.BadArg("path", "is required")
-	}
-	return nil
-}
+func (a *stateImportArgs) validate() error { return a.ImportOptions.Check() }
 
-type stateImportResult struct {
-	Cookies int      `json:"cookie_count" jsonschema:"cookies set"`
-	Origins []string `json:"origin_names" jsonschema:"origins whose localStorage was written"`
-	Keys    int      `json:"key_count" jsonschema:"localStorage keys written"`
-	Records int      `json:"record_count,omitempty" jsonschema:"IndexedDB records written"`
-}
-
-func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stateImportResult, error) {
+func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*storage.ImportResult, error) {
 	path, err := c.Server.files.CheckRead(ctx, "path", a.Path)
 	if err != nil {
 		return nil, err
@@ -503,252 +282,73 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stat
 	if err != nil {
 		return nil, err
 	}
-	sum, err := appStorage(c).ImportState(ctx, data)
-	if err != nil {
-		return nil, err
-	}
-	return &stateImportResult{Cookies: sum.Cookies, Origins: sum.Origins, Keys: sum.Keys, Records: sum.Records}, nil
+	return appStorage(c).ImportState(ctx, data)
 }
 
 type idbSchemaArgs struct {
-	webArgs
-	Database string `json:"database,omitempty" jsonschema:"a database name; omit to list the names"`
+	Common
+	storage.IDBSchemaQuery
 }
 
-type idbSchemaResult struct {
-	Origin    string            `json:"origin"`
-	Databases []string          `json:"databases,omitempty"`
-	Database  *storage.Database `json:"database,omitempty"`
-}
-
-func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*idbSchemaResult, error) {
-	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
-	if err != nil {
-		return nil, err
-	}
-	out := &idbSchemaResult{Origin: origin}
-	if a.Database == "" {
-		out.Databases, err = db.Names(ctx)
-		return out, err
-	}
-	out.Database, err = db.Schema(ctx, a.Database)
-	return out, err
+func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*storage.IDBSchemaResult, error) {
+	return appStorage(c).IDBSchema(ctx, a.IDBSchemaQuery)
 }
 
 type idbStoreArgs struct {
-	webArgs
-	Database string `json:"database" jsonschema:"the database name"`
-	Store    string `json:"store" jsonschema:"the object store name"`
+	Common
+	storage.IDBStore
 }
 
-func (a *idbStoreArgs) validate() error {
-	if a.Database == "" {
-		return errs.BadArg("database", "is required")
-	}
-	if a.Store == "" {
-		return errs.BadArg("store", "is required")
-	}
-	return nil
-}
+func (a *idbStoreArgs) validate() error { return a.IDBStore.Check() }
 
 type idbGetArgs struct {
-	idbStoreArgs
-	Index string            `json:"index,omitempty" jsonschema:"read through this index (keys are the index's)"`
-	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"the keys to read"`
-	Skip  int               `json:"skip,omitempty" jsonschema:"records to skip (paging)"`
-	Limit int               `json:"limit,omitempty" jsonschema:"records to return, default 100, max 1000"`
+	Common
+	storage.IDBRecordsQuery
 }
 
-func (a *idbGetArgs) validate() error {
-	if err := a.idbStoreArgs.validate(); err != nil {
-		return err
-	}
-	if a.Skip < 0 {
-		return errs.BadArg("skip", "must be 0 or more")
-	}
-	if a.Limit < 0 || a.Limit > 1000 {
-		return errs.BadArg("limit", "must be between 1 and 1000")
-	}
-	_, err := a.Range.Wire("range")
-	return err
-}
+func (a *idbGetArgs) validate() error { return a.IDBRecordsQuery.Check() }
 
-type idbGetResult struct {
-	Origin  string           `json:"origin"`
-	Count   int              `json:"count"`
-	Records []storage.Record `json:"records"`
-	HasMore bool             `json:"hasMore"`
-}
-
-func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*idbGetResult, error) {
-	limit := a.Limit
-	if limit == 0 {
-		limit = 100
-	}
-	var more bool
-	recs, origin, err := storage.ReadIDB(ctx, appStorage(c), a.Origin, func(db *storage.DB) (recs []storage.Record, err error) {
-		recs, more, err = db.Records(ctx, a.Database, a.Store, a.Index, a.Range, a.Skip, limit)
-		return recs, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &idbGetResult{Origin: origin, Count: len(recs), Records: recs, HasMore: more}, nil
+func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*storage.IDBRecordsResult, error) {
+	return appStorage(c).IDBRecords(ctx, a.IDBRecordsQuery)
 }
 
 type idbKeysArgs struct {
-	idbStoreArgs
-	Index string            `json:"index,omitempty" jsonschema:"list through this index: the primary keys of the records whose index key is in range, in index order"`
-	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"the keys to list (the index's keys with index)"`
-	Limit int               `json:"limit,omitempty" jsonschema:"keys to return, default 100, max 1000"`
+	Common
+	storage.IDBKeysQuery
 }
 
-func (a *idbKeysArgs) validate() error {
-	if err := a.idbStoreArgs.validate(); err != nil {
-		return err
-	}
-	if a.Limit < 0 || a.Limit > 1000 {
-		return errs.BadArg("limit", "must be between 1 and 1000")
-	}
-	_, err := a.Range.Wire("range")
-	return err
+func (a *idbKeysArgs) validate() error { return a.IDBKeysQuery.Check() }
+
+func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*storage.IDBKeysResult, error) {
+	return appStorage(c).IDBKeys(ctx, a.IDBKeysQuery)
 }
 
-type idbKeysResult struct {
-	Origin  string              `json:"origin"`
-	Count   int                 `json:"count"`
-	Keys    []storage.JSONValue `json:"keys" jsonschema:"primary keys in order: numbers, strings, dates as ISO text or arrays of them"`
-	HasMore bool                `json:"hasMore"`
-}
-
-// idbKeys is stagewright's storage_idb_keys: primary keys only, read as
-// storage_idb_get reads (the active surface's own origin at once).
-func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*idbKeysResult, error) {
-	limit := a.Limit
-	if limit == 0 {
-		limit = 100
-	}
-	var more bool
-	keys, origin, err := storage.ReadIDB(ctx, appStorage(c), a.Origin, func(db *storage.DB) (keys []storage.JSONValue, err error) {
-		keys, more, err = db.Keys(ctx, a.Database, a.Store, a.Index, a.Range, limit)
-		return keys, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &idbKeysResult{Origin: origin, Count: len(keys), Keys: keys, HasMore: more}, nil
-}
-
-type idbCountResult struct {
-	Origin string `json:"origin"`
-	Count  int    `json:"count"`
-}
-
-func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*idbCountResult, error) {
-	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
-	if err != nil {
-		return nil, err
-	}
-	n, err := db.Count(ctx, a.Database, a.Store)
-	if err != nil {
-		return nil, err
-	}
-	return &idbCountResult{Origin: origin, Count: n}, nil
+func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*storage.IDBCountResult, error) {
+	return appStorage(c).IDBCount(ctx, a.IDBStore)
 }
 
 type idbDeleteArgs struct {
-	idbStoreArgs
-	Key   any               `json:"key,omitempty" jsonschema:"the key (number or string) of the record to delete"`
-	Range *storage.KeyRange `json:"range,omitempty" jsonschema:"delete every record in this key range instead"`
+	Common
+	storage.IDBDeletion
 }
 
-func (a *idbDeleteArgs) validate() error {
-	if err := a.idbStoreArgs.validate(); err != nil {
-		return err
-	}
-	if (a.Key == nil) == (a.Range == nil) {
-		return errs.BadArg("key", "pass exactly one of key or range")
-	}
-	if a.Key != nil {
-		a.Range = &storage.KeyRange{Lower: a.Key, Upper: a.Key}
-		if _, err := a.Range.Wire("key"); err != nil {
-			return errs.BadArg("key", "must be a number or a string")
-		}
-	}
-	_, err := a.Range.Wire("range")
-	return err
+func (a *idbDeleteArgs) validate() error { return a.IDBDeletion.Check() }
+
+func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*storage.IDBChangeResult, error) {
+	return appStorage(c).IDBDelete(ctx, a.IDBDeletion)
 }
 
-type idbChangeResult struct {
-	Origin string `json:"origin"`
-	Before int    `json:"count_before" jsonschema:"records in the store before"`
-	After  int    `json:"count_after" jsonschema:"records in the store now"`
-}
-
-func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*idbChangeResult, error) {
-	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
-	if err != nil {
-		return nil, err
-	}
-	before, after, err := db.Change(ctx, a.Database, a.Store, func() error { return db.Delete(ctx, a.Database, a.Store, a.Range) })
-	if err != nil {
-		return nil, err
-	}
-	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
-}
-
-func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*idbChangeResult, error) {
-	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
-	if err != nil {
-		return nil, err
-	}
-	before, after, err := db.Change(ctx, a.Database, a.Store, func() error { return db.Clear(ctx, a.Database, a.Store) })
-	if err != nil {
-		return nil, err
-	}
-	if after != 0 {
-		return nil, errs.New(errs.Internal, "the store still holds %d records", after)
-	}
-	return &idbChangeResult{Origin: origin, Before: before, After: after}, nil
+func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*storage.IDBChangeResult, error) {
+	return appStorage(c).IDBClear(ctx, a.IDBStore)
 }
 
 type idbSetArgs struct {
-	idbStoreArgs
-	Value any `json:"value" jsonschema:"the record, any JSON value (for a store with a keyPath, an object holding the key)"`
-	Key   any `json:"key,omitempty" jsonschema:"the key (number or string), only for a store with out-of-line keys"`
+	Common
+	storage.IDBPut
 }
 
-func (a *idbSetArgs) validate() error {
-	if err := a.idbStoreArgs.validate(); err != nil {
-		return err
-	}
-	if a.Value == nil {
-		return errs.BadArg("value", "is required (any JSON value but null)")
-	}
-	if a.Key != nil {
-		switch a.Key.(type) {
-		case float64, string:
-		default:
-			return errs.BadArg("key", "must be a number or a string")
-		}
-	}
-	return nil
-}
+func (a *idbSetArgs) validate() error { return a.IDBPut.Check() }
 
-type idbSetResult struct {
-	Origin string            `json:"origin"`
-	Key    storage.JSONValue `json:"record_key" jsonschema:"the record's key, a JSON value (given, taken from the value's keyPath, or generated); stagewright calls it key"`
-	Stored bool              `json:"stored" jsonschema:"true: the record reads back as written after the commit"`
-}
-
-func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*idbSetResult, error) {
-	db, origin, err := appStorage(c).IDB(ctx, a.Origin)
-	if err != nil {
-		return nil, err
-	}
-	got, err := db.Set(ctx, a.Database, a.Store, a.Value, a.Key)
-	if err != nil {
-		return nil, err
-	}
-	return &idbSetResult{Origin: origin, Key: got.Key, Stored: got.Stored}, nil
+func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*storage.IDBPutResult, error) {
+	return appStorage(c).IDBWrite(ctx, a.IDBPut)
 }
