@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -72,5 +73,5 @@ func navigate(ctx context.Context, c *Call, a *navigateArgs) (*session.Navigated
 	if err := c.Server.files.CheckURL(ctx, "url", a.URL); err != nil {
 		return nil, err // a file: URL outside the allowed roots
 	}
-	return c.Session.Navigate(ctx, winID, &a.NavigateArgs, unsticker(ctx, c))
+	return c.Session.Navigate(ctx, winID, &a.NavigateArgs, func(window string, w nav.Window) bool { return unstick(ctx, c, window, w) })
 }
