@@ -8,6 +8,11 @@
 // (internal/svc: the dialog log, the console log and its capture, the
 // downloads), waits for a renderer and selects the first window. It does
 // not publish the session: the caller completes it, publishes it, and
-// closes it on any error before that. internal/tool calls it; it knows no
-// tool by name.
+// closes it on any error before that. It owns the arguments of a launch,
+// an attach and a probe for endpoints (LaunchArgs, AttachArgs,
+// DiscoverArgs: their JSON names, descriptions and Check), keeps a
+// launch's arguments in the session for a relaunch and finds them again
+// (LaunchArgs.Keep, RelaunchArgs), and makes room for a new session by
+// cleaning up ended ones (ReplaceDead). internal/tool calls it; it knows
+// no tool by name.
 package assemble

@@ -6,5 +6,14 @@
 // Entry points: [Manager] keeps the open sessions and resolves a call's
 // sessionId; [Session.Acquire] admits a tool call by its class; [Manager.Close]
 // ends everything on server exit, killing only what we launched (an attached
-// app is the user's: we close our sockets and nothing else).
+// app is the user's: we close our sockets and nothing else). A call ends a
+// session with [Session.End] (stop: closed, detached or cleaned up, as
+// [StopArgs] say) or [Manager.Leave] (detach); [Session.Status] and
+// [Session.Runtime] describe it. The window tools' arguments, checks and
+// results live here too ([SwitchWindowArgs], [NavigateArgs],
+// [WindowOpenArgs], [WindowCloseArgs], [HistoryArgs]) with the operations
+// they drive: [Session.SwitchWindow], [Session.Navigate],
+// [Session.OpenWindowFor], [Session.CloseWindowFor], [Session.GoBack],
+// [Session.GoForward] and [Session.Reload]; a page stuck in a script is
+// ended first by the [Unstick] the caller passes.
 package session

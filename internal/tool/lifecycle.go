@@ -3,15 +3,11 @@ package tool
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/browser"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -76,45 +72,31 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	s := c.Server
 	relaunchedFrom := ""
 	if a.Relaunch {
-		prev, from, err := relaunchArgs(ctx, s, a.SessionID)
+		prev, from, err := assemble.RelaunchArgs(s.visible(ctx), a.SessionID)
 		if err != nil {
 			return nil, err
 		}
-		a, relaunchedFrom = prev, from
+		a, relaunchedFrom = &launchArgs{LaunchArgs: *prev}, from
 	}
-	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
+	replaced, err := assemble.ReplaceDead(s.visible(ctx), a.AllowMultiple, s.dropSession)
 	if err != nil {
 		return nil, err
 	}
 	if a.Grid != "" {
 		return launchGrid(ctx, c, a, replaced, relaunchedFrom)
 	}
-	found := ""
-	if a.ExecutablePath == "" && a.Main == "" {
-		if found = s.cfg.BrowserPath; found == "" {
-			found = FindChromium()
-		}
-		if found == "" {
-			return nil, errs.BadArg("executablePath", "no Chromium found on this machine (understudy doctor says where it looked): pass executablePath (an app or browser binary) or main (a dev launch's main script), or set $UNDERSTUDY_CHROMIUM")
-		}
-		a.ExecutablePath = found
+	spec, found, err := a.Spec(assemble.LaunchConfig{BrowserPath: s.cfg.BrowserPath, AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv,
+		Launchable: s.cfg.Launchable}, c.Steps)
+	if err != nil {
+		return nil, err
 	}
-	sess, err := assemble.Launch(ctx, assemblyEnv(c), assemble.LaunchSpec{
-		Options: browser.LaunchOptions{
-			ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
-			AppRoot: s.cfg.AppRoot, AllowEnv: s.cfg.AllowEnv, Headless: a.Headless, Timeout: ms(a.TimeoutMs, 30*time.Second),
-		},
-		Main: a.Main, ElectronPath: a.ElectronPath, InstrumentNative: a.InstrumentNative,
-		Launchable: s.cfg.Launchable, Steps: c.Steps,
-	})
+	sess, err := assemble.Launch(ctx, assemblyEnv(c), spec)
 	if err != nil {
 		return nil, err
 	}
 	s.owners.Set(sess.ID, ownerOf(ctx))
-	kept := *a
-	kept.Relaunch, kept.SessionID = false, ""
-	sess.Relaunch, _ = json.Marshal(&kept)
-	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
+	a.Keep(sess)
+	res, err := readyResult(ctx, c, sess, a.ReadyTimeout())
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
 	}
@@ -128,174 +110,39 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	return res, nil
 }
 
-// relaunchArgs finds the launch arguments of the ended session a relaunch
-// means: the one named, or the only ended session this server launched.
-func relaunchArgs(ctx context.Context, s *Server, id string) (*launchArgs, string, error) {
-	var found []*session.Session
-	for _, x := range s.visible(ctx) {
-		if id != "" && x.ID != id {
-			continue
-		}
-		if alive, _ := x.Alive(); alive {
-			if id != "" {
-				return nil, "", errs.BadArg("relaunch", "session %s is still running; relaunch starts an app that crashed or ended (electron_stop it first to restart it)", id)
-			}
-			continue
-		}
-		if len(x.Relaunch) > 0 {
-			found = append(found, x)
-		}
+func (a *launchArgs) validate() error {
+	if a.Grid != "" || a.Capabilities != nil {
+		return a.validateGrid()
 	}
-	switch len(found) {
-	case 0:
-		if id != "" {
-			return nil, "", errs.BadArg("sessionId", "no ended session %q launched by this server to relaunch (an attached app is started by its user)", id)
-		}
-		return nil, "", errs.BadArg("relaunch", "no session launched by this server has crashed or ended; call electron_launch with executablePath or main")
-	case 1:
-		var prev launchArgs
-		if err := json.Unmarshal(found[0].Relaunch, &prev); err != nil {
-			return nil, "", errs.Wrap(errs.Internal, err, "reading the ended session's launch arguments")
-		}
-		return &prev, found[0].ID, nil
-	}
-	return nil, "", errs.BadArg("sessionId", "%d ended sessions could be relaunched; pass sessionId to say which", len(found))
-}
-
-// replaceDead makes room for a new session. When the caller sees open
-// sessions and every one of them has ended (its browser exited or the
-// DevTools connection was lost), it cleans up their leftovers (our sockets;
-// for a launched app what remains of its process group), forgets them, and
-// returns their ids. A live session is ALREADY_RUNNING unless allowMultiple.
-func replaceDead(ctx context.Context, s *Server, allowMultiple bool) (string, error) {
-	vis := s.visible(ctx)
-	if allowMultiple || len(vis) == 0 {
-		return "", nil
-	}
-	for _, x := range vis {
-		if alive, _ := x.Alive(); alive {
-			return "", errs.New(errs.AlreadyRunning, "a session is already open (%s)", session.IDs(vis))
-		}
-	}
-	ids := make([]string, 0, len(vis))
-	for _, x := range vis {
-		_ = x.CleanUp() // the app is gone already: nothing is sent to it
-		s.dropSession(x.ID)
-		ids = append(ids, x.ID)
-	}
-	return strings.Join(ids, ", "), nil
+	return a.LaunchArgs.Check()
 }
 
 type attachArgs struct {
 	Common
-	Port          int    `json:"port,omitempty" jsonschema:"the app's --remote-debugging-port"`
-	Host          string `json:"host,omitempty" jsonschema:"loopback host; default 127.0.0.1"`
-	CdpURL        string `json:"cdpUrl,omitempty" jsonschema:"http://127.0.0.1:PORT or ws://127.0.0.1:PORT/devtools/browser/ID"`
-	InspectorURL  string `json:"inspectorUrl,omitempty" jsonschema:"the main process's Node inspector ws URL, if open"`
-	InspectorPort int    `json:"inspectorPort,omitempty" jsonschema:"the main process's Node inspector port, if open"`
-	PID           int    `json:"pid,omitempty" jsonschema:"the app's pid; enables electron_stop escalation and electron_force_kill"`
-	TimeoutMs     int    `json:"timeoutMs,omitempty" jsonschema:"default 10000"`
-	AllowMultiple bool   `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
-	AutoConnect   bool   `json:"autoConnect,omitempty" jsonschema:"connect to the user's own running Chrome/Chromium that has remote debugging on, found by its DevToolsActivePort (needs the server's --allow-auto-connect)"`
-	UserDataDir   string `json:"userDataDir,omitempty" jsonschema:"with autoConnect: also look in this user-data directory (absolute), first"`
+	assemble.AttachArgs
 }
 
-func (a *attachArgs) validate() error {
-	if a.AutoConnect || a.UserDataDir != "" {
-		switch {
-		case !a.AutoConnect:
-			return errs.BadArg("userDataDir", "userDataDir goes with autoConnect:true")
-		case a.Port != 0 || a.CdpURL != "" || a.Host != "":
-			return errs.BadArg("autoConnect", "autoConnect finds the endpoint itself: pass no port, host or cdpUrl")
-		case a.UserDataDir != "" && !filepath.IsAbs(a.UserDataDir):
-			return errs.BadArg("userDataDir", "must be an absolute path")
-		case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
-			return errs.BadArg("timeoutMs", "must be between 0 and 300000")
-		}
-		return nil
-	}
-	switch {
-	case a.Port == 0 && a.CdpURL == "":
-		return errs.BadArg("port", "pass port (+host) or cdpUrl")
-	case a.Port != 0 && a.CdpURL != "":
-		return errs.BadArg("cdpUrl", "pass port or cdpUrl, not both")
-	case a.Port < 0 || a.Port > 65535:
-		return errs.BadArg("port", "must be 1–65535")
-	case a.InspectorPort < 0 || a.InspectorPort > 65535:
-		return errs.BadArg("inspectorPort", "must be 1–65535")
-	case a.PID < 0:
-		return errs.BadArg("pid", "must be positive")
-	}
-	if a.InspectorURL != "" {
-		if err := checkLoopbackURL("inspectorUrl", a.InspectorURL); err != nil {
-			return err
-		}
-	}
-	if a.Host != "" {
-		if err := browser.CheckLoopback(a.Host); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (a *attachArgs) validate() error { return a.AttachArgs.Check() }
 
 func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) {
 	s := c.Server
-	replaced, err := replaceDead(ctx, s, a.AllowMultiple)
+	replaced, err := assemble.ReplaceDead(s.visible(ctx), a.AllowMultiple, s.dropSession)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, ms(a.TimeoutMs, 10*time.Second))
+	ctx, cancel := context.WithTimeout(ctx, a.Timeout())
 	defer cancel()
-	host := a.Host
-	if host == "" && a.Port != 0 {
-		host = "127.0.0.1"
-	}
-	// Another client's app's main-process inspector does not exist here
-	// either (foreignApps).
-	if foreign, _ := s.foreignApps(ctx); a.InspectorPort != 0 && foreign[a.InspectorPort] {
-		return nil, errs.New(errs.NotRunning, "no inspector at 127.0.0.1:%d", a.InspectorPort).With("field", "inspectorPort")
-	} else if a.InspectorURL != "" && foreign[session.PortOfURL(a.InspectorURL)] {
-		return nil, errs.New(errs.NotRunning, "no inspector at %s", a.InspectorURL).With("field", "inspectorUrl")
-	}
-	c.Steps(2) // connected, windows listed
-	var sess *session.Session
-	var ep browser.Endpoint
-	var v browser.Version
-	found := ""
-	switch {
-	case a.AutoConnect:
-		if !s.cfg.AllowAutoConnect {
-			return nil, errs.BadArg("autoConnect",
-				"connecting to the user's own browser needs the operator's consent: start the server with --allow-auto-connect (or UNDERSTUDY_ALLOW_AUTO_CONNECT=true)")
-		}
-		if sess, ep, v, found, err = assemble.AutoConnect(ctx, assemblyEnv(c), a.UserDataDir); err == nil {
-			s.owners.Set(sess.ID, ownerOf(ctx))
-		}
-	case a.CdpURL != "" && !assemble.OnLoopback(a.CdpURL):
-		if sess, ep, v, err = assemble.Remote(ctx, assemblyEnv(c), "cdpUrl", a.CdpURL, s.cfg.AllowRemote, s.cfg.RemoteHeaders); err == nil {
-			s.owners.Set(sess.ID, ownerOf(ctx))
-		}
-	default:
-		ep, v, err = browser.Resolve(ctx, host, a.Port, a.CdpURL)
-		if err == nil {
-			err = s.notForeign(ctx, ep) // another client's app does not exist here
-		}
-		if err == nil {
-			sess, err = openSession(ctx, c, session.Attached, nil, ep, &v)
-		}
-	}
+	at, err := assemble.Attach(ctx, assemblyEnv(c), &a.AttachArgs, assemble.AttachConfig{
+		AllowAutoConnect: s.cfg.AllowAutoConnect, AllowRemote: s.cfg.AllowRemote, RemoteHeaders: s.cfg.RemoteHeaders,
+		Foreign:    func() (map[int]bool, map[string]bool) { return s.foreignApps(ctx) },
+		NotForeign: func(ep browser.Endpoint) error { return s.notForeign(ctx, ep) },
+		Steps:      c.Steps,
+	})
 	if err != nil {
 		return nil, err
 	}
-	// Complete before publishing: no other call sees these fields change.
-	sess.PID = a.PID
-	switch {
-	case a.InspectorURL != "":
-		sess.InspectorURL = a.InspectorURL // checked in validate
-	case a.InspectorPort != 0:
-		sess.InspectorURL = "http://127.0.0.1:" + itoa(a.InspectorPort)
-	}
+	sess := at.Session
+	s.owners.Set(sess.ID, ownerOf(ctx))
 	wins, err := func() ([]windowEntry, error) {
 		if err := assemble.SelectFirstWindow(ctx, sess); err != nil {
 			return nil, err
@@ -313,193 +160,43 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}
 	return &launchResult{
 		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
-		Endpoint: cmp.Or(ep.HTTPURL, browser.RedactURL(ep.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: v.Browser, Windows: wins,
+		Endpoint: cmp.Or(at.Endpoint.HTTPURL, browser.RedactURL(at.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: at.Version.Browser, Windows: wins,
 		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
-		AutoConnected: found,
+		AutoConnected: at.AutoConnected,
 	}, nil
 }
 
-// endedApp says that a session's app had ended before the call.
-type endedApp struct {
-	WasDead  bool   `json:"was_dead,omitempty" jsonschema:"the app had already ended"`
-	EndedWhy string `json:"ended_why,omitempty"`
-}
-
-// detachResult is electron_detach's result.
-type detachResult struct {
-	Detached       bool `json:"detached"`
-	AppLeftRunning bool `json:"app_left_running,omitempty"`
-	EndsWithServer bool `json:"ends_with_server,omitempty" jsonschema:"the app was launched by this server, which ends it when it exits"`
-	endedApp
-}
-
-func detach(ctx context.Context, c *Call, _ *noArgs) (*detachResult, error) {
-	alive, why := c.Session.Alive()
-	c.Session.Detach()
-	c.Server.dropSession(c.Session.ID)
-	if !alive {
-		// Nothing is known to be left running: say what ended it instead.
-		return &detachResult{Detached: true, endedApp: endedApp{WasDead: true, EndedWhy: why}}, nil
-	}
-	out := &detachResult{Detached: true, AppLeftRunning: true}
-	if c.Session.Proc != nil {
-		// What we launched we end: it runs on until the server exits.
-		c.Server.sessions.KeepUntilClose(c.Session.Proc)
-		out.EndsWithServer = true
-	} else if end := c.Session.RemoteEnder(); end != nil {
-		// A grid session we created: deleted when the server exits.
-		c.Server.sessions.KeepRemoteUntilClose(end)
-		out.EndsWithServer = true
-	}
-	return out, nil
+func detach(ctx context.Context, c *Call, _ *noArgs) (*session.Detached, error) {
+	return c.Server.sessions.Leave(c.Session, func() { c.Server.dropSession(c.Session.ID) }), nil
 }
 
 type stopArgs struct {
 	Common
-	TimeoutMs int  `json:"timeoutMs,omitempty" jsonschema:"grace before each escalation step; default 10000"`
-	CloseApp  bool `json:"closeApp,omitempty" jsonschema:"attached or injected app: close it (Browser.close) instead of only disconnecting; a launched app is always closed"`
+	session.StopArgs
 }
 
-func (a *stopArgs) validate() error {
-	if a.TimeoutMs < 0 || a.TimeoutMs > 120000 {
-		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
-	}
-	return nil
+func (a *stopArgs) validate() error { return a.StopArgs.Check() }
+
+func stop(ctx context.Context, c *Call, a *stopArgs) (*session.Stopped, error) {
+	return c.Session.End(ctx, &a.StopArgs, func() { c.Server.dropSession(c.Session.ID) })
 }
 
-// stopResult is electron_stop's result.
-type stopResult struct {
-	Stopped        bool   `json:"stopped"`
-	Action         string `json:"action" jsonschema:"closed, detached (an attached app left running) or cleaned_up (the app had ended)"`
-	AppLeftRunning bool   `json:"app_left_running"`
-	Owned          bool   `json:"owned" jsonschema:"the app was launched by this server"`
-	Escalated      *bool  `json:"escalated,omitempty" jsonschema:"closed: Browser.close was not enough, a signal ended it"`
-	Method         string `json:"method,omitempty" jsonschema:"what ended the app"`
-	Note           string `json:"note,omitempty"`
-	endedApp
-}
-
-func stop(ctx context.Context, c *Call, a *stopArgs) (*stopResult, error) {
-	if alive, why := c.Session.Alive(); !alive {
-		// The app ended before this call: nothing is sent to it, only
-		// what is left of the session goes.
-		err := c.Session.CleanUp()
-		c.Server.dropSession(c.Session.ID)
-		if err != nil {
-			return nil, err
-		}
-		return &stopResult{Stopped: true, Action: "cleaned_up", endedApp: endedApp{WasDead: true, EndedWhy: why}, Owned: c.Session.Owned(),
-			Note: "the app had already ended (" + why + "), so no Browser.close was sent; the session's leftovers were cleaned up"}, nil
-	}
-	if !c.Session.Owned() && !a.CloseApp {
-		// The user's app: closing it would lose their work.
-		c.Session.Detach()
-		c.Server.dropSession(c.Session.ID)
-		return &stopResult{Stopped: true, Action: "detached", AppLeftRunning: true, Owned: false,
-			Note: "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
-	}
-	res, err := c.Session.Stop(ctx, ms(a.TimeoutMs, 10*time.Second))
-	c.Server.dropSession(c.Session.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &stopResult{Stopped: true, Action: "closed", AppLeftRunning: false, Escalated: &res.Escalated, Method: res.Method, Owned: c.Session.Owned()}, nil
-}
-
-// killResult is electron_force_kill's result.
-type killResult struct {
-	Killed bool `json:"killed"`
-}
-
-func forceKill(ctx context.Context, c *Call, _ *noArgs) (*killResult, error) {
+func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error) {
 	if err := c.Session.ForceKill(); err != nil {
 		return nil, err
 	}
 	c.Server.dropSession(c.Session.ID)
-	return &killResult{Killed: true}, nil
+	return &session.Killed{Killed: true}, nil
 }
 
 type discoverArgs struct {
-	Ports     []int  `json:"ports,omitempty" jsonschema:"ports to probe; default 9222–9229"`
-	Host      string `json:"host,omitempty" jsonschema:"loopback host; default 127.0.0.1"`
-	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"per-port budget; default 750"`
+	assemble.DiscoverArgs
 }
 
-func (a *discoverArgs) validate() error {
-	if len(a.Ports) > 1024 {
-		return errs.BadArg("ports", "at most 1024 ports")
-	}
-	for _, p := range a.Ports {
-		if p <= 0 || p > 65535 {
-			return errs.BadArg("ports", "port %d is not 1–65535", p)
-		}
-	}
-	if a.Host != "" {
-		return browser.CheckLoopback(a.Host)
-	}
-	if a.TimeoutMs < 0 || a.TimeoutMs > 10000 {
-		return errs.BadArg("timeoutMs", "must be between 0 and 10000")
-	}
-	return nil
-}
+func (a *discoverArgs) validate() error { return a.DiscoverArgs.Check() }
 
-// discovered is one DevTools endpoint electron_discover_running found.
-type discovered struct {
-	Port     int    `json:"port"`
-	CdpURL   string `json:"cdpUrl"`
-	Browser  string `json:"browser"`
-	Electron bool   `json:"electron"`
-	Targets  int    `json:"targets"`
-}
-
-// discoverResult is electron_discover_running's result.
-type discoverResult struct {
-	Endpoints []discovered `json:"endpoints"`
-	Probed    int          `json:"probed" jsonschema:"how many ports were probed"`
-}
-
-func discover(ctx context.Context, c *Call, a *discoverArgs) (*discoverResult, error) {
-	host := a.Host
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ports := a.Ports
-	if len(ports) == 0 {
-		ports = browser.DefaultDiscoverPorts()
-	}
-	found, err := browser.Discover(ctx, host, ports, ms(a.TimeoutMs, 750*time.Millisecond))
-	if err != nil {
-		return nil, err
-	}
-	out := []discovered{}
-	foreign, sockets := c.Server.foreignApps(ctx)
-	for _, f := range found {
-		if foreign[f.Endpoint.Port] || sockets[f.Endpoint.BrowserWSURL] {
-			continue // an app another client's session owns
-		}
-		out = append(out, discovered{Port: f.Endpoint.Port, CdpURL: f.Endpoint.HTTPURL, Browser: f.Version.Browser,
-			Electron: strings.Contains(f.Version.UserAgent, "Electron/"), Targets: f.Targets})
-	}
-	return &discoverResult{Endpoints: out, Probed: len(ports)}, nil
-}
-
-// sessionStatus is one session in electron_status.
-type sessionStatus struct {
-	SessionID       string `json:"session_id"`
-	Mode            string `json:"mode"`
-	PID             int    `json:"pid,omitempty"`
-	Endpoint        string `json:"endpoint"`
-	Alive           bool   `json:"alive"`
-	EndedWhy        string `json:"ended_why,omitempty"`
-	ActiveWindowID  string `json:"active_window_id,omitempty"`
-	ActiveSurfaceID string `json:"active_surface_id,omitempty"`
-	LastError       string `json:"last_error,omitempty"`
-	UptimeMS        int64  `json:"uptime_ms"`
-	Note            string `json:"note,omitempty"`
-	// State is running, ended, or crashed (the main process ended on its
-	// own: Crash says how).
-	State string         `json:"state"`
-	Crash *session.Crash `json:"crash,omitempty"`
+func discover(ctx context.Context, c *Call, a *discoverArgs) (*assemble.DiscoverResult, error) {
+	return assemble.Discover(ctx, &a.DiscoverArgs, func() (map[int]bool, map[string]bool) { return c.Server.foreignApps(ctx) })
 }
 
 // serverStatus describes the server in electron_status.
@@ -512,31 +209,18 @@ type serverStatus struct {
 
 // statusResult is electron_status's result.
 type statusResult struct {
-	Server    serverStatus    `json:"server"`
-	Sessions  []sessionStatus `json:"sessions"`
-	Eval      evalPolicy      `json:"eval" jsonschema:"the eval tools the operator allows"`
-	Tools     int             `json:"tools" jsonschema:"how many tools this server offers (tools/list: its --tool-profile, --with groups and --allow-eval)"`
-	Transport string          `json:"transport"`
+	Server    serverStatus     `json:"server"`
+	Sessions  []session.Status `json:"sessions"`
+	Eval      evalPolicy       `json:"eval" jsonschema:"the eval tools the operator allows"`
+	Tools     int              `json:"tools" jsonschema:"how many tools this server offers (tools/list: its --tool-profile, --with groups and --allow-eval)"`
+	Transport string           `json:"transport"`
 }
 
 func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 	s := c.Server
-	list := []sessionStatus{}
+	list := []session.Status{}
 	for _, x := range s.visible(ctx) {
-		alive, why := x.Alive()
-		note, state := "", "running"
-		if !alive {
-			note, state = "the app has ended; electron_launch replaces this session, electron_stop cleans it up", "ended"
-		}
-		crash := x.Crashed()
-		if crash != nil {
-			note, state = "the app crashed ("+crash.Describe()+"); electron_launch {relaunch:true} starts it again with the same arguments, electron_stop cleans it up", "crashed"
-		}
-		list = append(list, sessionStatus{Note: note, State: state, Crash: crash,
-			SessionID: x.ID, Mode: string(x.Mode), PID: x.PID, Endpoint: cmp.Or(x.Endpoint.HTTPURL, browser.RedactURL(x.Endpoint.BrowserWSURL)), Alive: alive, EndedWhy: why,
-			ActiveWindowID: x.Surfaces.ActiveWindow(), ActiveSurfaceID: x.Surfaces.Active(),
-			LastError: x.LastError(), UptimeMS: time.Since(x.Created).Milliseconds(),
-		})
+		list = append(list, x.Status())
 	}
 	return &statusResult{
 		Server:    serverStatus{Name: "understudy", Version: s.cfg.Version, UptimeMS: time.Since(s.started).Milliseconds(), PID: os.Getpid()},
@@ -547,34 +231,16 @@ func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
 	}, nil
 }
 
-// versions are the app's versions in electron_info.
-type versions struct {
-	Product   string `json:"product"`
-	Protocol  string `json:"protocol"`
-	V8        string `json:"v8"`
-	Chrome    string `json:"chrome"`
-	Electron  string `json:"electron"`
-	UserAgent string `json:"user_agent"`
-	Revision  string `json:"revision"`
-}
-
-// endpoints are a session's endpoints in electron_info.
-type endpoints struct {
-	CdpHTTP      string `json:"cdp_http"`
-	CdpBrowserWS string `json:"cdp_browser_ws"`
-	Inspector    string `json:"inspector" jsonschema:"the main process's inspector; empty when none is known"`
-}
-
 // infoResult is electron_info's result.
 type infoResult struct {
-	Transport    string       `json:"transport"`
-	Runtime      string       `json:"runtime" jsonschema:"electron or chromium"`
-	Versions     versions     `json:"versions"`
-	Endpoints    endpoints    `json:"endpoints"`
-	LaunchMode   string       `json:"launch_mode"`
-	Owned        bool         `json:"owned" jsonschema:"the app was launched by this server"`
-	Capabilities capabilities `json:"capabilities"`
-	VerifiedOn   []string     `json:"verified_on"`
+	Transport    string            `json:"transport"`
+	Runtime      string            `json:"runtime" jsonschema:"electron or chromium"`
+	Versions     session.Versions  `json:"versions"`
+	Endpoints    session.Endpoints `json:"endpoints"`
+	LaunchMode   string            `json:"launch_mode"`
+	Owned        bool              `json:"owned" jsonschema:"the app was launched by this server"`
+	Capabilities capabilities      `json:"capabilities"`
+	VerifiedOn   []string          `json:"verified_on"`
 	// ElectronVerifiedOn says what proves each Electron-specific
 	// capability; every one is "stand-in, unverified on real Electron"
 	// (docs/electron.md).
@@ -583,22 +249,15 @@ type infoResult struct {
 
 func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
 	sess := c.Session
-	v, err := sess.BrowserVersion(ctx)
+	rt, err := sess.Runtime(ctx)
 	if err != nil {
 		return nil, err
 	}
-	electron := uaVersion(v.UserAgent, "Electron/")
-	chrome := uaVersion(v.UserAgent, "Chrome/")
-	runtime := "chromium"
-	if electron != "" {
-		runtime = "electron"
-	}
 	return &infoResult{
-		Transport: "cdp",
-		Runtime:   runtime,
-		Versions: versions{Product: v.Product, Protocol: v.Protocol, V8: v.V8, Chrome: chrome,
-			Electron: electron, UserAgent: v.UserAgent, Revision: v.Revision},
-		Endpoints:    endpoints{CdpHTTP: sess.Endpoint.HTTPURL, CdpBrowserWS: sess.Endpoint.BrowserWSURL, Inspector: sess.InspectorURL},
+		Transport:    "cdp",
+		Runtime:      rt.Name,
+		Versions:     rt.Versions,
+		Endpoints:    rt.Endpoints,
 		LaunchMode:   string(sess.Mode),
 		Owned:        sess.Owned(),
 		Capabilities: c.Server.capabilities(),
@@ -639,39 +298,4 @@ const standInUnverified = "; stand-in, unverified on real Electron"
 // available where this is built and tested (see docs/surfaces.md).
 func verifiedOnList() []string {
 	return []string{"chromium", "electron-shaped-proxy", "node-electron-stand-in"}
-}
-
-func uaVersion(ua, marker string) string {
-	i := strings.Index(ua, marker)
-	if i < 0 {
-		return ""
-	}
-	rest := ua[i+len(marker):]
-	if j := strings.IndexAny(rest, " )"); j >= 0 {
-		rest = rest[:j]
-	}
-	return rest
-}
-
-func (a *launchArgs) validate() error {
-	if a.Grid != "" || a.Capabilities != nil {
-		return a.validateGrid()
-	}
-	if a.Relaunch {
-		if a.ExecutablePath != "" || a.Main != "" || a.ElectronPath != "" || len(a.Args) > 0 || len(a.Env) > 0 || a.Cwd != "" {
-			return errs.BadArg("relaunch", "relaunch reuses the ended session's arguments: pass no executablePath, main, electronPath, args, env or cwd with it")
-		}
-		return nil
-	}
-	switch {
-	case a.ExecutablePath != "" && a.Main != "":
-		return errs.BadArg("main", "pass executablePath or main, not both")
-	case a.InstrumentNative && a.Main == "":
-		return errs.BadArg("instrumentNative", "needs main: only a dev launch's main script can be wrapped (a packaged app's entry cannot)")
-	case a.TimeoutMs < 0 || a.TimeoutMs > 300000:
-		return errs.BadArg("timeoutMs", "must be between 0 and 300000")
-	case a.ReadyTimeoutMs < 0 || a.ReadyTimeoutMs > 300000:
-		return errs.BadArg("readyTimeoutMs", "must be between 0 and 300000")
-	}
-	return nil
 }

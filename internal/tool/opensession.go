@@ -8,25 +8,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/target"
 )
 
+// launchArgs are electron_launch's arguments (assemble.LaunchArgs).
 type launchArgs struct {
 	Common
-	ExecutablePath   string            `json:"executablePath,omitempty" jsonschema:"absolute path of a packaged Electron app or a Chromium-based browser"`
-	Main             string            `json:"main,omitempty" jsonschema:"dev launch: the app's main script, run by electronPath"`
-	ElectronPath     string            `json:"electronPath,omitempty" jsonschema:"the Electron binary for a dev launch; default $ELECTRON_PATH, else node_modules/.bin/electron under cwd"`
-	Args             []string          `json:"args,omitempty" jsonschema:"extra command-line arguments (debugging switches are ours and refused)"`
-	Env              map[string]string `json:"env,omitempty" jsonschema:"extra environment (NODE_OPTIONS, ELECTRON_RUN_AS_NODE, LD_*, DYLD_* are refused)"`
-	Cwd              string            `json:"cwd,omitempty" jsonschema:"working directory (absolute)"`
-	TimeoutMs        int               `json:"timeoutMs,omitempty" jsonschema:"how long to wait for the DevTools endpoint; default 30000"`
-	ReadyTimeoutMs   int               `json:"readyTimeoutMs,omitempty" jsonschema:"how long to wait for a ready renderer; default 15000"`
-	AllowMultiple    bool              `json:"allowMultiple,omitempty" jsonschema:"open another session while one is open"`
-	Headless         *bool             `json:"headless,omitempty" jsonschema:"Chromium only: run headless (default true)"`
-	InstrumentNative bool              `json:"instrumentNative,omitempty" jsonschema:"dev launch only: install understudy's fixed notification and tray hooks before the app's main runs (launch-time instrumentation), so native_notifications reach back to app start and native_trays know tooltips and menus set at startup; the app's process.argv[1] is then the shim's path"`
-	Relaunch         bool              `json:"relaunch,omitempty" jsonschema:"start again, with the same arguments, the app of a session that crashed or ended (sessionId names it when several did); pass no other launch arguments"`
-	Grid             string            `json:"grid,omitempty" jsonschema:"a Selenium Grid 4 URL (http://HOST:4444): create a WebDriver session there and drive it over its se:cdp endpoint; electron_stop deletes it (docs/scale-out.md)"`
-	Capabilities     map[string]any    `json:"capabilities,omitempty" jsonschema:"with grid: W3C capabilities (alwaysMatch), e.g. {browserName: chrome, goog:chromeOptions: {binary, args}}; executablePath and args add to goog:chromeOptions"`
+	assemble.LaunchArgs
 }
 
 // launchResult is what launch and attach return.
@@ -82,24 +69,6 @@ func publish(c *Call, sess *session.Session, exclusive bool) error {
 func assemblyEnv(c *Call) assemble.Env {
 	return assemble.Env{NextID: c.Server.sessions.NextID, Progress: c.Step,
 		DownloadsDir: func() (string, error) { return c.Server.files.SubDir("downloads") }}
-}
-
-// openSession builds a new session on the endpoint's pool (assemble.Open)
-// and records who opened it. It does not publish it: the caller completes
-// it, then publishes it (publish), and closes it on any error before that.
-func openSession(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version) (*session.Session, error) {
-	return openSessionOn(ctx, c, mode, proc, ep, v, target.Options{HTTPURL: ep.HTTPURL, BrowserWSURL: ep.BrowserWSURL})
-}
-
-// openSessionOn is openSession with the pool's options given (flat mode
-// for endpoints that offer one browser socket, ADR-025; headers).
-func openSessionOn(ctx context.Context, c *Call, mode session.Mode, proc *browser.Process, ep browser.Endpoint, v *browser.Version, popts target.Options) (*session.Session, error) {
-	sess, err := assemble.Open(ctx, assemblyEnv(c), assemble.Spec{Mode: mode, Proc: proc, Endpoint: ep, Version: v, Pool: popts})
-	if err != nil {
-		return nil, err
-	}
-	c.Server.owners.Set(sess.ID, ownerOf(ctx))
-	return sess, nil
 }
 
 // readyResult waits for renderer_ready (a page target whose main frame has a
