@@ -320,8 +320,7 @@ func TestWaitAcrossNavigation(t *testing.T) {
 	if w.err != nil || !w.r.Met || w.r.Navigations < 1 {
 		t.Fatalf("across navigation: %+v %v", w.r, w.err)
 	}
-	r := w.r
-	r = mustWait(t, s, tb, Condition{Kind: CondURL, Match: textIs(MatchContains, "/actions.html")}, 0)
+	r := mustWait(t, s, tb, Condition{Kind: CondURL, Match: textIs(MatchContains, "/actions.html")}, 0)
 	if !r.Met {
 		t.Fatalf("url after navigation: %+v", r)
 	}
