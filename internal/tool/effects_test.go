@@ -198,9 +198,21 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 		}
 		run[st.tool] = true
 		before := e.evalString(fingerprintJS)
+		// The harness's own evaluations are steps of a trace that is
+		// recording, written by the trace's writer up to 50 ms later
+		// (trace_start declares them): on disk before the call's files
+		// are counted, and the call's counted before the next one.
+		flushTrace := func() {
+			if rec := e.srv.tracing.Recorder(); rec != nil {
+				rec.Flush()
+			}
+		}
+		flushTrace()
 		filesBefore := filesUnder(dir, e.srv.cfg.ArtifactsDir)
 		start := time.Now()
 		res := e.call(st.tool, st.args())
+		flushTrace()
+		filesAfter := filesUnder(dir, e.srv.cfg.ArtifactsDir)
 		if st.tool == "electron_window_open" {
 			opened, _ = res["window_id"].(string)
 			e.ok("electron_switch_window", map[string]any{"index": 0})
@@ -214,7 +226,6 @@ func TestEffectsHoldOnTheFixture(t *testing.T) {
 			t.Errorf("%s is declared read-only (kRead) but changed the page:\nbefore %s\nafter  %s", st.tool, before, after)
 		}
 		if !d.Effects.usesFiles() {
-			filesAfter := filesUnder(dir, e.srv.cfg.ArtifactsDir)
 			var changed []string
 			for p, v := range filesAfter {
 				if filesBefore[p] != v {
