@@ -347,3 +347,36 @@ func (e *Event) Blocking(tool, window, surfaceID string) error {
 	}
 	return err
 }
+
+// During watches a running call that acts in window() (re-read at each
+// opening; "" every window; windowOf as for [Log.Open]): when a dialog is
+// open there, the returned channel yields blocking(dialog) after grace
+// (the call may still end by itself first). stop ends the watch and waits
+// for it.
+func (l *Log) During(ctx context.Context, window func() string, windowOf func(targetID string) string, grace time.Duration, blocking func(*Event) error) (<-chan error, func()) {
+	out := make(chan error, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			wake := l.Openings()
+			if d := l.Open(window(), windowOf); d != nil {
+				t := time.NewTimer(grace)
+				select {
+				case <-t.C:
+					out <- blocking(d)
+				case <-ctx.Done():
+					t.Stop()
+				}
+				return
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, func() { cancel(); <-done }
+}

@@ -1,11 +1,38 @@
 package dialogs
 
 import (
+	"context"
 	"errors"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/leakcheck"
 )
+
+func TestMain(m *testing.M) { os.Exit(leakcheck.Main(m.Run)) }
+
+// TestDuringStops: a watch with no dialog yields nothing and its stop
+// joins its goroutine (leakcheck), whether the call's context ended first
+// or not.
+func TestDuringStops(t *testing.T) {
+	l := New(func(func(context.Context)) bool { return false })
+	same := func(id string) string { return id }
+	blocking := func(*Event) error { return errors.New("blocked") }
+	out, stop := l.During(t.Context(), func() string { return "" }, same, time.Millisecond, blocking)
+	time.Sleep(20 * time.Millisecond)
+	stop()
+	select {
+	case err := <-out:
+		t.Errorf("no dialog, yet %v", err)
+	default:
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	_, stop = l.During(ctx, func() string { return "W1" }, same, time.Millisecond, blocking)
+	cancel()
+	stop()
+}
 
 // TestRequestCheckNamesTheField: Check refuses a bad request with a
 // BAD_ARGUMENT naming the field, and passes good ones.

@@ -6,7 +6,8 @@
 // blocks a window, [Log.Handle] answers what is open, arms or disarms the
 // policy and reads the log. [Request] and [Handled] are also the MCP tool
 // electron_dialog_handler's parameters and result (JSON names,
-// descriptions, [Request.Check]), and [Event.Blocking] the error of the
-// dispatcher's DIALOG_OPEN gate; the tool and the gate (which calls it
-// blocks, the watch during a call) are internal/tool's.
+// descriptions, [Request.Check]); [Event.Blocking] is the error of the
+// dispatcher's DIALOG_OPEN gate and [Log.During] its watch of a running
+// call. Which calls a dialog blocks, and where they act, is internal/tool's
+// (from each tool's declared effects).
 package dialogs

@@ -100,37 +100,14 @@ func dialogOpenError(sess *session.Session, name string, d *dialogs.Event) error
 	return d.Blocking(name, windowOf(sess)(d.WindowID), sid)
 }
 
-// dialogDuring watches a running call: when a dialog opens where it acts,
-// the returned channel yields DIALOG_OPEN after dialogGrace (the call may
-// still end by itself first). stop ends the watch.
+// dialogDuring watches a running call (dialogs.Log.During): when a
+// dialog opens where it acts, the returned channel yields DIALOG_OPEN
+// after dialogGrace (the call may still end by itself first). stop ends
+// the watch.
 func dialogDuring(ctx context.Context, sess *session.Session, t Def) (<-chan error, func()) {
-	out := make(chan error, 1)
 	if t.Effects.Page == pageFree {
-		return out, func() {}
+		return make(chan error, 1), func() {}
 	}
-	l, name := assemble.Dialogs(sess), t.Name
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			wake := l.Openings()
-			if d := openDialog(sess, dialogTarget(sess, t)); d != nil {
-				t := time.NewTimer(dialogGrace)
-				select {
-				case <-t.C:
-					out <- dialogOpenError(sess, name, d)
-				case <-ctx.Done():
-					t.Stop()
-				}
-				return
-			}
-			select {
-			case <-wake:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return out, func() { cancel(); <-done }
+	return assemble.Dialogs(sess).During(ctx, func() string { return dialogTarget(sess, t) }, windowOf(sess), dialogGrace,
+		func(d *dialogs.Event) error { return dialogOpenError(sess, t.Name, d) })
 }
