@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/target"
 )
 
@@ -167,24 +168,50 @@ func (l *Log) Find(typ, message string) *Event {
 // Request is what a call asks of the log: answer the open dialogs (of
 // Type) and arm that answer (Action accept or dismiss; OneShot: for one
 // dialog only), disarm (off), or only read ("") the events after Since,
-// at most Limit (default 50), forgetting those read with Clear.
+// at most Limit (default 50), forgetting those read with Clear. Its JSON
+// names and descriptions are electron_dialog_handler's parameters.
 type Request struct {
-	Action     string
-	PromptText string
-	OneShot    bool
-	Type       string
-	Since      int64
-	Limit      int
-	Clear      bool
+	Action     string `json:"action,omitempty" jsonschema:"accept or dismiss: answer the dialogs open now and arm that answer for later ones; off: disarm; omit to only read"`
+	PromptText string `json:"promptText,omitempty" jsonschema:"what a prompt() is accepted with"`
+	OneShot    bool   `json:"oneShot,omitempty" jsonschema:"the answer applies to one dialog (one open now, else the next), then disarms"`
+	Type       string `json:"type,omitempty" jsonschema:"only dialogs of this type: alert, confirm, prompt or beforeunload"`
+	Since      int64  `json:"since,omitempty" jsonschema:"only events whose seq is greater (next_since of an earlier call)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"events to return, the newest; default 50, max 200"`
+	Clear      bool   `json:"clear,omitempty" jsonschema:"forget the events returned"`
 }
 
-// Handled is what Handle did and read.
+// Check refuses a request the log cannot answer, naming the field.
+func (r *Request) Check() error {
+	switch r.Action {
+	case "", "accept", "dismiss", "off":
+	default:
+		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", errs.Quote(r.Action))
+	}
+	switch r.Type {
+	case "", "alert", "confirm", "prompt", "beforeunload":
+	default:
+		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", errs.Quote(r.Type))
+	}
+	switch {
+	case r.Since < 0:
+		return errs.BadArg("since", "must be 0 or a seq from an earlier answer")
+	case r.Limit < 0 || r.Limit > 200:
+		return errs.BadArg("limit", "must be between 1 and 200 (default 50)")
+	case r.PromptText != "" && r.Action != "accept":
+		return errs.BadArg("promptText", "a prompt text goes with action accept")
+	case r.OneShot && (r.Action == "" || r.Action == "off"):
+		return errs.BadArg("oneShot", "oneShot goes with action accept or dismiss")
+	}
+	return nil
+}
+
+// Handled is what Handle did and read (electron_dialog_handler's result).
 type Handled struct {
-	Policy      *Policy
-	AnsweredNow []Event
-	Events      []Event
-	NextSince   int64
-	Open        int
+	Policy      *Policy `json:"policy" jsonschema:"the answer armed for later dialogs; null when none"`
+	AnsweredNow []Event `json:"answered_now" jsonschema:"the open dialogs this call answered"`
+	Events      []Event `json:"events"`
+	NextSince   int64   `json:"next_since" jsonschema:"pass as since to get only newer events"`
+	Open        int     `json:"open" jsonschema:"dialogs still waiting for an answer"`
 }
 
 // Handle answers, arms and reads as r asks.
@@ -302,4 +329,54 @@ func (l *Log) Openings() <-chan struct{} {
 		l.opened = make(chan struct{})
 	}
 	return l.opened
+}
+
+// Blocking is DIALOG_OPEN for a call of tool that acts where e is open:
+// window is e's window root and surfaceID its surface ("" when none is
+// known). Its next actions name the ways on.
+func (e *Event) Blocking(tool, window, surfaceID string) error {
+	err := errs.New(errs.DialogOpen, "%s: a %s dialog is open in window %s (%s) and its page runs nothing until it is answered", tool, e.Type, window, errs.Quote(e.Message))
+	err.With("dialog", map[string]any{"type": e.Type, "message": e.Message, "url": e.URL, "seq": e.Seq, "default_prompt": e.DefaultPrompt})
+	err.With("window_id", window)
+	if surfaceID != "" {
+		err.With("surface_id", surfaceID)
+	}
+	err.NextActions = []string{
+		`electron_dialog_handler {"action":"accept"} or {"action":"dismiss"} answers it (and arms that answer for later dialogs; add "oneShot":true for this one only)`,
+		"electron_switch_window to act in another window meanwhile",
+	}
+	return err
+}
+
+// During watches a running call that acts in window() (re-read at each
+// opening; "" every window; windowOf as for [Log.Open]): when a dialog is
+// open there, the returned channel yields blocking(dialog) after grace
+// (the call may still end by itself first). stop ends the watch and waits
+// for it.
+func (l *Log) During(ctx context.Context, window func() string, windowOf func(targetID string) string, grace time.Duration, blocking func(*Event) error) (<-chan error, func()) {
+	out := make(chan error, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			wake := l.Openings()
+			if d := l.Open(window(), windowOf); d != nil {
+				t := time.NewTimer(grace)
+				select {
+				case <-t.C:
+					out <- blocking(d)
+				case <-ctx.Done():
+					t.Stop()
+				}
+				return
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, func() { cancel(); <-done }
 }

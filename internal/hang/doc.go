@@ -8,6 +8,8 @@
 // commands, so the [Navigations] of each window (from its Page events)
 // excuse the silence until it commits. [Hung] remembers the renderer last
 // found stuck (one per session), which waits less the next time and whose
-// script the caller ends to make way for a reload or a navigation. What
-// the call answers (PAGE_UNRESPONSIVE, its ways out) is the caller's.
+// script the caller ends to make way for a reload or a navigation.
+// [Targets] says which renderers a call probes and [Unresponsive] is what
+// it answers when one is stuck (PAGE_UNRESPONSIVE with its ways out);
+// writing the probes and ending a stuck script are the caller's.
 package hang

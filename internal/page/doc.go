@@ -11,6 +11,11 @@
 // session, an execution context, a surface id — and never touches another
 // frame.
 //
+// The option types callers give as they are (a find's [FindQuery], the
+// waits' and expectations' options, an eval's [EvalArgs] and its answer
+// [EvalOut]) carry their JSON names and descriptions, which are the MCP
+// tools' parameters, and check themselves, naming the field.
+//
 // The walker is JavaScript (js/*.js, one file per concern, concatenated and
 // embedded). It installs itself once per document as a non-enumerable
 // property of window under a Symbol.for key that names the build, and is

@@ -12,6 +12,9 @@
 // Input.dispatch* and the chain of frame owners whose content boxes
 // [Resolution.Offset] sums; [Resolution.Reach] hit-tests the enclosing
 // documents before pointer input (internal/input sends it).
+// [Registry.Listing] and [Registry.Switch] answer the tools that list and
+// select surfaces ([Listing], with the roots' kinds the app's main process
+// gives [Listing.Classify]; [Switched] for a [SwitchArgs]).
 //
 // State is kept current by events: Runtime.executionContext* and
 // Page.frameAttached/Navigated/Detached on every pooled target socket, and

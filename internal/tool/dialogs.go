@@ -6,7 +6,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/dialogs"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/svc"
 )
@@ -34,55 +33,13 @@ func listenerOf[T assemble.SocketListener](sess *session.Session, k svc.Key[T], 
 
 type dialogArgs struct {
 	Common
-	Action     string `json:"action,omitempty" jsonschema:"accept or dismiss: answer the dialogs open now and arm that answer for later ones; off: disarm; omit to only read"`
-	PromptText string `json:"promptText,omitempty" jsonschema:"what a prompt() is accepted with"`
-	OneShot    bool   `json:"oneShot,omitempty" jsonschema:"the answer applies to one dialog (one open now, else the next), then disarms"`
-	Type       string `json:"type,omitempty" jsonschema:"only dialogs of this type: alert, confirm, prompt or beforeunload"`
-	Since      int64  `json:"since,omitempty" jsonschema:"only events whose seq is greater (next_since of an earlier call)"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"events to return, the newest; default 50, max 200"`
-	Clear      bool   `json:"clear,omitempty" jsonschema:"forget the events returned"`
+	dialogs.Request
 }
 
-func (a *dialogArgs) validate() error {
-	switch a.Action {
-	case "", "accept", "dismiss", "off":
-	default:
-		return errs.BadArg("action", "%s is not an action; use accept, dismiss or off (or omit it to read)", errs.Quote(a.Action))
-	}
-	switch a.Type {
-	case "", "alert", "confirm", "prompt", "beforeunload":
-	default:
-		return errs.BadArg("type", "%s is not a dialog type; use alert, confirm, prompt or beforeunload", errs.Quote(a.Type))
-	}
-	switch {
-	case a.Since < 0:
-		return errs.BadArg("since", "must be 0 or a seq from an earlier answer")
-	case a.Limit < 0 || a.Limit > 200:
-		return errs.BadArg("limit", "must be between 1 and 200 (default 50)")
-	case a.PromptText != "" && a.Action != "accept":
-		return errs.BadArg("promptText", "a prompt text goes with action accept")
-	case a.OneShot && (a.Action == "" || a.Action == "off"):
-		return errs.BadArg("oneShot", "oneShot goes with action accept or dismiss")
-	}
-	return nil
-}
+func (a *dialogArgs) validate() error { return a.Request.Check() }
 
-// dialogResult is electron_dialog_handler's result.
-type dialogResult struct {
-	Policy      *dialogs.Policy `json:"policy" jsonschema:"the answer armed for later dialogs; null when none"`
-	AnsweredNow []dialogs.Event `json:"answered_now" jsonschema:"the open dialogs this call answered"`
-	Events      []dialogs.Event `json:"events"`
-	NextSince   int64           `json:"next_since" jsonschema:"pass as since to get only newer events"`
-	Open        int             `json:"open" jsonschema:"dialogs still waiting for an answer"`
-}
-
-func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogResult, error) {
-	h, err := assemble.Dialogs(c.Session).Handle(ctx, dialogs.Request{Action: a.Action, PromptText: a.PromptText, OneShot: a.OneShot,
-		Type: a.Type, Since: a.Since, Limit: a.Limit, Clear: a.Clear})
-	if err != nil {
-		return nil, err
-	}
-	return &dialogResult{Policy: h.Policy, AnsweredNow: h.AnsweredNow, Events: h.Events, NextSince: h.NextSince, Open: h.Open}, nil
+func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogs.Handled, error) {
+	return assemble.Dialogs(c.Session).Handle(ctx, a.Request)
 }
 
 // An open dialog stops its page: every CDP call that needs the page's
@@ -136,52 +93,21 @@ func dialogBlocks(sess *session.Session, t Def) error {
 	return dialogOpenError(sess, t.Name, d)
 }
 
+// dialogOpenError is DIALOG_OPEN for a call of tool name: d is open
+// where it acts.
 func dialogOpenError(sess *session.Session, name string, d *dialogs.Event) error {
-	win := windowOf(sess)(d.WindowID)
-	e := errs.New(errs.DialogOpen, "%s: a %s dialog is open in window %s (%s) and its page runs nothing until it is answered", name, d.Type, win, errs.Quote(d.Message))
-	e.With("dialog", map[string]any{"type": d.Type, "message": d.Message, "url": d.URL, "seq": d.Seq, "default_prompt": d.DefaultPrompt})
-	e.With("window_id", win)
-	if sid, ok := sess.Surfaces.SurfaceOf(d.WindowID); ok {
-		e.With("surface_id", sid)
-	}
-	e.NextActions = []string{
-		`electron_dialog_handler {"action":"accept"} or {"action":"dismiss"} answers it (and arms that answer for later dialogs; add "oneShot":true for this one only)`,
-		"electron_switch_window to act in another window meanwhile",
-	}
-	return e
+	sid, _ := sess.Surfaces.SurfaceOf(d.WindowID)
+	return d.Blocking(name, windowOf(sess)(d.WindowID), sid)
 }
 
-// dialogDuring watches a running call: when a dialog opens where it acts,
-// the returned channel yields DIALOG_OPEN after dialogGrace (the call may
-// still end by itself first). stop ends the watch.
+// dialogDuring watches a running call (dialogs.Log.During): when a
+// dialog opens where it acts, the returned channel yields DIALOG_OPEN
+// after dialogGrace (the call may still end by itself first). stop ends
+// the watch.
 func dialogDuring(ctx context.Context, sess *session.Session, t Def) (<-chan error, func()) {
-	out := make(chan error, 1)
 	if t.Effects.Page == pageFree {
-		return out, func() {}
+		return make(chan error, 1), func() {}
 	}
-	l, name := assemble.Dialogs(sess), t.Name
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			wake := l.Openings()
-			if d := openDialog(sess, dialogTarget(sess, t)); d != nil {
-				t := time.NewTimer(dialogGrace)
-				select {
-				case <-t.C:
-					out <- dialogOpenError(sess, name, d)
-				case <-ctx.Done():
-					t.Stop()
-				}
-				return
-			}
-			select {
-			case <-wake:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return out, func() { cancel(); <-done }
+	return assemble.Dialogs(sess).During(ctx, func() string { return dialogTarget(sess, t) }, windowOf(sess), dialogGrace,
+		func(d *dialogs.Event) error { return dialogOpenError(sess, t.Name, d) })
 }

@@ -2,64 +2,27 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
+	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/production"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
-// Caps on eval payloads: what an agent sends and what comes back.
-const (
-	maxEvalCode   = 256 << 10
-	maxEvalResult = 1 << 20
-)
-
 type evalArgs struct {
 	Common
-	Code      string          `json:"code" jsonschema:"JavaScript: an expression, a function body with return, or a function (called with arg)"`
-	Arg       json.RawMessage `json:"arg,omitempty" jsonschema:"a JSON value passed to the code as arg"`
-	TimeoutMs int             `json:"timeoutMs,omitempty" jsonschema:"default 10000, max 60000"`
+	page.EvalArgs
 }
 
-func (a *evalArgs) validate() error {
-	switch {
-	case strings.TrimSpace(a.Code) == "":
-		return errs.BadArg("code", "is required")
-	case len(a.Code) > maxEvalCode:
-		return errs.BadArg("code", "is %d bytes; the limit is %d", len(a.Code), maxEvalCode)
-	case a.TimeoutMs < 0 || a.TimeoutMs > 60000:
-		return errs.BadArg("timeoutMs", "must be between 0 and 60000")
-	case len(a.Arg) > 0 && !json.Valid(a.Arg):
-		return errs.BadArg("arg", "is not valid JSON")
-	}
-	return nil
-}
-
-// evalOut is the value an eval returned, or how large it was when it was
-// too large to return.
-type evalOut struct {
-	Result          json.RawMessage `json:"result" jsonschema:"what the code returned, as JSON (null when too large)"`
-	ResultTruncated bool            `json:"result_truncated,omitempty" jsonschema:"the value was over 1 MiB and is left out"`
-	ResultBytes     int             `json:"result_bytes,omitempty"`
-}
-
-// evalOutOf is v, or its size when it is too large.
-func evalOutOf(v json.RawMessage) evalOut {
-	if len(v) > maxEvalResult {
-		return evalOut{Result: json.RawMessage("null"), ResultTruncated: true, ResultBytes: len(v)}
-	}
-	return evalOut{Result: v}
-}
+func (a *evalArgs) validate() error { return a.EvalArgs.Check() }
 
 // evalRendererResult is electron_eval_renderer's result.
 type evalRendererResult struct {
 	onSurface
-	evalOut
+	page.EvalOut
 }
 
 func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResult, error) {
@@ -67,20 +30,16 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResul
 	if err != nil {
 		return nil, err
 	}
-	arg := a.Arg
-	if len(arg) == 0 {
-		arg = json.RawMessage("null")
-	}
-	v, err := agentjs.Run(ctx, agentjs.Target{Session: res.Eval, ContextID: int64(res.ContextID)}, a.Code, arg, ms(a.TimeoutMs, 10*time.Second))
+	v, err := agentjs.Run(ctx, agentjs.Target{Session: res.Eval, ContextID: int64(res.ContextID)}, a.Code, a.ArgOrNull(), a.Timeout())
 	if err != nil {
 		return nil, err
 	}
-	return &evalRendererResult{surfaceOf(res), evalOutOf(v)}, nil
+	return &evalRendererResult{surfaceOf(res), page.EvalOutOf(v)}, nil
 }
 
 // evalMainResult is electron_eval_main's result.
 type evalMainResult struct {
-	evalOut
+	page.EvalOut
 	Inspector string `json:"inspector" jsonschema:"the main process's inspector the code ran in"`
 }
 
@@ -93,11 +52,11 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := mainproc.Eval(ctx, conn, a.Code, a.Arg, ms(a.TimeoutMs, 10*time.Second))
+	res, err := mainproc.Eval(ctx, conn, a.Code, a.Arg, a.Timeout())
 	if err != nil {
 		return nil, err
 	}
-	return &evalMainResult{evalOutOf(res), url}, nil
+	return &evalMainResult{page.EvalOutOf(res), url}, nil
 }
 
 type injectArgs struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/hang"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -43,21 +42,11 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 	if d.Effects.Page == pageFree || d.Effects.Page == pageUnsticks {
 		return out, func() {}
 	}
-	window := sess.Surfaces.ActiveWindow()
-	if surface != "" {
-		if w, ok := sess.Surfaces.WindowOf(sess.Surfaces.HostOf(surface)); ok {
-			window = w
-		}
-	}
+	// A call that acts in the surface probes an out-of-process frame's
+	// own renderer too.
+	window, targets := hang.Targets(sess, surface, d.Effects.Page == pageActive)
 	if window == "" {
 		return out, func() {}
-	}
-	targets := []string{window}
-	// A call that acts in the surface (not one over every window, such as
-	// a listing, which goes on without a target that does not answer)
-	// probes an out-of-process frame's own renderer too.
-	if host := sess.Surfaces.HostOf(surface); d.Effects.Page == pageActive && host != "" && host != window {
-		targets = append(targets, host)
 	}
 	var probes []hang.Probe
 	for _, id := range targets {
@@ -71,51 +60,8 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 	}
 	dialogOpen := func(window string) bool { return openDialog(sess, window) != nil }
 	return hang.Watch(ctx, sess, navsOf(sess), window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
-		return unresponsiveError(sess, d.Name, window, stuck, surface, waited)
+		return hang.Unresponsive(sess, d.Name, window, stuck, surface, waited)
 	})
-}
-
-// unresponsiveError names the ways out in next_actions; the failure
-// envelope keeps only those the operator's profile offers (electron_reload
-// is not in essential). stuck is the target that did not answer: the
-// window, or an out-of-process frame in it.
-func unresponsiveError(sess *session.Session, name, window, stuck, surface string, waited time.Duration) error {
-	if stuck != window {
-		e := errs.New(errs.PageUnresponsive, "%s: the out-of-process frame (target %s) in window %s runs a script that does not return: it answered no trivial evaluation within %d ms; the window's own document answers", name, stuck, window, waited.Milliseconds())
-		e.With("window_id", window).With("frame_target_id", stuck)
-		if sid, ok := sess.Surfaces.SurfaceOf(stuck); ok {
-			e.With("surface_id", sid)
-		} else if surface != "" {
-			e.With("surface_id", surface)
-		}
-		e.With("waited_ms", waited.Milliseconds())
-		e.With("tried", []string{
-			"Runtime.evaluate of 0 on the window's socket: answered",
-			"Runtime.evaluate of 0 on the frame's own socket, sent before the call's own commands: no answer",
-		})
-		e.NextActions = []string{
-			"electron_reload stops the frame's running script (Runtime.terminateExecution on the frame's own target) and reloads the window",
-			`electron_navigate {"url": ...} stops it and opens another page in the window`,
-			"electron_switch_surface to act in the window's top document (or another surface) meanwhile",
-		}
-		return e
-	}
-	e := errs.New(errs.PageUnresponsive, "%s: the page in window %s runs a script that does not return: it answered no trivial evaluation within %d ms", name, window, waited.Milliseconds())
-	e.With("window_id", window)
-	if sid, ok := sess.Surfaces.SurfaceOf(window); ok {
-		e.With("surface_id", sid)
-	}
-	e.With("waited_ms", waited.Milliseconds())
-	e.With("tried", []string{
-		"Runtime.evaluate of 0 on the window's socket, sent before the call's own commands: no answer",
-	})
-	e.NextActions = []string{
-		"electron_reload stops the running script (Runtime.terminateExecution) and reloads the window",
-		`electron_navigate {"url": ...} stops it and opens another page (when the page spins again as it loads)`,
-		"electron_go_back stops it and returns to the previous page",
-		"electron_switch_window to act in another window meanwhile",
-	}
-	return e
 }
 
 // unstick makes way for a reload, history move or navigation in a window

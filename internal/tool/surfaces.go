@@ -3,9 +3,7 @@ package tool
 import (
 	"context"
 	"runtime"
-	"strings"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/mainproc"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -42,60 +40,21 @@ func registerSurfaces(s *Server) {
 	}, evalRenderer)
 }
 
-// surfacesResult is electron_surfaces_list's result.
-type surfacesResult struct {
-	Surfaces        []surfaceEntry `json:"surfaces"`
-	ActiveSurfaceID string         `json:"active_surface_id"`
-	Count           int            `json:"count"`
-	// KindsFrom says what decided the roots' kinds: "main_process" when
-	// the app's main process answered through its inspector, "cdp" when
-	// CDP alone did (roots are then "other").
-	KindsFrom string `json:"kinds_from" jsonschema:"main_process: the roots' kinds (window, webcontents_view, webview) come from the app's main process (webContents.fromDevToolsTargetId and the windows' content view trees); cdp: CDP alone, which cannot tell a window from a WebContentsView (roots are other)"`
-	// Windows says which surfaces each native window holds, when the main
-	// process told.
-	Windows []nativeWindow `json:"windows,omitempty" jsonschema:"the app's native windows and the root surfaces they hold (its own page first, then its WebContentsViews), when kinds_from is main_process"`
-}
-
-// surfaceEntry is a surface with what the main process says of it.
-type surfaceEntry struct {
-	surface.Descriptor
-	WebContentsID *int `json:"webcontents_id,omitempty"`
-	WindowID      *int `json:"window_id,omitempty" jsonschema:"the native window (BaseWindow id) that holds this root"`
-}
-
-type nativeWindow struct {
-	WindowID   int      `json:"window_id"`
-	SurfaceIDs []string `json:"surface_ids"`
-}
-
-func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surfacesResult, error) {
-	list, err := c.Session.Surfaces.List(ctx)
+func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surface.Listing, error) {
+	l, err := c.Session.Surfaces.Listing(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res := &surfacesResult{Surfaces: make([]surfaceEntry, 0, len(list)), ActiveSurfaceID: c.Session.Surfaces.Active(), Count: len(list), KindsFrom: "cdp"}
-	for _, d := range list {
-		res.Surfaces = append(res.Surfaces, surfaceEntry{Descriptor: d})
-	}
-	classifyRoots(ctx, c, res)
-	return res, nil
+	classifyRoots(ctx, c, l)
+	return l, nil
 }
 
 // classifyRoots asks the main process (when the session has its inspector)
 // what each root surface is; without one, or when it cannot tell, the
 // roots stay as CDP saw them (ADR-029: other).
-func classifyRoots(ctx context.Context, c *Call, res *surfacesResult) {
-	url := c.Session.InspectorURL
-	if url == "" {
-		return
-	}
-	var ids []string
-	for _, e := range res.Surfaces {
-		if e.ParentID == "" && e.FrameID != "" {
-			ids = append(ids, e.FrameID)
-		}
-	}
-	if len(ids) == 0 {
+func classifyRoots(ctx context.Context, c *Call, l *surface.Listing) {
+	url, ids := c.Session.InspectorURL, l.Roots()
+	if url == "" || len(ids) == 0 {
 		return
 	}
 	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
@@ -103,68 +62,25 @@ func classifyRoots(ctx context.Context, c *Call, res *surfacesResult) {
 		return
 	}
 	kinds, err := mainproc.Kinds(ctx, conn, ids)
-	if err != nil || len(kinds) == 0 {
+	if err != nil {
 		return
 	}
-	res.KindsFrom = "main_process"
-	byWindow := map[int]*nativeWindow{}
-	var order []int
-	for i := range res.Surfaces {
-		e := &res.Surfaces[i]
-		k, ok := kinds[e.FrameID]
-		if !ok || e.ParentID != "" {
-			continue
-		}
-		wc := k.WebContentsID
-		e.WebContentsID = &wc
-		e.WindowID = k.WindowID
-		if k.Kind != "other" {
-			e.Kind = k.Kind
-		}
-		if k.WindowID != nil {
-			w := byWindow[*k.WindowID]
-			if w == nil {
-				w = &nativeWindow{WindowID: *k.WindowID}
-				byWindow[*k.WindowID] = w
-				order = append(order, *k.WindowID)
-			}
-			if k.Kind == "window" {
-				w.SurfaceIDs = append([]string{e.ID}, w.SurfaceIDs...)
-			} else {
-				w.SurfaceIDs = append(w.SurfaceIDs, e.ID)
-			}
-		}
+	roots := make(map[string]surface.RootKind, len(kinds))
+	for id, k := range kinds {
+		roots[id] = surface.RootKind{WebContentsID: k.WebContentsID, Kind: k.Kind, WindowID: k.WindowID}
 	}
-	for _, id := range order {
-		res.Windows = append(res.Windows, *byWindow[id])
-	}
+	l.Classify(roots)
 }
 
 type switchSurfaceArgs struct {
 	Common
-	SurfaceID string `json:"surfaceId" jsonschema:"an id from electron_surfaces_list"`
+	surface.SwitchArgs
 }
 
-func (a *switchSurfaceArgs) validate() error {
-	if strings.TrimSpace(a.SurfaceID) == "" {
-		return errs.BadArg("surfaceId", "is required; call electron_surfaces_list for the ids")
-	}
-	return nil
-}
+func (a *switchSurfaceArgs) validate() error { return a.SwitchArgs.Check() }
 
-// switchSurfaceResult is electron_switch_surface's result.
-type switchSurfaceResult struct {
-	Surface         surface.Descriptor `json:"surface"`
-	ActiveSurfaceID string             `json:"active_surface_id"`
-	ActiveWindowID  string             `json:"active_window_id"`
-}
-
-func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*switchSurfaceResult, error) {
-	d, err := c.Session.Surfaces.Select(a.SurfaceID)
-	if err != nil {
-		return nil, err
-	}
-	return &switchSurfaceResult{Surface: d, ActiveSurfaceID: d.ID, ActiveWindowID: c.Session.Surfaces.ActiveWindow()}, nil
+func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*surface.Switched, error) {
+	return c.Session.Surfaces.Switch(a.SurfaceID)
 }
 
 // modifierMask turns modifier names into CDP's bit mask with the same

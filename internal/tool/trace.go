@@ -2,9 +2,7 @@ package tool
 
 import (
 	"context"
-	"math"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
@@ -61,73 +59,24 @@ func registerTrace(s *Server) {
 	}, traceReplay)
 }
 
-type traceStartArgs struct {
-	Path          string   `json:"path,omitempty" jsonschema:"the trace folder to create; its parent must exist under an allowed root; relative: in the artifacts folder"`
-	BudgetTokens  int      `json:"budgetTokens,omitempty" jsonschema:"an estimated-token budget for the recording"`
-	Enforce       bool     `json:"enforce,omitempty" jsonschema:"refuse calls once the budget is spent (trace_* calls still run)"`
-	WarnThreshold *float64 `json:"warnThreshold,omitempty" jsonschema:"fraction of the budget at which near_budget turns true; default 0.8"`
-	Screenshots   bool     `json:"screenshots,omitempty" jsonschema:"take a PNG of the active window after each successful action"`
-	MaxSteps      int      `json:"maxSteps,omitempty" jsonschema:"steps written at most (later ones are only counted); default 10000"`
-}
+type traceStartArgs struct{ trace.StartArgs }
 
-func (a *traceStartArgs) validate() error {
-	switch {
-	case a.BudgetTokens < 0:
-		return errs.BadArg("budgetTokens", "must be 0 or more")
-	case a.Enforce && a.BudgetTokens == 0:
-		return errs.BadArg("enforce", "needs budgetTokens")
-	case a.WarnThreshold != nil && (*a.WarnThreshold <= 0 || *a.WarnThreshold > 1 || math.IsNaN(*a.WarnThreshold)):
-		return errs.BadArg("warnThreshold", "must be above 0 and at most 1")
-	case a.MaxSteps < 0 || a.MaxSteps > 100000:
-		return errs.BadArg("maxSteps", "must be between 1 and 100000")
-	case strings.ContainsRune(a.Path, 0):
-		return errs.BadArg("path", "contains a NUL byte")
-	}
-	return nil
-}
+func (a *traceStartArgs) validate() error { return a.StartArgs.Check() }
 
-// TraceState is a recording's state.
-type TraceState struct {
-	Recording bool                `json:"recording"`
-	Path      string              `json:"path,omitempty"`
-	Steps     int                 `json:"step_count"`
-	Dropped   int                 `json:"dropped,omitempty"`
-	Spent     int                 `json:"spent_tokens"`
-	Budget    *trace.BudgetStatus `json:"budget,omitempty"`
-}
-
-func stateOf(recording bool, st trace.Status) *TraceState {
-	return &TraceState{Recording: recording, Path: st.Path, Steps: st.Steps, Dropped: st.Dropped, Spent: st.Spent, Budget: st.Budget}
-}
-
-func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, error) {
+func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*trace.State, error) {
 	s := c.Server
 	if err := s.traceBusy(ctx); err != nil {
 		return nil, err
 	}
-	parent, base := "", "trace-"+time.Now().UTC().Format("20060102-150405.000")
-	if a.Path != "" {
-		clean := filepath.Clean(a.Path)
-		parent, base = filepath.Dir(clean), filepath.Base(clean)
-		if base == "." || base == ".." || base == string(filepath.Separator) {
-			return nil, errs.BadArg("path", "name a new folder for the trace")
-		}
-		if !filepath.IsAbs(clean) && parent == "." {
-			parent = ""
-		}
+	parent, base, err := a.Folder(time.Now())
+	if err != nil {
+		return nil, err
 	}
 	dir, err := s.files.CheckDir(ctx, "path", parent)
 	if err != nil {
 		return nil, err
 	}
-	o := trace.Options{ServerVersion: s.cfg.Version, Screenshots: a.Screenshots, MaxSteps: a.MaxSteps}
-	if a.BudgetTokens > 0 {
-		w := 0.8
-		if a.WarnThreshold != nil {
-			w = *a.WarnThreshold
-		}
-		o.Budget = &trace.Budget{Tokens: a.BudgetTokens, Enforce: a.Enforce, WarnThreshold: w}
-	}
+	o := a.Options(s.cfg.Version)
 	rec, busy, err := s.tracing.Start(ownerOf(ctx), func() (*trace.Recorder, error) {
 		out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
 		if err != nil {
@@ -150,88 +99,44 @@ func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*TraceState, e
 	if err != nil {
 		return nil, err
 	}
-	return stateOf(true, rec.Status()), nil
+	return trace.StateOf(true, rec.Status()), nil
 }
 
-// traceBusy is TRACE_ALREADY_RECORDING when a recording runs: with its
-// path for the client that started it, without for another client (one
-// recording per server; its folder is not theirs to know).
+// traceBusy is TRACE_ALREADY_RECORDING when a recording runs (trace.Busy).
 func (s *Server) traceBusy(ctx context.Context) error {
-	rec := s.tracing.Recorder()
-	switch {
-	case rec == nil:
-		return nil
-	case s.traceFor(ctx) == nil:
-		return errs.New(errs.TraceAlreadyRecording, "another MCP client of this server is recording a trace (one recording per server); try again when it stops")
-	}
-	return errs.New(errs.TraceAlreadyRecording, "a trace is recording to %s", rec.Dir()).With("path", rec.Dir())
+	return trace.Busy(s.tracing.Recorder(), s.traceFor(ctx) != nil)
 }
 
 type traceNoArgs struct{}
 
-func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
-	s := c.Server
-	if s.traceFor(ctx) == nil {
-		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
+func traceStop(ctx context.Context, c *Call, _ *traceNoArgs) (*trace.State, error) {
+	if c.Server.traceFor(ctx) == nil {
+		return nil, trace.NotRecording()
 	}
-	rec := s.tracing.Take()
-	if rec == nil {
-		return nil, errs.New(errs.TraceNotRecording, "no trace is recording")
-	}
-	st, err := rec.Stop()
-	if err != nil {
-		return nil, err
-	}
-	return stateOf(false, st), nil
+	return c.Server.tracing.Stop()
 }
 
-func traceStatus(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceState, error) {
-	rec := c.Server.traceFor(ctx)
-	if rec == nil {
-		return &TraceState{}, nil
-	}
-	return stateOf(true, rec.Status()), nil
+func traceStatus(ctx context.Context, c *Call, _ *traceNoArgs) (*trace.State, error) {
+	return trace.StatusOf(c.Server.traceFor(ctx)), nil
 }
 
-// TraceBudgetResult is trace_budget's answer.
-type TraceBudgetResult struct {
-	Recording bool                `json:"recording"`
-	Path      string              `json:"path,omitempty"`
-	Budget    *trace.BudgetStatus `json:"budget,omitempty"`
+func traceBudget(ctx context.Context, c *Call, _ *traceNoArgs) (*trace.BudgetResult, error) {
+	return trace.BudgetOf(c.Server.traceFor(ctx)), nil
 }
 
-func traceBudget(ctx context.Context, c *Call, _ *traceNoArgs) (*TraceBudgetResult, error) {
-	rec := c.Server.traceFor(ctx)
-	if rec == nil {
-		return &TraceBudgetResult{}, nil
-	}
-	return &TraceBudgetResult{Recording: true, Path: rec.Dir(), Budget: rec.Budget()}, nil
-}
+type tracePathArgs struct{ trace.PathArgs }
 
-type tracePathArgs struct {
-	Path string `json:"path,omitempty" jsonschema:"a trace folder (or its trace.json); relative: in the artifacts folder"`
-}
-
-// TraceTokensResult is trace_tokens' answer.
-type TraceTokensResult struct {
-	trace.Tokens
-	Path     string              `json:"path"`
-	Live     bool                `json:"live"`
-	Complete bool                `json:"complete"`
-	Budget   *trace.BudgetStatus `json:"budget,omitempty"`
-}
-
-func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*TraceTokensResult, error) {
+func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*trace.TokensResult, error) {
 	if a.Path == "" {
 		rec := c.Server.traceFor(ctx)
 		if rec == nil {
 			return nil, errs.New(errs.TraceNotRecording, "no trace is recording; pass path to read a written trace")
 		}
-		return &TraceTokensResult{Tokens: rec.TokenReport(), Path: rec.Dir(), Live: true, Budget: rec.Budget()}, nil
+		return rec.TokensResult(), nil
 	}
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {
 		return nil, err
 	}
-	return &TraceTokensResult{Tokens: t.TokenReport(), Path: t.Dir, Complete: t.Complete, Budget: t.BudgetStatus()}, nil
+	return t.TokensResult(), nil
 }

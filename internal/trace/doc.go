@@ -13,4 +13,12 @@
 // Refs are numbers of one run; a step records what each ref named (role,
 // accessible name, surface and the chain of iframes above it), so replay and
 // export find the element again by role and name.
+//
+// The trace tools' arguments ([StartArgs], [PathArgs], [ViewArgs],
+// [ExportArgs], [PromoteArgs], [ReplayArgs]) and answers ([State],
+// [BudgetResult], [TokensResult], [ViewResult], [ExportResult],
+// [PromoteResult], [ReplayResult]) are declared here with their JSON names,
+// descriptions and checks; internal/tool embeds them in its inputs. A
+// replay picks its steps ([ReplayArgs.Steps]) and finds refs and surfaces
+// again ([Reresolve]) through what the server gives it ([Player], [Finder]).
 package trace
