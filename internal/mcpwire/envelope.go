@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/understudy-dev/understudy/internal/errs"
 )
 
@@ -106,4 +108,28 @@ func writeMeta(out *bytes.Buffer, payloadLen int, start time.Time, sessionID str
 		out.Write(sid)
 	}
 	out.WriteByte('}')
+}
+
+// EnvelopeSchema wraps a result type's schema into the success
+// envelope's: the result's properties beside ok and _meta, both required.
+// result is not changed.
+func EnvelopeSchema(result *jsonschema.Schema) *jsonschema.Schema {
+	env := result.CloneSchemas()
+	env.Type, env.Types = "object", nil
+	if env.Properties == nil {
+		env.Properties = map[string]*jsonschema.Schema{}
+	}
+	env.Properties["ok"] = &jsonschema.Schema{Type: "boolean", Description: "true: the tool did what it says (failures carry code, hint and isError)"}
+	env.Properties["_meta"] = &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"estimated_tokens": {Type: "integer"},
+			"elapsed_ms":       {Type: "integer"},
+			"session_id":       {Type: "string"},
+		},
+		Required: []string{"estimated_tokens", "elapsed_ms"},
+	}
+	env.PropertyOrder = nil
+	env.Required = append([]string{"ok", "_meta"}, env.Required...)
+	return env
 }
