@@ -7,4 +7,14 @@
 // (JSONDepth, DeepValue). ClientLog sends the server's log records to
 // its MCP clients as notifications/message; RootsCache keeps each client's
 // roots (file:// folders) until it says they changed.
+//
+// It also holds the shapes every answer takes, knowing no tool: the
+// success and failure envelopes with their _meta (Success, Failure,
+// Failed, Result, Meta) and the success envelope's schema
+// (EnvelopeSchema); the text content of an answer (TextContent); an input
+// schema as tools/list carries it (HostSchema, told by the caller what to
+// leave out and shorten); what initialize answers (ServerCapabilities);
+// registering the tools at the first request that can need them
+// (RegisterOnFirstUse); and the bearer token check of streamable HTTP
+// (RequireBearer).
 package mcpwire

@@ -1,54 +1,24 @@
 package tool
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
-// Meta is the _meta block of every response.
-type Meta struct {
-	EstimatedTokens int    `json:"estimated_tokens"`
-	ElapsedMS       int64  `json:"elapsed_ms"`
-	SessionID       string `json:"session_id,omitempty"`
-}
+// Meta is the _meta block of every response (mcpwire.Meta).
+type Meta = mcpwire.Meta
 
-// Result is one dispatched call's outcome: the envelope's JSON and whether
-// it reports a failure.
-type Result struct {
-	JSON    json.RawMessage
-	IsError bool
-	Code    errs.Code // set on failure
-	// Tokens and SessionID are what _meta says (estimated_tokens,
-	// session_id), for the dispatch observer.
-	Tokens    int
-	SessionID string
-	// SecretArgs are the arguments the call found to be secrets (the text
-	// typed into a password field): a trace records them as [redacted].
-	SecretArgs []string
-}
-
-type failure struct {
-	OK          bool           `json:"ok"`
-	Error       string         `json:"error"`
-	Code        errs.Code      `json:"code"`
-	Hint        string         `json:"hint"`
-	NextActions []string       `json:"next_actions,omitempty"`
-	SimilarRefs []any          `json:"similar_refs,omitempty"`
-	Details     map[string]any `json:"details,omitempty"`
-	Retryable   bool           `json:"retryable"`
-	HTTP        int            `json:"http"`
-}
+// Result is one dispatched call's outcome (mcpwire.Result): the envelope's
+// JSON and whether it reports a failure.
+type Result = mcpwire.Result
 
 // jsonAppender is a payload that encodes itself as encoding/json would,
 // without reflection (network_captured's 2,000 records).
 type jsonAppender interface{ appendJSON(b []byte) []byte }
 
-// successEnvelope splices {"ok":true, <payload fields>, "_meta":{…}} without
-// decoding the payload again. payload must encode as a JSON object.
 // envField is a field the dispatcher adds to a tool's answer (then.go's
 // "then").
 type envField struct {
@@ -56,6 +26,8 @@ type envField struct {
 	value any
 }
 
+// successEnvelope is {"ok":true, <payload fields>, "_meta":{…}}
+// (mcpwire.Success). payload must encode as a JSON object.
 func successEnvelope(payload any, start time.Time, sessionID string, also ...envField) (Result, error) {
 	var b []byte
 	if a, ok := payload.(jsonAppender); ok {
@@ -66,43 +38,14 @@ func successEnvelope(payload any, start time.Time, sessionID string, also ...env
 			return Result{}, err
 		}
 	}
-	b = bytes.TrimSpace(b)
-	if len(b) < 2 || b[0] != '{' {
-		return Result{}, errs.New(errs.Internal, "tool payload is not an object")
+	if len(also) == 0 {
+		return mcpwire.Success(b, start, sessionID)
 	}
-	inner := bytes.TrimSpace(b[1 : len(b)-1])
-	var out bytes.Buffer
-	out.Grow(len(b) + 96)
-	out.WriteString(`{"ok":true`)
-	if len(inner) > 0 {
-		out.WriteByte(',')
-		out.Write(inner)
+	fields := make([]mcpwire.Field, len(also))
+	for i, f := range also {
+		fields[i] = mcpwire.Field{Name: f.name, Value: f.value}
 	}
-	for _, f := range also {
-		v, err := json.Marshal(f.value)
-		if err != nil {
-			return Result{}, err
-		}
-		out.WriteString(`,"` + f.name + `":`)
-		out.Write(v)
-		b = append(b, v...) // counted in estimated_tokens
-	}
-	writeMeta(&out, len(b), start, sessionID)
-	out.WriteByte('}')
-	return Result{JSON: out.Bytes(), Tokens: len(b) / 4, SessionID: sessionID}, nil
-}
-
-func writeMeta(out *bytes.Buffer, payloadLen int, start time.Time, sessionID string) {
-	out.WriteString(`,"_meta":{"estimated_tokens":`)
-	out.WriteString(strconv.Itoa(payloadLen / 4)) // Result.Tokens
-	out.WriteString(`,"elapsed_ms":`)
-	out.WriteString(strconv.FormatInt(time.Since(start).Milliseconds(), 10))
-	if sessionID != "" {
-		out.WriteString(`,"session_id":`)
-		sid, _ := json.Marshal(sessionID)
-		out.Write(sid)
-	}
-	out.WriteByte('}')
+	return mcpwire.Success(b, start, sessionID, fields...)
 }
 
 // failureEnvelope renders an error with its registry entry.
@@ -135,7 +78,7 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 			}
 		}
 	}
-	f := failure{
+	f := mcpwire.Failure{
 		Error: e.Message, Code: e.Code, Hint: hint, NextActions: next,
 		SimilarRefs: e.SimilarRefs, Details: e.Details, Retryable: entry.Retryable, HTTP: entry.HTTP,
 	}
@@ -144,13 +87,9 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 	}
 	b, mErr := json.Marshal(f)
 	if mErr != nil {
-		b, _ = json.Marshal(failure{Error: e.Message, Code: e.Code, Hint: hint, Retryable: entry.Retryable, HTTP: entry.HTTP})
+		b, _ = json.Marshal(mcpwire.Failure{Error: e.Message, Code: e.Code, Hint: hint, Retryable: entry.Retryable, HTTP: entry.HTTP})
 	}
-	var out bytes.Buffer
-	out.Write(b[:len(b)-1])
-	writeMeta(&out, len(b), start, sessionID)
-	out.WriteByte('}')
-	return Result{JSON: out.Bytes(), IsError: true, Code: e.Code, Tokens: len(b) / 4, SessionID: sessionID}
+	return mcpwire.Failed(b, e.Code, start, sessionID)
 }
 
 // notOffered says whether name is a tool of this server that its profile,

@@ -3,6 +3,8 @@ package tool
 import (
 	"encoding/json"
 	"sync"
+
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // The host view (docs/adr/022, amended by docs/adr/030): what tools/list
@@ -235,71 +237,18 @@ then (every action: click, type, key, check, select, fill_form, navigate…): ac
 An unknown parameter is BAD_ARGUMENT naming it and the closest one (details.did_you_mean). A failure says its code and a hint. docs/tools.md describes every tool and parameter in full.`
 
 // hostInputSchema is an input schema as tools/list carries it (see the
-// top of this file).
+// top of this file; mcpwire.HostSchema trims it).
 //
 // off names parameters this server cannot honour and leaves out: reveal
 // without --allow-secrets (it would only answer SECRETS_NOT_ALLOWED).
 func hostInputSchema(raw json.RawMessage, off ...string) json.RawMessage {
-	var schema map[string]any
-	if json.Unmarshal(raw, &schema) != nil {
-		return raw
-	}
-	if props, ok := schema["properties"].(map[string]any); ok {
+	return mcpwire.HostSchema(raw, mcpwire.HostSchemaOptions{
 		// Said once in the server's instructions (hostParamsInstructions),
 		// not in every tool: which session, acting on a changed ref, and
 		// what to wait for after an action.
-		delete(props, "sessionId")
-		delete(props, "allowChanged")
-		delete(props, "then")
-		for _, p := range off {
-			delete(props, p)
-		}
+		Drop: append([]string{"sessionId", "allowChanged", "then"}, off...),
 		// An action's wait for its element, as the instructions state it.
-		if t, ok := props["timeoutMs"].(map[string]any); ok && t["description"] == actionTimeoutDesc {
-			delete(props, "timeoutMs")
-		}
-	}
-	hostSchemaNode(schema)
-	out, err := json.Marshal(schema)
-	if err != nil {
-		return raw
-	}
-	return out
-}
-
-// hostSchemaNode trims one schema node and those under it.
-func hostSchemaNode(n map[string]any) {
-	if ap, ok := n["additionalProperties"].(bool); ok && !ap {
-		delete(n, "additionalProperties")
-	}
-	if types, ok := n["type"].([]any); ok {
-		var kept []any
-		for _, t := range types {
-			if t != "null" {
-				kept = append(kept, t)
-			}
-		}
-		if len(kept) == 1 {
-			n["type"] = kept[0]
-		}
-	}
-	if d, ok := n["description"].(string); ok {
-		if short, known := hostParams()[d]; known {
-			if short == "" {
-				delete(n, "description")
-			} else {
-				n["description"] = short
-			}
-		}
-	}
-	if props, ok := n["properties"].(map[string]any); ok {
-		for _, p := range props {
-			if p, ok := p.(map[string]any); ok {
-				hostSchemaNode(p)
-			}
-		}
-	}
-	if items, ok := n["items"].(map[string]any); ok {
-		hostSchemaNode(items)
-	}
+		DropDescribed: map[string]string{"timeoutMs": actionTimeoutDesc},
+		Short:         hostParams(),
+	})
 }

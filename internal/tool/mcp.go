@@ -2,12 +2,8 @@ package tool
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"net/http"
-	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,9 +25,9 @@ func (s *Server) MCP() *mcp.Server {
 		// The client's roots are asked for again after it says they changed.
 		//lint:ignore SA1019 roots are still served during their deprecation window (docs/files.md)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { s.clients.Forget(req.Session) },
-		Capabilities:            serverCapabilities(),
+		Capabilities:            mcpwire.ServerCapabilities(),
 	})
-	addToolsOnFirstUse(srv, func() { s.addTools(srv) })
+	mcpwire.RegisterOnFirstUse(srv, func() { s.addTools(srv) })
 	s.answerToolsNotEnabled(srv)
 	s.mcps.Add(srv)
 	return srv
@@ -59,7 +55,7 @@ func (s *Server) answerToolsNotEnabled(srv *mcp.Server) {
 
 // addTools registers every enabled tool with srv (--tool-profile, --with),
 // sorted by name, each with its title and annotations from its Def;
-// [addToolsOnFirstUse] says when.
+// [mcpwire.RegisterOnFirstUse] says when.
 func (s *Server) addTools(srv *mcp.Server) {
 	enabled := s.enabledNames()
 	on := make(map[string]bool, len(enabled))
@@ -95,42 +91,6 @@ func (s *Server) addTools(srv *mcp.Server) {
 	}
 }
 
-// serverCapabilities is what initialize answers: logging (go-sdk's
-// default) and tools. The tools are stated here because they are not yet
-// registered when initialize is answered (see [addToolsOnFirstUse]), so
-// go-sdk cannot infer them. listChanged is false: the tool list is fixed
-// for the server's life (flags decide it at startup), and a true value
-// would make go-sdk announce a change when the tools are registered.
-func serverCapabilities() *mcp.ServerCapabilities {
-	//lint:ignore SA1019 logging is served during its deprecation window (SEP-2577)
-	return &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}}
-}
-
-// addToolsOnFirstUse runs register once, before srv handles its first
-// request or notification other than initialize and ping (ADR-026).
-//
-// go-sdk's AddTool parses every schema back into Go twice (a check for
-// "type":"object" and one for x-mcp-header annotations), each parse with a
-// fresh 32 KB decoder buffer; for ~60 tools that was most of the time from
-// spawn to the initialize reply. Deferring it to the first request that can
-// need a tool takes it off the path a host waits on at startup and leaves
-// every tool registered before tools/list, tools/call or anything else is
-// answered: sync.Once makes concurrent first requests wait for the one
-// registration. Our schemas carry no x-mcp-header, so the streamable HTTP
-// transport's header check, which looks tools up before this middleware
-// runs, has nothing to check either way.
-func addToolsOnFirstUse(srv *mcp.Server, register func()) {
-	var once sync.Once
-	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "initialize" && method != "ping" {
-				once.Do(register)
-			}
-			return next(ctx, method, req)
-		}
-	})
-}
-
 func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, ask := s.withClientRoots(ctx, name, req)
@@ -162,44 +122,16 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// textContent is the text of a call's answer: the envelope's JSON, or,
-// when the answer holds text for the agent to read (the TextBody its Def
-// names: a text snapshot; or an action's then.diff), that text as it is
-// (verbatim, with no JSON escaping) followed by the envelope without it.
-// structuredContent keeps the whole envelope.
+// textContent is the text of a call's answer (mcpwire.TextContent): the
+// envelope's JSON, or the text for the agent to read that it holds (the
+// TextBody its Def names; or an action's then.diff) followed by the
+// envelope without it.
 func (s *Server) textContent(name string, res Result) []mcp.Content {
-	whole := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
 	d, ok := s.tools().defs[name]
-	if !ok || res.IsError {
-		return whole
+	if !ok {
+		return []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
 	}
-	var env map[string]json.RawMessage
-	if json.Unmarshal(res.JSON, &env) != nil {
-		return whole
-	}
-	body := ""
-	if d.TextBody != "" && json.Unmarshal(env[d.TextBody], &body) == nil && body != "" {
-		delete(env, d.TextBody)
-	} else if raw, ok := env["then"]; ok {
-		var then map[string]json.RawMessage
-		if json.Unmarshal(raw, &then) != nil || json.Unmarshal(then["diff"], &body) != nil || body == "" {
-			return whole
-		}
-		delete(then, "diff")
-		b, err := json.Marshal(then)
-		if err != nil {
-			return whole
-		}
-		env["then"] = b
-	}
-	if body == "" {
-		return whole
-	}
-	rest, err := json.Marshal(env)
-	if err != nil {
-		return whole
-	}
-	return []mcp.Content{&mcp.TextContent{Text: body}, &mcp.TextContent{Text: string(rest)}}
+	return mcpwire.TextContent(res.JSON, res.IsError, d.TextBody)
 }
 
 // MCPPath is the one URL path the streamable HTTP transport serves.
@@ -219,36 +151,13 @@ type HTTPOptions struct {
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	m := s.MCP()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
-	wire := mcpwire.HTTP(h) // depth guard, JSON-RPC codes, no reply to a cancelled call
+	// depth guard, JSON-RPC codes, no reply to a cancelled call, behind the token
+	wire := mcpwire.RequireBearer(opts.Token, mcpwire.HTTP(h))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != MCPPath {
 			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
 			return
 		}
-		if auth := r.Header.Get("Authorization"); opts.Token != "" && !bearerOK(auth, opts.Token) {
-			// No credentials and wrong ones are told apart (RFC 6750):
-			// the second is a client configured with another token.
-			if auth == "" {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="understudy"`)
-				http.Error(w, "understudy: a token is required (Authorization: Bearer <token>, the server's --token)", http.StatusUnauthorized)
-				return
-			}
-			w.Header().Set("WWW-Authenticate", `Bearer realm="understudy", error="invalid_token"`)
-			http.Error(w, "understudy: the Authorization header does not carry the server's token (send Authorization: Bearer <the --token value>)", http.StatusUnauthorized)
-			return
-		}
 		wire.ServeHTTP(w, r)
 	})
-}
-
-// bearerOK compares an Authorization header with the token in constant
-// time.
-func bearerOK(header, token string) bool {
-	const prefix = "Bearer "
-	if len(header) <= len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
-		return false
-	}
-	got := sha256.Sum256([]byte(strings.TrimSpace(header[len(prefix):])))
-	want := sha256.Sum256([]byte(token))
-	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }

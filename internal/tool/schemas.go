@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // schemaFiles holds every tool's input schema as the JSON that
@@ -50,24 +52,8 @@ func (d *def) outputSchema() json.RawMessage {
 	return b
 }
 
-// envelopeSchema wraps a result type's schema into the success envelope's.
+// envelopeSchema wraps a result type's schema into the success envelope's
+// (mcpwire.EnvelopeSchema).
 func envelopeSchema(result *jsonschema.Schema) *jsonschema.Schema {
-	env := result.CloneSchemas()
-	env.Type, env.Types = "object", nil
-	if env.Properties == nil {
-		env.Properties = map[string]*jsonschema.Schema{}
-	}
-	env.Properties["ok"] = &jsonschema.Schema{Type: "boolean", Description: "true: the tool did what it says (failures carry code, hint and isError)"}
-	env.Properties["_meta"] = &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"estimated_tokens": {Type: "integer"},
-			"elapsed_ms":       {Type: "integer"},
-			"session_id":       {Type: "string"},
-		},
-		Required: []string{"estimated_tokens", "elapsed_ms"},
-	}
-	env.PropertyOrder = nil
-	env.Required = append([]string{"ok", "_meta"}, env.Required...)
-	return env
+	return mcpwire.EnvelopeSchema(result)
 }
