@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestRequestCheck: a11y_audit's arguments, decoded as the tool decodes
@@ -29,17 +29,7 @@ func TestRequestCheck(t *testing.T) {
 		if err := json.Unmarshal([]byte(c.json), &r); err != nil {
 			t.Fatalf("%s: %v", c.json, err)
 		}
-		err := r.Check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.json, err)
-			}
-			continue
-		}
-		e := errs.As(err)
-		if e == nil || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: want BAD_ARGUMENT on %s, got %v", c.json, c.field, err)
-		}
+		errstest.CheckField(t, c.json, r.Check(), c.field)
 	}
 	r := Request{Scope: "main"}
 	if o := r.Options(); len(o.Include) != 1 || o.Include[0] != "main" {

@@ -4,23 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 	"github.com/understudy-dev/understudy/internal/session"
 )
-
-// field is the field a BAD_ARGUMENT names, or "" for nil.
-func field(t *testing.T, err error) string {
-	t.Helper()
-	if err == nil {
-		return ""
-	}
-	e := errs.As(err)
-	if e.Code != errs.BadArgument {
-		t.Fatalf("%v: code %s, want BAD_ARGUMENT", err, e.Code)
-	}
-	f, _ := e.Details["field"].(string)
-	return f
-}
 
 func TestLaunchArgsCheck(t *testing.T) {
 	for _, c := range []struct {
@@ -36,7 +22,7 @@ func TestLaunchArgsCheck(t *testing.T) {
 		{"timeout", LaunchArgs{TimeoutMs: 300001}, "timeoutMs"},
 		{"ready timeout", LaunchArgs{ReadyTimeoutMs: -1}, "readyTimeoutMs"},
 	} {
-		if got := field(t, c.a.Check()); got != c.want {
+		if got := errstest.Field(t, c.a.Check()); got != c.want {
 			t.Errorf("%s: field %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -63,7 +49,7 @@ func TestAttachArgsCheck(t *testing.T) {
 		{"relative dir", AttachArgs{AutoConnect: true, UserDataDir: "x"}, "userDataDir"},
 		{"auto timeout", AttachArgs{AutoConnect: true, TimeoutMs: 300001}, "timeoutMs"},
 	} {
-		if got := field(t, c.a.Check()); got != c.want {
+		if got := errstest.Field(t, c.a.Check()); got != c.want {
 			t.Errorf("%s: field %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -84,7 +70,7 @@ func TestDiscoverArgsCheck(t *testing.T) {
 		{"too many", DiscoverArgs{Ports: make([]int, 1025)}, "ports"},
 		{"timeout", DiscoverArgs{TimeoutMs: 10001}, "timeoutMs"},
 	} {
-		if got := field(t, c.a.Check()); got != c.want {
+		if got := errstest.Field(t, c.a.Check()); got != c.want {
 			t.Errorf("%s: field %q, want %q", c.name, got, c.want)
 		}
 	}

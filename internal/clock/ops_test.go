@@ -3,7 +3,7 @@ package clock
 import (
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestChecks: the clock tools' arguments refuse bad input with
@@ -23,16 +23,6 @@ func TestChecks(t *testing.T) {
 		{"ms over a year", Span{Ms: 367 * 24 * 3600 * 1000}.Check, "ms"},
 		{"ms ok", Span{Ms: 1000}.Check, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		e := errs.As(err)
-		if e == nil || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: want BAD_ARGUMENT on %s, got %v", c.name, c.field, err)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }

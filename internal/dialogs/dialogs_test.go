@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 	"github.com/understudy-dev/understudy/internal/leakcheck"
 )
 
@@ -51,17 +52,7 @@ func TestRequestCheckNamesTheField(t *testing.T) {
 		{"prompt text", Request{Action: "dismiss", PromptText: "x"}, "promptText"},
 		{"one shot", Request{Action: "off", OneShot: true}, "oneShot"},
 	} {
-		err := c.r.Check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: got %v, want BAD_ARGUMENT on %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.r.Check(), c.field)
 	}
 }
 

@@ -3,7 +3,7 @@ package emulation
 import (
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestSettingsCheck: emulation_set's arguments refuse an empty change and
@@ -22,17 +22,7 @@ func TestSettingsCheck(t *testing.T) {
 		{"cpu", Settings{CPUThrottle: 0.5}, "cpuThrottle"},
 		{"ok", Settings{Device: "iphone 15", Timezone: "Europe/Berlin"}, ""},
 	} {
-		err := c.s.Check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		e := errs.As(err)
-		if e == nil || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: want BAD_ARGUMENT on %s, got %v", c.name, c.field, err)
-		}
+		errstest.CheckField(t, c.name, c.s.Check(), c.field)
 	}
 	s := Settings{ColorScheme: "dark"}
 	if got := s.Onto(State{Media: "print"}); got.ColorScheme != "dark" || got.Media != "print" {

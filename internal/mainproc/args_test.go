@@ -2,10 +2,9 @@ package mainproc
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestArgsCheckNamesTheField: each tool argument type's Check refuses bad
@@ -38,16 +37,6 @@ func TestArgsCheckNamesTheField(t *testing.T) {
 		{"tray id", (&TrayInvokeArgs{Event: "click"}).Check, "id"},
 		{"tray event", (&TrayInvokeArgs{ID: 1, Event: "tap"}).Check, "event"},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: got %v, want BAD_ARGUMENT on %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }

@@ -1,10 +1,9 @@
 package network
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestArgsCheckNamesTheField: each tool argument type's Check refuses bad
@@ -44,16 +43,6 @@ func TestArgsCheckNamesTheField(t *testing.T) {
 		{"conditions up", (&ConditionsArgs{UploadKbps: -1}).Check, "uploadKbps"},
 		{"conditions ok", (&ConditionsArgs{Offline: true}).Check, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: got %v, want BAD_ARGUMENT on %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }

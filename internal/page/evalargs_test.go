@@ -2,12 +2,11 @@ package page
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestEvalArgsCheck: Check refuses bad eval arguments with a BAD_ARGUMENT
@@ -24,17 +23,7 @@ func TestEvalArgsCheck(t *testing.T) {
 		{"timeout", EvalArgs{Code: "1", TimeoutMs: 60001}, "timeoutMs"},
 		{"arg", EvalArgs{Code: "1", Arg: json.RawMessage(`{`)}, "arg"},
 	} {
-		err := c.a.Check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: got %v, want BAD_ARGUMENT on %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.a.Check(), c.field)
 	}
 	a := EvalArgs{Code: "1"}
 	if a.Timeout() != DefaultEvalTimeout || string(a.ArgOrNull()) != "null" {

@@ -3,22 +3,8 @@ package session
 import (
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
-
-// badField is the field a BAD_ARGUMENT names, or "" for nil.
-func badField(t *testing.T, err error) string {
-	t.Helper()
-	if err == nil {
-		return ""
-	}
-	e := errs.As(err)
-	if e.Code != errs.BadArgument {
-		t.Fatalf("%v: code %s, want BAD_ARGUMENT", err, e.Code)
-	}
-	f, _ := e.Details["field"].(string)
-	return f
-}
 
 func TestWindowArgsCheck(t *testing.T) {
 	zero, minus := 0, -1
@@ -45,7 +31,7 @@ func TestWindowArgsCheck(t *testing.T) {
 		{"history", &HistoryArgs{TimeoutMs: 120000}, ""},
 		{"history timeout", &HistoryArgs{TimeoutMs: 120001}, "timeoutMs"},
 	} {
-		if got := badField(t, c.a.Check()); got != c.want {
+		if got := errstest.Field(t, c.a.Check()); got != c.want {
 			t.Errorf("%s: field %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -75,7 +61,7 @@ func TestPickWindow(t *testing.T) {
 	}{
 		{"C", "", nil, "targetId"}, {"", "nothing", nil, "windowTitle"}, {"", "", &two, "index"}, {"", "", nil, "targetId"},
 	} {
-		if _, err := PickWindow(wins, c.id, c.title, c.index, fields); badField(t, err) != c.want {
+		if _, err := PickWindow(wins, c.id, c.title, c.index, fields); errstest.Field(t, err) != c.want {
 			t.Errorf("%+v: %v, want the field %s", c, err, c.want)
 		}
 	}

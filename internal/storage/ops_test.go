@@ -3,7 +3,7 @@ package storage
 import (
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestChecks: each tool argument's Check refuses bad input with
@@ -39,17 +39,7 @@ func TestChecks(t *testing.T) {
 		{"put bad key", IDBPut{IDBStore: store, Value: 1.0, Key: true}.Check, "key"},
 		{"put ok", IDBPut{IDBStore: store, Value: 1.0, Key: "k"}.Check, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		e := errs.As(err)
-		if e == nil || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: want BAD_ARGUMENT on %s, got %v", c.name, c.field, err)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 	d := IDBDeletion{IDBStore: store, Key: 3.0}
 	if err := d.Check(); err != nil || d.Range == nil || d.Range.Lower != 3.0 || d.Range.Upper != 3.0 {

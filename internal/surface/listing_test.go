@@ -1,23 +1,17 @@
 package surface_test
 
 import (
-	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // TestSwitchArgsCheck: a blank surface id is a BAD_ARGUMENT on surfaceId.
 func TestSwitchArgsCheck(t *testing.T) {
-	var e *errs.Error
-	if err := (&surface.SwitchArgs{SurfaceID: " "}).Check(); !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != "surfaceId" {
-		t.Errorf("blank: %v", err)
-	}
-	if err := (&surface.SwitchArgs{SurfaceID: "s1"}).Check(); err != nil {
-		t.Errorf("s1: %v", err)
-	}
+	errstest.CheckField(t, "blank", (&surface.SwitchArgs{SurfaceID: " "}).Check(), "surfaceId")
+	errstest.CheckField(t, "s1", (&surface.SwitchArgs{SurfaceID: "s1"}).Check(), "")
 }
 
 // TestListingClassify: the main process's kinds set the roots' kinds and

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestArgsCheckNamesTheField: each trace tool argument type's Check
@@ -43,17 +44,7 @@ func TestArgsCheckNamesTheField(t *testing.T) {
 		{"replay steps", (&ReplayArgs{Path: "t", MaxSteps: -1}).Check, "maxSteps"},
 		{"start folder", func() error { _, _, err := (&StartArgs{Path: "/"}).Folder(time.Now()); return err }, "path"},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: got %v, want BAD_ARGUMENT on %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }
 
