@@ -128,10 +128,7 @@ type NavigateArgs struct {
 // Check refuses a missing or unnavigable URL, an unknown waitUntil and a
 // timeout out of range.
 func (a *NavigateArgs) Check() error {
-	if strings.TrimSpace(a.URL) == "" {
-		return errs.BadArg("url", "is required")
-	}
-	if err := checkNavigable(a.URL); err != nil {
+	if err := checkURL(a.URL); err != nil {
 		return err
 	}
 	switch a.WaitUntil {
@@ -139,7 +136,20 @@ func (a *NavigateArgs) Check() error {
 	default:
 		return errs.BadArg("waitUntil", "must be load, domcontentloaded or none")
 	}
-	if a.TimeoutMs < 0 || a.TimeoutMs > 120000 {
+	return checkLoadTimeout(a.TimeoutMs)
+}
+
+// checkURL refuses a missing or unnavigable url.
+func checkURL(url string) error {
+	if strings.TrimSpace(url) == "" {
+		return errs.BadArg("url", "is required")
+	}
+	return checkNavigable(url)
+}
+
+// checkLoadTimeout refuses a load timeout out of range.
+func checkLoadTimeout(ms int) error {
+	if ms < 0 || ms > 120000 {
 		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
 	}
 	return nil
@@ -208,16 +218,10 @@ type WindowOpenArgs struct {
 
 // Check refuses a missing or unnavigable URL and a timeout out of range.
 func (a *WindowOpenArgs) Check() error {
-	if strings.TrimSpace(a.URL) == "" {
-		return errs.BadArg("url", "is required")
-	}
-	if err := checkNavigable(a.URL); err != nil {
+	if err := checkURL(a.URL); err != nil {
 		return err
 	}
-	if a.TimeoutMs < 0 || a.TimeoutMs > 120000 {
-		return errs.BadArg("timeoutMs", "must be between 0 and 120000")
-	}
-	return nil
+	return checkLoadTimeout(a.TimeoutMs)
 }
 
 // WindowOpened is the window opened (electron_window_open's result).
