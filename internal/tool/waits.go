@@ -3,16 +3,11 @@ package tool
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
-
-// maxSleep caps electron_wait.
-const maxSleep = 60 * time.Second
 
 // registerWaits registers the wait and expectation tools.
 func registerWaits(s *Server) {
@@ -122,38 +117,13 @@ func waitFor(ctx context.Context, c *Call, cond page.Condition, timeout time.Dur
 
 type waitMsArgs struct {
 	Common
-	Ms *int `json:"ms" jsonschema:"milliseconds to sleep, at most 60000"`
+	page.SleepArgs
 }
 
-func (a *waitMsArgs) validate() error {
-	switch {
-	case a.Ms == nil:
-		return errs.BadArg("ms", "is required (milliseconds, at most 60000)")
-	case *a.Ms < 0:
-		return errs.BadArg("ms", "must not be negative")
-	}
-	return nil
-}
+func (a *waitMsArgs) validate() error { return a.SleepArgs.Check() }
 
-// sleepResult is electron_wait's result.
-type sleepResult struct {
-	WaitedMS    int64 `json:"waited_ms"`
-	Capped      bool  `json:"capped,omitempty" jsonschema:"ms was more than 60000: slept 60000"`
-	Clamped     bool  `json:"clamped,omitempty" jsonschema:"the same as capped (stagewright's name)"`
-	RequestedMS *int  `json:"requested_ms,omitempty"`
-}
-
-func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error) {
-	waited, capped, err := page.Sleep(ctx, *a.Ms, maxSleep)
-	if err != nil {
-		return nil, err
-	}
-	out := &sleepResult{WaitedMS: waited.Milliseconds()}
-	if capped {
-		out.Capped, out.Clamped = true, true // clamped: stagewright's name
-		out.RequestedMS = a.Ms
-	}
-	return out, nil
+func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*page.SleepResult, error) {
+	return a.Run(ctx)
 }
 
 // ---- waits ----
@@ -161,14 +131,12 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error
 type waitSelectorArgs struct {
 	elementArgs
 	page.WaitBudget
-	State string `json:"state,omitempty" jsonschema:"attached, visible (default), hidden (or absent) or detached"`
+	page.PresenceWant
 }
 
 func (a *waitSelectorArgs) validate() error {
-	switch a.State {
-	case "", page.StateAttached, page.StateVisible, page.StateHidden, page.StateDetached:
-	default:
-		return errs.BadArg("state", "must be attached, visible, hidden or detached, not %q", a.State)
+	if err := a.PresenceWant.Check(); err != nil {
+		return err
 	}
 	if err := a.CheckTimeout(); err != nil {
 		return err
@@ -186,10 +154,7 @@ type selectorWaitResult struct {
 }
 
 func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*selectorWaitResult, error) {
-	state := a.State
-	if state == "" {
-		state = page.StateVisible
-	}
+	state := a.Want()
 	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.Timeout())
 	if err != nil {
 		return nil, err
@@ -208,7 +173,7 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 type waitStateArgs struct {
 	elementArgs
 	page.WaitBudget
-	State map[string]any `json:"state" jsonschema:"the flags that must all hold, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}"`
+	page.StateWant
 }
 
 func (a *waitStateArgs) validate() error {
@@ -221,9 +186,7 @@ func (a *waitStateArgs) validate() error {
 	return a.condition().Check()
 }
 
-func (a *waitStateArgs) condition() page.Condition {
-	return page.Condition{Kind: page.CondState, Locator: a.locator(), Want: a.State}
-}
+func (a *waitStateArgs) condition() page.Condition { return a.Condition(a.locator()) }
 
 // stateWaitResult is electron_wait_for_state's result.
 type stateWaitResult struct {
@@ -256,12 +219,12 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitRes
 type waitEventArgs struct {
 	elementArgs
 	page.WaitBudget
-	EventName string `json:"eventName" jsonschema:"the event type: click, input, change, keydown, submit, focus, a custom event name…"`
+	page.EventWant
 }
 
 func (a *waitEventArgs) validate() error {
-	if strings.TrimSpace(a.EventName) == "" {
-		return errs.BadArg("eventName", "is required, e.g. click or input")
+	if err := a.EventWant.Check(); err != nil {
+		return err
 	}
 	if err := a.CheckTimeout(); err != nil {
 		return err
@@ -328,7 +291,7 @@ func expectValue(ctx context.Context, c *Call, a *expectValueArgs) (*expectResul
 type expectVisibleArgs struct {
 	elementArgs
 	page.WaitBudget
-	Visible *bool `json:"visible,omitempty" jsonschema:"true (default): the element is visible; false: hidden or absent"`
+	page.VisibleWant
 }
 
 func (a *expectVisibleArgs) validate() error {
@@ -339,7 +302,7 @@ func (a *expectVisibleArgs) validate() error {
 }
 
 func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*expectResult[bool], error) {
-	want := a.Visible == nil || *a.Visible
+	want := a.Want()
 	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.Timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
 }
 
@@ -385,33 +348,21 @@ func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*expectResult[st
 
 type assertPatternArgs struct {
 	elementArgs
-	page.TextOperators
-	Pattern *string `json:"pattern,omitempty" jsonschema:"the same as regex"`
-}
-
-func (a *assertPatternArgs) regex() (string, *string) {
-	if a.Pattern != nil {
-		if a.Regex != nil {
-			return "pattern", nil
-		}
-		return "pattern", a.Pattern
-	}
-	return "regex", a.Regex
+	page.PatternQuery
 }
 
 func (a *assertPatternArgs) validate() error {
-	if a.Pattern != nil && a.Regex != nil {
-		return errs.BadArg("pattern", "pass pattern or regex, not both")
+	if err := a.CheckPattern(); err != nil {
+		return err
 	}
 	if err := optionalLocator(&a.elementArgs); err != nil {
 		return err
 	}
-	_, err := a.Match(a.regex())
-	return err
+	return a.PatternQuery.Check()
 }
 
 func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectResult[string], error) {
-	m, _ := a.Match(a.regex())
+	m, _ := a.PatternMatch()
 	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
