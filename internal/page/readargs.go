@@ -1,0 +1,114 @@
+package page
+
+import (
+	"strings"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/secret"
+)
+
+// The options and results of the element reads (get_*, exists, the
+// elements list, the focused element), as callers give and read them
+// (docs/adr/045).
+
+// ListQuery is the elements a CSS selector matches, up to a limit.
+type ListQuery struct {
+	Selector string `json:"selector" jsonschema:"a CSS selector"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"default 50, max 200"`
+}
+
+// Check refuses an empty selector and a limit outside 0-200.
+func (q *ListQuery) Check() error {
+	if strings.TrimSpace(q.Selector) == "" {
+		return errs.BadArg("selector", "is required")
+	}
+	if q.Limit < 0 || q.Limit > 200 {
+		return errs.BadArg("limit", "must be between 1 and 200")
+	}
+	return nil
+}
+
+// AttributeName names the attribute to read.
+type AttributeName struct {
+	Name string `json:"name" jsonschema:"the attribute name"`
+}
+
+// Check refuses an empty name.
+func (a *AttributeName) Check() error {
+	if strings.TrimSpace(a.Name) == "" {
+		return errs.BadArg("name", "is required")
+	}
+	return nil
+}
+
+// StyleQuery names the computed CSS properties to read.
+type StyleQuery struct {
+	Properties []string `json:"properties" jsonschema:"CSS property names, e.g. display, color"`
+}
+
+// Check refuses no properties and more than 100.
+func (q *StyleQuery) Check() error {
+	if len(q.Properties) == 0 || len(q.Properties) > 100 {
+		return errs.BadArg("properties", "pass 1 to 100 property names")
+	}
+	return nil
+}
+
+// ExistsResult says whether an element exists.
+type ExistsResult struct {
+	SurfaceID string `json:"surface_id"`
+	Exists    bool   `json:"exists"`
+}
+
+// TextResult is an element's text, with its surface.
+type TextResult struct {
+	SurfaceID string `json:"surface_id" jsonschema:"the surface the element is in"`
+	*TextRead
+}
+
+// ValueResult is a form control's value, with its surface (Value's
+// fields: a struct embedding Value would hide its field value).
+type ValueResult struct {
+	SurfaceID string        `json:"surface_id"`
+	Value     secret.String `json:"value" jsonschema:"a password field's value is [redacted] unless reveal"`
+	Label     string        `json:"label,omitempty" jsonschema:"a select's chosen labels"`
+	Values    []string      `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
+	Checked   *bool         `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
+}
+
+// AttributeResult is an element's attribute, with its surface.
+type AttributeResult struct {
+	SurfaceID string         `json:"surface_id"`
+	Name      string         `json:"name"`
+	Value     *secret.String `json:"value" jsonschema:"null when the element has no such attribute; a password field's value is [redacted] unless reveal"`
+}
+
+// StateResult is an element's state flags, with its surface.
+type StateResult struct {
+	SurfaceID string        `json:"surface_id"`
+	State     *ElementState `json:"state"`
+}
+
+// BBoxResult is an element's box, with its surface.
+type BBoxResult struct {
+	SurfaceID string  `json:"surface_id"`
+	BBox      *BBoxes `json:"bbox"`
+}
+
+// StyleResult is an element's computed style, with its surface.
+type StyleResult struct {
+	SurfaceID string            `json:"surface_id"`
+	Style     map[string]string `json:"style" jsonschema:"each property asked for, by name"`
+}
+
+// FocusedResult is the focused element of a surface.
+type FocusedResult struct {
+	SurfaceID string    `json:"surface_id"`
+	Element   *ListItem `json:"element" jsonschema:"null when only the document's body has the focus"`
+}
+
+// Result is v as read on the surface surfaceID: a password field's value
+// redacted unless reveal.
+func (v *Value) Result(surfaceID string, reveal bool) *ValueResult {
+	return &ValueResult{SurfaceID: surfaceID, Value: v.Value.Shown(reveal), Label: v.Label, Values: v.Values, Checked: v.Checked}
+}

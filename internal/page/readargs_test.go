@@ -1,0 +1,39 @@
+package page
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/understudy-dev/understudy/internal/errs"
+)
+
+// TestReadArgsCheck: each read option refuses bad input naming its field.
+func TestReadArgsCheck(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		check func() error
+		field string
+	}{
+		{"list no selector", (&ListQuery{Selector: " "}).Check, "selector"},
+		{"list limit", (&ListQuery{Selector: "a", Limit: 201}).Check, "limit"},
+		{"list ok", (&ListQuery{Selector: "a"}).Check, ""},
+		{"attribute blank", (&AttributeName{}).Check, "name"},
+		{"attribute ok", (&AttributeName{Name: "href"}).Check, ""},
+		{"style none", (&StyleQuery{}).Check, "properties"},
+		{"style too many", (&StyleQuery{Properties: strings.Split(strings.Repeat("x,", 100), ",")}).Check, "properties"},
+		{"style ok", (&StyleQuery{Properties: []string{"color"}}).Check, ""},
+	} {
+		err := c.check()
+		if c.field == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
+			t.Errorf("%s: %v, want BAD_ARGUMENT naming %s", c.name, err, c.field)
+		}
+	}
+}
