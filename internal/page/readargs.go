@@ -112,3 +112,24 @@ type FocusedResult struct {
 func (v *Value) Result(surfaceID string, reveal bool) *ValueResult {
 	return &ValueResult{SurfaceID: surfaceID, Value: v.Value.Shown(reveal), Label: v.Label, Values: v.Values, Checked: v.Checked}
 }
+
+// SnapshotQuery is a snapshot as a caller asks for it; Options makes it
+// SnapshotOptions.
+type SnapshotQuery struct {
+	Since           string `json:"since,omitempty" jsonschema:"'last': only what changed since the last snapshot or find of this surface"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"only controls"`
+	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
+	Format          string `json:"format,omitempty" jsonschema:"'text' (default) or 'json'"`
+	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
+}
+
+// Options are the query's SnapshotOptions: the text form unless another
+// format was asked for (what an agent reads best, and a sixth of the
+// JSON; issue 30).
+func (q *SnapshotQuery) Options() SnapshotOptions {
+	format := q.Format
+	if format == "" {
+		format = "text"
+	}
+	return SnapshotOptions{Since: q.Since, InteractiveOnly: q.InteractiveOnly, MaxEntries: q.MaxEntries, Format: format, BudgetTokens: q.BudgetTokens}
+}

@@ -37,3 +37,13 @@ func TestReadArgsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotQueryOptions: the text form unless another was asked for.
+func TestSnapshotQueryOptions(t *testing.T) {
+	if o := (&SnapshotQuery{MaxEntries: 5}).Options(); o.Format != "text" || o.MaxEntries != 5 {
+		t.Errorf("default: %+v", o)
+	}
+	if o := (&SnapshotQuery{Format: "json", Since: "last"}).Options(); o.Format != "json" || o.Since != "last" {
+		t.Errorf("json: %+v", o)
+	}
+}

@@ -144,3 +144,14 @@ func (q *PatternQuery) Check() error {
 func (q *PatternQuery) PatternMatch() (*TextMatch, error) {
 	return q.Match(q.regex())
 }
+
+// WaitDone is what every wait's success carries after its own fields.
+type WaitDone struct {
+	ElapsedMS   int64 `json:"elapsed_ms"`
+	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced meanwhile"`
+}
+
+// Done is the WaitDone of a wait that ended with w.
+func (w *WaitResult) Done() WaitDone {
+	return WaitDone{ElapsedMS: w.Elapsed.Milliseconds(), Navigations: w.Navigations}
+}

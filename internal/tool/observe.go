@@ -89,14 +89,9 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 	if err != nil {
 		return nil, err
 	}
-	format := a.Format
-	if format == "" {
-		format = "text" // what an agent reads best, and a sixth of the JSON (issue 30)
-	}
-	out, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{
-		Since: a.Since, InteractiveOnly: a.InteractiveOnly, MaxEntries: a.MaxEntries, Format: format,
-		BudgetTokens: a.BudgetTokens, ChildSurface: childSurface(c, f.SurfaceID),
-	})
+	opts := a.Options()
+	opts.ChildSurface = childSurface(c, f.SurfaceID)
+	out, err := c.Session.Pages.Snapshot(ctx, f, opts)
 	if err != nil {
 		return nil, err
 	}

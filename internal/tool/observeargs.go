@@ -9,12 +9,8 @@ import (
 
 type snapshotArgs struct {
 	Common
-	Since           string `json:"since,omitempty" jsonschema:"'last': only what changed since the last snapshot or find of this surface"`
-	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"only controls"`
-	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
-	Format          string `json:"format,omitempty" jsonschema:"'text' (default) or 'json'"`
-	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
-	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
+	page.SnapshotQuery
+	Surfaces string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
 
 // snapshotResult is electron_snapshot's result.

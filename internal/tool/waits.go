@@ -150,7 +150,7 @@ type selectorWaitResult struct {
 	WaitedFor string           `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
 	Actual    *page.Presence   `json:"actual"`
 	Element   *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*selectorWaitResult, error) {
@@ -167,7 +167,7 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 	if err != nil {
 		return nil, err
 	}
-	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, waitDone: waitDoneOf(w)}, nil
+	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, WaitDone: w.Done()}, nil
 }
 
 type waitStateArgs struct {
@@ -193,7 +193,7 @@ type stateWaitResult struct {
 	onSurface
 	State   *page.ElementState `json:"state" jsonschema:"every state flag of the element as last read"`
 	Element *page.ElementRef   `json:"element,omitempty"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitResult, error) {
@@ -213,7 +213,7 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitRes
 	if err != nil {
 		return nil, err
 	}
-	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, waitDone: waitDoneOf(w)}, nil
+	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, WaitDone: w.Done()}, nil
 }
 
 type waitEventArgs struct {
@@ -236,7 +236,7 @@ func (a *waitEventArgs) validate() error {
 type eventWaitResult struct {
 	onSurface
 	Event *page.Event `json:"event"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitResult, error) {
@@ -252,7 +252,7 @@ func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitRes
 	if err != nil {
 		return nil, err
 	}
-	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, waitDone: waitDoneOf(w)}, nil
+	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, WaitDone: w.Done()}, nil
 }
 
 // ---- expectations ----
@@ -372,7 +372,7 @@ type expectResult[T any] struct {
 	onSurface
 	Passed bool `json:"passed"`
 	Actual T    `json:"actual"`
-	waitDone
+	page.WaitDone
 }
 
 // runExpectation runs an expectation: {surface_id, passed:true, actual,
@@ -389,17 +389,7 @@ func runExpectation[T any](ctx context.Context, c *Call, cond page.Condition, ti
 	if err != nil {
 		return nil, err
 	}
-	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, waitDone: waitDoneOf(w)}, nil
-}
-
-// waitDone is what every wait's success carries after its own fields.
-type waitDone struct {
-	ElapsedMS   int64 `json:"elapsed_ms"`
-	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced meanwhile"`
-}
-
-func waitDoneOf(w *page.WaitResult) waitDone {
-	return waitDone{ElapsedMS: w.Elapsed.Milliseconds(), Navigations: w.Navigations}
+	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, WaitDone: w.Done()}, nil
 }
 
 // waitSurface is the surface a wait ended on, with the fallback the last
