@@ -2,6 +2,7 @@ package page
 
 import (
 	"strings"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/secret"
@@ -132,4 +133,37 @@ func (q *SnapshotQuery) Options() SnapshotOptions {
 		format = "text"
 	}
 	return SnapshotOptions{Since: q.Since, InteractiveOnly: q.InteractiveOnly, MaxEntries: q.MaxEntries, Format: format, BudgetTokens: q.BudgetTokens}
+}
+
+// FindScroll is a find's scrolling of the virtualized lists, when nothing
+// rendered matches.
+type FindScroll struct {
+	Scroll    bool `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
+	TimeoutMs int  `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
+}
+
+// CheckWith refuses a timeout out of range, and scrolling for q without a
+// role or a name to look for.
+func (s *FindScroll) CheckWith(q *FindQuery) error {
+	if _, err := CheckTimeout("timeoutMs", s.TimeoutMs); err != nil {
+		return err
+	}
+	if s.Scroll && q.Role == "" && q.NameContains == "" && q.NameExact == "" {
+		return errs.BadArg("scroll", "scrolling needs a role or a name to look for")
+	}
+	return nil
+}
+
+// ScrollLimit is how long to scroll: def when no timeoutMs was given.
+func (s *FindScroll) ScrollLimit(def time.Duration) time.Duration {
+	if s.TimeoutMs > 0 {
+		d, _ := CheckTimeout("timeoutMs", s.TimeoutMs)
+		return d
+	}
+	return def
+}
+
+// Seek is the query's role and name as a SeekQuery.
+func (q *FindQuery) Seek() SeekQuery {
+	return SeekQuery{Role: q.Role, Name: q.NameExact, NameContains: q.NameContains}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -45,5 +46,34 @@ func TestSnapshotQueryOptions(t *testing.T) {
 	}
 	if o := (&SnapshotQuery{Format: "json", Since: "last"}).Options(); o.Format != "json" || o.Since != "last" {
 		t.Errorf("json: %+v", o)
+	}
+}
+
+// TestFindScrollCheck: scrolling needs a role or name; its timeout is
+// bounded; ScrollLimit falls back to the default.
+func TestFindScrollCheck(t *testing.T) {
+	for _, c := range []struct {
+		s     FindScroll
+		q     FindQuery
+		field string
+	}{
+		{FindScroll{Scroll: true}, FindQuery{}, "scroll"},
+		{FindScroll{TimeoutMs: -1}, FindQuery{Role: "row"}, "timeoutMs"},
+		{FindScroll{Scroll: true, TimeoutMs: 1000}, FindQuery{NameContains: "x"}, ""},
+	} {
+		err := c.s.CheckWith(&c.q)
+		var e *errs.Error
+		switch {
+		case c.field == "" && err != nil:
+			t.Errorf("%+v: %v", c.s, err)
+		case c.field != "" && (!errors.As(err, &e) || e.Details["field"] != c.field):
+			t.Errorf("%+v: %v, want BAD_ARGUMENT naming %s", c.s, err, c.field)
+		}
+	}
+	if d := (&FindScroll{}).ScrollLimit(time.Minute); d != time.Minute {
+		t.Errorf("default limit %v", d)
+	}
+	if d := (&FindScroll{TimeoutMs: 2000}).ScrollLimit(time.Minute); d != 2*time.Second {
+		t.Errorf("limit %v", d)
 	}
 }

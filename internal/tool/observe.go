@@ -115,11 +115,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if !a.Scroll || r.Count > 0 {
 		return &findResult{FindResult: r}, nil
 	}
-	limit := seekDefault
-	if a.TimeoutMs > 0 {
-		limit, _ = page.CheckTimeout("timeoutMs", a.TimeoutMs)
-	}
-	sk, err := c.Session.Pages.Seek(ctx, f, page.SeekQuery{Role: a.Role, Name: a.NameExact, NameContains: a.NameContains}, limit)
+	sk, err := c.Session.Pages.Seek(ctx, f, a.Seek(), a.ScrollLimit(seekDefault))
 	if err != nil {
 		return nil, err
 	}
