@@ -4,5 +4,6 @@
 // messages, uncaught exceptions and Chromium's own log entries, decoded by
 // DecodeConsole into Entry), and JavaScript dialogs (DecodeDialogOpening,
 // DecodeDialogClosed, WatchDialogs, HandleDialog). internal/tool calls it
-// and never names a protocol method itself.
+// and never names a protocol method itself. A screenshot's options and
+// result are capture's own types (Clip, Encoding, Shot, Cut; docs/adr/045).
 package capture

@@ -12,4 +12,6 @@
 // inside a root that points outside it is refused. An existing file is
 // replaced only when this server wrote it in this process or the caller
 // passed overwrite. A relative output path lands in the artifacts folder.
+// PathList is the list of files a caller gives the page, checked before
+// the roots are asked (at most MaxPaths, each absolute).
 package files

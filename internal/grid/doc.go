@@ -5,5 +5,6 @@
 // WebDriver's JSON over HTTP only; the DevTools socket is the target pool's
 // (internal/target in flat mode, ADR-025). The grid's errors become coded
 // errors carrying the grid's own message: GRID_NO_SLOT, GRID_SESSION_FAILED,
-// GRID_UNREACHABLE.
+// GRID_UNREACHABLE. CheckTarget checks a grid URL and capabilities as a
+// caller gives them; AlwaysMatch builds the session's capabilities.
 package grid

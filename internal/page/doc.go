@@ -33,4 +33,13 @@
 // `row "Item 17 — owner Ada": [812] checkbox "Select Item 17" [813] button "Edit"` —
 // so that repeated controls stay apart. Marks: ~ changed and + added since
 // the baseline (on full snapshots and since:'last'), - removed (since only).
+//
+// The options the MCP tools give these operations are page's own types,
+// with their JSON names and descriptions and a Check naming the field
+// (docs/adr/045): the find and snapshot queries (FindQuery, SnapshotQuery),
+// the waits' and expectations' (WaitBudget, SleepArgs, PresenceWant,
+// StateWant, EventWant, VisibleWant, TextOperators, PatternQuery,
+// CountQuery, URLQuery), the reads' (ListQuery, AttributeName, StyleQuery)
+// and the setters' (SelectValues, ValueText); the reads answer in their
+// result types (ExistsResult, TextResult, ValueResult…).
 package page

@@ -130,7 +130,6 @@ func waitedDur(a *page.Acted) time.Duration { return a.Waited }
 
 // Limits of the file tools.
 const (
-	maxFiles = 100
 	// maxSetFileBytes bounds one file given to a file input (the browser
 	// reads it from disk).
 	maxSetFileBytes = 1 << 30

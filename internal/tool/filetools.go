@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
@@ -14,20 +13,12 @@ import (
 
 type filesArgs struct {
 	actArgs
-	Paths []string `json:"paths" jsonschema:"absolute paths of existing files"`
+	files.PathList
 }
 
 func (a *filesArgs) validate() error {
-	if a.Paths == nil {
-		return errs.BadArg("paths", "is required: absolute paths of files ([] to empty a file input)")
-	}
-	if len(a.Paths) > maxFiles {
-		return errs.BadArg("paths", "at most %d files, not %d", maxFiles, len(a.Paths))
-	}
-	for i, p := range a.Paths {
-		if !filepath.IsAbs(p) {
-			return errs.New(errs.AbsolutePathRequired, "paths[%d]: %q is not an absolute path", i, p).With("field", "paths["+itoa(i)+"]")
-		}
+	if err := a.PathList.Check(); err != nil {
+		return err
 	}
 	return a.actArgs.validate()
 }

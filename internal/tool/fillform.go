@@ -122,7 +122,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if !ok {
 				return nil, fieldFailed(errs.BadArg(name+".value", "a select takes an option's value or label, or a list of them"), name, out)
 			}
-			r, err := selectOption(ctx, c, &selectArgs{actArgs: act, Values: values})
+			r, err := selectOption(ctx, c, &selectArgs{actArgs: act, SelectValues: page.SelectValues{Values: values}})
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}
@@ -133,7 +133,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if !ok {
 				return nil, fieldFailed(errs.BadArg(name+".value", "this control takes a number, date, time or color"), name, out)
 			}
-			r, err := setValue(ctx, c, &setValueArgs{elementArgs: el, Value: &v})
+			r, err := setValue(ctx, c, &setValueArgs{elementArgs: el, ValueText: page.ValueText{Value: &v}})
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}

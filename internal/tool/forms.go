@@ -98,12 +98,12 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 
 type selectArgs struct {
 	actArgs
-	Values []string `json:"values" jsonschema:"option values or visible labels to choose; several for a multiple select, [] deselects all"`
+	page.SelectValues
 }
 
 func (a *selectArgs) validate() error {
-	if a.Values == nil {
-		return errs.BadArg("values", "is required: the values or labels of the options to choose")
+	if err := a.SelectValues.Check(); err != nil {
+		return err
 	}
 	return a.actArgs.validate()
 }

@@ -2,13 +2,11 @@ package tool
 
 import (
 	"context"
-	"maps"
-	"net/url"
-	"slices"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/grid"
 )
 
 // validateGrid checks electron_launch {grid, capabilities} (ADR-027).
@@ -27,50 +25,7 @@ func (a *launchArgs) validateGrid() error {
 	case a.ReadyTimeoutMs < 0 || a.ReadyTimeoutMs > 300000:
 		return errs.BadArg("readyTimeoutMs", "must be between 0 and 300000")
 	}
-	u, err := url.Parse(a.Grid)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return errs.BadArg("grid", "%q is not a grid URL like http://HOST:4444", a.Grid)
-	}
-	if o, ok := a.Capabilities["goog:chromeOptions"]; ok {
-		if _, ok := o.(map[string]any); !ok {
-			return errs.BadArg("capabilities", "goog:chromeOptions must be an object")
-		}
-	}
-	return nil
-}
-
-// gridCapabilities builds the session's alwaysMatch: the caller's
-// capabilities, browserName chrome by default, with executablePath as
-// goog:chromeOptions.binary and args appended to its args.
-func gridCapabilities(a *launchArgs) map[string]any {
-	caps := maps.Clone(a.Capabilities)
-	if caps == nil {
-		caps = map[string]any{}
-	}
-	if _, ok := caps["browserName"]; !ok {
-		caps["browserName"] = "chrome"
-	}
-	opts := map[string]any{}
-	if o, ok := caps["goog:chromeOptions"].(map[string]any); ok {
-		opts = maps.Clone(o)
-	}
-	if a.ExecutablePath != "" {
-		opts["binary"] = a.ExecutablePath
-	}
-	if len(a.Args) > 0 {
-		var args []any
-		if prev, ok := opts["args"].([]any); ok {
-			args = slices.Clone(prev)
-		}
-		for _, x := range a.Args {
-			args = append(args, x)
-		}
-		opts["args"] = args
-	}
-	if len(opts) > 0 {
-		caps["goog:chromeOptions"] = opts
-	}
-	return caps
+	return grid.CheckTarget(a.Grid, a.Capabilities)
 }
 
 // launchGrid creates a session on a Selenium Grid 4 and drives it over its
@@ -80,7 +35,7 @@ func gridCapabilities(a *launchArgs) map[string]any {
 func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunchedFrom string) (*launchResult, error) {
 	s := c.Server
 	gs, err := assemble.Grid(ctx, assemblyEnv(c), assemble.GridSpec{URL: a.Grid, Allow: s.cfg.AllowRemote, Header: s.cfg.RemoteHeaders,
-		Capabilities: gridCapabilities(a), Timeout: ms(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
+		Capabilities: grid.AlwaysMatch(a.Capabilities, a.ExecutablePath, a.Args), Timeout: ms(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
 	if err != nil {
 		return nil, err
 	}

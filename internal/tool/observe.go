@@ -2,11 +2,8 @@ package tool
 
 import (
 	"context"
-	"strings"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // findTool is electron_find's name, which trace_replay calls to find a
@@ -92,14 +89,9 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 	if err != nil {
 		return nil, err
 	}
-	format := a.Format
-	if format == "" {
-		format = "text" // what an agent reads best, and a sixth of the JSON (issue 30)
-	}
-	out, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{
-		Since: a.Since, InteractiveOnly: a.InteractiveOnly, MaxEntries: a.MaxEntries, Format: format,
-		BudgetTokens: a.BudgetTokens, ChildSurface: childSurface(c, f.SurfaceID),
-	})
+	opts := a.Options()
+	opts.ChildSurface = childSurface(c, f.SurfaceID)
+	out, err := c.Session.Pages.Snapshot(ctx, f, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +115,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if !a.Scroll || r.Count > 0 {
 		return &findResult{FindResult: r}, nil
 	}
-	limit := seekDefault
-	if a.TimeoutMs > 0 {
-		limit, _ = page.CheckTimeout("timeoutMs", a.TimeoutMs)
-	}
-	sk, err := c.Session.Pages.Seek(ctx, f, page.SeekQuery{Role: a.Role, Name: a.NameExact, NameContains: a.NameContains}, limit)
+	sk, err := c.Session.Pages.Seek(ctx, f, a.Seek(), a.ScrollLimit(seekDefault))
 	if err != nil {
 		return nil, err
 	}
@@ -137,27 +125,15 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	return &findResult{FindResult: r, ScrolledPages: &sk.Steps}, nil
 }
 
-// existsResult is electron_exists's result.
-type existsResult struct {
-	SurfaceID string `json:"surface_id"`
-	Exists    bool   `json:"exists"`
-}
-
-func exists(ctx context.Context, c *Call, a *elementArgs) (*existsResult, error) {
+func exists(ctx context.Context, c *Call, a *elementArgs) (*page.ExistsResult, error) {
 	id, v, err := read(ctx, c, a, c.Session.Pages.Exists)
 	if err != nil {
 		return nil, err
 	}
-	return &existsResult{id, v}, nil
+	return &page.ExistsResult{SurfaceID: id, Exists: v}, nil
 }
 
-// textResult is electron_get_text's result.
-type textResult struct {
-	SurfaceID string `json:"surface_id" jsonschema:"the surface the element is in"`
-	*page.TextRead
-}
-
-func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) {
+func getText(ctx context.Context, c *Call, a *elementArgs) (*page.TextResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -166,17 +142,7 @@ func getText(ctx context.Context, c *Call, a *elementArgs) (*textResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &textResult{f.SurfaceID, t}, nil
-}
-
-// valueResult is electron_get_value's result (page.Value's fields: a
-// struct embedding page.Value would hide its field value).
-type valueResult struct {
-	SurfaceID string        `json:"surface_id"`
-	Value     secret.String `json:"value" jsonschema:"a password field's value is [redacted] unless reveal"`
-	Label     string        `json:"label,omitempty" jsonschema:"a select's chosen labels"`
-	Values    []string      `json:"values,omitempty" jsonschema:"a multiple select's chosen values"`
-	Checked   *bool         `json:"checked,omitempty" jsonschema:"a checkbox's or radio's state"`
+	return &page.TextResult{SurfaceID: f.SurfaceID, TextRead: t}, nil
 }
 
 // valueArgs are electron_get_value's arguments.
@@ -185,7 +151,7 @@ type valueArgs struct {
 	revealSecret
 }
 
-func getValue(ctx context.Context, c *Call, a *valueArgs) (*valueResult, error) {
+func getValue(ctx context.Context, c *Call, a *valueArgs) (*page.ValueResult, error) {
 	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
@@ -195,30 +161,23 @@ func getValue(ctx context.Context, c *Call, a *valueArgs) (*valueResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &valueResult{SurfaceID: f.SurfaceID, Value: v.Value.Shown(reveal), Label: v.Label, Values: v.Values, Checked: v.Checked}, nil
+	return v.Result(f.SurfaceID, reveal), nil
 }
 
 type attributeArgs struct {
 	elementArgs
-	Name string `json:"name" jsonschema:"the attribute name"`
+	page.AttributeName
 	revealSecret
 }
 
 func (a *attributeArgs) validate() error {
-	if strings.TrimSpace(a.Name) == "" {
-		return errs.BadArg("name", "is required")
+	if err := a.AttributeName.Check(); err != nil {
+		return err
 	}
 	return a.elementArgs.validate()
 }
 
-// attributeResult is electron_get_attribute's result.
-type attributeResult struct {
-	SurfaceID string         `json:"surface_id"`
-	Name      string         `json:"name"`
-	Value     *secret.String `json:"value" jsonschema:"null when the element has no such attribute; a password field's value is [redacted] unless reveal"`
-}
-
-func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*attributeResult, error) {
+func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*page.AttributeResult, error) {
 	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
@@ -231,56 +190,38 @@ func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*attributeRes
 	if v != nil {
 		*v = v.Shown(reveal)
 	}
-	return &attributeResult{f.SurfaceID, a.Name, v}, nil
+	return &page.AttributeResult{SurfaceID: f.SurfaceID, Name: a.Name, Value: v}, nil
 }
 
-// stateResult is electron_get_state's result.
-type stateResult struct {
-	SurfaceID string             `json:"surface_id"`
-	State     *page.ElementState `json:"state"`
-}
-
-func getState(ctx context.Context, c *Call, a *elementArgs) (*stateResult, error) {
+func getState(ctx context.Context, c *Call, a *elementArgs) (*page.StateResult, error) {
 	id, v, err := read(ctx, c, a, c.Session.Pages.GetState)
 	if err != nil {
 		return nil, err
 	}
-	return &stateResult{id, v}, nil
+	return &page.StateResult{SurfaceID: id, State: v}, nil
 }
 
-// bboxResult is electron_get_bbox's result.
-type bboxResult struct {
-	SurfaceID string       `json:"surface_id"`
-	BBox      *page.BBoxes `json:"bbox"`
-}
-
-func getBBox(ctx context.Context, c *Call, a *elementArgs) (*bboxResult, error) {
+func getBBox(ctx context.Context, c *Call, a *elementArgs) (*page.BBoxResult, error) {
 	id, v, err := read(ctx, c, a, c.Session.Pages.GetBBox)
 	if err != nil {
 		return nil, err
 	}
-	return &bboxResult{id, v}, nil
+	return &page.BBoxResult{SurfaceID: id, BBox: v}, nil
 }
 
 type styleArgs struct {
 	elementArgs
-	Properties []string `json:"properties" jsonschema:"CSS property names, e.g. display, color"`
+	page.StyleQuery
 }
 
 func (a *styleArgs) validate() error {
-	if len(a.Properties) == 0 || len(a.Properties) > 100 {
-		return errs.BadArg("properties", "pass 1 to 100 property names")
+	if err := a.StyleQuery.Check(); err != nil {
+		return err
 	}
 	return a.elementArgs.validate()
 }
 
-// styleResult is electron_get_computed_style's result.
-type styleResult struct {
-	SurfaceID string            `json:"surface_id"`
-	Style     map[string]string `json:"style" jsonschema:"each property asked for, by name"`
-}
-
-func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*styleResult, error) {
+func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*page.StyleResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -289,24 +230,15 @@ func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*styleResult,
 	if err != nil {
 		return nil, err
 	}
-	return &styleResult{f.SurfaceID, v}, nil
+	return &page.StyleResult{SurfaceID: f.SurfaceID, Style: v}, nil
 }
 
 type listArgs struct {
 	Common
-	Selector string `json:"selector" jsonschema:"a CSS selector"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"default 50, max 200"`
+	page.ListQuery
 }
 
-func (a *listArgs) validate() error {
-	if strings.TrimSpace(a.Selector) == "" {
-		return errs.BadArg("selector", "is required")
-	}
-	if a.Limit < 0 || a.Limit > 200 {
-		return errs.BadArg("limit", "must be between 1 and 200")
-	}
-	return nil
-}
+func (a *listArgs) validate() error { return a.ListQuery.Check() }
 
 func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsListResult, error) {
 	_, f, err := frameOf(ctx, c)
@@ -316,13 +248,7 @@ func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsList
 	return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
 }
 
-// focusedResult is electron_focused_element's result.
-type focusedResult struct {
-	SurfaceID string         `json:"surface_id"`
-	Element   *page.ListItem `json:"element" jsonschema:"null when only the document's body has the focus"`
-}
-
-func focusedElement(ctx context.Context, c *Call, _ *noArgs) (*focusedResult, error) {
+func focusedElement(ctx context.Context, c *Call, _ *noArgs) (*page.FocusedResult, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -331,5 +257,5 @@ func focusedElement(ctx context.Context, c *Call, _ *noArgs) (*focusedResult, er
 	if err != nil {
 		return nil, err
 	}
-	return &focusedResult{f.SurfaceID, el}, nil
+	return &page.FocusedResult{SurfaceID: f.SurfaceID, Element: el}, nil
 }

@@ -9,12 +9,8 @@ import (
 
 type snapshotArgs struct {
 	Common
-	Since           string `json:"since,omitempty" jsonschema:"'last': only what changed since the last snapshot or find of this surface"`
-	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"only controls"`
-	MaxEntries      int    `json:"maxEntries,omitempty" jsonschema:"default 2000, max 10000"`
-	Format          string `json:"format,omitempty" jsonschema:"'text' (default) or 'json'"`
-	BudgetTokens    int    `json:"budgetTokens,omitempty" jsonschema:"drop the least useful entries to fit about this many tokens"`
-	Surfaces        string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
+	page.SnapshotQuery
+	Surfaces string `json:"surfaces,omitempty" jsonschema:"'all': the active window's every surface in one text snapshot, each frame or webview under its iframe line; refs act where they point"`
 }
 
 // snapshotResult is electron_snapshot's result.
@@ -27,9 +23,8 @@ type snapshotResult struct {
 type findArgs struct {
 	Common
 	page.FindQuery
-	Scroll    bool   `json:"scroll,omitempty" jsonschema:"when nothing rendered matches, scroll the virtualized lists page by page until a match renders (ELEMENT_NOT_FOUND with how far it scrolled when none does); plain find never scrolls"`
-	TimeoutMs int    `json:"timeoutMs,omitempty" jsonschema:"with scroll: how long to scroll, default 15000, max 30000"`
-	Surfaces  string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
+	page.FindScroll
+	Surfaces string `json:"surfaces,omitempty" jsonschema:"'all': search the active window's every surface; each match says its surface_id"`
 }
 
 // refArg routes a find within a ref of another surface to that surface.
@@ -42,13 +37,7 @@ func (a *findArgs) validate() error {
 	if a.Within > 0 && a.Surfaces != "" {
 		return errs.BadArg("within", "within searches the ref's own surface; leave out surfaces")
 	}
-	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
-		return err
-	}
-	if a.Scroll && a.Role == "" && a.NameContains == "" && a.NameExact == "" {
-		return errs.BadArg("scroll", "scrolling needs a role or a name to look for")
-	}
-	return nil
+	return a.FindScroll.CheckWith(&a.FindQuery)
 }
 
 // findResult is electron_find's result.

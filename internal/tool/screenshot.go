@@ -1,18 +1,12 @@
 package tool
 
 import (
-	"bytes"
 	"context"
-	"image"
-	"image/jpeg"
-	"image/png"
-	"math"
 	"path/filepath"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/emulation"
-
 	capt "github.com/understudy-dev/understudy/internal/capture"
+	"github.com/understudy-dev/understudy/internal/emulation"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/nav"
@@ -30,18 +24,17 @@ func registerScreenshot(s *Server) {
 
 type screenshotArgs struct {
 	Common
-	Ref         int        `json:"ref,omitempty" jsonschema:"capture this element (a ref of the active surface)"`
-	Selector    string     `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
-	FullPage    bool       `json:"fullPage,omitempty" jsonschema:"capture the whole scrollable page, not only the viewport"`
-	Clip        *capt.Clip `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
-	Format      string     `json:"format,omitempty" jsonschema:"png (default) or jpeg"`
-	Quality     *int       `json:"quality,omitempty" jsonschema:"jpeg quality 0-100 (default 80)"`
-	Path        string     `json:"path,omitempty" jsonschema:"file to write, under an allowed root; relative: in the artifacts folder"`
-	Dir         string     `json:"dir,omitempty" jsonschema:"folder to write a new file into, under an allowed root; relative: in the artifacts folder"`
-	Overwrite   bool       `json:"overwrite,omitempty" jsonschema:"replace path even if this server did not write it"`
-	WindowID    string     `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
-	WindowTitle string     `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
-	WindowIndex *int       `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
+	Ref      int        `json:"ref,omitempty" jsonschema:"capture this element (a ref of the active surface)"`
+	Selector string     `json:"selector,omitempty" jsonschema:"capture this element (a CSS selector in the active surface)"`
+	FullPage bool       `json:"fullPage,omitempty" jsonschema:"capture the whole scrollable page, not only the viewport"`
+	Clip     *capt.Clip `json:"clip,omitempty" jsonschema:"capture this rectangle of the viewport"`
+	capt.Encoding
+	Path        string `json:"path,omitempty" jsonschema:"file to write, under an allowed root; relative: in the artifacts folder"`
+	Dir         string `json:"dir,omitempty" jsonschema:"folder to write a new file into, under an allowed root; relative: in the artifacts folder"`
+	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace path even if this server did not write it"`
+	WindowID    string `json:"windowId,omitempty" jsonschema:"the window to capture (an id from electron_windows_list)"`
+	WindowTitle string `json:"windowTitle,omitempty" jsonschema:"the window whose title contains this (case-insensitive)"`
+	WindowIndex *int   `json:"windowIndex,omitempty" jsonschema:"the window at this index of electron_windows_list"`
 	// InlineMaxSide is read by the MCP layer (inline.go), not the handler.
 	InlineMaxSide *int `json:"inlineMaxSide,omitempty" jsonschema:"also return the image inline (MCP image content), scaled so its longer side is at most this many pixels; default 1024, 0: the file only"`
 }
@@ -72,17 +65,8 @@ func (a *screenshotArgs) validate() error {
 	case a.InlineMaxSide != nil && (*a.InlineMaxSide < 0 || *a.InlineMaxSide > maxInlineSide):
 		return errs.BadArg("inlineMaxSide", "must be between 0 and %d", maxInlineSide)
 	}
-	switch a.Format {
-	case "", "png":
-		if a.Quality != nil {
-			return errs.BadArg("quality", "quality is for jpeg; png is lossless")
-		}
-	case "jpeg", "jpg":
-		if a.Quality != nil && (*a.Quality < 0 || *a.Quality > 100) {
-			return errs.BadArg("quality", "must be between 0 and 100")
-		}
-	default:
-		return errs.BadArg("format", "%s is not a format; use png or jpeg", errs.Quote(a.Format))
+	if err := a.Encoding.Check(); err != nil {
+		return err
 	}
 	if a.Clip != nil {
 		if err := a.Clip.Check(); err != nil {
@@ -108,35 +92,17 @@ type shotTarget struct {
 	beyond bool
 }
 
-// shotCut says what a full-page screenshot past capt.MaxClipSide left out.
-type shotCut struct {
-	Truncated  bool    `json:"truncated,omitempty" jsonschema:"a full page larger than max_side on a side was cut"`
-	FullWidth  float64 `json:"full_width,omitempty"`
-	FullHeight float64 `json:"full_height,omitempty"`
-	MaxSide    int     `json:"max_side,omitempty"`
-}
-
 // screenshotResult is electron_screenshot's result.
 type screenshotResult struct {
-	Path      string     `json:"path"`
-	Format    string     `json:"format"`
-	Width     int        `json:"width" jsonschema:"in image pixels"`
-	Height    int        `json:"height" jsonschema:"in image pixels"`
-	Bytes     int        `json:"bytes"`
-	WindowID  string     `json:"window_id"`
-	SurfaceID string     `json:"surface_id,omitempty" jsonschema:"for an element: the surface it is in"`
-	Clip      *capt.Clip `json:"clip,omitempty" jsonschema:"the part of the window captured, in its viewport's CSS pixels"`
+	capt.Shot
 	// Emulated is set while emulation_set holds a viewport on the window:
 	// the image is that size times its deviceScaleFactor.
 	Emulated *emulation.Viewport `json:"emulated_viewport,omitempty" jsonschema:"the viewport emulation_set gave the window (CSS pixels and deviceScaleFactor); the image is this size times the factor"`
-	shotCut
+	capt.Cut
 }
 
 func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotResult, error) {
-	format := "png"
-	if a.Format == "jpeg" || a.Format == "jpg" {
-		format = "jpeg"
-	}
+	format := a.Name()
 	file, generated, err := shotFile(ctx, c, a, format)
 	if err != nil {
 		return nil, err
@@ -145,27 +111,18 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	if err != nil {
 		return nil, err
 	}
-	opts := capt.ShotOptions{Format: format}
-	if format == "jpeg" {
-		opts.Quality = 80
-		if a.Quality != nil {
-			opts.Quality = *a.Quality
-		}
-	}
+	opts := a.Options()
 	clip := t.clip
 	if a.Clip != nil {
 		clip = a.Clip
 	}
-	var cut shotCut // a full page past capt.MaxClipSide: what was left out
+	var cut capt.Cut // a full page past capt.MaxClipSide: what was left out
 	if a.FullPage {
 		w, h, err := t.shooter.ContentSize(ctx)
 		if err != nil {
 			return nil, err
 		}
-		clip = &capt.Clip{Width: math.Min(w, capt.MaxClipSide), Height: math.Min(h, capt.MaxClipSide)}
-		if clip.Width < w || clip.Height < h {
-			cut = shotCut{Truncated: true, FullWidth: math.Ceil(w), FullHeight: math.Ceil(h), MaxSide: capt.MaxClipSide}
-		}
+		clip, cut = capt.FullPageClip(w, h)
 	}
 	if clip != nil {
 		opts.Clip = clip.Rect()
@@ -175,21 +132,16 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	if err != nil {
 		return nil, err
 	}
-	var cfg image.Config
-	if format == "png" {
-		cfg, err = png.DecodeConfig(bytes.NewReader(data))
-	} else {
-		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
-	}
+	width, height, err := capt.ImageSize(format, data)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "reading the screenshot's size")
+		return nil, err
 	}
 	path, err := c.Server.files.Write(ctx, files.Out{Field: "path", Path: file, Overwrite: a.Overwrite, Unique: generated}, data)
 	if err != nil {
 		return nil, err
 	}
-	return &screenshotResult{Path: path, Format: format, Width: cfg.Width, Height: cfg.Height, Bytes: len(data), WindowID: t.windowID,
-		SurfaceID: t.surfaceID, Clip: clip, Emulated: emulatedViewport(c, t.windowID), shotCut: cut}, nil
+	return &screenshotResult{Shot: capt.Shot{Path: path, Format: format, Width: width, Height: height, Bytes: len(data), WindowID: t.windowID,
+		SurfaceID: t.surfaceID, Clip: clip}, Emulated: emulatedViewport(c, t.windowID), Cut: cut}, nil
 }
 
 // shotWindow finds the window to capture (and the element's box), and

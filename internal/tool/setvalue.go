@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -21,12 +20,12 @@ import (
 // REF_STALE (a value control is set, not explored).
 type setValueArgs struct {
 	elementArgs
-	Value *string `json:"value" jsonschema:"a number, or date, time or color text"`
+	page.ValueText
 }
 
 func (a *setValueArgs) validate() error {
-	if a.Value == nil {
-		return errs.BadArg("value", "is required")
+	if err := a.ValueText.Check(); err != nil {
+		return err
 	}
 	return a.elementArgs.validate()
 }
@@ -80,15 +79,15 @@ func setValue(ctx context.Context, c *Call, a *setValueArgs) (*setValueResult, e
 // (Home, End, arrows), as a keyboard user does, reading aria-valuenow
 // after each key.
 func moveByKeys(ctx context.Context, c *Call, a *setValueArgs, res *surface.Resolution, f page.Frame, st *page.ValueState, out *setValueResult) (*setValueResult, error) {
-	want, err := strconv.ParseFloat(strings.TrimSpace(*a.Value), 64)
-	if err != nil || math.IsNaN(want) || math.IsInf(want, 0) {
-		return nil, errs.BadArg("value", "the %s takes a number (aria-valuenow), not %s", st.Role, strconv.Quote(*a.Value))
+	want, err := a.Number(st.Role)
+	if err != nil {
+		return nil, err
 	}
 	if st.Now == nil {
 		return nil, errs.New(errs.TypeNoEffect, "the %s has no aria-valuenow, so its value cannot be read or verified", st.Role).With("surface_id", res.SurfaceID)
 	}
-	if (st.VMin != nil && want < *st.VMin) || (st.VMax != nil && want > *st.VMax) {
-		return nil, errs.BadArg("value", "%s lies outside the %s's range %s to %s", page.NumStr(want), st.Role, page.NumPtrStr(st.VMin), page.NumPtrStr(st.VMax))
+	if err := st.CheckWithin(want); err != nil {
+		return nil, err
 	}
 	out.Was = page.NumStr(*st.Now)
 	if _, err := c.Session.Pages.Focus(ctx, f, a.locator(), a.timeout()); err != nil {

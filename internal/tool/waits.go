@@ -3,16 +3,11 @@ package tool
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
-
-// maxSleep caps electron_wait.
-const maxSleep = 60 * time.Second
 
 // registerWaits registers the wait and expectation tools.
 func registerWaits(s *Server) {
@@ -122,38 +117,13 @@ func waitFor(ctx context.Context, c *Call, cond page.Condition, timeout time.Dur
 
 type waitMsArgs struct {
 	Common
-	Ms *int `json:"ms" jsonschema:"milliseconds to sleep, at most 60000"`
+	page.SleepArgs
 }
 
-func (a *waitMsArgs) validate() error {
-	switch {
-	case a.Ms == nil:
-		return errs.BadArg("ms", "is required (milliseconds, at most 60000)")
-	case *a.Ms < 0:
-		return errs.BadArg("ms", "must not be negative")
-	}
-	return nil
-}
+func (a *waitMsArgs) validate() error { return a.SleepArgs.Check() }
 
-// sleepResult is electron_wait's result.
-type sleepResult struct {
-	WaitedMS    int64 `json:"waited_ms"`
-	Capped      bool  `json:"capped,omitempty" jsonschema:"ms was more than 60000: slept 60000"`
-	Clamped     bool  `json:"clamped,omitempty" jsonschema:"the same as capped (stagewright's name)"`
-	RequestedMS *int  `json:"requested_ms,omitempty"`
-}
-
-func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error) {
-	waited, capped, err := page.Sleep(ctx, *a.Ms, maxSleep)
-	if err != nil {
-		return nil, err
-	}
-	out := &sleepResult{WaitedMS: waited.Milliseconds()}
-	if capped {
-		out.Capped, out.Clamped = true, true // clamped: stagewright's name
-		out.RequestedMS = a.Ms
-	}
-	return out, nil
+func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*page.SleepResult, error) {
+	return a.Run(ctx)
 }
 
 // ---- waits ----
@@ -161,14 +131,12 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*sleepResult, error
 type waitSelectorArgs struct {
 	elementArgs
 	page.WaitBudget
-	State string `json:"state,omitempty" jsonschema:"attached, visible (default), hidden (or absent) or detached"`
+	page.PresenceWant
 }
 
 func (a *waitSelectorArgs) validate() error {
-	switch a.State {
-	case "", page.StateAttached, page.StateVisible, page.StateHidden, page.StateDetached:
-	default:
-		return errs.BadArg("state", "must be attached, visible, hidden or detached, not %q", a.State)
+	if err := a.PresenceWant.Check(); err != nil {
+		return err
 	}
 	if err := a.CheckTimeout(); err != nil {
 		return err
@@ -182,14 +150,11 @@ type selectorWaitResult struct {
 	WaitedFor string           `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
 	Actual    *page.Presence   `json:"actual"`
 	Element   *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*selectorWaitResult, error) {
-	state := a.State
-	if state == "" {
-		state = page.StateVisible
-	}
+	state := a.Want()
 	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.Timeout())
 	if err != nil {
 		return nil, err
@@ -202,13 +167,13 @@ func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*select
 	if err != nil {
 		return nil, err
 	}
-	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, waitDone: waitDoneOf(w)}, nil
+	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, WaitDone: w.Done()}, nil
 }
 
 type waitStateArgs struct {
 	elementArgs
 	page.WaitBudget
-	State map[string]any `json:"state" jsonschema:"the flags that must all hold, e.g. {\"visible\":true,\"enabled\":true,\"focused\":false}"`
+	page.StateWant
 }
 
 func (a *waitStateArgs) validate() error {
@@ -221,16 +186,14 @@ func (a *waitStateArgs) validate() error {
 	return a.condition().Check()
 }
 
-func (a *waitStateArgs) condition() page.Condition {
-	return page.Condition{Kind: page.CondState, Locator: a.locator(), Want: a.State}
-}
+func (a *waitStateArgs) condition() page.Condition { return a.Condition(a.locator()) }
 
 // stateWaitResult is electron_wait_for_state's result.
 type stateWaitResult struct {
 	onSurface
 	State   *page.ElementState `json:"state" jsonschema:"every state flag of the element as last read"`
 	Element *page.ElementRef   `json:"element,omitempty"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitResult, error) {
@@ -250,18 +213,18 @@ func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitRes
 	if err != nil {
 		return nil, err
 	}
-	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, waitDone: waitDoneOf(w)}, nil
+	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, WaitDone: w.Done()}, nil
 }
 
 type waitEventArgs struct {
 	elementArgs
 	page.WaitBudget
-	EventName string `json:"eventName" jsonschema:"the event type: click, input, change, keydown, submit, focus, a custom event name…"`
+	page.EventWant
 }
 
 func (a *waitEventArgs) validate() error {
-	if strings.TrimSpace(a.EventName) == "" {
-		return errs.BadArg("eventName", "is required, e.g. click or input")
+	if err := a.EventWant.Check(); err != nil {
+		return err
 	}
 	if err := a.CheckTimeout(); err != nil {
 		return err
@@ -273,7 +236,7 @@ func (a *waitEventArgs) validate() error {
 type eventWaitResult struct {
 	onSurface
 	Event *page.Event `json:"event"`
-	waitDone
+	page.WaitDone
 }
 
 func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitResult, error) {
@@ -289,7 +252,7 @@ func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitRes
 	if err != nil {
 		return nil, err
 	}
-	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, waitDone: waitDoneOf(w)}, nil
+	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, WaitDone: w.Done()}, nil
 }
 
 // ---- expectations ----
@@ -328,7 +291,7 @@ func expectValue(ctx context.Context, c *Call, a *expectValueArgs) (*expectResul
 type expectVisibleArgs struct {
 	elementArgs
 	page.WaitBudget
-	Visible *bool `json:"visible,omitempty" jsonschema:"true (default): the element is visible; false: hidden or absent"`
+	page.VisibleWant
 }
 
 func (a *expectVisibleArgs) validate() error {
@@ -339,7 +302,7 @@ func (a *expectVisibleArgs) validate() error {
 }
 
 func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*expectResult[bool], error) {
-	want := a.Visible == nil || *a.Visible
+	want := a.Want()
 	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.Timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
 }
 
@@ -385,33 +348,21 @@ func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*expectResult[st
 
 type assertPatternArgs struct {
 	elementArgs
-	page.TextOperators
-	Pattern *string `json:"pattern,omitempty" jsonschema:"the same as regex"`
-}
-
-func (a *assertPatternArgs) regex() (string, *string) {
-	if a.Pattern != nil {
-		if a.Regex != nil {
-			return "pattern", nil
-		}
-		return "pattern", a.Pattern
-	}
-	return "regex", a.Regex
+	page.PatternQuery
 }
 
 func (a *assertPatternArgs) validate() error {
-	if a.Pattern != nil && a.Regex != nil {
-		return errs.BadArg("pattern", "pass pattern or regex, not both")
+	if err := a.CheckPattern(); err != nil {
+		return err
 	}
 	if err := optionalLocator(&a.elementArgs); err != nil {
 		return err
 	}
-	_, err := a.Match(a.regex())
-	return err
+	return a.PatternQuery.Check()
 }
 
 func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectResult[string], error) {
-	m, _ := a.Match(a.regex())
+	m, _ := a.PatternMatch()
 	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
 }
 
@@ -421,7 +372,7 @@ type expectResult[T any] struct {
 	onSurface
 	Passed bool `json:"passed"`
 	Actual T    `json:"actual"`
-	waitDone
+	page.WaitDone
 }
 
 // runExpectation runs an expectation: {surface_id, passed:true, actual,
@@ -438,17 +389,7 @@ func runExpectation[T any](ctx context.Context, c *Call, cond page.Condition, ti
 	if err != nil {
 		return nil, err
 	}
-	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, waitDone: waitDoneOf(w)}, nil
-}
-
-// waitDone is what every wait's success carries after its own fields.
-type waitDone struct {
-	ElapsedMS   int64 `json:"elapsed_ms"`
-	Navigations int   `json:"navigations,omitempty" jsonschema:"documents replaced meanwhile"`
-}
-
-func waitDoneOf(w *page.WaitResult) waitDone {
-	return waitDone{ElapsedMS: w.Elapsed.Milliseconds(), Navigations: w.Navigations}
+	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, WaitDone: w.Done()}, nil
 }
 
 // waitSurface is the surface a wait ended on, with the fallback the last

@@ -7,6 +7,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/fixture"
 	"github.com/understudy-dev/understudy/internal/fixture/chromiumtest"
+	"github.com/understudy-dev/understudy/internal/page"
 )
 
 // armTiming (run in a surface with electron_eval_renderer) gives any
@@ -284,7 +285,7 @@ func TestWaitTools(t *testing.T) {
 	}
 	// electron_wait is capped at 60 s and says so (checked without sleeping
 	// a minute: a cancelled call returns at once).
-	if got := (&waitMsArgs{Ms: new(70000)}).validate(); got != nil {
+	if got := (&waitMsArgs{SleepArgs: page.SleepArgs{Ms: new(70000)}}).validate(); got != nil {
 		t.Fatalf("ms above the cap is accepted and capped: %v", got)
 	}
 }
