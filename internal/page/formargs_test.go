@@ -1,10 +1,9 @@
 package page
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestFormArgsCheck: the setters' options refuse bad input naming value
@@ -26,16 +25,6 @@ func TestFormArgsCheck(t *testing.T) {
 		{"outside", func() error { return (&ValueState{Role: "slider", VMin: &lo, VMax: &hi}).CheckWithin(5) }, "value"},
 		{"within", func() error { return (&ValueState{Role: "slider", VMin: &lo, VMax: &hi}).CheckWithin(2) }, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: %v, want BAD_ARGUMENT naming %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestReadArgsCheck: each read option refuses bad input naming its field.
@@ -25,17 +26,7 @@ func TestReadArgsCheck(t *testing.T) {
 		{"style too many", (&StyleQuery{Properties: strings.Split(strings.Repeat("x,", 100), ",")}).Check, "properties"},
 		{"style ok", (&StyleQuery{Properties: []string{"color"}}).Check, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: %v, want BAD_ARGUMENT naming %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 }
 

@@ -1,10 +1,9 @@
 package page
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
 
 // TestWaitArgsCheck: each wait option refuses bad input naming its field.
@@ -26,17 +25,7 @@ func TestWaitArgsCheck(t *testing.T) {
 		{"pattern none", (&PatternQuery{}).Check, "equals"},
 		{"pattern ok", (&PatternQuery{Pattern: &s}).Check, ""},
 	} {
-		err := c.check()
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			continue
-		}
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.BadArgument || e.Details["field"] != c.field {
-			t.Errorf("%s: %v, want BAD_ARGUMENT naming %s", c.name, err, c.field)
-		}
+		errstest.CheckField(t, c.name, c.check(), c.field)
 	}
 	if w := (&PresenceWant{}).Want(); w != StateVisible {
 		t.Errorf("default presence %q", w)
