@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/understudy-dev/understudy/internal/a11y"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/toolargs"
 )
@@ -140,7 +141,7 @@ func groupByPrefix(name string) string {
 // themselves (jsonschema cannot infer them).
 func inputTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[a11yRules](): {AnyOf: []*jsonschema.Schema{
+		reflect.TypeFor[a11y.Rules](): {AnyOf: []*jsonschema.Schema{
 			{Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 			{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "object",
 				Properties: map[string]*jsonschema.Schema{"enabled": {Type: "boolean"}}, Required: []string{"enabled"}}},

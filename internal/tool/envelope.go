@@ -17,7 +17,7 @@ type Result = mcpwire.Result
 
 // jsonAppender is a payload that encodes itself as encoding/json would,
 // without reflection (network_captured's 2,000 records).
-type jsonAppender interface{ appendJSON(b []byte) []byte }
+type jsonAppender interface{ AppendJSON(b []byte) []byte }
 
 // envField is a field the dispatcher adds to a tool's answer (then.go's
 // "then").
@@ -31,7 +31,7 @@ type envField struct {
 func successEnvelope(payload any, start time.Time, sessionID string, also ...envField) (Result, error) {
 	var b []byte
 	if a, ok := payload.(jsonAppender); ok {
-		b = a.appendJSON(nil)
+		b = a.AppendJSON(nil)
 	} else {
 		var err error
 		if b, err = json.Marshal(payload); err != nil {
