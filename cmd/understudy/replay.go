@@ -13,6 +13,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/tool"
+	"github.com/understudy-dev/understudy/internal/trace"
 )
 
 const replayUsage = `understudy replay — run a replay spec (trace_promote) or a trace against the app, headless.
@@ -102,7 +103,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	raw, _ := json.Marshal(map[string]any{"path": abs, "confirm": confirm})
 	res := srv.Dispatch(ctx, "trace_replay", raw, nil)
 	var env struct { // the answer: trace_replay's result, or a failure's message
-		tool.TraceReplayResult
+		trace.ReplayResult
 		Error string `json:"error"`
 	}
 	_ = json.Unmarshal(res.JSON, &env)

@@ -86,7 +86,7 @@ func checkLoopbackURL(field, raw string) error {
 }
 
 // Timeout bounds the whole attach, publishing included (default 10 s).
-func (a *AttachArgs) Timeout() time.Duration { return orMs(a.TimeoutMs, 10*time.Second) }
+func (a *AttachArgs) Timeout() time.Duration { return session.Millis(a.TimeoutMs, 10*time.Second) }
 
 // AttachConfig is what the operator allows an attach and what the caller
 // lends it.
@@ -230,7 +230,7 @@ func Discover(ctx context.Context, a *DiscoverArgs, foreign func() (ports map[in
 	if len(ports) == 0 {
 		ports = browser.DefaultDiscoverPorts()
 	}
-	found, err := browser.Discover(ctx, host, ports, orMs(a.TimeoutMs, 750*time.Millisecond))
+	found, err := browser.Discover(ctx, host, ports, session.Millis(a.TimeoutMs, 750*time.Millisecond))
 	if err != nil {
 		return nil, err
 	}

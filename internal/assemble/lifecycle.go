@@ -55,7 +55,9 @@ func (a *LaunchArgs) Check() error {
 }
 
 // ReadyTimeout is how long to wait for a ready renderer (default 15 s).
-func (a *LaunchArgs) ReadyTimeout() time.Duration { return orMs(a.ReadyTimeoutMs, 15*time.Second) }
+func (a *LaunchArgs) ReadyTimeout() time.Duration {
+	return session.Millis(a.ReadyTimeoutMs, 15*time.Second)
+}
 
 // LaunchConfig is what the operator set for every launch.
 type LaunchConfig struct {
@@ -87,7 +89,7 @@ func (a *LaunchArgs) Spec(cfg LaunchConfig, steps func(n int)) (sp LaunchSpec, f
 	return LaunchSpec{
 		Options: browser.LaunchOptions{
 			ExecutablePath: a.ExecutablePath, Args: a.Args, Env: a.Env, Cwd: a.Cwd,
-			AppRoot: cfg.AppRoot, AllowEnv: cfg.AllowEnv, Headless: a.Headless, Timeout: orMs(a.TimeoutMs, 30*time.Second),
+			AppRoot: cfg.AppRoot, AllowEnv: cfg.AllowEnv, Headless: a.Headless, Timeout: session.Millis(a.TimeoutMs, 30*time.Second),
 		},
 		Main: a.Main, ElectronPath: a.ElectronPath, InstrumentNative: a.InstrumentNative,
 		Launchable: cfg.Launchable, Steps: steps,
@@ -159,12 +161,4 @@ func ReplaceDead(visible []*session.Session, allowMultiple bool, drop func(id st
 		ids = append(ids, x.ID)
 	}
 	return strings.Join(ids, ", "), nil
-}
-
-// orMs is ms milliseconds, or def when ms is 0.
-func orMs(ms int, def time.Duration) time.Duration {
-	if ms <= 0 {
-		return def
-	}
-	return time.Duration(ms) * time.Millisecond
 }

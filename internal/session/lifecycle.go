@@ -103,7 +103,7 @@ func (s *Session) End(ctx context.Context, a *StopArgs, drop func()) (*Stopped, 
 		return &Stopped{Stopped: true, Action: "detached", AppLeftRunning: true, Owned: false,
 			Note: "the app was attached, not launched, so it was left running; electron_stop {closeApp:true} closes it"}, nil
 	}
-	res, err := s.Stop(ctx, orMs(a.TimeoutMs, 10*time.Second))
+	res, err := s.Stop(ctx, Millis(a.TimeoutMs, 10*time.Second))
 	drop()
 	if err != nil {
 		return nil, err

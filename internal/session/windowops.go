@@ -109,8 +109,9 @@ func checkNavigable(raw string) error {
 	return nil
 }
 
-// orMs is ms milliseconds, or def when ms is 0.
-func orMs(ms int, def time.Duration) time.Duration {
+// Millis is ms milliseconds, or def when ms is 0 or less: a caller's
+// timeoutMs with its default.
+func Millis(ms int, def time.Duration) time.Duration {
 	if ms <= 0 {
 		return def
 	}
@@ -188,7 +189,7 @@ func (s *Session) Navigate(ctx context.Context, winID string, a *NavigateArgs, u
 	}
 	win := nav.On(conn)
 	stopped := unstick(winID, win) // a page stuck in a script: end it first
-	went, err := win.Navigate(ctx, a.URL, until, orMs(a.TimeoutMs, 30*time.Second))
+	went, err := win.Navigate(ctx, a.URL, until, Millis(a.TimeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, nav.URLArgError(a.URL, err)
 	}
@@ -243,7 +244,7 @@ func (s *Session) OpenWindowFor(ctx context.Context, a *WindowOpenArgs) (*Window
 	if s.IsElectron() {
 		return nil, errs.New(errs.WindowOpenRefused, "an Electron app opens its own windows (BrowserWindow in its main process)")
 	}
-	w, err := s.OpenWindow(ctx, a.URL, orMs(a.TimeoutMs, 30*time.Second))
+	w, err := s.OpenWindow(ctx, a.URL, Millis(a.TimeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +366,7 @@ func (s *Session) traverse(ctx context.Context, timeoutMs int, unstick Unstick, 
 	}
 	win := nav.On(conn)
 	stopped := unstick(id, win)
-	tr, err := move(win, orMs(timeoutMs, 30*time.Second))
+	tr, err := move(win, Millis(timeoutMs, 30*time.Second))
 	if err != nil {
 		return nil, err
 	}

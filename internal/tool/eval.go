@@ -87,7 +87,7 @@ func inject(ctx context.Context, c *Call, a *injectArgs) (*injectResult, error) 
 	if err := production.LaunchBlock(ctx, production.ProcessBinary(a.PID), production.Needs{Inspect: true}); err != nil {
 		return nil, err
 	}
-	ws, err := mainproc.Inject(ctx, a.PID, ms(a.TimeoutMs, 5*time.Second))
+	ws, err := mainproc.Inject(ctx, a.PID, session.Millis(a.TimeoutMs, 5*time.Second))
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/grid"
+	"github.com/understudy-dev/understudy/internal/session"
 )
 
 // validateGrid checks electron_launch {grid, capabilities} (ADR-027).
@@ -35,13 +36,13 @@ func (a *launchArgs) validateGrid() error {
 func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunchedFrom string) (*launchResult, error) {
 	s := c.Server
 	gs, err := assemble.Grid(ctx, assemblyEnv(c), assemble.GridSpec{URL: a.Grid, Allow: s.cfg.AllowRemote, Header: s.cfg.RemoteHeaders,
-		Capabilities: grid.AlwaysMatch(a.Capabilities, a.ExecutablePath, a.Args), Timeout: ms(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
+		Capabilities: grid.AlwaysMatch(a.Capabilities, a.ExecutablePath, a.Args), Timeout: session.Millis(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
 	if err != nil {
 		return nil, err
 	}
 	sess := gs.Session
 	s.owners.Set(sess.ID, ownerOf(ctx))
-	res, err := readyResult(ctx, c, sess, ms(a.ReadyTimeoutMs, 15*time.Second))
+	res, err := readyResult(ctx, c, sess, session.Millis(a.ReadyTimeoutMs, 15*time.Second))
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
 	}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // TestEveryToolHasAResultType: every tool publishes an outputSchema derived
@@ -39,7 +40,7 @@ func TestOutputSchemaRejectsWrongResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := envelopeSchema(sch).Resolve(nil)
+	r, err := mcpwire.EnvelopeSchema(sch).Resolve(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestResultSchemasMatchTheirJSON(t *testing.T) {
 		if d.result == nil {
 			continue
 		}
-		r, err := envelopeSchema(d.result()).Resolve(nil)
+		r, err := mcpwire.EnvelopeSchema(d.result()).Resolve(nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
@@ -45,15 +43,9 @@ func (d *def) outputSchema() json.RawMessage {
 	if b, err := schemaFiles.ReadFile("schemas/out/" + d.Name + ".json"); err == nil {
 		return b
 	}
-	b, err := json.Marshal(envelopeSchema(d.result()))
+	b, err := json.Marshal(mcpwire.EnvelopeSchema(d.result()))
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: result schema: %v", d.Name, err))
 	}
 	return b
-}
-
-// envelopeSchema wraps a result type's schema into the success envelope's
-// (mcpwire.EnvelopeSchema).
-func envelopeSchema(result *jsonschema.Schema) *jsonschema.Schema {
-	return mcpwire.EnvelopeSchema(result)
 }

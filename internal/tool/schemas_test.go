@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // TestToolsDocSchemas: the embedded schema of every tool (eval tools
@@ -24,7 +26,7 @@ func TestToolsDocSchemas(t *testing.T) {
 		}
 		want[name+".json"] = b
 		if r := s.tools().defs[name].result; r != nil {
-			if b, err = json.Marshal(envelopeSchema(r())); err != nil {
+			if b, err = json.Marshal(mcpwire.EnvelopeSchema(r())); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			want["out/"+name+".json"] = b

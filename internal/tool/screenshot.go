@@ -11,6 +11,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/session"
 )
 
 func registerScreenshot(s *Server) {
@@ -152,7 +153,7 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 		if err != nil {
 			return nil, err
 		}
-		w, err := pickWindow(wins, a.WindowID, a.WindowTitle, a.WindowIndex, [3]string{"windowId", "windowTitle", "windowIndex"})
+		w, err := session.PickWindow(wins, a.WindowID, a.WindowTitle, a.WindowIndex, [3]string{"windowId", "windowTitle", "windowIndex"})
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import (
 // toolLinesRatchet is the most lines the non-test Go files of internal/tool
 // may hold (as `wc -l` counts them). It only goes down: lower it when a
 // move takes the package under it. The target is 6,000 (issue 26, ADR-037).
-const toolLinesRatchet = 9355
+const toolLinesRatchet = 9331
 
 // toolLinesTarget is where the ratchet is headed.
 const toolLinesTarget = 6000

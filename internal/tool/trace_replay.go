@@ -13,10 +13,7 @@ type traceReplayArgs struct{ trace.ReplayArgs }
 
 func (a *traceReplayArgs) validate() error { return a.ReplayArgs.Check() }
 
-// TraceReplayResult is trace_replay's answer (trace.ReplayResult).
-type TraceReplayResult = trace.ReplayResult
-
-func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*TraceReplayResult, error) {
+func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*trace.ReplayResult, error) {
 	s := c.Server
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {

@@ -48,12 +48,6 @@ func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (*session.S
 	return c.Session.SwitchWindow(ctx, &a.SwitchWindowArgs)
 }
 
-// pickWindow chooses a window by id, else by a title substring, else by
-// index (session.PickWindow).
-func pickWindow(wins []windowEntry, id, title string, index *int, fields [3]string) (*windowEntry, error) {
-	return session.PickWindow(wins, id, title, index, fields)
-}
-
 type navigateArgs struct {
 	Common
 	thenArg
