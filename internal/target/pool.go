@@ -774,14 +774,17 @@ func (p *Pool) Known(id string) (Info, bool) {
 // order, without I/O. Paired with [Pool.Watch] registered first, it misses
 // no target: one the pool has not recorded yet is announced to the watcher.
 func (p *Pool) Live() []Info {
+	// An entry's info and seen change under p.mu (upsert, revive): both
+	// are read under it too (the race detector saw Live read an info
+	// that a browser event was writing).
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	es := make([]*entry, 0, len(p.entries))
 	for _, e := range p.entries {
 		if e.destroyedAt == 0 {
 			es = append(es, e)
 		}
 	}
-	p.mu.Unlock()
 	slices.SortFunc(es, func(a, b *entry) int { return compareUint(a.seen, b.seen) })
 	out := make([]Info, len(es))
 	for i, e := range es {
