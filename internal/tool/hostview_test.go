@@ -102,3 +102,24 @@ func TestOutputSchemasOnRequest(t *testing.T) {
 		t.Fatalf("only %d tools carried an outputSchema with OutputSchemas", n)
 	}
 }
+
+// TestHostParamsTable keeps the embedded table of short parameter words
+// well formed, and its parser strict: a line without a tab, an empty side
+// or a description listed twice is an error naming the line.
+func TestHostParamsTable(t *testing.T) {
+	m, err := parseHostParams(hostParamsTSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m["a CSS selector"]; got != "CSS selector" {
+		t.Errorf(`"a CSS selector" is shortened to %q, want "CSS selector"`, got)
+	}
+	if got := m[`the text to type; \n presses Enter, \t Tab`]; got != `\n is Enter, \t Tab` {
+		t.Errorf("a backslash sequence did not survive the table: %q", got)
+	}
+	for _, bad := range []string{"no tab here\n", "\tshort\n", "full\t\n", "a\tb\na\tc\n", "a\tb\tc\n"} {
+		if _, err := parseHostParams(bad); err == nil || !strings.Contains(err.Error(), "hostparams.tsv:") {
+			t.Errorf("parseHostParams(%q) = %v, want an error naming the line", bad, err)
+		}
+	}
+}
