@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -119,10 +118,6 @@ func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) erro
 	c.Session.SetFront(windowID) // only now: a failure above is retried next time
 	return nil
 }
-
-func point(x, y float64) string { return "(" + ftoa(x) + ", " + ftoa(y) + ")" }
-
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
 

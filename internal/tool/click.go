@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/understudy-dev/understudy/internal/aim"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -14,7 +15,7 @@ import (
 
 type clickArgs struct {
 	actArgs
-	pointArgs
+	aim.PointArgs
 	Button     string   `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"1 (default) to 3; 2 is a double click"`
 	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"held during the click: Alt, Control, Meta, Shift"`
@@ -33,7 +34,7 @@ func (a *clickArgs) validate() error {
 	if _, err := modifierMask(a.Modifiers); err != nil {
 		return err
 	}
-	return validatePointed(&a.actArgs, &a.pointArgs)
+	return validatePointed(&a.actArgs, &a.PointArgs)
 }
 
 // pointerResult is what a pointer action (click, hover) reports.
@@ -45,9 +46,9 @@ type pointerResult struct {
 	WaitedMS int64   `json:"waited_ms" jsonschema:"how long the actionability checks took"`
 	Verified bool    `json:"verified" jsonschema:"the event reached the element (false: the document was replaced, nothing was left to ask)"`
 	// Position is the point within the element, as given.
-	Position *xy `json:"position,omitempty" jsonschema:"the point within the element, as given"`
+	Position *aim.XY `json:"position,omitempty" jsonschema:"the point within the element, as given"`
 	// At, Target and Over describe an action at a point of the viewport.
-	At     *xy                `json:"at,omitempty" jsonschema:"the point x/y as given, in the surface's viewport"`
+	At     *aim.XY            `json:"at,omitempty" jsonschema:"the point x/y as given, in the surface's viewport"`
 	Target *page.PointElement `json:"target,omitempty" jsonschema:"the element at the point, which got the event"`
 	Over   *page.PointElement `json:"over,omitempty" jsonschema:"the element under target at the point: target is an overlay over it"`
 	refNotes
@@ -77,48 +78,48 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 		return nil, err
 	}
 	opts := input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods}
-	if a.atPoint() {
+	if a.AtPoint() {
 		return clickAtXY(ctx, c, res, f, a, opts)
 	}
 	// The receipt is the pointerdown: a page that cancels it (canvas
 	// apps, sortable lists) suppresses mousedown, yet the click goes on.
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Pos: a.pos()}, a.timeout())
+	p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Pos: a.Pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	out := &clickResult{Clicked: true, pointerResult: pointerResult{onSurface: surfaceOf(res), X: p.x, Y: p.y, WindowID: res.InputRootID,
-		WaitedMS: waitedMS(p.acted), Position: a.Position}}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, opts) })
+	out := &clickResult{Clicked: true, pointerResult: pointerResult{onSurface: surfaceOf(res), X: p.X, Y: p.Y, WindowID: res.InputRootID,
+		WaitedMS: waitedMS(p.Acted), Position: a.Position}}
+	dialog, err := watchDialogs(ctx, c, res, func() error { return pointerOf(c, res, f).Click(ctx, p, opts) })
 	if err != nil {
 		return nil, err
 	}
 	if dialog != nil {
 		// The page stopped in a handler of this click: it got it.
 		out.Verified, out.DialogOpened = true, dialog
-		out.noteChanged(p.acted.Changed)
+		out.noteChanged(p.Acted.Changed)
 		return out, nil
 	}
-	r, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	r, err := pointerOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
 	if err != nil {
 		return nil, err
 	}
 	out.Verified = r.Got
-	out.noteChanged(p.acted.Changed, receiptChange(r))
+	out.noteChanged(p.Acted.Changed, receiptChange(r))
 	return out, nil
 }
 
 // clickAtXY clicks at a point of the surface's viewport and reports the
 // element that received the click.
 func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *clickArgs, opts input.ClickOptions) (*clickResult, error) {
-	sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
+	sp, err := pointerOf(c, res, f).Spot(ctx, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
 	if err != nil {
 		return nil, err
 	}
 	out := &clickResult{Clicked: true, pointerResult: spotResult(res, sp, *a.X, *a.Y)}
-	if sp.at.Over != nil {
-		out.Note = "the element that received the click lies over " + sp.at.Over.Tag + " " + sp.at.Over.Selector + " at this point (an overlay)"
+	if sp.At.Over != nil {
+		out.Note = "the element that received the click lies over " + sp.At.Over.Tag + " " + sp.At.Over.Selector + " at this point (an overlay)"
 	}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return input.Click(ctx, res.InputRoot, sp.x, sp.y, opts) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return input.Click(ctx, res.InputRoot, sp.X, sp.Y, opts) })
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Fra
 		out.Verified, out.DialogOpened = true, dialog
 		return out, nil
 	}
-	if out.Verified, err = verifySpot(ctx, c, res, f, sp, "click"); err != nil {
+	if out.Verified, err = pointerOf(c, res, f).SpotReceived(ctx, sp, "click"); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -134,42 +135,42 @@ func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Fra
 
 // spotResult is the pointerResult of an action at the point (x, y) of the
 // surface's viewport, which sp made ready.
-func spotResult(res *surface.Resolution, sp *spot, x, y float64) pointerResult {
-	target := sp.at.Target
-	return pointerResult{onSurface: surfaceOf(res), At: &xy{x, y}, X: sp.x, Y: sp.y, Target: &target, Over: sp.at.Over,
-		WindowID: res.InputRootID, WaitedMS: sp.waited.Milliseconds()}
+func spotResult(res *surface.Resolution, sp *aim.Spot, x, y float64) pointerResult {
+	target := sp.At.Target
+	return pointerResult{onSurface: surfaceOf(res), At: &aim.XY{X: x, Y: y}, X: sp.X, Y: sp.Y, Target: &target, Over: sp.At.Over,
+		WindowID: res.InputRootID, WaitedMS: sp.Waited.Milliseconds()}
 }
 
 type hoverArgs struct {
 	actArgs
-	pointArgs
+	aim.PointArgs
 	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks"`
 }
 
-func (a *hoverArgs) validate() error { return validatePointed(&a.actArgs, &a.pointArgs) }
+func (a *hoverArgs) validate() error { return validatePointed(&a.actArgs, &a.PointArgs) }
 
 func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	if a.atPoint() {
-		sp, err := spotAt(ctx, c, res, f, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
+	if a.AtPoint() {
+		sp, err := pointerOf(c, res, f).Spot(ctx, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
 		if err != nil {
 			return nil, err
 		}
 		// There: the document saw the mouse arrive on the element at
 		// this point and not leave; a move to where it is sends nothing.
 		verified := true
-		if sp.at.There {
+		if sp.At.There {
 			if _, err := c.Session.Pages.ActReceived(ctx, f); err != nil { // disarm
 				return nil, err
 			}
 		} else {
-			if err := input.Move(ctx, res.InputRoot, sp.x, sp.y, 0); err != nil {
+			if err := input.Move(ctx, res.InputRoot, sp.X, sp.Y, 0); err != nil {
 				return nil, err
 			}
-			if verified, err = verifySpot(ctx, c, res, f, sp, "mouse move"); err != nil {
+			if verified, err = pointerOf(c, res, f).SpotReceived(ctx, sp, "mouse move"); err != nil {
 				return nil, err
 			}
 		}
@@ -179,27 +180,27 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointAt(ctx, c, res, f, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Pos: a.pos()}, a.timeout())
+	p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Pos: a.Pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
 	// There: the element's document saw the mouse arrive on it (and not
 	// leave), which is what a hover is.
 	verified := true
-	if p.acted.There {
+	if p.Acted.There {
 		if _, err := c.Session.Pages.ActReceived(ctx, f); err != nil { // disarm
 			return nil, err
 		}
 	} else {
-		if err := input.Move(ctx, res.InputRoot, p.x, p.y, 0); err != nil {
+		if err := input.Move(ctx, res.InputRoot, p.X, p.Y, 0); err != nil {
 			return nil, err
 		}
-		if verified, err = verifyReceived(ctx, c, res, f, p.x, p.y, "mouse move"); err != nil {
+		if verified, err = pointerOf(c, res, f).Received(ctx, p.X, p.Y, "mouse move"); err != nil {
 			return nil, err
 		}
 	}
-	out := &hoverResult{Hovered: true, pointerResult: pointerResult{onSurface: surfaceOf(res), Verified: verified, X: p.x, Y: p.y,
-		WindowID: res.InputRootID, WaitedMS: waitedMS(p.acted), Position: a.Position}}
-	out.noteChanged(p.acted.Changed)
+	out := &hoverResult{Hovered: true, pointerResult: pointerResult{onSurface: surfaceOf(res), Verified: verified, X: p.X, Y: p.Y,
+		WindowID: res.InputRootID, WaitedMS: waitedMS(p.Acted), Position: a.Position}}
+	out.noteChanged(p.Acted.Changed)
 	return out, nil
 }

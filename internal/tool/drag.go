@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/aim"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -58,8 +59,8 @@ const dragSettle = 3 * time.Second
 type dragResult struct {
 	onSurface
 	Mode     string `json:"mode" jsonschema:"html5 (the browser's drag and drop) or pointer (mouse events)"`
-	From     xy     `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
-	To       xy     `json:"to" jsonschema:"where it ended"`
+	From     aim.XY `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
+	To       aim.XY `json:"to" jsonschema:"where it ended"`
 	Steps    int    `json:"steps"`
 	WindowID string `json:"window_id"`
 	Trusted  *bool  `json:"trusted,omitempty" jsonschema:"html5: the page saw a trusted dragstart"`
@@ -95,15 +96,15 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	}
 	act := page.DragWatchAction(page.PointerChecks(), &dst, expect)
 	act.Arm, act.Early = "pointerdown", true
-	p, err := pointAt(ctx, c, res, f, src, act, a.timeout())
+	p, err := pointerOf(c, res, f).At(ctx, src, act, a.timeout())
 	if err != nil {
 		return nil, err
 	}
-	from := input.Point{X: p.x, Y: p.y}
-	to := input.Point{X: p.acted.ToX + (p.x - p.acted.X), Y: p.acted.ToY + (p.y - p.acted.Y)}
+	from := input.Point{X: p.X, Y: p.Y}
+	to := input.Point{X: p.Acted.ToX + (p.X - p.Acted.X), Y: p.Acted.ToY + (p.Y - p.Acted.Y)}
 	steps := a.Steps
 	if steps == 0 {
-		steps = input.DragSteps(from, to, p.acted.DragSpan(to.X-from.X, to.Y-from.Y))
+		steps = input.DragSteps(from, to, p.Acted.DragSpan(to.X-from.X, to.Y-from.Y))
 	}
 	out, err := input.PlayDrag(ctx, res.InputRoot, input.DragPlan{From: from, To: to, Steps: steps, Started: func() (input.DragStart, error) {
 		r, err := c.Session.Pages.DragReport(ctx, f, true)
@@ -120,15 +121,15 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "press that starts the drag"); err != nil {
+	if _, err := pointerOf(c, res, f).Received(ctx, p.X, p.Y, "press that starts the drag"); err != nil {
 		return nil, err
 	}
 	r, err := c.Session.Pages.DragSettled(ctx, f, dragSettle)
 	if err != nil {
 		return nil, err
 	}
-	ok := &dragResult{onSurface: surfaceOf(res), Mode: out.Mode, From: xy{from.X, from.Y}, To: xy{to.X, to.Y}, Steps: steps, WindowID: res.InputRootID}
-	ok.noteChanged(p.acted.Changed)
+	ok := &dragResult{onSurface: surfaceOf(res), Mode: out.Mode, From: aim.XY{X: from.X, Y: from.Y}, To: aim.XY{X: to.X, Y: to.Y}, Steps: steps, WindowID: res.InputRootID}
+	ok.noteChanged(p.Acted.Changed)
 	if out.Mode == input.ModeHTML5 {
 		ok.Trusted = &r.Trusted
 	}

@@ -86,14 +86,14 @@ func insertIntoEditor(ctx context.Context, c *Call, res *surface.Resolution, f p
 	if kind == page.EditorXterm {
 		return insertIntoTerminal(ctx, c, res, f, loc, text, replace)
 	}
-	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, timeout)
+	p, err := pointerOf(c, res, f).At(ctx, loc, page.Action{Checks: page.PointerChecks(), Arm: "mousedown"}, timeout)
 	if err != nil {
 		return nil, err
 	}
-	if err := clickAt(ctx, res, p, input.ClickOptions{}); err != nil {
+	if err := pointerOf(c, res, f).Click(ctx, p, input.ClickOptions{}); err != nil {
 		return nil, err
 	}
-	if _, err := verifyReceived(ctx, c, res, f, p.x, p.y, "click"); err != nil {
+	if _, err := pointerOf(c, res, f).Received(ctx, p.X, p.Y, "click"); err != nil {
 		return nil, err
 	}
 	st, err := c.Session.Pages.EditorState(ctx, f, loc)

@@ -66,18 +66,18 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 	if err := bringToFront(ctx, c, res); err != nil {
 		return nil, err
 	}
-	p, err := pointAt(ctx, c, res, f, loc, page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, max(0, a.timeout()-time.Since(start)))
+	p, err := pointerOf(c, res, f).At(ctx, loc, page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, max(0, a.timeout()-time.Since(start)))
 	if err != nil {
 		return nil, err
 	}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return clickAt(ctx, res, p, input.ClickOptions{}) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return pointerOf(c, res, f).Click(ctx, p, input.ClickOptions{}) })
 	if err != nil {
 		return nil, err
 	}
 	if dialog != nil {
 		return &checkResult{onSurface: surfaceOf(res), DialogOpened: dialog}, nil
 	}
-	rc, err := verifyReceipt(ctx, c, res, f, p.x, p.y, "click")
+	rc, err := pointerOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +91,8 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 		return nil, e.With("checked", after.Checked).With("surface_id", res.SurfaceID)
 	}
 	changed := true
-	out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed, X: &p.x, Y: &p.y, WindowID: res.InputRootID}
-	out.noteChanged(acted.Changed, p.acted.Changed, receiptChange(rc))
+	out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed, X: &p.X, Y: &p.Y, WindowID: res.InputRootID}
+	out.noteChanged(acted.Changed, p.Acted.Changed, receiptChange(rc))
 	return out, nil
 }
 

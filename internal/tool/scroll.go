@@ -71,14 +71,14 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (*scrollResult, error) 
 	if a.has() {
 		checks := page.PointerChecks()
 		checks.Enabled, checks.Stable = false, false
-		p, err := pointAt(ctx, c, res, f, a.locator(), page.ScrollStateAction(checks), a.timeout())
+		p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.ScrollStateAction(checks), a.timeout())
 		if err != nil {
 			return nil, err
 		}
-		if before, err = p.acted.ScrollState(); err != nil {
+		if before, err = p.Acted.ScrollState(); err != nil {
 			return nil, err
 		}
-		x, y, changed = p.x, p.y, p.acted.Changed
+		x, y, changed = p.X, p.Y, p.Acted.Changed
 	} else {
 		cx, cy, sc, err := c.Session.Pages.ViewportCenter(ctx, f)
 		if err != nil {
