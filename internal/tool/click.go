@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/understudy-dev/understudy/internal/aim"
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -15,7 +15,7 @@ import (
 
 type clickArgs struct {
 	actArgs
-	aim.PointArgs
+	act.PointArgs
 	Button     string   `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 	ClickCount int      `json:"clickCount,omitempty" jsonschema:"1 (default) to 3; 2 is a double click"`
 	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"held during the click: Alt, Control, Meta, Shift"`
@@ -46,9 +46,9 @@ type pointerResult struct {
 	WaitedMS int64   `json:"waited_ms" jsonschema:"how long the actionability checks took"`
 	Verified bool    `json:"verified" jsonschema:"the event reached the element (false: the document was replaced, nothing was left to ask)"`
 	// Position is the point within the element, as given.
-	Position *aim.XY `json:"position,omitempty" jsonschema:"the point within the element, as given"`
+	Position *act.XY `json:"position,omitempty" jsonschema:"the point within the element, as given"`
 	// At, Target and Over describe an action at a point of the viewport.
-	At     *aim.XY            `json:"at,omitempty" jsonschema:"the point x/y as given, in the surface's viewport"`
+	At     *act.XY            `json:"at,omitempty" jsonschema:"the point x/y as given, in the surface's viewport"`
 	Target *page.PointElement `json:"target,omitempty" jsonschema:"the element at the point, which got the event"`
 	Over   *page.PointElement `json:"over,omitempty" jsonschema:"the element under target at the point: target is an overlay over it"`
 	refNotes
@@ -135,15 +135,15 @@ func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Fra
 
 // spotResult is the pointerResult of an action at the point (x, y) of the
 // surface's viewport, which sp made ready.
-func spotResult(res *surface.Resolution, sp *aim.Spot, x, y float64) pointerResult {
+func spotResult(res *surface.Resolution, sp *act.Spot, x, y float64) pointerResult {
 	target := sp.At.Target
-	return pointerResult{onSurface: surfaceOf(res), At: &aim.XY{X: x, Y: y}, X: sp.X, Y: sp.Y, Target: &target, Over: sp.At.Over,
+	return pointerResult{onSurface: surfaceOf(res), At: &act.XY{X: x, Y: y}, X: sp.X, Y: sp.Y, Target: &target, Over: sp.At.Over,
 		WindowID: res.InputRootID, WaitedMS: sp.Waited.Milliseconds()}
 }
 
 type hoverArgs struct {
 	actArgs
-	aim.PointArgs
+	act.PointArgs
 	Force bool `json:"force,omitempty" jsonschema:"skip the actionability checks"`
 }
 

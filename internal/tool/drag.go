@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy-dev/understudy/internal/aim"
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -59,8 +59,8 @@ const dragSettle = 3 * time.Second
 type dragResult struct {
 	onSurface
 	Mode     string `json:"mode" jsonschema:"html5 (the browser's drag and drop) or pointer (mouse events)"`
-	From     aim.XY `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
-	To       aim.XY `json:"to" jsonschema:"where it ended"`
+	From     act.XY `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
+	To       act.XY `json:"to" jsonschema:"where it ended"`
 	Steps    int    `json:"steps"`
 	WindowID string `json:"window_id"`
 	Trusted  *bool  `json:"trusted,omitempty" jsonschema:"html5: the page saw a trusted dragstart"`
@@ -94,9 +94,9 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	if expect == "" {
 		expect = "auto"
 	}
-	act := page.DragWatchAction(page.PointerChecks(), &dst, expect)
-	act.Arm, act.Early = "pointerdown", true
-	p, err := pointerOf(c, res, f).At(ctx, src, act, a.timeout())
+	watch := page.DragWatchAction(page.PointerChecks(), &dst, expect)
+	watch.Arm, watch.Early = "pointerdown", true
+	p, err := pointerOf(c, res, f).At(ctx, src, watch, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok := &dragResult{onSurface: surfaceOf(res), Mode: out.Mode, From: aim.XY{X: from.X, Y: from.Y}, To: aim.XY{X: to.X, Y: to.Y}, Steps: steps, WindowID: res.InputRootID}
+	ok := &dragResult{onSurface: surfaceOf(res), Mode: out.Mode, From: act.XY{X: from.X, Y: from.Y}, To: act.XY{X: to.X, Y: to.Y}, Steps: steps, WindowID: res.InputRootID}
 	ok.noteChanged(p.Acted.Changed)
 	if out.Mode == input.ModeHTML5 {
 		ok.Trusted = &r.Trusted

@@ -19,7 +19,7 @@ import (
 // protocol (issue #26): its arguments are decoded once, and every message
 // the call sends leaves from a stack that crosses at most three of our
 // packages above the socket (cdp), each entered once, never climbing back
-// to one it left: the dispatcher's tool, aim (where the pointer goes and
+// to one it left: the dispatcher's tool, act (where the pointer goes and
 // whether the press got there) and page or input, as issue 26 counts the
 // walk "from the MCP call to CDP" (ADR-046).
 func TestClickRefWalk(t *testing.T) {
