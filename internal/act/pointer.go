@@ -11,9 +11,9 @@ import (
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
-// Pointer is where a pointer action goes: a surface, resolved for this
-// call, its frame, and the session's page store that runs the checks.
-type Pointer struct {
+// Target is where an action goes: a surface, resolved for this call, its
+// frame, and the session's page store that runs the checks.
+type Target struct {
 	Pages *page.Store
 	Res   *surface.Resolution
 	Frame page.Frame
@@ -38,11 +38,11 @@ type Pointed struct {
 // window with out-of-process frames, after a scroll (or for a frame that
 // moved) the point is proven by a move before it is returned (needsAim,
 // aim; ADR-036), and the press then goes in place.
-func (pt Pointer) At(ctx context.Context, loc page.Locator, act page.Action, timeout time.Duration) (*Pointed, error) {
-	res := pt.Res
+func (t Target) At(ctx context.Context, loc page.Locator, act page.Action, timeout time.Duration) (*Pointed, error) {
+	res := t.Res
 	deadline := time.Now().Add(timeout)
 	act.Mixed = res.Mixed()
-	p, err := pt.once(ctx, loc, act, deadline)
+	p, err := t.once(ctx, loc, act, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (pt Pointer) At(ctx context.Context, loc page.Locator, act page.Action, tim
 	if !needsAim(res, act, p, steady) {
 		return p, nil
 	}
-	q, err := pt.aim(ctx, loc, act, p, deadline)
+	q, err := t.aim(ctx, loc, act, p, deadline)
 	if err == nil && res.CrossesTargets() {
 		res.SteadyOffset(q.X-q.Acted.X, q.Y-q.Acted.Y)
 	}
@@ -84,17 +84,17 @@ const aimTries = 8
 // before a scroll. A move that went elsewhere pressed nothing; the element
 // is looked at again (it may have moved) and the move repeated, within the
 // call's time.
-func (pt Pointer) aim(ctx context.Context, loc page.Locator, act page.Action, p *Pointed, deadline time.Time) (*Pointed, error) {
+func (t Target) aim(ctx context.Context, loc page.Locator, act page.Action, p *Pointed, deadline time.Time) (*Pointed, error) {
 	act.Early = false
 	for tries := 0; !p.Acted.There; tries++ {
 		if tries == aimTries || !time.Now().Before(deadline) {
-			_, _ = pt.Pages.ActReceived(ctx, pt.Frame) // disarm
-			return nil, pt.misrouted(ctx, p, tries)
+			_, _ = t.Pages.ActReceived(ctx, t.Frame) // disarm
+			return nil, t.misrouted(ctx, p, tries)
 		}
-		if err := input.Move(ctx, pt.Res.InputRoot, p.X, p.Y, 0); err != nil {
+		if err := input.Move(ctx, t.Res.InputRoot, p.X, p.Y, 0); err != nil {
 			return nil, err
 		}
-		q, err := pt.once(ctx, loc, act, deadline)
+		q, err := t.once(ctx, loc, act, deadline)
 		if err != nil {
 			return nil, err
 		}
@@ -108,22 +108,22 @@ func (pt Pointer) aim(ctx context.Context, loc page.Locator, act page.Action, p 
 // misrouted is the error of a pointer that never reached the element
 // although its document shows it at the point: the browser kept giving
 // the pointer there to another renderer. Nothing was pressed.
-func (pt Pointer) misrouted(ctx context.Context, p *Pointed, tries int) error {
-	res := pt.Res
-	e := errs.New(errs.ElementNotVisible, "nothing was pressed: the pointer went to %s %d times and never reached the element, although its document shows it there; the browser gives the pointer at that point to another renderer (a frame of another process or a window over the page; %s)", point(p.X, p.Y), tries, pt.coverAt(ctx, p.X, p.Y))
+func (t Target) misrouted(ctx context.Context, p *Pointed, tries int) error {
+	res := t.Res
+	e := errs.New(errs.ElementNotVisible, "nothing was pressed: the pointer went to %s %d times and never reached the element, although its document shows it there; the browser gives the pointer at that point to another renderer (a frame of another process or a window over the page; %s)", point(p.X, p.Y), tries, t.coverAt(ctx, p.X, p.Y))
 	e.Hint = "Another frame or window receives the pointer where the element is. Take a screenshot (electron_screenshot) to see what lies there, close or wait for it, then act again."
 	return e.With("x", p.X).With("y", p.Y).With("surface_id", res.SurfaceID)
 }
 
 // once is one look of At: the checks in the element's document
 // and, in a frame, the covers in the enclosing ones.
-func (pt Pointer) once(ctx context.Context, loc page.Locator, act page.Action, deadline time.Time) (*Pointed, error) {
-	res, f := pt.Res, pt.Frame
+func (t Target) once(ctx context.Context, loc page.Locator, act page.Action, deadline time.Time) (*Pointed, error) {
+	res, f := t.Res, t.Frame
 	timeout := max(0, time.Until(deadline))
 	// In a frame, no move goes out before the enclosing documents are
 	// hit-tested (below): a move there would hover a cover.
 	act.Early = act.Early && act.Checks.Stable && !act.Force && res.IsInputRoot()
-	acted, err := pt.Pages.Act(ctx, f, loc, act, timeout)
+	acted, err := t.Pages.Act(ctx, f, loc, act, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (pt Pointer) once(ctx context.Context, loc page.Locator, act page.Action, d
 			}
 		}
 		act.Early = false
-		if acted, err = pt.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
+		if acted, err = t.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
 			return nil, err
 		}
 	}
@@ -178,7 +178,7 @@ func (pt Pointer) once(ctx context.Context, loc page.Locator, act page.Action, d
 		case <-time.After(min(coverPoll, time.Until(deadline))):
 		}
 		seen := acted.Changed // reported once, by the call that found it
-		if acted, err = pt.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
+		if acted, err = t.Pages.Act(ctx, f, loc, act, max(0, time.Until(deadline))); err != nil {
 			return nil, err
 		}
 		acted.Changed = append(seen, acted.Changed...)
@@ -190,8 +190,8 @@ func (pt Pointer) once(ctx context.Context, loc page.Locator, act page.Action, d
 const coverPoll = 50 * time.Millisecond
 
 // coverAt describes what the window's top document has at a point.
-func (pt Pointer) coverAt(ctx context.Context, x, y float64) string {
-	what, err := nav.On(pt.Res.InputRoot).DescribeAt(ctx, x, y)
+func (t Target) coverAt(ctx context.Context, x, y float64) string {
+	what, err := nav.On(t.Res.InputRoot).DescribeAt(ctx, x, y)
 	if err != nil {
 		return "unknown"
 	}
@@ -200,8 +200,8 @@ func (pt Pointer) coverAt(ctx context.Context, x, y float64) string {
 
 // Received checks the receipt armed by At: the event must have
 // reached the element. what names the action for the message.
-func (pt Pointer) Received(ctx context.Context, x, y float64, what string) (bool, error) {
-	r, err := pt.Receipt(ctx, x, y, what)
+func (t Target) Received(ctx context.Context, x, y float64, what string) (bool, error) {
+	r, err := t.Receipt(ctx, x, y, what)
 	if err != nil {
 		return false, err
 	}
@@ -210,9 +210,9 @@ func (pt Pointer) Received(ctx context.Context, x, y float64, what string) (bool
 
 // Receipt is Received returning the receipt (Got false when
 // the document was replaced and nothing was left to ask).
-func (pt Pointer) Receipt(ctx context.Context, x, y float64, what string) (*page.Receipt, error) {
-	res := pt.Res
-	r, err := pt.Pages.ActReceived(ctx, pt.Frame)
+func (t Target) Receipt(ctx context.Context, x, y float64, what string) (*page.Receipt, error) {
+	res := t.Res
+	r, err := t.Pages.ActReceived(ctx, t.Frame)
 	if err != nil {
 		return nil, err
 	}
@@ -224,17 +224,17 @@ func (pt Pointer) Receipt(ctx context.Context, x, y float64, what string) (*page
 	if r.Got {
 		return r, nil
 	}
-	e := r.Missed(what, point(x, y), res.IsInputRoot(), func() string { return pt.coverAt(ctx, x, y) })
+	e := r.Missed(what, point(x, y), res.IsInputRoot(), func() string { return t.coverAt(ctx, x, y) })
 	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 }
 
 // Click clicks at the point: when the mouse already rests there on the
 // element, the presses go without a move first.
-func (pt Pointer) Click(ctx context.Context, p *Pointed, opts input.ClickOptions) error {
+func (t Target) Click(ctx context.Context, p *Pointed, opts input.ClickOptions) error {
 	if p.Acted.There {
-		return input.ClickInPlace(ctx, pt.Res.InputRoot, p.X, p.Y, opts)
+		return input.ClickInPlace(ctx, t.Res.InputRoot, p.X, p.Y, opts)
 	}
-	return input.Click(ctx, pt.Res.InputRoot, p.X, p.Y, opts)
+	return input.Click(ctx, t.Res.InputRoot, p.X, p.Y, opts)
 }
 
 // Spot is a point of the surface's viewport made ready for a pointer
@@ -252,12 +252,12 @@ type Spot struct {
 // waited for (up to timeout; force skips the wait and the browser gives
 // the event to what is on top), as for an element's point, and is an
 // ELEMENT_NOT_VISIBLE naming the cover if it stays.
-func (pt Pointer) Spot(ctx context.Context, x, y float64, arm string, force bool, timeout time.Duration) (*Spot, error) {
-	res, f := pt.Res, pt.Frame
+func (t Target) Spot(ctx context.Context, x, y float64, arm string, force bool, timeout time.Duration) (*Spot, error) {
+	res, f := t.Res, t.Frame
 	start := time.Now()
 	deadline := start.Add(timeout)
 	for {
-		at, err := pt.Pages.ActAt(ctx, f, x, y, arm)
+		at, err := t.Pages.ActAt(ctx, f, x, y, arm)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +276,7 @@ func (pt Pointer) Spot(ctx context.Context, x, y float64, arm string, force bool
 			return &Spot{wx, wy, at, time.Since(start)}, nil
 		}
 		if !time.Now().Before(deadline) {
-			_, _ = pt.Pages.ActReceived(ctx, f) // disarm
+			_, _ = t.Pages.ActReceived(ctx, f) // disarm
 			e := errs.New(errs.ElementNotVisible, "the point (%s, %s) of surface %s does not receive the pointer: %s covers its frame there in an enclosing document (waited %s)", ftoa(x), ftoa(y), res.SurfaceID, cover.String(), timeout.Round(time.Millisecond))
 			e.Hint = "Something in a page that holds this frame (an overlay, dialog or banner) lies over the point. Close it or wait for it to go, or act on it first; force:true sends the event anyway and the browser gives it to what is on top."
 			return nil, e.With("covering", cover).With("x", wx).With("y", wy).With("surface_id", res.SurfaceID)
@@ -291,9 +291,9 @@ func (pt Pointer) Spot(ctx context.Context, x, y float64, arm string, force bool
 
 // SpotReceived checks the receipt armed by Spot: the event must have
 // reached the element that was at the point. what names the action.
-func (pt Pointer) SpotReceived(ctx context.Context, sp *Spot, what string) (bool, error) {
-	res := pt.Res
-	r, err := pt.Pages.ActReceived(ctx, pt.Frame)
+func (t Target) SpotReceived(ctx context.Context, sp *Spot, what string) (bool, error) {
+	res := t.Res
+	r, err := t.Pages.ActReceived(ctx, t.Frame)
 	if err != nil {
 		return false, err
 	}
@@ -303,8 +303,8 @@ func (pt Pointer) SpotReceived(ctx context.Context, sp *Spot, what string) (bool
 	if r.Got {
 		return true, nil
 	}
-	t := sp.At.Target
-	e := r.MissedPoint(what, point(sp.X, sp.Y), t.Tag+" "+t.Selector, res.SurfaceID, func() string { return pt.coverAt(ctx, sp.X, sp.Y) })
+	el := sp.At.Target
+	e := r.MissedPoint(what, point(sp.X, sp.Y), el.Tag+" "+el.Selector, res.SurfaceID, func() string { return t.coverAt(ctx, sp.X, sp.Y) })
 	e.Hint = "The browser's hit-testing gave the event to another element. Look at the point again (electron_screenshot, electron_snapshot) and wait for what covers it to go, or act on that first."
 	return false, e.With("x", sp.X).With("y", sp.Y).With("surface_id", res.SurfaceID)
 }

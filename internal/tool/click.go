@@ -83,13 +83,13 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 	}
 	// The receipt is the pointerdown: a page that cancels it (canvas
 	// apps, sortable lists) suppresses mousedown, yet the click goes on.
-	p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Pos: a.Pos()}, a.timeout())
+	p, err := targetOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "pointerdown", Pos: a.Pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
 	out := &clickResult{Clicked: true, pointerResult: pointerResult{onSurface: surfaceOf(res), X: p.X, Y: p.Y, WindowID: res.InputRootID,
 		WaitedMS: waitedMS(p.Acted), Position: a.Position}}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return pointerOf(c, res, f).Click(ctx, p, opts) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return targetOf(c, res, f).Click(ctx, p, opts) })
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 		out.noteChanged(p.Acted.Changed)
 		return out, nil
 	}
-	r, err := pointerOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
+	r, err := targetOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 // clickAtXY clicks at a point of the surface's viewport and reports the
 // element that received the click.
 func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *clickArgs, opts input.ClickOptions) (*clickResult, error) {
-	sp, err := pointerOf(c, res, f).Spot(ctx, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
+	sp, err := targetOf(c, res, f).Spot(ctx, *a.X, *a.Y, "pointerdown", a.Force, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func clickAtXY(ctx context.Context, c *Call, res *surface.Resolution, f page.Fra
 		out.Verified, out.DialogOpened = true, dialog
 		return out, nil
 	}
-	if out.Verified, err = pointerOf(c, res, f).SpotReceived(ctx, sp, "click"); err != nil {
+	if out.Verified, err = targetOf(c, res, f).SpotReceived(ctx, sp, "click"); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -155,7 +155,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 		return nil, err
 	}
 	if a.AtPoint() {
-		sp, err := pointerOf(c, res, f).Spot(ctx, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
+		sp, err := targetOf(c, res, f).Spot(ctx, *a.X, *a.Y, "mousemove", a.Force, a.timeout())
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +170,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 			if err := input.Move(ctx, res.InputRoot, sp.X, sp.Y, 0); err != nil {
 				return nil, err
 			}
-			if verified, err = pointerOf(c, res, f).SpotReceived(ctx, sp, "mouse move"); err != nil {
+			if verified, err = targetOf(c, res, f).SpotReceived(ctx, sp, "mouse move"); err != nil {
 				return nil, err
 			}
 		}
@@ -180,7 +180,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 	}
 	checks := page.PointerChecks()
 	checks.Enabled = false // a disabled control still shows its tooltip
-	p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Pos: a.Pos()}, a.timeout())
+	p, err := targetOf(c, res, f).At(ctx, a.locator(), page.Action{Checks: checks, Force: a.Force, Arm: "mousemove", Early: true, Pos: a.Pos()}, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 		if err := input.Move(ctx, res.InputRoot, p.X, p.Y, 0); err != nil {
 			return nil, err
 		}
-		if verified, err = pointerOf(c, res, f).Received(ctx, p.X, p.Y, "mouse move"); err != nil {
+		if verified, err = targetOf(c, res, f).Received(ctx, p.X, p.Y, "mouse move"); err != nil {
 			return nil, err
 		}
 	}

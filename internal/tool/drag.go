@@ -96,7 +96,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	}
 	watch := page.DragWatchAction(page.PointerChecks(), &dst, expect)
 	watch.Arm, watch.Early = "pointerdown", true
-	p, err := pointerOf(c, res, f).At(ctx, src, watch, a.timeout())
+	p, err := targetOf(c, res, f).At(ctx, src, watch, a.timeout())
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := pointerOf(c, res, f).Received(ctx, p.X, p.Y, "press that starts the drag"); err != nil {
+	if _, err := targetOf(c, res, f).Received(ctx, p.X, p.Y, "press that starts the drag"); err != nil {
 		return nil, err
 	}
 	r, err := c.Session.Pages.DragSettled(ctx, f, dragSettle)

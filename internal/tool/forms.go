@@ -66,18 +66,18 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 	if err := bringToFront(ctx, c, res); err != nil {
 		return nil, err
 	}
-	p, err := pointerOf(c, res, f).At(ctx, loc, page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, max(0, a.timeout()-time.Since(start)))
+	p, err := targetOf(c, res, f).At(ctx, loc, page.Action{Checks: page.PointerChecks(), Force: a.Force, Arm: "mousedown"}, max(0, a.timeout()-time.Since(start)))
 	if err != nil {
 		return nil, err
 	}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return pointerOf(c, res, f).Click(ctx, p, input.ClickOptions{}) })
+	dialog, err := watchDialogs(ctx, c, res, func() error { return targetOf(c, res, f).Click(ctx, p, input.ClickOptions{}) })
 	if err != nil {
 		return nil, err
 	}
 	if dialog != nil {
 		return &checkResult{onSurface: surfaceOf(res), DialogOpened: dialog}, nil
 	}
-	rc, err := pointerOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
+	rc, err := targetOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
 	if err != nil {
 		return nil, err
 	}

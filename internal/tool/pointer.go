@@ -9,12 +9,12 @@ import (
 )
 
 // Where a pointer action goes and whether it got there is internal/act's;
-// the handlers build its Pointer here.
+// the handlers build its Target here.
 
-// pointerOf is the call's pointer action on the surface res resolved, in
+// targetOf is where an action of the call goes: the surface res resolved, in
 // its frame f.
-func pointerOf(c *Call, res *surface.Resolution, f page.Frame) act.Pointer {
-	return act.Pointer{Pages: c.Session.Pages, Res: res, Frame: f}
+func targetOf(c *Call, res *surface.Resolution, f page.Frame) act.Target {
+	return act.Target{Pages: c.Session.Pages, Res: res, Frame: f}
 }
 
 // validatePointed validates an element action that may go to a point

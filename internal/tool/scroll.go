@@ -71,7 +71,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (*scrollResult, error) 
 	if a.has() {
 		checks := page.PointerChecks()
 		checks.Enabled, checks.Stable = false, false
-		p, err := pointerOf(c, res, f).At(ctx, a.locator(), page.ScrollStateAction(checks), a.timeout())
+		p, err := targetOf(c, res, f).At(ctx, a.locator(), page.ScrollStateAction(checks), a.timeout())
 		if err != nil {
 			return nil, err
 		}
