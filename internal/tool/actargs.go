@@ -132,8 +132,6 @@ const (
 	// which travel to the renderer inside one protocol message.
 	maxDropFileBytes  = 8 << 20
 	maxDropTotalBytes = 16 << 20
-	// maxDragSteps bounds the moves of a pointer drag.
-	maxDragSteps = 100
 	// maxSequence bounds electron_press_sequence.
 	maxSequence = 200
 	// maxTypeChars bounds the text of the typing tools.

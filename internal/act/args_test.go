@@ -1,0 +1,59 @@
+package act
+
+import (
+	"math"
+	"testing"
+
+	"github.com/understudy-dev/understudy/internal/errs/errstest"
+)
+
+func TestPointArgsChecked(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		name    string
+		p       PointArgs
+		element bool
+		field   string
+	}{
+		{"nothing", PointArgs{}, true, ""},
+		{"a point", PointArgs{X: f(1), Y: f(2)}, false, ""},
+		{"a point with an element", PointArgs{X: f(1), Y: f(2)}, true, "x"},
+		{"x alone", PointArgs{X: f(1)}, false, "y"},
+		{"y alone", PointArgs{Y: f(1)}, false, "x"},
+		{"point and position", PointArgs{X: f(1), Y: f(2), Position: &XY{1, 1}}, false, "position"},
+		{"x NaN", PointArgs{X: f(math.NaN()), Y: f(2)}, false, "x"},
+		{"y negative", PointArgs{X: f(1), Y: f(-1)}, false, "y"},
+		{"x infinite", PointArgs{X: f(math.Inf(1)), Y: f(2)}, false, "x"},
+		{"position", PointArgs{Position: &XY{3, 4}}, true, ""},
+		{"position without an element", PointArgs{Position: &XY{3, 4}}, false, "position"},
+		{"position negative", PointArgs{Position: &XY{-3, 4}}, true, "position"},
+	} {
+		errstest.CheckField(t, tc.name, tc.p.Check(tc.element), tc.field)
+	}
+	if p := (PointArgs{X: f(1), Y: f(2)}); !p.AtPoint() || p.Pos() != nil {
+		t.Errorf("x/y: AtPoint %v, Pos %v; want a point and no position", p.AtPoint(), p.Pos())
+	}
+	if o := (&PointArgs{Position: &XY{3, 4}}).Pos(); o == nil || o.X != 3 || o.Y != 4 {
+		t.Errorf("position {3, 4} gives the offset %v", o)
+	}
+}
+
+func TestDragArgsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		d     DragArgs
+		field string
+	}{
+		{"by ref", DragArgs{TargetRef: 3}, ""},
+		{"by selector, reorder", DragArgs{TargetSelector: "#b", Expect: "reorder", Steps: 20}, ""},
+		{"no target", DragArgs{}, "targetSelector"},
+		{"blank selector", DragArgs{TargetSelector: "  "}, "targetSelector"},
+		{"negative ref", DragArgs{TargetRef: -1}, "targetRef"},
+		{"both", DragArgs{TargetRef: 2, TargetSelector: "#b"}, "targetRef"},
+		{"too many steps", DragArgs{TargetRef: 2, Steps: maxDragSteps + 1}, "steps"},
+		{"negative steps", DragArgs{TargetRef: 2, Steps: -1}, "steps"},
+		{"unknown expect", DragArgs{TargetRef: 2, Expect: "swap"}, "expect"},
+	} {
+		errstest.CheckField(t, tc.name, tc.d.Check(), tc.field)
+	}
+}
