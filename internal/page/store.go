@@ -221,6 +221,31 @@ type RefChange struct {
 	Now Identity `json:"now"`
 }
 
+// RefNotes lists, in an action's answer, the refs whose element showed
+// another role or name than the agent last saw (allowed by allowChanged,
+// or made by the action itself).
+type RefNotes struct {
+	RefChanged []RefChange `json:"ref_changed,omitempty" jsonschema:"refs whose element changed role or name"`
+}
+
+// Add adds the refs whose element changed, first sight to last, from the
+// lists the steps of an action found.
+func (n *RefNotes) Add(lists ...[]RefChange) {
+	byRef := map[int]int{}
+	var all []RefChange
+	for _, l := range lists {
+		for _, ch := range l {
+			if i, ok := byRef[ch.Ref]; ok {
+				all[i].Now = ch.Now
+				continue
+			}
+			byRef[ch.Ref] = len(all)
+			all = append(all, ch)
+		}
+	}
+	n.RefChanged = append(n.RefChanged, all...)
+}
+
 // SimilarRef is a live entry that looks like a ref that is gone.
 type SimilarRef struct {
 	Ref  int    `json:"ref"`

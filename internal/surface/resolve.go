@@ -54,6 +54,17 @@ type Fallback struct {
 	Reason string `json:"reason"`
 }
 
+// On starts the answer of a call that acts on a surface: the surface it
+// acted on, and the automatic fallback when the surface it had selected
+// was gone.
+type On struct {
+	SurfaceID string    `json:"surface_id"`
+	Fallback  *Fallback `json:"surface_fallback,omitempty"`
+}
+
+// On is the On of an answer acting on r's surface.
+func (r *Resolution) On() On { return On{SurfaceID: r.SurfaceID, Fallback: r.Fallback} }
+
 // hop is one target boundary of the offset chain: the <iframe> owner of
 // frameID, asked on the socket that hosts the frame's parent.
 type hop struct {

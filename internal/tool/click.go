@@ -51,7 +51,7 @@ type pointerResult struct {
 	At     *act.XY            `json:"at,omitempty" jsonschema:"the point x/y as given, in the surface's viewport"`
 	Target *page.PointElement `json:"target,omitempty" jsonschema:"the element at the point, which got the event"`
 	Over   *page.PointElement `json:"over,omitempty" jsonschema:"the element under target at the point: target is an overlay over it"`
-	refNotes
+	page.RefNotes
 }
 
 // clickResult is electron_click's result.
@@ -96,7 +96,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 	if dialog != nil {
 		// The page stopped in a handler of this click: it got it.
 		out.Verified, out.DialogOpened = true, dialog
-		out.noteChanged(p.Acted.Changed)
+		out.Add(p.Acted.Changed)
 		return out, nil
 	}
 	r, err := targetOf(c, res, f).Receipt(ctx, p.X, p.Y, "click")
@@ -104,7 +104,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 		return nil, err
 	}
 	out.Verified = r.Got
-	out.noteChanged(p.Acted.Changed, receiptChange(r))
+	out.Add(p.Acted.Changed, receiptChange(r))
 	return out, nil
 }
 
@@ -201,6 +201,6 @@ func hover(ctx context.Context, c *Call, a *hoverArgs) (*hoverResult, error) {
 	}
 	out := &hoverResult{Hovered: true, pointerResult: pointerResult{onSurface: surfaceOf(res), Verified: verified, X: p.X, Y: p.Y,
 		WindowID: res.InputRootID, WaitedMS: waitedMS(p.Acted), Position: a.Position}}
-	out.noteChanged(p.Acted.Changed)
+	out.Add(p.Acted.Changed)
 	return out, nil
 }

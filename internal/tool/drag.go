@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/act"
+	"github.com/understudy-dev/understudy/internal/page"
 )
 
 // electron_drag.
@@ -24,7 +25,7 @@ func (a *dragArgs) validate() error {
 type dragResult struct {
 	onSurface
 	act.Dragged
-	refNotes
+	page.RefNotes
 }
 
 func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
@@ -37,6 +38,6 @@ func drag(ctx context.Context, c *Call, a *dragArgs) (*dragResult, error) {
 		return nil, err
 	}
 	out := &dragResult{onSurface: surfaceOf(res), Dragged: *d}
-	out.noteChanged(changed)
+	out.Add(changed)
 	return out, nil
 }

@@ -36,7 +36,7 @@ type inputResult struct {
 	Altered  bool           `json:"altered,omitempty" jsonschema:"the page changed the text as it was set (a mask, a maxlength)"`
 	WaitedMS *int64         `json:"waited_ms,omitempty"`
 	act.Inserted
-	refNotes
+	page.RefNotes
 }
 
 func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (*inputResult, error) {

@@ -25,7 +25,7 @@ type checkResult struct {
 	Y            *float64      `json:"y,omitempty"`
 	WindowID     string        `json:"window_id,omitempty"`
 	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"the click opened a JavaScript dialog: the page waits for its answer"`
-	refNotes
+	page.RefNotes
 }
 
 func checkBox(ctx context.Context, c *Call, a *checkArgs) (*checkResult, error) {
@@ -54,7 +54,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 	if st.Checked == want && !st.Mixed {
 		changed := false
 		out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed}
-		out.noteChanged(acted.Changed)
+		out.Add(acted.Changed)
 		return out, nil
 	}
 	if !want && st.Radio {
@@ -92,7 +92,7 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 	}
 	changed := true
 	out := &checkResult{onSurface: surfaceOf(res), Checked: &want, Changed: &changed, X: &p.X, Y: &p.Y, WindowID: res.InputRootID}
-	out.noteChanged(acted.Changed, p.Acted.Changed, receiptChange(rc))
+	out.Add(acted.Changed, p.Acted.Changed, receiptChange(rc))
 	return out, nil
 }
 
@@ -115,7 +115,7 @@ type selectResult struct {
 	Labels   []string `json:"labels" jsonschema:"their visible labels"`
 	Changed  bool     `json:"changed"`
 	WaitedMS int64    `json:"waited_ms"`
-	refNotes
+	page.RefNotes
 }
 
 func selectOption(ctx context.Context, c *Call, a *selectArgs) (*selectResult, error) {
@@ -133,6 +133,6 @@ func selectOption(ctx context.Context, c *Call, a *selectArgs) (*selectResult, e
 	}
 	r := &selectResult{onSurface: surfaceOf(res), Values: out.Values, Labels: out.Labels,
 		Changed: !page.SameSet(out.Before, out.Values), WaitedMS: waitedMS(acted)}
-	r.noteChanged(acted.Changed)
+	r.Add(acted.Changed)
 	return r, nil
 }

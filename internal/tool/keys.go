@@ -29,7 +29,7 @@ type keyResult struct {
 	Pressed      string        `json:"pressed" jsonschema:"the chord as pressed, e.g. Control+Shift+P"`
 	WindowID     string        `json:"window_id"`
 	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"the key opened a JavaScript dialog: the page waits for its answer"`
-	refNotes
+	page.RefNotes
 }
 
 func key(ctx context.Context, c *Call, a *keyArgs) (*keyResult, error) {
@@ -47,7 +47,7 @@ func key(ctx context.Context, c *Call, a *keyArgs) (*keyResult, error) {
 	}
 	out := &keyResult{onSurface: surfaceOf(res), Pressed: chord.String(), WindowID: res.InputRootID}
 	if focused != nil {
-		out.noteChanged(focused.Changed)
+		out.Add(focused.Changed)
 	}
 	dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
 	if err != nil {

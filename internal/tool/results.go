@@ -30,40 +30,9 @@ func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 	}
 }
 
-// onSurface starts the result of a tool that acts on the active surface:
-// the surface it acted on, and the automatic fallback when the surface
-// it had selected was gone.
-type onSurface struct {
-	SurfaceID string            `json:"surface_id"`
-	Fallback  *surface.Fallback `json:"surface_fallback,omitempty"`
-}
+// onSurface starts the result of a tool that acts on the active surface
+// (surface.On).
+type onSurface = surface.On
 
 // surfaceOf is the onSurface part of a result acting on res.
-func surfaceOf(res *surface.Resolution) onSurface {
-	return onSurface{SurfaceID: res.SurfaceID, Fallback: res.Fallback}
-}
-
-// refNotes lists the refs whose element showed another role or name than
-// the agent last saw (allowed by allowChanged, or made by the action
-// itself).
-type refNotes struct {
-	RefChanged []page.RefChange `json:"ref_changed,omitempty" jsonschema:"refs whose element changed role or name"`
-}
-
-// noteChanged sets the refs whose element changed, first sight to last,
-// from the lists the steps of an action found.
-func (n *refNotes) noteChanged(lists ...[]page.RefChange) {
-	byRef := map[int]int{}
-	var all []page.RefChange
-	for _, l := range lists {
-		for _, ch := range l {
-			if i, ok := byRef[ch.Ref]; ok {
-				all[i].Now = ch.Now
-				continue
-			}
-			byRef[ch.Ref] = len(all)
-			all = append(all, ch)
-		}
-	}
-	n.RefChanged = append(n.RefChanged, all...)
-}
+func surfaceOf(res *surface.Resolution) onSurface { return res.On() }

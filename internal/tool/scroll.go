@@ -48,7 +48,7 @@ type scrollResult struct {
 	Role          string     `json:"role,omitempty"`
 	Name          string     `json:"name,omitempty"`
 	ScrolledPages *int       `json:"scrolled_pages,omitempty"`
-	refNotes
+	page.RefNotes
 }
 
 func scroll(ctx context.Context, c *Call, a *scrollArgs) (*scrollResult, error) {
@@ -59,7 +59,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (*scrollResult, error) 
 		}
 		v := r.inViewResult
 		return &scrollResult{onSurface: r.onSurface, InView: v.InView, BBox: v.BBox, WaitedMS: &v.WaitedMS, Ref: v.Ref, Role: v.Role, Name: v.Name,
-			ScrolledPages: v.ScrolledPages, refNotes: r.refNotes}, nil
+			ScrolledPages: v.ScrolledPages, RefNotes: r.RefNotes}, nil
 	}
 	res, f, err := inputFrame(ctx, c)
 	if err != nil {
@@ -99,7 +99,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (*scrollResult, error) 
 	}
 	scrolled := !before.Equal(after)
 	out := &scrollResult{onSurface: surfaceOf(res), X: &x, Y: &y, Before: before, After: after, Scrolled: &scrolled, WindowID: res.InputRootID}
-	out.noteChanged(changed)
+	out.Add(changed)
 	return out, nil
 }
 
@@ -162,7 +162,7 @@ type inViewResult struct {
 type scrollIntoViewResult struct {
 	onSurface
 	inViewResult
-	refNotes
+	page.RefNotes
 }
 
 func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (*scrollIntoViewResult, error) {
@@ -186,6 +186,6 @@ func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (*scrol
 	if found != nil {
 		out.Ref, out.Role, out.Name, out.ScrolledPages = found.Ref, found.Role, found.Name, &found.Steps
 	}
-	out.noteChanged(acted.Changed)
+	out.Add(acted.Changed)
 	return out, nil
 }

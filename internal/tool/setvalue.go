@@ -41,7 +41,7 @@ type setValueResult struct {
 	Altered bool   `json:"altered,omitempty" jsonschema:"the control holds another value than the one given (an input snapped it to its step, min or max)"`
 	Keys    int    `json:"keys,omitempty" jsonschema:"ARIA control: the arrow keys pressed to move it"`
 	Note    string `json:"note,omitempty"`
-	refNotes
+	page.RefNotes
 }
 
 // maxValueKeys bounds the arrow keys that move an ARIA control.
@@ -58,7 +58,7 @@ func setValue(ctx context.Context, c *Call, a *setValueArgs) (*setValueResult, e
 		return nil, err
 	}
 	out := &setValueResult{onSurface: surfaceOf(res), Kind: st.Kind}
-	out.noteChanged(acted.Changed)
+	out.Add(acted.Changed)
 	if st.Kind != "aria" {
 		out.Value, out.Was = st.Value, st.Before
 		if page.SameValue(st.Kind, st.Value, *a.Value) {

@@ -74,7 +74,7 @@ func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, 
 	}
 	changed, waited := out.Before.Reveal() != out.After.Reveal(), waitedMS(acted)
 	r := &inputResult{onSurface: surfaceOf(res), Value: &out.After, Changed: &changed, WaitedMS: &waited}
-	r.noteChanged(acted.Changed)
+	r.Add(acted.Changed)
 	if !exact {
 		// It changed, but not into the text: a mask, a maxlength, a
 		// sanitiser. Say so rather than claim the text.
@@ -126,7 +126,7 @@ type keyboardTypeResult struct {
 	Value        *secret.String `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text ([redacted] in a password field)"`
 	Effect       string         `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
 	DialogOpened *dialogOpened  `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
-	refNotes
+	page.RefNotes
 }
 
 func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardTypeResult, error) {
@@ -142,7 +142,7 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 			return nil, err
 		}
 		before = st
-		out.noteChanged(focused.Changed)
+		out.Add(focused.Changed)
 		if err := c.Session.Pages.MarkView(ctx, f); err != nil {
 			return nil, err
 		}
