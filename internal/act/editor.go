@@ -51,7 +51,7 @@ func (t Target) IntoEditor(ctx context.Context, loc page.Locator, kind, text str
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Click(ctx, p, input.ClickOptions{}); err != nil {
+	if err := t.Press(ctx, p, input.ClickOptions{}); err != nil {
 		return nil, err
 	}
 	if _, err := t.Received(ctx, p.X, p.Y, "click"); err != nil {

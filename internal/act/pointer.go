@@ -17,6 +17,34 @@ type Target struct {
 	Pages *page.Store
 	Res   *surface.Resolution
 	Frame page.Frame
+	// Guard runs input that may open a JavaScript dialog and says whether
+	// one opened: the page then stops, and so does the input call, so
+	// the action answers at once (the tool records the dialog). Nil runs
+	// the input as it is.
+	Guard func(run func() error) (opened bool, err error)
+	// Front brings the surface's window to the front before input that
+	// needs it only sometimes (a checkbox already in the state asked for
+	// gets no click). Nil does nothing.
+	Front func(context.Context) error
+}
+
+// front brings the surface's window to the front for input.
+func (t Target) front(ctx context.Context) error {
+	if t.Res.InputRoot == nil {
+		return errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", t.Res.SurfaceID)
+	}
+	if t.Front == nil {
+		return nil
+	}
+	return t.Front(ctx)
+}
+
+// guarded runs input under t's Guard.
+func (t Target) guarded(run func() error) (bool, error) {
+	if t.Guard == nil {
+		return false, run()
+	}
+	return t.Guard(run)
 }
 
 // Pointed is an actionable element's point in the input root's viewport
@@ -228,9 +256,9 @@ func (t Target) Receipt(ctx context.Context, x, y float64, what string) (*page.R
 	return nil, e.With("x", x).With("y", y).With("surface_id", res.SurfaceID)
 }
 
-// Click clicks at the point: when the mouse already rests there on the
+// Press clicks at the point: when the mouse already rests there on the
 // element, the presses go without a move first.
-func (t Target) Click(ctx context.Context, p *Pointed, opts input.ClickOptions) error {
+func (t Target) Press(ctx context.Context, p *Pointed, opts input.ClickOptions) error {
 	if p.Acted.There {
 		return input.ClickInPlace(ctx, t.Res.InputRoot, p.X, p.Y, opts)
 	}

@@ -34,3 +34,11 @@ func (r *Receipt) MissedPoint(what, at, target, surface string, cover func() str
 	}
 	return errs.New(errs.ElementNotVisible, "the %s at %s did not reach surface %s: something in an enclosing frame covers it (%s)", what, at, surface, cover())
 }
+
+// Changes lists the ref change the receipt found, if any (nil-safe).
+func (r *Receipt) Changes() []RefChange {
+	if r == nil || r.Changed == nil {
+		return nil
+	}
+	return []RefChange{*r.Changed}
+}

@@ -33,14 +33,6 @@ func (a *actArgs) locator() page.Locator {
 // wait gives up on a selector that matches nothing.
 const quietMiss = time.Second
 
-// receiptChange is the change a receipt reports, as a list.
-func receiptChange(r *page.Receipt) []page.RefChange {
-	if r == nil || r.Changed == nil {
-		return nil
-	}
-	return []page.RefChange{*r.Changed}
-}
-
 func (a *actArgs) validate() error {
 	if _, err := page.CheckTimeout("timeoutMs", a.TimeoutMs); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/act"
@@ -28,4 +29,16 @@ func validatePointed(a *actArgs, p *act.PointArgs) error {
 		return err
 	}
 	return a.validate()
+}
+
+// guardDialogs is an act.Target's Guard: it runs input under watchDialogs
+// and puts the dialog that opened, if one did, in *opened.
+func guardDialogs(ctx context.Context, c *Call, res *surface.Resolution, opened **dialogOpened) func(func() error) (bool, error) {
+	return func(run func() error) (bool, error) {
+		d, err := watchDialogs(ctx, c, res, run)
+		if d != nil {
+			*opened = d
+		}
+		return d != nil, err
+	}
 }
