@@ -115,7 +115,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}
-			out.onSurface = r.onSurface
+			out.onSurface = r.On
 			ff.Checked, ff.Changed = r.Checked, r.Changed != nil && *r.Changed
 		case "select":
 			values, ok := stringsValue(fld.Value)
@@ -126,7 +126,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}
-			out.onSurface = r.onSurface
+			out.onSurface = r.On
 			ff.Values, ff.Changed = r.Values, r.Changed
 		case "value":
 			v, ok := textValue(fld.Value)

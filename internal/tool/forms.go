@@ -2,10 +2,8 @@ package tool
 
 import (
 	"context"
-	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/input"
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
