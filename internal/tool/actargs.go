@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
@@ -59,6 +60,16 @@ func (a *optElementArgs) has() bool { return a.Ref != 0 || a.Selector != "" }
 
 func (a *optElementArgs) locator() page.Locator {
 	return page.Locator{Ref: a.Ref, Selector: a.Selector, AllowChanged: a.AllowChanged}
+}
+
+// keys is where the call's key events go (act.Keys).
+func (a *optElementArgs) keys() act.Keys {
+	k := act.Keys{Timeout: a.timeout()}
+	if a.has() {
+		loc := a.locator()
+		k.Element = &loc
+	}
+	return k
 }
 
 func (a *optElementArgs) validate() error {

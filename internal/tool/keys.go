@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
-	"github.com/understudy-dev/understudy/internal/page"
 )
 
 // electron_key and electron_press_sequence.
@@ -25,11 +25,8 @@ func (a *keyArgs) validate() error {
 
 // keyResult is electron_key's result.
 type keyResult struct {
-	onSurface
-	Pressed      string        `json:"pressed" jsonschema:"the chord as pressed, e.g. Control+Shift+P"`
-	WindowID     string        `json:"window_id"`
+	act.KeyResult
 	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"the key opened a JavaScript dialog: the page waits for its answer"`
-	page.RefNotes
 }
 
 func key(ctx context.Context, c *Call, a *keyArgs) (*keyResult, error) {
@@ -41,20 +38,15 @@ func key(ctx context.Context, c *Call, a *keyArgs) (*keyResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	focused, err := focusFor(ctx, c, res, f, &a.optElementArgs)
+	var out keyResult
+	t := targetOf(c, res, f)
+	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
+	r, err := t.Key(ctx, a.keys(), chord)
 	if err != nil {
 		return nil, err
 	}
-	out := &keyResult{onSurface: surfaceOf(res), Pressed: chord.String(), WindowID: res.InputRootID}
-	if focused != nil {
-		out.Add(focused.Changed)
-	}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, chord) })
-	if err != nil {
-		return nil, err
-	}
-	out.DialogOpened = dialog
-	return out, nil
+	out.KeyResult = *r
+	return &out, nil
 }
 
 type sequenceArgs struct {
@@ -84,11 +76,8 @@ func (a *sequenceArgs) validate() error {
 
 // sequenceResult is electron_press_sequence's result.
 type sequenceResult struct {
-	onSurface
-	Pressed      []string      `json:"pressed" jsonschema:"the chords pressed, in order"`
-	WindowID     string        `json:"window_id"`
+	act.SequenceResult
 	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"the last key pressed opened a JavaScript dialog: the page waits for its answer"`
-	NotPressed   []string      `json:"not_pressed,omitempty" jsonschema:"the keys left out because a dialog stopped the page"`
 }
 
 func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (*sequenceResult, error) {
@@ -104,24 +93,13 @@ func pressSequence(ctx context.Context, c *Call, a *sequenceArgs) (*sequenceResu
 	if err != nil {
 		return nil, err
 	}
-	if _, err := focusFor(ctx, c, res, f, &a.optElementArgs); err != nil {
+	var out sequenceResult
+	t := targetOf(c, res, f)
+	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
+	r, err := t.Sequence(ctx, a.keys(), a.Keys, chords, time.Duration(a.DelayMs)*time.Millisecond)
+	if err != nil {
 		return nil, err
 	}
-	pressed := make([]string, 0, len(chords))
-	for i, ch := range chords {
-		if i > 0 && a.DelayMs > 0 && !page.Pause(ctx, time.Duration(a.DelayMs)*time.Millisecond) {
-			return nil, errs.FromContext(ctx, errs.OperationTimeout, "pausing between key presses")
-		}
-		dialog, err := watchDialogs(ctx, c, res, func() error { return input.PressChord(ctx, res.InputRoot, ch) })
-		if err != nil {
-			return nil, err
-		}
-		pressed = append(pressed, ch.String())
-		if dialog != nil {
-			// The page is stopped: the keys after this one would wait.
-			return &sequenceResult{onSurface: surfaceOf(res), Pressed: pressed, WindowID: res.InputRootID,
-				DialogOpened: dialog, NotPressed: a.Keys[i+1:]}, nil
-		}
-	}
-	return &sequenceResult{onSurface: surfaceOf(res), Pressed: pressed, WindowID: res.InputRootID}, nil
+	out.SequenceResult = *r
+	return &out, nil
 }

@@ -2,13 +2,11 @@ package tool
 
 import (
 	"context"
-	"strconv"
 
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/secret"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // electron_type, electron_clear_input and electron_keyboard_type.
@@ -108,25 +106,10 @@ func (a *keyboardTypeArgs) validate() error {
 	return a.optElementArgs.validate()
 }
 
-// focusFor focuses the element named by a (waiting until it is visible and
-// enabled), or gives the surface's frame the focus when none is named (nil
-// result then).
-func focusFor(ctx context.Context, c *Call, res *surface.Resolution, f page.Frame, a *optElementArgs) (*page.Acted, error) {
-	if !a.has() {
-		return nil, res.FocusFrame(ctx)
-	}
-	return c.Session.Pages.Focus(ctx, f, a.locator(), a.timeout())
-}
-
 // keyboardTypeResult is electron_keyboard_type's result.
 type keyboardTypeResult struct {
-	onSurface
-	Typed        int            `json:"typed" jsonschema:"characters typed"`
-	WindowID     string         `json:"window_id"`
-	Value        *secret.String `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text ([redacted] in a password field)"`
-	Effect       string         `json:"effect,omitempty" jsonschema:"when the field ends as it was (a combobox that clears its input as Enter chooses): what the page shows now that it did not before"`
-	DialogOpened *dialogOpened  `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
-	page.RefNotes
+	act.TypedResult
+	DialogOpened *dialogOpened `json:"dialog_opened,omitempty" jsonschema:"a key opened a JavaScript dialog: the page waits for its answer and the keys after it wait too"`
 }
 
 func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardTypeResult, error) {
@@ -134,55 +117,16 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 	if err != nil {
 		return nil, err
 	}
-	out := &keyboardTypeResult{onSurface: surfaceOf(res), Typed: len([]rune(*a.Text)), WindowID: res.InputRootID}
-	before := &page.TextState{}
-	if a.has() {
-		focused, st, err := c.Session.Pages.FocusText(ctx, f, a.locator(), a.timeout())
-		if err != nil {
-			return nil, err
-		}
-		before = st
-		out.Add(focused.Changed)
-		if err := c.Session.Pages.MarkView(ctx, f); err != nil {
-			return nil, err
-		}
-	} else if err := res.FocusFrame(ctx); err != nil {
-		return nil, err
+	var out keyboardTypeResult
+	t := targetOf(c, res, f)
+	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
+	r, err := t.Type(ctx, a.keys(), *a.Text)
+	if r != nil && r.Value != nil && r.Value.IsSecret() {
+		c.secretArg("text")
 	}
-	dialog, err := watchDialogs(ctx, c, res, func() error { return input.TypeText(ctx, res.InputRoot, *a.Text) })
 	if err != nil {
 		return nil, err
 	}
-	if dialog != nil {
-		out.DialogOpened = dialog
-		return out, nil
-	}
-	if a.has() {
-		after, err := c.Session.Pages.ActText(ctx, f, a.locator())
-		if err != nil {
-			return nil, err
-		}
-		if after.Editable {
-			out.Value = &after.Text
-			if after.Text.IsSecret() {
-				c.secretArg("text")
-			}
-			if *a.Text != "" && after.Text.Reveal() == before.Text.Reveal() {
-				// The field ends as it was; the keys may still have acted (a
-				// combobox clears its input when Enter chooses an option):
-				// what the page shows says.
-				view, err := c.Session.Pages.ViewChange(ctx, f)
-				if err != nil {
-					return nil, err
-				}
-				if view.Changed <= 0 {
-					e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", errs.Quote(after.Text.String()))
-					e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
-					return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
-				}
-				out.Effect = "the field holds " + errs.Quote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
-			}
-		}
-	}
-	return out, nil
+	out.TypedResult = *r
+	return &out, nil
 }
