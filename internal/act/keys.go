@@ -98,8 +98,8 @@ type TypedResult struct {
 // Type types text with real key events into k's element (focused first,
 // caret at the end) or the focused one. With an element that takes text,
 // the text it holds after is read back: unchanged, and nothing else the
-// page shows changed either, is TYPE_NO_EFFECT, which comes with the
-// result so far: its Value says whether the field holds a secret.
+// page shows changed either, is TYPE_NO_EFFECT. Text typed into a
+// password field is marked a secret of the call.
 func (t Target) Type(ctx context.Context, k Keys, text string) (*TypedResult, error) {
 	res, f := t.Res, t.Frame
 	out := &TypedResult{On: res.On(), Typed: len([]rune(text)), WindowID: res.InputRootID}
@@ -132,6 +132,9 @@ func (t Target) Type(ctx context.Context, k Keys, text string) (*TypedResult, er
 		return out, nil
 	}
 	out.Value = &after.Text
+	if after.Text.IsSecret() {
+		t.secret("text")
+	}
 	if text != "" && after.Text.Reveal() == before.Text.Reveal() {
 		view, err := t.Pages.ViewChange(ctx, f)
 		if err != nil {
@@ -140,7 +143,7 @@ func (t Target) Type(ctx context.Context, k Keys, text string) (*TypedResult, er
 		if view.Changed <= 0 {
 			e := errs.New(errs.TypeNoEffect, "the element still holds %s after typing and nothing the page shows changed: the page rejected or reset the keys", errs.Quote(after.Text.String()))
 			e.Hint = "The keys had no visible effect. Check that the element takes typing (electron_get_state: enabled, readonly) and has the focus; electron_type sets a field's text without key events."
-			return out, e.With("after", after.Text).With("surface_id", res.SurfaceID)
+			return nil, e.With("after", after.Text).With("surface_id", res.SurfaceID)
 		}
 		out.Effect = "the field holds " + errs.Quote(after.Text.String()) + " again, and the page " + view.First + " (" + strconv.Itoa(view.Changed) + " texts or values in view changed)"
 	}

@@ -26,6 +26,17 @@ type Target struct {
 	// needs it only sometimes (a checkbox already in the state asked for
 	// gets no click). Nil does nothing.
 	Front func(context.Context) error
+	// Secret marks a parameter of the call as holding a secret (the text
+	// typed into a password field): the tool keeps it out of traces. Nil
+	// does nothing.
+	Secret func(param string)
+}
+
+// secret marks param as a secret of the call.
+func (t Target) secret(param string) {
+	if t.Secret != nil {
+		t.Secret(param)
+	}
 }
 
 // front brings the surface's window to the front for input.

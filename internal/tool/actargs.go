@@ -124,8 +124,6 @@ func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) erro
 
 func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
 
-func waitedDur(a *page.Acted) time.Duration { return a.Waited }
-
 // Limits of the file tools.
 const (
 	// maxSetFileBytes bounds one file given to a file input (the browser

@@ -149,7 +149,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}
-			out.onSurface = r.onSurface
+			out.onSurface = r.On
 			ff.Value, ff.Changed, ff.Altered = r.Value, r.Changed != nil && *r.Changed, r.Altered
 		}
 		out.Filled = append(out.Filled, ff)

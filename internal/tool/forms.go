@@ -40,7 +40,6 @@ func setChecked(ctx context.Context, c *Call, a *checkArgs, want bool) (*checkRe
 	var out checkResult
 	t := targetOf(c, res, f)
 	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
-	t.Front = func(ctx context.Context) error { return bringToFront(ctx, c, res) }
 	r, err := t.SetChecked(ctx, a.locator(), want, a.Force, a.timeout())
 	if err != nil {
 		return nil, err

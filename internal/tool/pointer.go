@@ -13,9 +13,11 @@ import (
 // the handlers build its Target here.
 
 // targetOf is where an action of the call goes: the surface res resolved, in
-// its frame f.
+// its frame f, with the call's hooks to bring the window to the front and
+// to mark a secret parameter.
 func targetOf(c *Call, res *surface.Resolution, f page.Frame) act.Target {
-	return act.Target{Pages: c.Session.Pages, Res: res, Frame: f}
+	return act.Target{Pages: c.Session.Pages, Res: res, Frame: f, Secret: c.secretArg,
+		Front: func(ctx context.Context) error { return bringToFront(ctx, c, res) }}
 }
 
 // validatePointed validates an element action that may go to a point

@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/act"
-	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/secret"
 )
 
 // electron_type, electron_clear_input and electron_keyboard_type.
@@ -23,66 +20,16 @@ func (a *typeArgs) validate() error {
 	return a.actArgs.validate()
 }
 
-func fill(ctx context.Context, c *Call, a *actArgs, text string) (*inputResult, error) {
+// fill sets a field's or editor's text as electron_type does (act.Fill).
+func fill(ctx context.Context, c *Call, a *actArgs, text string) (*act.TextResult, error) {
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	acted, out, err := c.Session.Pages.Fill(ctx, f, a.locator(), text, a.timeout())
-	if err != nil {
-		return nil, err
-	}
-	if out.Editor != "" {
-		// A code editor, rich-text editor or terminal: its text goes in
-		// as a paste, verified as electron_type_into_editor verifies it.
-		if res.InputRoot == nil {
-			return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
-		}
-		if err := bringToFront(ctx, c, res); err != nil {
-			return nil, err
-		}
-		kind := out.Editor
-		if kind == page.EditorEditable {
-			kind = "" // an editing host that refused a scripted edit: typed as a user types
-		}
-		r, err := insertIntoEditor(ctx, c, res, f, a.locator(), kind, text, out.Editor != page.EditorXterm, max(0, a.timeout()-waitedDur(acted)))
-		if err != nil {
-			return nil, err
-		}
-		if r.Verified == "exact" || r.Verified == "partial" {
-			changed := true
-			r.Changed = &changed
-			if r.Text != nil {
-				v := secret.Plain(*r.Text)
-				r.Value = &v
-			}
-		}
-		return r, nil
-	}
-	// A password field's text is a secret.String: every message and
-	// result below shows it as [redacted], and the trace redacts the
-	// text argument (Call.secretArg).
-	if out.After.IsSecret() {
-		c.secretArg("text")
-	}
-	exact := page.SameText(out.After.Reveal(), text)
-	if !exact && out.After.Reveal() == out.Before.Reveal() {
-		e := errs.New(errs.TypeNoEffect, "the field still holds %s, not the text set: the page rejected or reset the value", errs.Quote(out.After.String()))
-		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
-	}
-	changed, waited := out.Before.Reveal() != out.After.Reveal(), waitedMS(acted)
-	r := &inputResult{onSurface: surfaceOf(res), Value: &out.After, Changed: &changed, WaitedMS: &waited}
-	r.Add(acted.Changed)
-	if !exact {
-		// It changed, but not into the text: a mask, a maxlength, a
-		// sanitiser. Say so rather than claim the text.
-		r.Altered = true
-		r.Note = "the page changed the text as it was set; value is what the field holds"
-	}
-	return r, nil
+	return targetOf(c, res, f).Fill(ctx, a.locator(), text, a.timeout())
 }
 
-func typeText(ctx context.Context, c *Call, a *typeArgs) (*inputResult, error) {
+func typeText(ctx context.Context, c *Call, a *typeArgs) (*act.TextResult, error) {
 	return fill(ctx, c, &a.actArgs, *a.Text)
 }
 
@@ -90,7 +37,7 @@ func typeText(ctx context.Context, c *Call, a *typeArgs) (*inputResult, error) {
 // own so that a trace exports the call as a fill with "".
 type clearArgs struct{ actArgs }
 
-func clearInput(ctx context.Context, c *Call, a *clearArgs) (*inputResult, error) {
+func clearInput(ctx context.Context, c *Call, a *clearArgs) (*act.TextResult, error) {
 	return fill(ctx, c, &a.actArgs, "")
 }
 
@@ -121,9 +68,6 @@ func keyboardType(ctx context.Context, c *Call, a *keyboardTypeArgs) (*keyboardT
 	t := targetOf(c, res, f)
 	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
 	r, err := t.Type(ctx, a.keys(), *a.Text)
-	if r != nil && r.Value != nil && r.Value.IsSecret() {
-		c.secretArg("text")
-	}
 	if err != nil {
 		return nil, err
 	}
