@@ -57,3 +57,25 @@ func TestDragArgsChecked(t *testing.T) {
 		errstest.CheckField(t, tc.name, tc.d.Check(), tc.field)
 	}
 }
+
+func TestRevealArgsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		r     RevealArgs
+		field string
+	}{
+		{"by ref", RevealArgs{Ref: 4}, ""},
+		{"by selector in a list", RevealArgs{Selector: "#row-900", ListSelector: "#list"}, ""},
+		{"by role and name", RevealArgs{Role: "row", NameContains: "900", ListRef: 7}, ""},
+		{"nothing", RevealArgs{}, "selector"},
+		{"blank selector", RevealArgs{Selector: " "}, "selector"},
+		{"negative ref", RevealArgs{Ref: -2}, "ref"},
+		{"ref and selector", RevealArgs{Ref: 2, Selector: "#a"}, "ref"},
+		{"ref and name", RevealArgs{Ref: 2, Name: "Save"}, "ref"},
+		{"selector and role", RevealArgs{Selector: "#a", Role: "row"}, "selector"},
+		{"two lists", RevealArgs{Role: "row", ListRef: 2, ListSelector: "#l"}, "listRef"},
+		{"timeout too long", RevealArgs{Ref: 2, TimeoutMs: 60000}, "timeoutMs"},
+	} {
+		errstest.CheckField(t, tc.name, tc.r.Check(), tc.field)
+	}
+}

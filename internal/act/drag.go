@@ -66,8 +66,8 @@ const dragSettle = 3 * time.Second
 // Dragged is what a drag did, as the page showed it.
 type Dragged struct {
 	Mode     string `json:"mode" jsonschema:"html5 (the browser's drag and drop) or pointer (mouse events)"`
-	From     XY `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
-	To       XY `json:"to" jsonschema:"where it ended"`
+	From     XY     `json:"from" jsonschema:"where the drag started, CSS pixels of the window's viewport"`
+	To       XY     `json:"to" jsonschema:"where it ended"`
 	Steps    int    `json:"steps"`
 	WindowID string `json:"window_id"`
 	Trusted  *bool  `json:"trusted,omitempty" jsonschema:"html5: the page saw a trusted dragstart"`

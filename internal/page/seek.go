@@ -104,6 +104,10 @@ type wireGrid struct {
 	Undrawn int `json:"undrawn"`
 }
 
+// SeekDefault is how long the lists are scrolled when the caller gives no
+// timeout.
+const SeekDefault = 15 * time.Second
+
 // Seek finds an element that a virtualized list may not have rendered:
 // when no rendered element matches q, it scrolls the list page by page
 // (checking in the renderer after each step) until one renders, the

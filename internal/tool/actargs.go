@@ -122,8 +122,6 @@ func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) erro
 	return nil
 }
 
-func waitedMS(a *page.Acted) int64 { return a.Waited.Milliseconds() }
-
 // Limits of the file tools.
 const (
 	// maxSetFileBytes bounds one file given to a file input (the browser

@@ -137,7 +137,7 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 			if err != nil {
 				return nil, fieldFailed(err, name, out)
 			}
-			out.onSurface = r.onSurface
+			out.onSurface = r.On
 			held := secret.Plain(r.Value)
 			ff.Value, ff.Changed, ff.Altered = &held, r.Value != r.Was, r.Altered
 		default:

@@ -115,7 +115,7 @@ func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if !a.Scroll || r.Count > 0 {
 		return &findResult{FindResult: r}, nil
 	}
-	sk, err := c.Session.Pages.Seek(ctx, f, a.Seek(), a.ScrollLimit(seekDefault))
+	sk, err := c.Session.Pages.Seek(ctx, f, a.Seek(), a.ScrollLimit(page.SeekDefault))
 	if err != nil {
 		return nil, err
 	}
