@@ -117,7 +117,7 @@ func (a *RevealArgs) Check() error {
 	return nil
 }
 
-// inViewResult is what an element scrolled into view reports.
+// Revealed is what an element scrolled into view reports.
 type Revealed struct {
 	InView   bool       `json:"in_view"`
 	BBox     *page.Rect `json:"bbox" jsonschema:"the element's box in the surface's viewport"`
