@@ -1,6 +1,7 @@
 package act
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -77,5 +78,48 @@ func TestRevealArgsChecked(t *testing.T) {
 		{"timeout too long", RevealArgs{Ref: 2, TimeoutMs: 60000}, "timeoutMs"},
 	} {
 		errstest.CheckField(t, tc.name, tc.r.Check(), tc.field)
+	}
+}
+
+func TestFormFieldsChecked(t *testing.T) {
+	v := json.RawMessage(`"x"`)
+	for _, tc := range []struct {
+		name   string
+		fields []FormField
+		field  string
+	}{
+		{"one by ref", []FormField{{Ref: 3, Value: v}}, ""},
+		{"none", nil, "fields"},
+		{"too many", make([]FormField, maxFormFields+1), "fields"},
+		{"no element", []FormField{{Ref: 3, Value: v}, {Value: v}}, "fields[1]"},
+		{"no value", []FormField{{Selector: "#a"}}, "fields[0].value"},
+		{"null value", []FormField{{Selector: "#a", Value: json.RawMessage("null")}}, "fields[0].value"},
+	} {
+		errstest.CheckField(t, tc.name, CheckFields(tc.fields), tc.field)
+	}
+}
+
+func TestFormValuesRead(t *testing.T) {
+	for raw, want := range map[string]bool{`true`: true, `"on"`: true, `" Checked "`: true, `false`: false, `"no"`: false} {
+		if got, ok := boolValue(json.RawMessage(raw)); !ok || got != want {
+			t.Errorf("boolValue(%s) = %v, %v; want %v", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`"maybe"`, `1`, `[]`} {
+		if _, ok := boolValue(json.RawMessage(raw)); ok {
+			t.Errorf("boolValue(%s) took it", raw)
+		}
+	}
+	if s, ok := textValue(json.RawMessage(`42.50`)); !ok || s != "42.50" {
+		t.Errorf("textValue(42.50) = %q, %v; want the number as written", s, ok)
+	}
+	if l, ok := stringsValue(json.RawMessage(`["a","b"]`)); !ok || len(l) != 2 {
+		t.Errorf("stringsValue of a list = %v, %v", l, ok)
+	}
+	if l, ok := stringsValue(json.RawMessage(`"a"`)); !ok || len(l) != 1 || l[0] != "a" {
+		t.Errorf("stringsValue of one = %v, %v", l, ok)
+	}
+	if _, ok := stringsValue(json.RawMessage(`{"a":1}`)); ok {
+		t.Error("stringsValue took an object")
 	}
 }
