@@ -195,8 +195,8 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 		}
 	}
 	if o.err != nil {
-		o.err = surfaceGone(c.Session, activeBefore, o.err)
 		if c.Session != nil {
+			o.err = c.Session.SurfaceGone(activeBefore, o.err)
 			c.Session.SetLastError(fmt.Sprintf("%s: %v", name, o.err))
 		}
 		return c.secrets.mark(s.failureEnvelope(o.err, start, c.sid))
@@ -220,42 +220,4 @@ func crashBlocks(sess *session.Session, d Def) error {
 		return nil
 	}
 	return sess.CrashedError()
-}
-
-// surfaceGone turns a disconnect, a timeout, an internal failure or a
-// refused evaluation of a call whose
-// surface went away meanwhile (its window navigated, the frame was removed)
-// into SURFACE_CLOSED: the app is healthy, the frame is gone.
-func surfaceGone(sess *session.Session, surfaceID string, err error) error {
-	if sess == nil || surfaceID == "" {
-		return err
-	}
-	switch errs.CodeOf(err) {
-	case errs.CDPDisconnected, errs.Internal, errs.EvalRuntimeError, errs.CDPTimeout, errs.PageNavigating:
-		// What a call sees when its frame goes under it: "Inspected target
-		// navigated or closed", "Execution context was destroyed", a socket
-		// that closed.
-	default:
-		return err
-	}
-	if alive, _ := sess.Alive(); !alive {
-		return err
-	}
-	// The frame tree can lag a moment behind a navigation that has already
-	// cut the call off: look again briefly before calling it a failure.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	for i := 0; !sess.Surfaces.Gone(ctx, surfaceID); i++ {
-		if i == 3 {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
-	e := errs.Wrap(errs.SurfaceClosed, err, "surface "+surfaceID+" went away during the call (its window navigated or the frame was removed)").With("surfaceId", surfaceID)
-	e.Hint = "The selected frame is gone; the app is fine. Call electron_surfaces_list and electron_switch_surface (or electron_switch_window) to pick a live surface, then call again."
-	return e
 }
