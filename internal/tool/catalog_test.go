@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // changers are the tools that can change the app, its scroll position, the
@@ -284,7 +285,7 @@ func TestHintsNameOnlyOfferedTools(t *testing.T) {
 			if err := json.Unmarshal(r.JSON, &env); err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range toolWord().FindAllString(env.Hint, -1) {
+			for _, w := range mcpwire.ToolWords(env.Hint) {
 				if _, known := s.tools().defs[w]; known && !offered[w] {
 					t.Errorf("%s: %s's hint names %s, which this server does not offer: %q", label, code, w, env.Hint)
 				}

@@ -68,12 +68,12 @@ func (s *Server) failureEnvelope(err error, start time.Time, sessionID string) R
 			hint = "The ref is not live in the active surface and no live element looks like the one it named. Take a new electron_snapshot or electron_find and use a ref from it."
 		}
 	}
-	hint = withoutPointersTo(hint, s.notOffered)
+	hint = mcpwire.WithoutPointersTo(hint, s.notOffered)
 	next := e.NextActions
 	if len(next) > 0 {
 		next = nil
 		for _, a := range e.NextActions {
-			if !namesNotOffered(a, s.notOffered) {
+			if !mcpwire.NamesNotOffered(a, s.notOffered) {
 				next = append(next, a)
 			}
 		}

@@ -47,7 +47,7 @@ func hostDescription(d Def, off func(string) bool) string {
 	if desc == "" {
 		desc = d.Desc
 	}
-	return withoutPointersTo(desc, off)
+	return mcpwire.WithoutPointersTo(desc, off)
 }
 
 // hostParams are parameter descriptions as tools/list carries them, by

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 )
 
 // paramCount counts the parameters of a tools/list and those that carry a
@@ -192,29 +193,11 @@ func TestDescriptionsPointOnlyToListedTools(t *testing.T) {
 			} else {
 				rest = ""
 			}
-			for _, w := range toolWord().FindAllString(rest, -1) {
+			for _, w := range mcpwire.ToolWords(rest) {
 				if _, registered := s.tools().defs[w]; registered && !listed[w] {
 					t.Errorf("%s: %s's description points to %s, which this tools/list lacks: %q", n, tl.Name, w, tl.Description)
 				}
 			}
-		}
-	}
-}
-
-// TestWithoutPointersTo: a sentence or clause that points to a tool that
-// is off goes; the first sentence and everything else stay.
-func TestWithoutPointersTo(t *testing.T) {
-	off := func(n string) bool { return n == "tool_off" || n == "tool_gone" }
-	for _, c := range []struct{ in, want string }{
-		{"Set text. Keys: tool_off; editors: tool_on.", "Set text. Editors: tool_on."},
-		{"Set text. Keys: tool_off; editors: tool_gone.", "Set text."},
-		{"Set text; verified. Several: tool_off. Retried.", "Set text; verified. Retried."},
-		{"Kill it, when tool_off cannot. More.", "Kill it, when tool_off cannot. More."},
-		{"Nothing to drop. See tool_on.", "Nothing to drop. See tool_on."},
-		{"One sentence", "One sentence"},
-	} {
-		if got := withoutPointersTo(c.in, off); got != c.want {
-			t.Errorf("withoutPointersTo(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tool
+package mcpwire
 
 import (
 	"regexp"
@@ -9,11 +9,11 @@ import (
 // toolWord finds the words of a description that may be tool names.
 var toolWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z0-9]+(?:_[a-z0-9]+)+\b`) })
 
-// withoutPointersTo drops, from every sentence after the first, the
+// WithoutPointersTo drops, from every sentence after the first, the
 // clauses ("; ") that name a tool that is off, and a sentence left with
 // none.
-func withoutPointersTo(desc string, off func(string) bool) string {
-	names := func(s string) bool { return namesNotOffered(s, off) }
+func WithoutPointersTo(desc string, off func(string) bool) string {
+	names := func(s string) bool { return NamesNotOffered(s, off) }
 	sentences := strings.SplitAfter(desc, ". ")
 	out := sentences[:1]
 	changed := false
@@ -46,14 +46,18 @@ func withoutPointersTo(desc string, off func(string) bool) string {
 	return strings.TrimSpace(strings.Join(out, ""))
 }
 
-// namesNotOffered says whether text (a next action: a tool name, or a
+// NamesNotOffered says whether text (a next action: a tool name, or a
 // sentence that starts with one) names a tool that off says is not
 // offered.
-func namesNotOffered(text string, off func(string) bool) bool {
-	for _, w := range toolWord().FindAllString(text, -1) {
+func NamesNotOffered(text string, off func(string) bool) bool {
+	for _, w := range ToolWords(text) {
 		if off(w) {
 			return true
 		}
 	}
 	return false
 }
+
+// ToolWords lists the words of text that may be tool names (snake_case
+// words).
+func ToolWords(text string) []string { return toolWord().FindAllString(text, -1) }
