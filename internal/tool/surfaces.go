@@ -6,7 +6,6 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/mainproc"
-	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -53,11 +52,11 @@ func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surface.Listing, er
 // what each root surface is; without one, or when it cannot tell, the
 // roots stay as CDP saw them (ADR-029: other).
 func classifyRoots(ctx context.Context, c *Call, l *surface.Listing) {
-	url, ids := c.Session.InspectorURL, l.Roots()
-	if url == "" || len(ids) == 0 {
+	ids := l.Roots()
+	if c.Session.InspectorURL == "" || len(ids) == 0 {
 		return
 	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
+	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
 		return
 	}
