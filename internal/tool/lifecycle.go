@@ -112,7 +112,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 
 func (a *launchArgs) validate() error {
 	if a.Grid != "" || a.Capabilities != nil {
-		return a.validateGrid()
+		return a.CheckGrid()
 	}
 	return a.LaunchArgs.Check()
 }
