@@ -13,7 +13,7 @@ import (
 // se:cdp endpoint with the pool in flat mode (ADR-025): the grid proxies
 // one browser WebSocket. electron_stop, electron_force_kill and the
 // server's exit delete the grid session.
-func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunchedFrom string) (*launchResult, error) {
+func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunchedFrom string) (*assemble.Launched, error) {
 	s := c.Server
 	gs, err := assemble.Grid(ctx, assemblyEnv(c), assemble.GridSpec{URL: a.Grid, Allow: s.cfg.AllowRemote, Header: s.cfg.RemoteHeaders,
 		Capabilities: grid.AlwaysMatch(a.Capabilities, a.ExecutablePath, a.Args), Timeout: session.Millis(a.TimeoutMs, 5*time.Minute), Steps: c.Steps})
@@ -22,7 +22,7 @@ func launchGrid(ctx context.Context, c *Call, a *launchArgs, replaced, relaunche
 	}
 	sess := gs.Session
 	s.owners.Set(sess.ID, ownerOf(ctx))
-	res, err := readyResult(ctx, c, sess, session.Millis(a.ReadyTimeoutMs, 15*time.Second))
+	res, err := assemble.ReadyResult(ctx, assemblyEnv(c), sess, session.Millis(a.ReadyTimeoutMs, 15*time.Second), s.capabilities())
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
 	}
