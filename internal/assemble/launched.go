@@ -82,6 +82,16 @@ func Windows(ctx context.Context, sess *session.Session, probe bool) ([]session.
 	})
 }
 
+// WindowList lists the window roots with their visibility and focus
+// (Windows with probe) and the active window.
+func WindowList(ctx context.Context, sess *session.Session) (*session.WindowList, error) {
+	wins, active, err := Windows(ctx, sess, true)
+	if err != nil {
+		return nil, err
+	}
+	return &session.WindowList{Windows: wins, ActiveWindowID: active, Count: len(wins)}, nil
+}
+
 // WindowOf maps a target a dialog opened on to its window root.
 func WindowOf(sess *session.Session) func(string) string {
 	return func(id string) string {

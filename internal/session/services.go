@@ -9,6 +9,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
 	"github.com/understudy-dev/understudy/internal/network"
+	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/svc"
 	"github.com/understudy-dev/understudy/internal/target"
 )
@@ -116,4 +117,22 @@ func (s *Session) Instrument(ctx context.Context) (*mainproc.Instrument, error) 
 		return nil, err
 	}
 	return Attach(s, mainproc.InstrumentKey, mainproc.NewInstrument(ctx, url))
+}
+
+// SurfaceListing lists the session's surfaces (surface.Registry.Listing)
+// with the kinds of the roots the main process tells, when the session has
+// its inspector (mainproc.ClassifyRoots); without one the roots stay as
+// CDP saw them (ADR-029: other).
+func (s *Session) SurfaceListing(ctx context.Context) (*surface.Listing, error) {
+	l, err := s.Surfaces.Listing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.InspectorURL == "" || len(l.Roots()) == 0 {
+		return l, nil
+	}
+	if conn, err := s.MainConn(ctx); err == nil {
+		mainproc.ClassifyRoots(ctx, conn, l)
+	}
+	return l, nil
 }

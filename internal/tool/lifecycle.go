@@ -176,11 +176,7 @@ func stop(ctx context.Context, c *Call, a *stopArgs) (*session.Stopped, error) {
 }
 
 func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error) {
-	if err := c.Session.ForceKill(); err != nil {
-		return nil, err
-	}
-	c.Server.dropSession(c.Session.ID)
-	return &session.Killed{Killed: true}, nil
+	return c.Session.Kill(func() { c.Server.dropSession(c.Session.ID) })
 }
 
 type discoverArgs struct {
