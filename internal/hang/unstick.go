@@ -11,23 +11,6 @@ import (
 // NavigationsKey names the session's watch of window navigations.
 var NavigationsKey = svc.New[*Navigations]("navigation watch")
 
-// StartProbes writes a probe (a trivial Runtime.evaluate) on the socket of
-// each of targets, ahead of the call's own commands; a target whose socket
-// or probe fails is left out.
-func StartProbes(ctx context.Context, sess *session.Session, targets []string) []Probe {
-	var probes []Probe
-	for _, id := range targets {
-		conn, err := sess.Pool.Conn(ctx, id)
-		if err != nil {
-			continue
-		}
-		if p, err := nav.On(conn).StartProbe(ctx); err == nil {
-			probes = append(probes, Probe{Target: id, Probe: p})
-		}
-	}
-	return probes
-}
-
 // Unstick makes way for a reload, history move or navigation in a window
 // whose renderer is stuck in a script: an out-of-process frame of the
 // window found unresponsive has its script ended on its own target, and

@@ -45,7 +45,16 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 	if window == "" {
 		return out, func() {}
 	}
-	probes := hang.StartProbes(ctx, sess, targets)
+	var probes []hang.Probe
+	for _, id := range targets {
+		conn, err := sess.Pool.Conn(ctx, id)
+		if err != nil {
+			continue
+		}
+		if p, err := nav.On(conn).StartProbe(ctx); err == nil {
+			probes = append(probes, hang.Probe{Target: id, Probe: p})
+		}
+	}
 	dialogOpen := func(window string) bool { return assemble.OpenDialog(sess, window) != nil }
 	return hang.Watch(ctx, sess, navsOf(sess), window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
 		return hang.Unresponsive(sess, d.Name, window, stuck, surface, waited)
