@@ -9,5 +9,6 @@
 // is the a11y_audit tool's whole audit: one surface, or every surface of
 // the active window merged ([Combined]), through the session's surfaces
 // as internal/tool adapts them ([Surfaces]); the tool's arguments
-// ([Request], with [Rules] and Check) and its [Report] are here too.
+// ([Request], with [Rules] and Check) and its [Report] are here too, and
+// the [Cache] that keeps the engine a server loaded.
 package a11y

@@ -28,6 +28,27 @@ func TestLaunchArgsCheck(t *testing.T) {
 	}
 }
 
+func TestLaunchArgsCheckGrid(t *testing.T) {
+	const hub = "http://127.0.0.1:4444"
+	for _, c := range []struct {
+		name  string
+		a     LaunchArgs
+		field string
+	}{
+		{"grid", LaunchArgs{Grid: hub, Capabilities: map[string]any{"browserName": "chrome"}}, ""},
+		{"capabilities alone", LaunchArgs{Capabilities: map[string]any{}}, "capabilities"},
+		{"relaunch", LaunchArgs{Grid: hub, Relaunch: true}, "relaunch"},
+		{"dev launch", LaunchArgs{Grid: hub, Main: "main.js"}, "main"},
+		{"env", LaunchArgs{Grid: hub, Cwd: "/tmp"}, "env"},
+		{"timeout", LaunchArgs{Grid: hub, TimeoutMs: 600001}, "timeoutMs"},
+		{"ready timeout", LaunchArgs{Grid: hub, ReadyTimeoutMs: 300001}, "readyTimeoutMs"},
+		{"not a grid URL", LaunchArgs{Grid: "ftp://x"}, "grid"},
+		{"chromeOptions", LaunchArgs{Grid: hub, Capabilities: map[string]any{"goog:chromeOptions": 1}}, "capabilities"},
+	} {
+		errstest.CheckField(t, c.name, c.a.CheckGrid(), c.field)
+	}
+}
+
 func TestAttachArgsCheck(t *testing.T) {
 	for _, c := range []struct {
 		name string

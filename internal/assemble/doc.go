@@ -13,6 +13,7 @@
 // DiscoverArgs: their JSON names, descriptions and Check), keeps a
 // launch's arguments in the session for a relaunch and finds them again
 // (LaunchArgs.Keep, RelaunchArgs), and makes room for a new session by
-// cleaning up ended ones (ReplaceDead). internal/tool calls it; it knows
-// no tool by name.
+// cleaning up ended ones (ReplaceDead). A launch or an attach answers
+// Launched (ReadyResult, Attached.Result); Windows lists the window roots
+// with the dialog that blocks each (OpenDialog). internal/tool calls it.
 package assemble

@@ -7,6 +7,7 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/browser"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/grid"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -52,6 +53,26 @@ func (a *LaunchArgs) Check() error {
 		return errs.BadArg("readyTimeoutMs", "must be between 0 and 300000")
 	}
 	return nil
+}
+
+// CheckGrid validates the arguments of a launch on a Selenium Grid 4
+// (Grid or Capabilities set; ADR-027).
+func (a *LaunchArgs) CheckGrid() error {
+	switch {
+	case a.Grid == "":
+		return errs.BadArg("capabilities", "capabilities go with grid (a Selenium Grid URL)")
+	case a.Relaunch:
+		return errs.BadArg("relaunch", "relaunch starts a local app; for a grid, call electron_launch {grid, capabilities} again")
+	case a.Main != "" || a.ElectronPath != "":
+		return errs.BadArg("main", "a dev launch (main, electronPath) runs here, not on a grid; pass the app as capabilities goog:chromeOptions.binary")
+	case len(a.Env) > 0 || a.Cwd != "":
+		return errs.BadArg("env", "env and cwd are the grid node's; set them where the node runs")
+	case a.TimeoutMs < 0 || a.TimeoutMs > 600000:
+		return errs.BadArg("timeoutMs", "must be between 0 and 600000")
+	case a.ReadyTimeoutMs < 0 || a.ReadyTimeoutMs > 300000:
+		return errs.BadArg("readyTimeoutMs", "must be between 0 and 300000")
+	}
+	return grid.CheckTarget(a.Grid, a.Capabilities)
 }
 
 // ReadyTimeout is how long to wait for a ready renderer (default 15 s).

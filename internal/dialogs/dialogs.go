@@ -380,3 +380,15 @@ func (l *Log) During(ctx context.Context, window func() string, windowOf func(ta
 	}()
 	return out, func() { cancel(); <-done }
 }
+
+// Opened is a JavaScript dialog (alert, confirm, prompt, beforeunload)
+// that input opened, as the action that opened it answers: the page waits
+// for an answer, and Note says what to do (or that the armed policy
+// answered it).
+type Opened struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	URL           string `json:"url,omitempty"`
+	DefaultPrompt string `json:"default_prompt,omitempty"`
+	Note          string `json:"note"`
+}

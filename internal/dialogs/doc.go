@@ -8,6 +8,7 @@
 // electron_dialog_handler's parameters and result (JSON names,
 // descriptions, [Request.Check]); [Event.Blocking] is the error of the
 // dispatcher's DIALOG_OPEN gate and [Log.During] its watch of a running
-// call. Which calls a dialog blocks, and where they act, is internal/tool's
+// call; [Opened] is the dialog input opened, as the action answers it.
+// Which calls a dialog blocks, and where they act, is internal/tool's
 // (from each tool's declared effects).
 package dialogs

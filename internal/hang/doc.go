@@ -11,5 +11,7 @@
 // script the caller ends to make way for a reload or a navigation.
 // [Targets] says which renderers a call probes and [Unresponsive] is what
 // it answers when one is stuck (PAGE_UNRESPONSIVE with its ways out);
-// writing the probes and ending a stuck script are the caller's.
+// writing the probes is the caller's (a click's probe leaves from tool
+// through nav); [Unstick] ends a stuck script to make way for a navigation
+// (the caller says which windows a dialog holds).
 package hang

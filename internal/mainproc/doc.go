@@ -11,5 +11,6 @@
 // the operations that answer them ([InvokeArgs.Invoke], [Instrument.ReadIPC],
 // [Instrument.ReadNotifications], …) return the result types the tools
 // send; IPC events name their surface from the session's window roots
-// ([Instrument.NameSurfaces]).
+// ([Instrument.NameSurfaces]); [ClassifyRoots] gives a surface listing
+// the kinds of its roots.
 package mainproc

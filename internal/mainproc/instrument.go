@@ -12,6 +12,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/agentjs"
 	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/svc"
 )
 
@@ -559,4 +560,23 @@ func LaunchShim(realMain string) string {
 	return "'use strict';\n// understudy launch-time instrumentation (docs/electron.md): fixed hooks, then the app's main.\n" +
 		"(" + agentJS + ")({ op: 'launch' }, require);\n" +
 		"import(require('url').pathToFileURL(" + string(q) + ").href).catch((e) => { console.error(e); process.exit(1); });\n"
+}
+
+// ClassifyRoots asks the main process what each root surface of l is
+// (Kinds) and sets their kinds; when it cannot tell, the roots stay as CDP
+// saw them (ADR-029: other).
+func ClassifyRoots(ctx context.Context, c *cdp.Conn, l *surface.Listing) {
+	ids := l.Roots()
+	if len(ids) == 0 {
+		return
+	}
+	kinds, err := Kinds(ctx, c, ids)
+	if err != nil {
+		return
+	}
+	roots := make(map[string]surface.RootKind, len(kinds))
+	for id, k := range kinds {
+		roots[id] = surface.RootKind{WebContentsID: k.WebContentsID, Kind: k.Kind, WindowID: k.WindowID}
+	}
+	l.Classify(roots)
 }

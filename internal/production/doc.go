@@ -6,4 +6,5 @@
 // debugging switches understudy launches with (--inspect, SIGUSR1,
 // --remote-debugging-port). Everything is read in bounded chunks; an
 // archive is never read whole. It is pure Go: no Node, no platform tools.
+// [Request] (with Check) is production_validate's arguments.
 package production

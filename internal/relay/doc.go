@@ -8,7 +8,8 @@
 // listen address, an optional token); [Relay.Start] connects upstream and
 // listens, [Relay.HTTPURL] and [Relay.WSURL] are what clients take, and
 // [Relay.Close] ends it (never the browser). [Relay.Serve] does Start, waits
-// for its context and closes.
+// for its context and closes. [Opener] starts one for a session's life and
+// [Relay.Shared] is what electron_relay_endpoint answers.
 //
 // How it works. The relay answers the browser-level protocol itself, so that
 // every client sees one consistent browser: Browser.getVersion,

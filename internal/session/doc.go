@@ -15,5 +15,13 @@
 // they drive: [Session.SwitchWindow], [Session.Navigate],
 // [Session.OpenWindowFor], [Session.CloseWindowFor], [Session.GoBack],
 // [Session.GoForward] and [Session.Reload]; a page stuck in a script is
-// ended first by the [Unstick] the caller passes.
+// ended first by the [Unstick] the caller passes. A session holds its
+// app-state services from their first use ([Session.Network],
+// [Session.Clock], [Session.Emulation] with [Session.Emulate], and the
+// main-process inspector: [Session.MainConn], [Session.Instrument]); its
+// surfaces are listed with the root kinds the main process tells
+// ([Session.SurfaceListing]). electron_status's and electron_info's results
+// are here ([Report], [Session.Info]) with the [Capabilities] matrix's type
+// (the flags are set, beside the tests that prove them, in internal/tool)
+// and what proves each Electron-specific capability ([ElectronProofs]).
 package session

@@ -116,6 +116,16 @@ type Killed struct {
 	Killed bool `json:"killed"`
 }
 
+// Kill kills the app's processes now (ForceKill) and drops the session
+// with drop.
+func (s *Session) Kill(drop func()) (*Killed, error) {
+	if err := s.ForceKill(); err != nil {
+		return nil, err
+	}
+	drop()
+	return &Killed{Killed: true}, nil
+}
+
 // Status is one session as electron_status shows it.
 type Status struct {
 	SessionID       string `json:"session_id"`

@@ -15,19 +15,7 @@ func registerA11y(s *Server) {
 	}, a11yAudit)
 }
 
-func (s *Server) axe() (*a11y.Engine, error) {
-	s.axeEng.mu.Lock()
-	defer s.axeEng.mu.Unlock()
-	if s.axeEng.eng != nil {
-		return s.axeEng.eng, nil
-	}
-	eng, err := a11y.Load(s.cfg.AxeCore)
-	if err != nil {
-		return nil, err
-	}
-	s.axeEng.eng = eng
-	return eng, nil
-}
+func (s *Server) axe() (*a11y.Engine, error) { return s.axeEng.Get(s.cfg.AxeCore) }
 
 // The arguments, their check, the result and the audit of several
 // surfaces are internal/a11y's (request.go, run.go).

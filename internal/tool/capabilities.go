@@ -1,43 +1,16 @@
 package tool
 
+import "github.com/understudy-dev/understudy/internal/session"
+
 // capabilities is the matrix electron_launch, electron_attach and
-// electron_info report. A flag is true only when a test in this repository
-// proves it against a real browser; the test named beside each true flag is
-// that proof. Anything not built yet is false, never a guess.
-type capabilities struct {
-	Transport                string     `json:"transport"`
-	Launch                   bool       `json:"launch"`
-	DevLaunch                bool       `json:"devLaunch"`
-	Attach                   bool       `json:"attach"`
-	Windows                  bool       `json:"windows"`
-	Navigate                 bool       `json:"navigate"`
-	SupportsSurfaceTargeting bool       `json:"supportsSurfaceTargeting"`
-	Snapshot                 bool       `json:"snapshot"`
-	Find                     bool       `json:"find"`
-	ElementReads             bool       `json:"elementReads"`
-	Click                    bool       `json:"click"`
-	Keys                     bool       `json:"keys"`
-	Interaction              bool       `json:"interaction"`
-	ClickAtPoint             bool       `json:"clickAtPoint"`
-	DragReorder              bool       `json:"dragReorder"`
-	Waits                    bool       `json:"waits"`
-	Expectations             bool       `json:"expectations"`
-	Inject                   bool       `json:"inject"`
-	RendererEval             bool       `json:"rendererEval"`
-	MainEval                 bool       `json:"mainEval"`
-	Screenshots              bool       `json:"screenshots"`
-	Console                  bool       `json:"console"`
-	Dialogs                  bool       `json:"dialogs"`
-	Network                  bool       `json:"network"`
-	Relay                    bool       `json:"relay"`
-	EvalAllowed              evalPolicy `json:"evalAllowed"`
-}
+// electron_info report (session.Capabilities). A flag is true only when a
+// test in this repository proves it against a real browser; the test named
+// beside each true flag is that proof. Anything not built yet is false,
+// never a guess.
+type capabilities = session.Capabilities
 
 // evalPolicy says which eval tools the operator allows.
-type evalPolicy struct {
-	Main     bool `json:"main"`
-	Renderer bool `json:"renderer"`
-}
+type evalPolicy = session.EvalPolicy
 
 func (s *Server) capabilities() capabilities {
 	return capabilities{

@@ -4,12 +4,7 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/clock"
-	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
 )
-
-// clockKey names the session"s clock.
-var clockKey = svc.New[*clock.Clock]("clock")
 
 func registerClock(s *Server) {
 	define(s, Def{
@@ -54,13 +49,6 @@ func registerClock(s *Server) {
 	}, clockStatus)
 }
 
-func clockOf(sess *session.Session) (*clock.Clock, error) {
-	return session.Attach(sess, clockKey, func(life context.Context) (*clock.Clock, func() error, error) {
-		k := clock.New(life, sess.Pool)
-		return k, k.Close, nil
-	})
-}
-
 // The arguments, checks and result are internal/clock's (ops.go).
 
 type clockTimeArgs struct {
@@ -84,66 +72,44 @@ type clockMsArgs struct {
 
 func (a *clockMsArgs) validate() error { return a.Span.Check() }
 
-func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
+// onClock runs op on the session's clock (session.Clock, created on first
+// use).
+func onClock(c *Call, op func(k *clock.Clock) (*clock.Result, error)) (*clock.Result, error) {
+	k, err := c.Session.Clock()
 	if err != nil {
 		return nil, err
 	}
-	return k.InstallAt(ctx, a.InstallOptions)
+	return op(k)
+}
+
+func clockInstall(ctx context.Context, c *Call, a *clockInstallArgs) (*clock.Result, error) {
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.InstallAt(ctx, a.InstallOptions) })
 }
 
 func clockSetTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.Freeze(ctx, a.TimeArg)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.Freeze(ctx, a.TimeArg) })
 }
 
 func clockSetSystemTime(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.SetSystemTime(ctx, a.TimeArg)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.SetSystemTime(ctx, a.TimeArg) })
 }
 
 func clockAdvance(ctx context.Context, c *Call, a *clockMsArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.Jump(ctx, a.Span)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.Jump(ctx, a.Span) })
 }
 
 func clockRunFor(ctx context.Context, c *Call, a *clockMsArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.RunFor(ctx, a.Span)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.RunFor(ctx, a.Span) })
 }
 
 func clockPause(ctx context.Context, c *Call, a *clockTimeArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.PauseAt(ctx, a.TimeArg)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.PauseAt(ctx, a.TimeArg) })
 }
 
 func clockResume(ctx context.Context, c *Call, _ *noArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.Resume(ctx)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.Resume(ctx) })
 }
 
 func clockStatus(ctx context.Context, c *Call, _ *noArgs) (*clock.Result, error) {
-	k, err := clockOf(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	return k.Report(ctx)
+	return onClock(c, func(k *clock.Clock) (*clock.Result, error) { return k.Report(ctx) })
 }

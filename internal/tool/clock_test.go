@@ -94,11 +94,11 @@ func TestClockJoinsNewWindowsAndForgetsClosedOnes(t *testing.T) {
 	top := e.surfaceByURL("/index.html")
 	e.surfaceByURL("/cross2.html") // every fixture frame is there: the base count holds still
 	sess := e.srv.sessions.List()[0]
-	k, err := clockOf(sess)
+	k, err := sess.Clock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	book, err := emulationBook(sess)
+	book, err := sess.Emulation()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/dialogs"
 	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
 )
 
 // A JavaScript dialog (alert, confirm, prompt, beforeunload) stops its page
@@ -23,12 +22,6 @@ func registerDialogs(s *Server) {
 		Short:   "Answer alert, confirm and prompt dialogs (open and later ones) or read them; an open one blocks its page.",
 		Desc:    "Answer JavaScript dialogs (alert, confirm, prompt, beforeunload) and read the ones the app opened. A dialog stops its page until it is answered. action accept or dismiss answers every dialog open now (of type, when given) and arms the same answer for the dialogs that open later (oneShot: only the next one); promptText is what a prompt is accepted with; action off disarms; without action the call only reads. Returns the armed policy, what this call answered (answered_now), the dialogs seen (events, each with seq, type, message, window_id, open, and how it was answered), next_since for the next read, and open (dialogs still waiting). since, limit (default 50, max 200) and type filter the events; clear forgets those read. While a dialog is open, every tool that needs that window's page answers DIALOG_OPEN at once (naming the dialog); dialogs are not answered unless you answer them or arm a policy.",
 	}, dialogHandler)
-}
-
-// listenerOf is assemble.Listener: the session's T under k, listening to
-// every socket of the session's pool.
-func listenerOf[T assemble.SocketListener](sess *session.Session, k svc.Key[T], create func() T) T {
-	return assemble.Listener(sess, k, create)
 }
 
 type dialogArgs struct {
@@ -54,22 +47,6 @@ func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogs.Handle
 // is answered with DIALOG_OPEN.
 const dialogGrace = 1500 * time.Millisecond
 
-// windowOf maps a target a dialog opened on to its window root.
-func windowOf(sess *session.Session) func(string) string {
-	return func(id string) string {
-		if w, ok := sess.Surfaces.WindowOf(id); ok {
-			return w
-		}
-		return id
-	}
-}
-
-// openDialog is the oldest dialog waiting for an answer in window (any
-// window when ""), or nil.
-func openDialog(sess *session.Session, window string) *dialogs.Event {
-	return assemble.Dialogs(sess).Open(window, windowOf(sess))
-}
-
 // dialogTarget is the window a tool call acts on: the active window, or
 // every window ("") for a call that acts in them all.
 func dialogTarget(sess *session.Session, d Def) string {
@@ -86,7 +63,7 @@ func dialogBlocks(sess *session.Session, t Def) error {
 	if t.Effects.Page == pageFree {
 		return nil
 	}
-	d := openDialog(sess, dialogTarget(sess, t))
+	d := assemble.OpenDialog(sess, dialogTarget(sess, t))
 	if d == nil {
 		return nil
 	}
@@ -97,7 +74,7 @@ func dialogBlocks(sess *session.Session, t Def) error {
 // where it acts.
 func dialogOpenError(sess *session.Session, name string, d *dialogs.Event) error {
 	sid, _ := sess.Surfaces.SurfaceOf(d.WindowID)
-	return d.Blocking(name, windowOf(sess)(d.WindowID), sid)
+	return d.Blocking(name, assemble.WindowOf(sess)(d.WindowID), sid)
 }
 
 // dialogDuring watches a running call (dialogs.Log.During): when a
@@ -108,6 +85,6 @@ func dialogDuring(ctx context.Context, sess *session.Session, t Def) (<-chan err
 	if t.Effects.Page == pageFree {
 		return make(chan error, 1), func() {}
 	}
-	return assemble.Dialogs(sess).During(ctx, func() string { return dialogTarget(sess, t) }, windowOf(sess), dialogGrace,
+	return assemble.Dialogs(sess).During(ctx, func() string { return dialogTarget(sess, t) }, assemble.WindowOf(sess), dialogGrace,
 		func(d *dialogs.Event) error { return dialogOpenError(sess, t.Name, d) })
 }

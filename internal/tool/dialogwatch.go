@@ -6,21 +6,15 @@ import (
 	capt "github.com/understudy-dev/understudy/internal/capture"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
+	"github.com/understudy-dev/understudy/internal/dialogs"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // Input that opens a JavaScript dialog: the page stops until it is
 // answered, so the tool answers at once with dialog_opened.
 
-// dialogOpened is a JavaScript dialog (alert, confirm, prompt,
-// beforeunload) that input opened.
-type dialogOpened struct {
-	Type          string `json:"type"`
-	Message       string `json:"message"`
-	URL           string `json:"url,omitempty"`
-	DefaultPrompt string `json:"default_prompt,omitempty"`
-	Note          string `json:"note"`
-}
+// dialogOpened is a JavaScript dialog that input opened (dialogs.Opened).
+type dialogOpened = dialogs.Opened
 
 // watchDialogs runs input that may open a JavaScript dialog. The page then
 // stops until the dialog is answered, and so does the reply to the input

@@ -3,9 +3,7 @@ package tool
 import (
 	"context"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/mainproc"
-	"github.com/understudy-dev/understudy/internal/session"
 )
 
 // Main-process tools of issue 17 (stand-in, unverified on real Electron;
@@ -35,15 +33,6 @@ func registerElectronDeep(s *Server) {
 	}, nativeMenuInvoke)
 }
 
-// inspectorOf is the session's main-process inspector URL, or
-// TRANSPORT_UNSUPPORTED saying how to get one.
-func inspectorOf(c *Call) (string, error) {
-	if url := c.Session.InspectorURL; url != "" {
-		return url, nil
-	}
-	return "", errs.New(errs.TransportUnsupported, "session %s has no main-process inspector (launch with main, attach with inspectorPort, or electron_inject)", c.Session.ID)
-}
-
 type ipcInvokeArgs struct {
 	Common
 	mainproc.InvokeArgs
@@ -52,11 +41,7 @@ type ipcInvokeArgs struct {
 func (a *ipcInvokeArgs) validate() error { return a.InvokeArgs.Check() }
 
 func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.InvokeResult, error) {
-	url, err := inspectorOf(c)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
+	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -64,11 +49,7 @@ func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.Invoke
 }
 
 func nativeMenu(ctx context.Context, c *Call, _ *noArgs) (*mainproc.MenuResult, error) {
-	url, err := inspectorOf(c)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
+	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +64,7 @@ type menuItemArgs struct {
 func (a *menuItemArgs) validate() error { return a.MenuItemArgs.Check() }
 
 func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuItemResult, error) {
-	url, err := inspectorOf(c)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
+	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +72,7 @@ func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.Me
 }
 
 func nativeMenuInvoke(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuInvokeResult, error) {
-	url, err := inspectorOf(c)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
+	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -162,16 +135,6 @@ func registerElectronInstrument(s *Server) {
 	}, nativeTrayInvoke)
 }
 
-// instrumentOf is the session's main-process instrumentation (its own
-// inspector connection and lease; restored when the session closes).
-func instrumentOf(ctx context.Context, c *Call) (*mainproc.Instrument, error) {
-	url, err := inspectorOf(c)
-	if err != nil {
-		return nil, err
-	}
-	return session.Attach(c.Session, mainproc.InstrumentKey, mainproc.NewInstrument(ctx, url))
-}
-
 type ipcCaptureStartArgs struct {
 	Common
 	mainproc.IPCCaptureArgs
@@ -180,7 +143,7 @@ type ipcCaptureStartArgs struct {
 func (a *ipcCaptureStartArgs) validate() error { return a.IPCCaptureArgs.Check() }
 
 func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*mainproc.IPCCaptureStartResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +158,7 @@ type ipcCapturedArgs struct {
 func (a *ipcCapturedArgs) validate() error { return a.IPCCapturedArgs.Check() }
 
 func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*mainproc.IPCCapturedResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +166,7 @@ func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*mainproc.IP
 }
 
 func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*mainproc.IPCCapturedResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +181,7 @@ type ipcStubArgs struct {
 func (a *ipcStubArgs) validate() error { return a.IPCStubArgs.Check() }
 
 func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*mainproc.IPCStubResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +194,7 @@ type notificationsStartArgs struct {
 }
 
 func notificationsStart(ctx context.Context, c *Call, a *notificationsStartArgs) (*mainproc.NotificationsStartResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +210,7 @@ func notificationsStop(ctx context.Context, c *Call, _ *noArgs) (*mainproc.Notif
 }
 
 func notifications(ctx context.Context, c *Call, stop bool) (*mainproc.NotificationsResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +218,7 @@ func notifications(ctx context.Context, c *Call, stop bool) (*mainproc.Notificat
 }
 
 func nativeTrays(ctx context.Context, c *Call, _ *noArgs) (*mainproc.TraysResult, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +233,7 @@ type trayInvokeArgs struct {
 func (a *trayInvokeArgs) validate() error { return a.TrayInvokeArgs.Check() }
 
 func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*mainproc.TrayFired, error) {
-	in, err := instrumentOf(ctx, c)
+	in, err := c.Session.Instrument(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -5,14 +5,7 @@ import (
 	"strings"
 
 	"github.com/understudy-dev/understudy/internal/emulation"
-	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
-	"github.com/understudy-dev/understudy/internal/target"
 )
-
-// emulationKey names the session"s emulation.
-var emulationKey = svc.New[*emulation.Book]("emulation")
 
 func registerEmulation(s *Server) {
 	define(s, Def{
@@ -38,61 +31,16 @@ type emulationSetArgs struct {
 
 func (a *emulationSetArgs) validate() error { return a.Settings.Check() }
 
-// emulationBook is the session's record of what each window was given.
-func emulationBook(sess *session.Session) (*emulation.Book, error) {
-	return session.Attach(sess, emulationKey, func(context.Context) (*emulation.Book, func() error, error) {
-		b := emulation.NewBook()
-		// ADR-008: a window's record goes when its target does.
-		unwatch := sess.Pool.Watch(func(ch target.Change) {
-			if ch.Kind == target.Destroyed {
-				b.Forget(ch.Target.ID)
-			}
-		})
-		return b, func() error { unwatch(); return nil }, nil
-	})
-}
-
 func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulation.Result, error) {
-	return applyEmulation(ctx, c, a.Settings.Onto)
+	return c.Session.Emulate(ctx, a.Settings.Onto)
 }
 
 func emulationReset(ctx context.Context, c *Call, _ *noArgs) (*emulation.Result, error) {
-	return applyEmulation(ctx, c, emulation.Cleared)
+	return c.Session.Emulate(ctx, emulation.Cleared)
 }
 
-// applyEmulation changes the active window's emulation (Book.Change), after
-// the book forgot the windows the pool no longer knows.
-func applyEmulation(ctx context.Context, c *Call, next func(emulation.State) emulation.State) (*emulation.Result, error) {
-	book, err := emulationBook(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	book.Prune(func(w string) bool { _, ok := c.Session.Pool.Known(w); return ok })
-	id := c.Session.Surfaces.ActiveWindow()
-	if id == "" {
-		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
-	}
-	conn, err := c.Session.Pool.Conn(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return book.Change(ctx, conn, id, next)
-}
-
-// emulatedViewport is the viewport emulated in window (a page or webview
-// target id), or nil: screenshots and snapshots report it, so an agent
-// knows the image and the layout are the emulated size, not the window's.
+// emulatedViewport is the viewport emulated in window, or nil
+// (Session.EmulatedViewport).
 func emulatedViewport(c *Call, window string) *emulation.Viewport {
-	if window == "" {
-		return nil
-	}
-	book, err := emulationBook(c.Session)
-	if err != nil {
-		return nil
-	}
-	if vp := book.Get(window).Viewport; vp != nil {
-		v := *vp
-		return &v
-	}
-	return nil
+	return c.Session.EmulatedViewport(window)
 }

@@ -57,7 +57,7 @@ func TestClockBeforeFirstScriptOfNewWindows(t *testing.T) {
 	if st := sess.Pool.Stats(); st.Holds != 1 || st.ChildAttach == 0 {
 		t.Fatalf("with the clock installed the pool has %+v, want 1 hold and OOPIFs held", st)
 	}
-	k, err := clockOf(sess)
+	k, err := sess.Clock()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,19 +4,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/hang"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
 )
-
-// navWatchKey names the session's watch of window navigations.
-var navWatchKey = svc.New[*hang.Navigations]("navigation watch")
 
 // navsOf is the session's watch of window navigations, listening to every
 // socket of its pool from the first page call on.
 func navsOf(sess *session.Session) *hang.Navigations {
-	return listenerOf(sess, navWatchKey, hang.NewNavigations)
+	return assemble.Listener(sess, hang.NavigationsKey, hang.NewNavigations)
 }
 
 // A renderer stuck in a script (while(true){}) answers nothing: without a
@@ -58,38 +55,15 @@ func hangDuring(ctx context.Context, sess *session.Session, d Def, surface strin
 			probes = append(probes, hang.Probe{Target: id, Probe: p})
 		}
 	}
-	dialogOpen := func(window string) bool { return openDialog(sess, window) != nil }
+	dialogOpen := func(window string) bool { return assemble.OpenDialog(sess, window) != nil }
 	return hang.Watch(ctx, sess, navsOf(sess), window, probes, dialogOpen, func(stuck string, waited time.Duration) error {
 		return hang.Unresponsive(sess, d.Name, window, stuck, surface, waited)
 	})
 }
 
 // unstick makes way for a reload, history move or navigation in a window
-// whose renderer is stuck in a script: an out-of-process frame of the
-// window found unresponsive has its script ended on its own target, and
-// when the window was found unresponsive, or answers no probe within a
-// second, its script is ended (Runtime.terminateExecution) so the
-// document can be replaced. It reports whether it ended one.
+// whose renderer is stuck in a script (hang.Unstick); a window a dialog
+// holds is left to the navigation, which answers it.
 func unstick(ctx context.Context, c *Call, window string, w nav.Window) bool {
-	hung := hang.Of(c.Session)
-	stopped := false
-	if frame := hung.FrameIn(window); frame != "" {
-		// A frame's renderer is its own process: the window's
-		// terminateExecution does not reach it.
-		if conn, err := c.Session.Pool.Conn(ctx, frame); err == nil && nav.On(conn).Interrupt(ctx) == nil {
-			stopped = true
-		}
-		hung.Clear(frame)
-	}
-	if !hung.Is(window) && w.Responsive(ctx, hang.Again) {
-		return stopped
-	}
-	if openDialog(c.Session, window) != nil {
-		return stopped // a dialog, not a script: the navigation answers it
-	}
-	if err := w.Interrupt(ctx); err != nil {
-		return stopped
-	}
-	hung.Clear(window)
-	return true
+	return hang.Unstick(ctx, c.Session, window, w, func(window string) bool { return assemble.OpenDialog(c.Session, window) != nil })
 }

@@ -1,10 +1,7 @@
 package tool
 
 import (
-	"cmp"
 	"context"
-	"os"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/browser"
@@ -68,7 +65,7 @@ func registerLifecycle(s *Server) {
 	}, doctorTool)
 }
 
-func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) {
+func launch(ctx context.Context, c *Call, a *launchArgs) (*assemble.Launched, error) {
 	s := c.Server
 	relaunchedFrom := ""
 	if a.Relaunch {
@@ -96,7 +93,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 	}
 	s.owners.Set(sess.ID, ownerOf(ctx))
 	a.Keep(sess)
-	res, err := readyResult(ctx, c, sess, a.ReadyTimeout())
+	res, err := assemble.ReadyResult(ctx, assemblyEnv(c), sess, a.ReadyTimeout(), s.capabilities())
 	if err == nil {
 		err = publish(c, sess, !a.AllowMultiple)
 	}
@@ -112,7 +109,7 @@ func launch(ctx context.Context, c *Call, a *launchArgs) (*launchResult, error) 
 
 func (a *launchArgs) validate() error {
 	if a.Grid != "" || a.Capabilities != nil {
-		return a.validateGrid()
+		return a.CheckGrid()
 	}
 	return a.LaunchArgs.Check()
 }
@@ -124,7 +121,7 @@ type attachArgs struct {
 
 func (a *attachArgs) validate() error { return a.AttachArgs.Check() }
 
-func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) {
+func attach(ctx context.Context, c *Call, a *attachArgs) (*assemble.Launched, error) {
 	s := c.Server
 	replaced, err := assemble.ReplaceDead(s.visible(ctx), a.AllowMultiple, s.dropSession)
 	if err != nil {
@@ -143,7 +140,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 	}
 	sess := at.Session
 	s.owners.Set(sess.ID, ownerOf(ctx))
-	wins, err := func() ([]windowEntry, error) {
+	wins, err := func() ([]session.WindowEntry, error) {
 		if err := assemble.SelectFirstWindow(ctx, sess); err != nil {
 			return nil, err
 		}
@@ -158,12 +155,9 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*launchResult, error) 
 		sess.Detach() // the app is the user's: only our sockets go
 		return nil, err
 	}
-	return &launchResult{
-		SessionID: sess.ID, Transport: "cdp", LaunchMode: string(session.Attached), PID: sess.PID,
-		Endpoint: cmp.Or(at.Endpoint.HTTPURL, browser.RedactURL(at.Endpoint.BrowserWSURL)), InspectorURL: sess.InspectorURL, Browser: at.Version.Browser, Windows: wins,
-		RendererReady: len(wins) > 0, Capabilities: s.capabilities(), ReplacedDeadSession: replaced,
-		AutoConnected: at.AutoConnected,
-	}, nil
+	res := at.Result(wins, s.capabilities())
+	res.ReplacedDeadSession = replaced
+	return res, nil
 }
 
 func detach(ctx context.Context, c *Call, _ *noArgs) (*session.Detached, error) {
@@ -182,11 +176,7 @@ func stop(ctx context.Context, c *Call, a *stopArgs) (*session.Stopped, error) {
 }
 
 func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error) {
-	if err := c.Session.ForceKill(); err != nil {
-		return nil, err
-	}
-	c.Server.dropSession(c.Session.ID)
-	return &session.Killed{Killed: true}, nil
+	return c.Session.Kill(func() { c.Server.dropSession(c.Session.ID) })
 }
 
 type discoverArgs struct {
@@ -199,89 +189,20 @@ func discover(ctx context.Context, c *Call, a *discoverArgs) (*assemble.Discover
 	return assemble.Discover(ctx, &a.DiscoverArgs, func() (map[int]bool, map[string]bool) { return c.Server.foreignApps(ctx) })
 }
 
-// serverStatus describes the server in electron_status.
-type serverStatus struct {
-	Name     string `json:"name"`
-	Version  string `json:"version"`
-	UptimeMS int64  `json:"uptime_ms"`
-	PID      int    `json:"pid"`
-}
-
-// statusResult is electron_status's result.
-type statusResult struct {
-	Server    serverStatus     `json:"server"`
-	Sessions  []session.Status `json:"sessions"`
-	Eval      evalPolicy       `json:"eval" jsonschema:"the eval tools the operator allows"`
-	Tools     int              `json:"tools" jsonschema:"how many tools this server offers (tools/list: its --tool-profile, --with groups and --allow-eval)"`
-	Transport string           `json:"transport"`
-}
-
-func status(ctx context.Context, c *Call, _ *noArgs) (*statusResult, error) {
+func status(ctx context.Context, c *Call, _ *noArgs) (*session.StatusReport, error) {
 	s := c.Server
-	list := []session.Status{}
-	for _, x := range s.visible(ctx) {
-		list = append(list, x.Status())
-	}
-	return &statusResult{
-		Server:    serverStatus{Name: "understudy", Version: s.cfg.Version, UptimeMS: time.Since(s.started).Milliseconds(), PID: os.Getpid()},
-		Sessions:  list,
-		Eval:      evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer},
-		Tools:     len(s.enabledNames()),
-		Transport: "cdp",
-	}, nil
+	eval := evalPolicy{Main: s.cfg.AllowEvalMain, Renderer: s.cfg.AllowEvalRenderer}
+	return session.Report(s.cfg.Version, s.started, s.visible(ctx), eval, len(s.enabledNames())), nil
 }
 
-// infoResult is electron_info's result.
-type infoResult struct {
-	Transport    string            `json:"transport"`
-	Runtime      string            `json:"runtime" jsonschema:"electron or chromium"`
-	Versions     session.Versions  `json:"versions"`
-	Endpoints    session.Endpoints `json:"endpoints"`
-	LaunchMode   string            `json:"launch_mode"`
-	Owned        bool              `json:"owned" jsonschema:"the app was launched by this server"`
-	Capabilities capabilities      `json:"capabilities"`
-	VerifiedOn   []string          `json:"verified_on"`
-	// ElectronVerifiedOn says what proves each Electron-specific
-	// capability; every one is "stand-in, unverified on real Electron"
-	// (docs/electron.md).
-	ElectronVerifiedOn map[string]string `json:"electron_verified_on"`
+func info(ctx context.Context, c *Call, _ *noArgs) (*session.Info, error) {
+	return c.Session.Info(ctx, c.Server.capabilities(), c.Server.toolProofs())
 }
 
-func info(ctx context.Context, c *Call, _ *noArgs) (*infoResult, error) {
-	sess := c.Session
-	rt, err := sess.Runtime(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &infoResult{
-		Transport:    "cdp",
-		Runtime:      rt.Name,
-		Versions:     rt.Versions,
-		Endpoints:    rt.Endpoints,
-		LaunchMode:   string(sess.Mode),
-		Owned:        sess.Owned(),
-		Capabilities: c.Server.capabilities(),
-		VerifiedOn:   verifiedOnList(),
-		// What each Electron-specific capability was proven on.
-		ElectronVerifiedOn: c.Server.electronVerifiedOn(),
-	}, nil
-}
-
-// electronVerifiedOn says, per Electron-specific capability, what proves
-// it. Real Electron cannot be installed where understudy is built.
-func (s *Server) electronVerifiedOn() map[string]string {
-	const unverified = standInUnverified // shorter in the table below
-	m := map[string]string{
-		"fuses_block_launch":     "the same stand-in binaries (the fuse meanings are Electron's documentation)" + unverified,
-		"main_process_crash":     "Chromium launches and the Node Electron stand-in (dev launch: its main process exits, understudy's inspector lets go)" + unverified,
-		"renderer_crash":         "Chromium (Page.crash, Target.targetCrashed)",
-		"relaunch":               "Chromium launches and the Node Electron stand-in" + unverified,
-		"main_process_inspect":   "the Node Electron stand-in (node --inspect)" + unverified,
-		"ipc_capture":            "the Node stand-in's electron module (handlers wrapped in ipcMain._invokeHandlers, ipcMain.emit for send, WebContents.prototype.send) with renderer traffic sent by Chromium pages through the stand-in's ipcRenderer over a CDP binding" + unverified,
-		"launch_instrumentation": "the Node stand-in's launcher running understudy's shim main (node, CommonJS and ESM import)" + unverified,
-		"surface_kinds":          "the Node stand-in's BrowserWindow / BaseWindow / WebContentsView and webContents.fromDevToolsTargetId, tied to Chromium targets by the stand-in" + unverified,
-	}
-	// The tools whose Def says what proves them.
+// toolProofs says, per tool whose Def says so, what proves it
+// (electron_info's electron_verified_on, beside session.ElectronProofs).
+func (s *Server) toolProofs() map[string]string {
+	m := map[string]string{}
 	for _, d := range s.tools().defs {
 		if d.VerifiedOn != "" {
 			m[d.Name] = d.VerifiedOn
@@ -292,10 +213,4 @@ func (s *Server) electronVerifiedOn() map[string]string {
 
 // standInUnverified ends the proof of a capability shown only on
 // understudy's Electron stand-ins.
-const standInUnverified = "; stand-in, unverified on real Electron"
-
-// verifiedOn is what the capability claims rest on: real Electron is not
-// available where this is built and tested (see docs/surfaces.md).
-func verifiedOnList() []string {
-	return []string{"chromium", "electron-shaped-proxy", "node-electron-stand-in"}
-}
+const standInUnverified = session.StandInUnverified

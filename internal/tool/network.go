@@ -6,11 +6,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
-	"github.com/understudy-dev/understudy/internal/svc"
 )
-
-// networkKey names the session"s network.
-var networkKey = svc.New[*network.Network]("network")
 
 // The network tools keep stagewright's names and result fields
 // (network_capture_start, network_captured, network_capture_stop,
@@ -60,17 +56,12 @@ func registerNetwork(s *Server) {
 	}, networkConditions)
 }
 
-// netOf returns the session's network state, creating it on first use.
-func netOf(c *Call) (*network.Network, error) { return netFor(c.Server, c.Session) }
+// networkKey names the session's network (session.NetworkKey).
+var networkKey = session.NetworkKey
 
-// netFor returns sess's network state, creating it on first use.
-func netFor(s *Server, sess *session.Session) (*network.Network, error) {
-	cfg := s.cfg
-	return session.Attach(sess, networkKey, func(life context.Context) (*network.Network, func() error, error) {
-		n := network.New(network.Config{Pool: sess.Pool, Surfaces: sess.Surfaces, Life: life, Seq: sess.NextSeq,
-			Redactor: network.NewRedactor(cfg.RedactHeaders, cfg.RedactBodyKeys)})
-		return n, n.Close, nil
-	})
+// netOf returns the session's network state, creating it on first use.
+func netOf(c *Call) (*network.Network, error) {
+	return c.Session.Network(c.Server.cfg.RedactHeaders, c.Server.cfg.RedactBodyKeys)
 }
 
 type captureStartArgs struct {

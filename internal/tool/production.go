@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/production"
 )
 
@@ -17,25 +16,10 @@ func registerProduction(s *Server) {
 }
 
 type productionArgs struct {
-	AppPath string   `json:"appPath" jsonschema:"absolute path of the artifact: an unpacked app folder (resources/app.asar), a .app bundle, an AppImage, an Electron executable or an .asar archive"`
-	Checks  []string `json:"checks,omitempty" jsonschema:"a subset of checks to run (fuses, asar, asar-integrity, versions, web-preferences, appimage); default: the artifact's defaults"`
+	production.Request
 }
 
-func (a *productionArgs) validate() error {
-	if a.AppPath == "" {
-		return errs.BadArg("appPath", "is required: the absolute path of the packaged app")
-	}
-	known := map[string]bool{}
-	for _, id := range production.Checks() {
-		known[id] = true
-	}
-	for i, id := range a.Checks {
-		if !known[id] {
-			return errs.BadArg("checks["+itoa(i)+"]", "unknown check %q", id)
-		}
-	}
-	return nil
-}
+func (a *productionArgs) validate() error { return a.Request.Check() }
 
 func productionValidate(ctx context.Context, c *Call, a *productionArgs) (*production.Report, error) {
 	real, err := c.Server.files.CheckReadPath(ctx, "appPath", a.AppPath)

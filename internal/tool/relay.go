@@ -25,28 +25,10 @@ type relayArgs struct {
 	Token string `json:"token,omitempty" jsonschema:"require this token from clients (?token= or Authorization: Bearer)"`
 }
 
-// relayResult is electron_relay_endpoint's result.
-type relayResult struct {
-	WSURL   string `json:"ws_url"`
-	HTTPURL string `json:"http_url"`
-	Note    string `json:"note"`
-}
-
-func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (*relayResult, error) {
-	r, err := session.Attach(c.Session, relayKey, func(life context.Context) (*relay.Relay, func() error, error) {
-		r, err := relay.New(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger, Files: c.Server.files})
-		if err != nil {
-			return nil, nil, err
-		}
-		// The relay outlives this call: it lives as long as the session.
-		if err := r.Start(life); err != nil {
-			return nil, nil, err
-		}
-		return r, r.Close, nil
-	})
+func relayEndpoint(ctx context.Context, c *Call, a *relayArgs) (*relay.Shared, error) {
+	r, err := session.Attach(c.Session, relayKey, relay.Opener(relay.Options{Upstream: c.Session.Endpoint, Token: a.Token, Logger: c.Server.cfg.Logger, Files: c.Server.files}))
 	if err != nil {
 		return nil, err
 	}
-	return &relayResult{WSURL: r.WSURL(), HTTPURL: r.HTTPURL(),
-		Note: "each client gets its own sessions and sockets; Browser.close from a client closes only that client's connection"}, nil
+	return r.Shared(), nil
 }

@@ -5,8 +5,6 @@ import (
 	"runtime"
 
 	"github.com/understudy-dev/understudy/internal/input"
-	"github.com/understudy-dev/understudy/internal/mainproc"
-	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -41,35 +39,7 @@ func registerSurfaces(s *Server) {
 }
 
 func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surface.Listing, error) {
-	l, err := c.Session.Surfaces.Listing(ctx)
-	if err != nil {
-		return nil, err
-	}
-	classifyRoots(ctx, c, l)
-	return l, nil
-}
-
-// classifyRoots asks the main process (when the session has its inspector)
-// what each root surface is; without one, or when it cannot tell, the
-// roots stay as CDP saw them (ADR-029: other).
-func classifyRoots(ctx context.Context, c *Call, l *surface.Listing) {
-	url, ids := c.Session.InspectorURL, l.Roots()
-	if url == "" || len(ids) == 0 {
-		return
-	}
-	conn, err := session.Attach(c.Session, mainproc.ConnKey, mainproc.Opener(ctx, url))
-	if err != nil {
-		return
-	}
-	kinds, err := mainproc.Kinds(ctx, conn, ids)
-	if err != nil {
-		return
-	}
-	roots := make(map[string]surface.RootKind, len(kinds))
-	for id, k := range kinds {
-		roots[id] = surface.RootKind{WebContentsID: k.WebContentsID, Kind: k.Kind, WindowID: k.WindowID}
-	}
-	l.Classify(roots)
+	return c.Session.SurfaceListing(ctx)
 }
 
 type switchSurfaceArgs struct {

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 
+	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/session"
@@ -30,11 +31,7 @@ func registerWindows(s *Server) {
 }
 
 func windowsList(ctx context.Context, c *Call, _ *noArgs) (*session.WindowList, error) {
-	wins, active, err := listWindows(ctx, c.Session, true)
-	if err != nil {
-		return nil, err
-	}
-	return &session.WindowList{Windows: wins, ActiveWindowID: active, Count: len(wins)}, nil
+	return assemble.WindowList(ctx, c.Session)
 }
 
 type switchWindowArgs struct {
