@@ -47,12 +47,9 @@ type Resolution struct {
 	hops []hop // from the surface up to the input root
 }
 
-// Fallback reports an automatic reselection after the active root closed.
-type Fallback struct {
-	From   string `json:"from"` // the closed surface
-	To     string `json:"to"`   // the root now selected
-	Reason string `json:"reason"`
-}
+// Fallback reports an automatic reselection after the active root closed
+// (page's type: a page.Frame carries it into the answers of waits).
+type Fallback = page.Fallback
 
 // hop is one target boundary of the offset chain: the <iframe> owner of
 // frameID, asked on the socket that hosts the frame's parent.

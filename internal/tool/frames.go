@@ -16,6 +16,15 @@ func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, err
 	return res, frameAt(res), nil
 }
 
+// waitFrame resolves the active surface (or the ref's own) for a wait, again
+// after every navigation.
+func waitFrame(c *Call) page.FrameFunc {
+	return func(ctx context.Context) (page.Frame, error) {
+		_, f, err := frameOf(ctx, c)
+		return f, err
+	}
+}
+
 // frameAt is what the page package needs to act in a resolved surface.
 func frameAt(res *surface.Resolution) page.Frame {
 	return res.Frame()

@@ -33,10 +33,7 @@ func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 // onSurface starts the result of a tool that acts on the active surface:
 // the surface it acted on, and the automatic fallback when the surface
 // it had selected was gone.
-type onSurface struct {
-	SurfaceID string            `json:"surface_id"`
-	Fallback  *surface.Fallback `json:"surface_fallback,omitempty"`
-}
+type onSurface = page.OnSurface
 
 // surfaceOf is the onSurface part of a result acting on res.
 func surfaceOf(res *surface.Resolution) onSurface {
