@@ -47,18 +47,14 @@ func (a *elementArgs) validate() error { return a.locator().Check() }
 
 func (a *elementArgs) locator() page.Locator { return page.Locator{Ref: a.Ref, Selector: a.Selector} }
 
-// read runs one element read; the surface's id goes with it.
-func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error)) (string, T, error) {
-	var zero T
+// inFrame runs op in the frame of the active surface (or the ref's own).
+func inFrame[T any](ctx context.Context, c *Call, op func(page.Frame) (T, error)) (T, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
-		return "", zero, err
+		var zero T
+		return zero, err
 	}
-	v, err := op(ctx, f, a.locator())
-	if err != nil {
-		return "", zero, err
-	}
-	return f.SurfaceID, v, nil
+	return op(f)
 }
 
 // revealSecret is the opt-in to see a password field's value.

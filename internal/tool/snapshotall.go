@@ -29,7 +29,7 @@ func snapshotAll(ctx context.Context, c *Call, a *snapshotArgs) (*page.SnapshotR
 // the active window, parent before children; each match says its
 // surface_id and its ref acts there (routeRef). A surface that cannot be
 // read is skipped (its id is in skipped_surfaces).
-func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
+func findAll(ctx context.Context, c *Call, a *findArgs) (*page.Found, error) {
 	if a.Surfaces != "all" {
 		return nil, errs.BadArg("surfaces", "'all' is the one value (omit it for the active surface)")
 	}
@@ -44,5 +44,5 @@ func findAll(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &findResult{FindResult: r, Skipped: skipped}, nil
+	return &page.Found{FindResult: r, Skipped: skipped}, nil
 }
