@@ -46,6 +46,9 @@ func TestWaitArgsCheck(t *testing.T) {
 		{"url expectation timeout first", (&URLExpectation{WaitBudget: WaitBudget{&neg}}).Check, "timeoutMs"},
 		{"url expectation none", (&URLExpectation{}).Check, "contains"},
 		{"url expectation ok", (&URLExpectation{URLQuery: URLQuery{Contains: &s}}).Check, ""},
+		{"optional locator none", Locator{}.CheckOptional, ""},
+		{"optional locator both", Locator{Ref: 2, Selector: "a"}.CheckOptional, "ref"},
+		{"optional locator negative", Locator{Ref: -1}.CheckOptional, "ref"},
 	} {
 		errstest.CheckField(t, c.name, c.check(), c.field)
 	}

@@ -24,6 +24,15 @@ func Subject(l Locator) string {
 	return "the document"
 }
 
+// CheckOptional checks l when it names an element; the zero Locator (the
+// document) passes.
+func (l Locator) CheckOptional() error {
+	if l.Ref == 0 && l.Selector == "" {
+		return nil
+	}
+	return l.Check()
+}
+
 // On is the OnSurface of the answer of a wait that ended with w: the
 // surface it ended on, with the fallback of its last resolution.
 func (w *WaitResult) On() OnSurface { return OnSurface{SurfaceID: w.SurfaceID, Fallback: w.Fallback} }

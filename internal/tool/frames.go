@@ -30,12 +30,6 @@ func frameAt(res *surface.Resolution) page.Frame {
 	return res.Frame()
 }
 
-// childSurface names the surface of an <iframe> entry: the live child of
-// the surface whose URL is the frame's, when exactly one matches.
-func childSurface(c *Call, parent string) func(page.FrameInfo) string {
-	return c.Session.Surfaces.ChildSurfaceOf(parent)
-}
-
 // elementArgs name one element of the active surface.
 type elementArgs struct {
 	Common

@@ -79,7 +79,7 @@ func registerObserve(s *Server) {
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, error) {
 	if a.Surfaces != "" {
-		r, err := snapshotAll(ctx, c, a) // snapshotall.go
+		r, err := c.Session.Surfaces.SnapshotAll(ctx, c.Session.Pages, a.Surfaces, &a.SnapshotQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 		return nil, err
 	}
 	opts := a.Options()
-	opts.ChildSurface = childSurface(c, f.SurfaceID)
+	opts.ChildSurface = c.Session.Surfaces.ChildSurfaceOf(f.SurfaceID)
 	out, err := c.Session.Pages.Snapshot(ctx, f, opts)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 
 func find(ctx context.Context, c *Call, a *findArgs) (*page.Found, error) {
 	if a.Surfaces != "" {
-		return findAll(ctx, c, a) // snapshotall.go
+		return c.Session.Surfaces.FindAll(ctx, c.Session.Pages, a.Surfaces, a.FindQuery, &a.FindScroll) // within is refused with surfaces
 	}
 	return inFrame(ctx, c, func(f page.Frame) (*page.Found, error) {
 		return c.Session.Pages.FindScrolling(ctx, f, a.FindQuery, &a.FindScroll, seekDefault)

@@ -76,14 +76,6 @@ func registerWaits(s *Server) {
 	}, assertPattern)
 }
 
-// optionalLocator validates a ref or selector that may be absent.
-func optionalLocator(a *elementArgs) error {
-	if a.Ref == 0 && a.Selector == "" {
-		return nil
-	}
-	return a.locator().Check()
-}
-
 // ---- electron_wait ----
 
 type waitMsArgs struct {
@@ -143,7 +135,7 @@ func (a *waitEventArgs) validate() error {
 	if err := a.EventWait.Check(); err != nil {
 		return err
 	}
-	return optionalLocator(&a.elementArgs)
+	return a.locator().CheckOptional()
 }
 
 func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*page.EventWaited, error) {
@@ -230,7 +222,7 @@ func (a *assertPatternArgs) validate() error {
 	if err := a.CheckPattern(); err != nil {
 		return err
 	}
-	if err := optionalLocator(&a.elementArgs); err != nil {
+	if err := a.locator().CheckOptional(); err != nil {
 		return err
 	}
 	return a.PatternQuery.Check()
