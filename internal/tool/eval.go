@@ -18,13 +18,7 @@ type evalArgs struct {
 
 func (a *evalArgs) validate() error { return a.EvalArgs.Check() }
 
-// evalRendererResult is electron_eval_renderer's result.
-type evalRendererResult struct {
-	onSurface
-	page.EvalOut
-}
-
-func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResult, error) {
+func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*page.Evaluated, error) {
 	res, err := resolve(ctx, c)
 	if err != nil {
 		return nil, err
@@ -33,7 +27,7 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResul
 	if err != nil {
 		return nil, err
 	}
-	return &evalRendererResult{surfaceOf(res), page.EvalOutOf(v)}, nil
+	return &page.Evaluated{OnSurface: surfaceOf(res), EvalOut: page.EvalOutOf(v)}, nil
 }
 
 // evalMainResult is electron_eval_main's result.
