@@ -51,6 +51,16 @@ func inFrame[T any](ctx context.Context, c *Call, op func(page.Frame) (T, error)
 	return op(f)
 }
 
+// checked is the first failure of checks, run in order.
+func checked(checks ...func() error) error {
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // revealSecret is the opt-in to see a password field's value.
 type revealSecret struct {
 	Reveal bool `json:"reveal,omitempty" jsonschema:"show a password (needs --allow-secrets)"`

@@ -137,10 +137,7 @@ type attributeArgs struct {
 }
 
 func (a *attributeArgs) validate() error {
-	if err := a.AttributeName.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.AttributeName.Check, a.elementArgs.validate)
 }
 
 func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*page.AttributeResult, error) {
@@ -162,12 +159,7 @@ type styleArgs struct {
 	page.StyleQuery
 }
 
-func (a *styleArgs) validate() error {
-	if err := a.StyleQuery.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
-}
+func (a *styleArgs) validate() error { return checked(a.StyleQuery.Check, a.elementArgs.validate) }
 
 func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*page.StyleResult, error) {
 	return inFrame(ctx, c, func(f page.Frame) (*page.StyleResult, error) {

@@ -97,10 +97,7 @@ type waitSelectorArgs struct {
 }
 
 func (a *waitSelectorArgs) validate() error {
-	if err := a.SelectorWait.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.SelectorWait.Check, a.elementArgs.validate)
 }
 
 func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*page.SelectorWaited, error) {
@@ -112,14 +109,9 @@ type waitStateArgs struct {
 	page.StateWait
 }
 
+// validate checks the timeout before the element, as it always did.
 func (a *waitStateArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil { // the timeout before the element, as always
-		return err
-	}
-	if err := a.elementArgs.validate(); err != nil {
-		return err
-	}
-	return a.StateWait.Check()
+	return checked(a.CheckTimeout, a.elementArgs.validate, a.StateWait.Check)
 }
 
 func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*page.StateWaited, error) {
@@ -132,10 +124,7 @@ type waitEventArgs struct {
 }
 
 func (a *waitEventArgs) validate() error {
-	if err := a.EventWait.Check(); err != nil {
-		return err
-	}
-	return a.locator().CheckOptional()
+	return checked(a.EventWait.Check, a.locator().CheckOptional)
 }
 
 func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*page.EventWaited, error) {
@@ -149,14 +138,9 @@ type expectTextArgs struct {
 	page.TextExpectation
 }
 
+// validate checks the timeout before the element, as it always did.
 func (a *expectTextArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil { // the timeout before the element, as always
-		return err
-	}
-	if err := a.elementArgs.validate(); err != nil {
-		return err
-	}
-	return a.TextExpectation.Check()
+	return checked(a.CheckTimeout, a.elementArgs.validate, a.TextExpectation.Check)
 }
 
 func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*page.Expected[string], error) {
@@ -177,10 +161,7 @@ type expectVisibleArgs struct {
 }
 
 func (a *expectVisibleArgs) validate() error {
-	if err := a.VisibleExpectation.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.VisibleExpectation.Check, a.elementArgs.validate)
 }
 
 func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*page.Expected[bool], error) {
@@ -219,13 +200,7 @@ type assertPatternArgs struct {
 }
 
 func (a *assertPatternArgs) validate() error {
-	if err := a.CheckPattern(); err != nil {
-		return err
-	}
-	if err := a.locator().CheckOptional(); err != nil {
-		return err
-	}
-	return a.PatternQuery.Check()
+	return checked(a.CheckPattern, a.locator().CheckOptional, a.PatternQuery.Check)
 }
 
 func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*page.Expected[string], error) {
