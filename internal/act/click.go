@@ -6,12 +6,11 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // PointerResult is what a pointer action (click, hover) reports.
 type PointerResult struct {
-	surface.On
+	page.OnSurface
 	X        float64 `json:"x" jsonschema:"where the pointer went, CSS pixels of the window's viewport"`
 	Y        float64 `json:"y"`
 	WindowID string  `json:"window_id"`
@@ -50,14 +49,14 @@ type Pointing struct {
 
 // elementResult is the PointerResult of an action on an element at p.
 func (t Target) elementResult(p *Pointed, pos *XY) PointerResult {
-	return PointerResult{On: t.Res.On(), X: p.X, Y: p.Y, WindowID: t.Res.InputRootID, WaitedMS: p.Acted.Waited.Milliseconds(), Position: pos}
+	return PointerResult{OnSurface: t.Res.On(), X: p.X, Y: p.Y, WindowID: t.Res.InputRootID, WaitedMS: p.Acted.Waited.Milliseconds(), Position: pos}
 }
 
 // spotResult is the PointerResult of an action at the point (x, y) of the
 // surface's viewport, which sp made ready.
 func (t Target) spotResult(sp *Spot, x, y float64) PointerResult {
 	target := sp.At.Target
-	return PointerResult{On: t.Res.On(), At: &XY{x, y}, X: sp.X, Y: sp.Y, Target: &target, Over: sp.At.Over,
+	return PointerResult{OnSurface: t.Res.On(), At: &XY{x, y}, X: sp.X, Y: sp.Y, Target: &target, Over: sp.At.Over,
 		WindowID: t.Res.InputRootID, WaitedMS: sp.Waited.Milliseconds()}
 }
 

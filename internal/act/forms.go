@@ -7,13 +7,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // CheckResult is what checking or unchecking a checkbox, radio or switch
 // did.
 type CheckResult struct {
-	surface.On
+	page.OnSurface
 	Checked  *bool    `json:"checked,omitempty" jsonschema:"the state now (absent when a dialog stopped the page)"`
 	Changed  *bool    `json:"changed,omitempty"`
 	X        *float64 `json:"x,omitempty" jsonschema:"where the click went, CSS pixels of the window's viewport"`
@@ -35,7 +34,7 @@ func (t Target) SetChecked(ctx context.Context, loc page.Locator, want, force bo
 	}
 	if st.Checked == want && !st.Mixed {
 		changed := false
-		out := &CheckResult{On: res.On(), Checked: &want, Changed: &changed}
+		out := &CheckResult{OnSurface: res.On(), Checked: &want, Changed: &changed}
 		out.Add(acted.Changed)
 		return out, nil
 	}
@@ -54,7 +53,7 @@ func (t Target) SetChecked(ctx context.Context, loc page.Locator, want, force bo
 		return nil, err
 	}
 	if dialog {
-		return &CheckResult{On: res.On()}, nil
+		return &CheckResult{OnSurface: res.On()}, nil
 	}
 	rc, err := t.Receipt(ctx, p.X, p.Y, "click")
 	if err != nil {
@@ -70,14 +69,14 @@ func (t Target) SetChecked(ctx context.Context, loc page.Locator, want, force bo
 		return nil, e.With("checked", after.Checked).With("surface_id", res.SurfaceID)
 	}
 	changed := true
-	out := &CheckResult{On: res.On(), Checked: &want, Changed: &changed, X: &p.X, Y: &p.Y, WindowID: res.InputRootID}
+	out := &CheckResult{OnSurface: res.On(), Checked: &want, Changed: &changed, X: &p.X, Y: &p.Y, WindowID: res.InputRootID}
 	out.Add(acted.Changed, p.Acted.Changed, rc.Changes())
 	return out, nil
 }
 
 // SelectResult is what choosing a select's options did.
 type SelectResult struct {
-	surface.On
+	page.OnSurface
 	Values   []string `json:"values" jsonschema:"the values chosen now"`
 	Labels   []string `json:"labels" jsonschema:"their visible labels"`
 	Changed  bool     `json:"changed"`
@@ -96,7 +95,7 @@ func (t Target) Select(ctx context.Context, loc page.Locator, values []string, t
 		e := errs.New(errs.TypeNoEffect, "the select holds %v, not %v: the page reset the choice", out.Values, out.Wanted)
 		return nil, e.With("values", out.Values).With("wanted", out.Wanted).With("surface_id", t.Res.SurfaceID)
 	}
-	r := &SelectResult{On: t.Res.On(), Values: out.Values, Labels: out.Labels,
+	r := &SelectResult{OnSurface: t.Res.On(), Values: out.Values, Labels: out.Labels,
 		Changed: !page.SameSet(out.Before, out.Values), WaitedMS: acted.Waited.Milliseconds()}
 	r.Add(acted.Changed)
 	return r, nil

@@ -9,7 +9,6 @@ import (
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/secret"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // Keys are where key events go: the element (focused first, waiting
@@ -30,7 +29,7 @@ func (t Target) focus(ctx context.Context, k Keys) (*page.Acted, error) {
 
 // KeyResult is what pressing a key or chord did.
 type KeyResult struct {
-	surface.On
+	page.OnSurface
 	Pressed  string `json:"pressed" jsonschema:"the chord as pressed, e.g. Control+Shift+P"`
 	WindowID string `json:"window_id"`
 	page.RefNotes
@@ -42,7 +41,7 @@ func (t Target) Key(ctx context.Context, k Keys, chord input.Chord) (*KeyResult,
 	if err != nil {
 		return nil, err
 	}
-	out := &KeyResult{On: t.Res.On(), Pressed: chord.String(), WindowID: t.Res.InputRootID}
+	out := &KeyResult{OnSurface: t.Res.On(), Pressed: chord.String(), WindowID: t.Res.InputRootID}
 	if focused != nil {
 		out.Add(focused.Changed)
 	}
@@ -54,7 +53,7 @@ func (t Target) Key(ctx context.Context, k Keys, chord input.Chord) (*KeyResult,
 
 // SequenceResult is what pressing keys in order did.
 type SequenceResult struct {
-	surface.On
+	page.OnSurface
 	Pressed    []string `json:"pressed" jsonschema:"the chords pressed, in order"`
 	WindowID   string   `json:"window_id"`
 	NotPressed []string `json:"not_pressed,omitempty" jsonschema:"the keys left out because a dialog stopped the page"`
@@ -67,7 +66,7 @@ func (t Target) Sequence(ctx context.Context, k Keys, keys []string, chords []in
 	if _, err := t.focus(ctx, k); err != nil {
 		return nil, err
 	}
-	out := &SequenceResult{On: t.Res.On(), Pressed: make([]string, 0, len(chords)), WindowID: t.Res.InputRootID}
+	out := &SequenceResult{OnSurface: t.Res.On(), Pressed: make([]string, 0, len(chords)), WindowID: t.Res.InputRootID}
 	for i, ch := range chords {
 		if i > 0 && delay > 0 && !page.Pause(ctx, delay) {
 			return nil, errs.FromContext(ctx, errs.OperationTimeout, "pausing between key presses")
@@ -87,7 +86,7 @@ func (t Target) Sequence(ctx context.Context, k Keys, keys []string, chords []in
 
 // TypedResult is what typing text with key events did.
 type TypedResult struct {
-	surface.On
+	page.OnSurface
 	Typed    int            `json:"typed" jsonschema:"characters typed"`
 	WindowID string         `json:"window_id"`
 	Value    *secret.String `json:"value,omitempty" jsonschema:"the target's text after typing, when it takes text ([redacted] in a password field)"`
@@ -102,7 +101,7 @@ type TypedResult struct {
 // password field is marked a secret of the call.
 func (t Target) Type(ctx context.Context, k Keys, text string) (*TypedResult, error) {
 	res, f := t.Res, t.Frame
-	out := &TypedResult{On: res.On(), Typed: len([]rune(text)), WindowID: res.InputRootID}
+	out := &TypedResult{OnSurface: res.On(), Typed: len([]rune(text)), WindowID: res.InputRootID}
 	before := &page.TextState{}
 	if k.Element != nil {
 		focused, st, err := t.Pages.FocusText(ctx, f, *k.Element, k.Timeout)

@@ -8,13 +8,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // ScrollResult is what turning the wheel did or, without a wheel delta,
 // what bringing an element into view did.
 type ScrollResult struct {
-	surface.On
+	page.OnSurface
 	// The wheel.
 	X        *float64          `json:"x,omitempty" jsonschema:"where the wheel turned, CSS pixels of the window's viewport"`
 	Y        *float64          `json:"y,omitempty"`
@@ -71,7 +70,7 @@ func (t Target) Wheel(ctx context.Context, k Keys, dx, dy float64) (*ScrollResul
 		return nil, err
 	}
 	scrolled := !before.Equal(after)
-	out := &ScrollResult{On: res.On(), X: &x, Y: &y, Before: before, After: after, Scrolled: &scrolled, WindowID: res.InputRootID}
+	out := &ScrollResult{OnSurface: res.On(), X: &x, Y: &y, Before: before, After: after, Scrolled: &scrolled, WindowID: res.InputRootID}
 	out.Add(changed)
 	return out, nil
 }
@@ -131,7 +130,7 @@ type Revealed struct {
 
 // RevealResult is what bringing an element into view did.
 type RevealResult struct {
-	surface.On
+	page.OnSurface
 	Revealed
 	page.RefNotes
 }
@@ -152,7 +151,7 @@ func (t Target) Reveal(ctx context.Context, a RevealArgs) (*RevealResult, error)
 	if err != nil {
 		return nil, err
 	}
-	out := &RevealResult{On: res.On(), Revealed: Revealed{InView: true, BBox: acted.Box, WaitedMS: acted.Waited.Milliseconds()}}
+	out := &RevealResult{OnSurface: res.On(), Revealed: Revealed{InView: true, BBox: acted.Box, WaitedMS: acted.Waited.Milliseconds()}}
 	if found != nil {
 		out.Ref, out.Role, out.Name, out.ScrolledPages = found.Ref, found.Role, found.Name, &found.Steps
 	}

@@ -7,13 +7,12 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/secret"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // TextResult is what setting a field's or an editor's text did: a field's
 // value read back, or what the editor or terminal took (Inserted).
 type TextResult struct {
-	surface.On
+	page.OnSurface
 	Value    *secret.String `json:"value,omitempty" jsonschema:"what the field or editor holds now ([redacted] in a password field)"`
 	Changed  *bool          `json:"changed,omitempty"`
 	Altered  bool           `json:"altered,omitempty" jsonschema:"the page changed the text as it was set (a mask, a maxlength)"`
@@ -29,7 +28,7 @@ func (t Target) Text(ctx context.Context, loc page.Locator, kind, text string, r
 	if err != nil {
 		return nil, err
 	}
-	out := &TextResult{On: t.Res.On(), Inserted: *in}
+	out := &TextResult{OnSurface: t.Res.On(), Inserted: *in}
 	if in.Editor == page.EditorXterm {
 		out.Changed = in.Echoed
 	}
@@ -83,7 +82,7 @@ func (t Target) Fill(ctx context.Context, loc page.Locator, text string, timeout
 		return nil, e.With("before", out.Before).With("after", out.After).With("surface_id", res.SurfaceID)
 	}
 	changed, waited := out.Before.Reveal() != out.After.Reveal(), acted.Waited.Milliseconds()
-	r := &TextResult{On: res.On(), Value: &out.After, Changed: &changed, WaitedMS: &waited}
+	r := &TextResult{OnSurface: res.On(), Value: &out.After, Changed: &changed, WaitedMS: &waited}
 	r.Add(acted.Changed)
 	if !exact {
 		// It changed, but not into the text: a mask, a maxlength, a

@@ -8,12 +8,11 @@ import (
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // ValueResult is what setting a control's value did.
 type ValueResult struct {
-	surface.On
+	page.OnSurface
 	Kind    string `json:"kind" jsonschema:"the input's type (range, number, date, time, datetime-local, month, week, color) or aria (an ARIA slider, spinbutton or scrollbar)"`
 	Value   string `json:"value" jsonschema:"the value the control holds now, read back (aria-valuenow for an ARIA control)"`
 	Was     string `json:"was" jsonschema:"the value before"`
@@ -37,7 +36,7 @@ func (t Target) SetValue(ctx context.Context, loc page.Locator, v page.ValueText
 	if err != nil {
 		return nil, err
 	}
-	out := &ValueResult{On: res.On(), Kind: st.Kind}
+	out := &ValueResult{OnSurface: res.On(), Kind: st.Kind}
 	out.Add(acted.Changed)
 	if st.Kind != "aria" {
 		out.Value, out.Was = st.Value, st.Before

@@ -16,6 +16,9 @@ func TestArgsCheckNamesTheField(t *testing.T) {
 		field string
 	}{
 		{"invoke ok", (&InvokeArgs{Channel: "a"}).Check, ""},
+		{"inject ok", (&InjectArgs{PID: 42}).Check, ""},
+		{"inject no pid", (&InjectArgs{TimeoutMs: -1}).Check, "pid"},
+		{"inject timeout", (&InjectArgs{PID: 42, TimeoutMs: 60001}).Check, "timeoutMs"},
 		{"invoke channel", (&InvokeArgs{Channel: " "}).Check, "channel"},
 		{"invoke timeout", (&InvokeArgs{Channel: "a", TimeoutMs: 120001}).Check, "timeoutMs"},
 		{"menu ok", (&MenuItemArgs{Path: []string{"File"}}).Check, ""},

@@ -42,4 +42,16 @@
 // CountQuery, URLQuery), the reads' (ListQuery, AttributeName, StyleQuery)
 // and the setters' (SelectValues, ValueText); the reads answer in their
 // result types (ExistsResult, TextResult, ValueResult…).
+//
+// The waits and expectations are whole operations too: [Store.WaitSelector],
+// [Store.WaitState], [Store.WaitEvent], [Store.ExpectText] and the other
+// Expect methods take a Locator and their option type (SelectorWait,
+// StateWait, EventWait, TextExpectation, VisibleExpectation,
+// CountExpectation, URLExpectation, PatternQuery), wait in the surface a
+// [FrameFunc] resolves (again after a navigation) and answer their result
+// (SelectorWaited, StateWaited, EventWaited, [Expected]) on the surface
+// ([OnSurface], with the [Fallback] the frame came with), or WAIT_TIMEOUT /
+// EXPECTATION_FAILED saying what was last seen. [Store.RunThen] runs an
+// action's "then" ([ParseThen]); the Read methods ([Store.ReadText]…) and
+// [Store.FindScrolling] answer the reads and the find.
 package page

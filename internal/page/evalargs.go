@@ -75,3 +75,10 @@ func EvalOutOf(v json.RawMessage) EvalOut {
 	}
 	return EvalOut{Result: v}
 }
+
+// Evaluated is the answer of code run in a surface's renderer: the surface,
+// and the value or its size.
+type Evaluated struct {
+	OnSurface
+	EvalOut
+}

@@ -37,7 +37,29 @@ type Frame struct {
 	// operation carries the walker (installed only if missing), so the
 	// first operation in a new document costs one round trip.
 	Document int64
+	// Fallback is the automatic reselection that chose this surface when
+	// the selected root had closed (surface.Resolution.Fallback); answers
+	// that start with OnSurface report it.
+	Fallback *Fallback
 }
+
+// Fallback reports an automatic reselection after the active root closed.
+type Fallback struct {
+	From   string `json:"from"` // the closed surface
+	To     string `json:"to"`   // the root now selected
+	Reason string `json:"reason"`
+}
+
+// OnSurface starts the answer of an operation in one surface: the surface
+// it ran in, and the automatic fallback when the surface that had been
+// selected was gone.
+type OnSurface struct {
+	SurfaceID string    `json:"surface_id"`
+	Fallback  *Fallback `json:"surface_fallback,omitempty"`
+}
+
+// On is the OnSurface of an answer from f.
+func (f Frame) On() OnSurface { return OnSurface{SurfaceID: f.SurfaceID, Fallback: f.Fallback} }
 
 // ObjectGroup is the Runtime object group of the remote objects that
 // [Store.Resolve] returns; release them with Runtime.releaseObjectGroup.

@@ -1,6 +1,8 @@
 package page
 
 import (
+	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -71,4 +73,56 @@ func ParseThen(spec string) (*ThenPlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// ThenResult is what "then" adds to an action's answer.
+type ThenResult struct {
+	Met      bool   `json:"met" jsonschema:"the condition held (true when only diff was asked)"`
+	WaitedMS int64  `json:"waited_ms"`
+	Diff     string `json:"diff,omitempty" jsonschema:"the surface's text snapshot since your last snapshot or find (since:'last')"`
+}
+
+// RunThen waits for the plan's condition in the surface frame resolves and
+// reads the diff, after the action name answered v. A condition that does
+// not hold, or a failure on the way, is the action's answer in
+// details.result (see ActedThen).
+func (s *Store) RunThen(ctx context.Context, frame FrameFunc, name string, p *ThenPlan, v any) (*ThenResult, error) {
+	start := time.Now()
+	out := &ThenResult{Met: true}
+	if p.Cond != nil {
+		w, err := s.Wait(ctx, frame, *p.Cond, p.Timeout)
+		if err != nil {
+			return nil, ActedThen(name, v, err)
+		}
+		if !w.Met {
+			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.What, p.Timeout.Milliseconds(), Clip(string(w.Actual), 200))
+			return nil, ActedThen(name, v, e)
+		}
+	}
+	out.WaitedMS = time.Since(start).Milliseconds()
+	if p.Diff {
+		f, err := frame(ctx)
+		if err != nil {
+			return nil, ActedThen(name, v, err)
+		}
+		snap, err := s.Snapshot(ctx, f, SnapshotOptions{Since: "last", Format: "text"})
+		if err != nil {
+			return nil, ActedThen(name, v, err)
+		}
+		out.Diff = snap.Text
+	}
+	return out, nil
+}
+
+// ActedThen is a failure of the "then" part of the action name: the action
+// happened, its answer v is in details.result and the agent is told not to
+// repeat it.
+func ActedThen(name string, v any, err error) error {
+	out := errs.CopyOf(err, "then")
+	if b, jerr := json.Marshal(v); jerr == nil {
+		out.Details["result"] = json.RawMessage(b)
+	}
+	out.Details["acted"] = true
+	out.Hint = "The " + name + " itself was done and verified (details.result): do not repeat it. What it was to cause did not happen in time: look at the page (electron_snapshot) and decide."
+	return out
 }

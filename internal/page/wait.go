@@ -224,26 +224,8 @@ func (c Condition) Check() error {
 		}
 		return needsElement()
 	case CondState:
-		if len(c.Want) == 0 {
-			return errs.BadArg("state", "name at least one flag, for example {\"visible\": true, \"enabled\": true}")
-		}
-		for k, v := range c.Want {
-			if !stateFlags[k] {
-				return errs.BadArg("state."+k, "is not a state flag; use %s", strings.Join(StateFlags(), ", "))
-			}
-			switch v := v.(type) {
-			case bool:
-			case string:
-				if v != "mixed" || (k != "checked" && k != "pressed") {
-					return errs.BadArg("state."+k, "must be true or false (\"mixed\" only for checked and pressed)")
-				}
-			case nil:
-				if k != "expanded" && k != "pressed" {
-					return errs.BadArg("state."+k, "must be true or false (null only for expanded and pressed: not a toggle)")
-				}
-			default:
-				return errs.BadArg("state."+k, "must be true or false")
-			}
+		if err := checkStateFlags(c.Want); err != nil {
+			return err
 		}
 		return needsElement()
 	case CondVisible:
@@ -275,6 +257,33 @@ func (c Condition) Check() error {
 		return optionalElement()
 	}
 	return errs.BadArg("condition", "unknown kind %q", c.Kind)
+}
+
+// checkStateFlags refuses a state condition's flags that name nothing, an
+// unknown flag or a value the flag cannot take.
+func checkStateFlags(want map[string]any) error {
+	if len(want) == 0 {
+		return errs.BadArg("state", "name at least one flag, for example {\"visible\": true, \"enabled\": true}")
+	}
+	for k, v := range want {
+		if !stateFlags[k] {
+			return errs.BadArg("state."+k, "is not a state flag; use %s", strings.Join(StateFlags(), ", "))
+		}
+		switch v := v.(type) {
+		case bool:
+		case string:
+			if v != "mixed" || (k != "checked" && k != "pressed") {
+				return errs.BadArg("state."+k, "must be true or false (\"mixed\" only for checked and pressed)")
+			}
+		case nil:
+			if k != "expanded" && k != "pressed" {
+				return errs.BadArg("state."+k, "must be true or false (null only for expanded and pressed: not a toggle)")
+			}
+		default:
+			return errs.BadArg("state."+k, "must be true or false")
+		}
+	}
+	return nil
 }
 
 func (c Condition) checkCount() error {
@@ -358,6 +367,9 @@ type ElementRef struct {
 // WaitResult is how a wait ended.
 type WaitResult struct {
 	SurfaceID string
+	// Fallback is the automatic reselection of the last frame the wait
+	// resolved (Frame.Fallback).
+	Fallback *Fallback
 	// Met says whether the condition held before the time was up.
 	Met bool
 	// Actual is the last value seen: {attached, visible} for a selector,
@@ -486,7 +498,7 @@ func (s *Store) wait(ctx context.Context, frame FrameFunc, c Condition, timeout,
 		if err != nil {
 			return nil, err
 		}
-		out.SurfaceID = f.SurfaceID
+		out.SurfaceID, out.Fallback = f.SurfaceID, f.Fallback
 		left := max(0, time.Until(deadline))
 		budget := min(left, slice)
 		last := budget == left

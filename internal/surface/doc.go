@@ -14,7 +14,9 @@
 // documents before pointer input (internal/input sends it).
 // [Registry.Listing] and [Registry.Switch] answer the tools that list and
 // select surfaces ([Listing], with the roots' kinds the app's main process
-// gives [Listing.Classify]; [Switched] for a [SwitchArgs]).
+// gives [Listing.Classify]; [Switched] for a [SwitchArgs]), and
+// [Registry.SnapshotAll] and [Registry.FindAll] the snapshot and the find of
+// a window's every surface (surfaces:'all').
 //
 // State is kept current by events: Runtime.executionContext* and
 // Page.frameAttached/Navigated/Detached on every pooled target socket, and

@@ -47,23 +47,14 @@ type Resolution struct {
 	hops []hop // from the surface up to the input root
 }
 
-// Fallback reports an automatic reselection after the active root closed.
-type Fallback struct {
-	From   string `json:"from"` // the closed surface
-	To     string `json:"to"`   // the root now selected
-	Reason string `json:"reason"`
-}
+// Fallback reports an automatic reselection after the active root closed
+// (page's type: a page.Frame carries it into the answers of waits).
+type Fallback = page.Fallback
 
-// On starts the answer of a call that acts on a surface: the surface it
-// acted on, and the automatic fallback when the surface it had selected
-// was gone.
-type On struct {
-	SurfaceID string    `json:"surface_id"`
-	Fallback  *Fallback `json:"surface_fallback,omitempty"`
+// On is the page.OnSurface of an answer acting on r's surface.
+func (r *Resolution) On() page.OnSurface {
+	return page.OnSurface{SurfaceID: r.SurfaceID, Fallback: r.Fallback}
 }
-
-// On is the On of an answer acting on r's surface.
-func (r *Resolution) On() On { return On{SurfaceID: r.SurfaceID, Fallback: r.Fallback} }
 
 // hop is one target boundary of the offset chain: the <iframe> owner of
 // frameID, asked on the socket that hosts the frame's parent.

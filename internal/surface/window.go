@@ -10,7 +10,7 @@ import (
 
 // Frame is the page.Frame the resolution's document is read and acted in.
 func (res *Resolution) Frame() page.Frame {
-	return page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document}
+	return page.Frame{Session: res.Eval, ContextID: res.ContextID, SurfaceID: res.SurfaceID, Document: res.Document, Fallback: res.Fallback}
 }
 
 // ChildSurfaceOf names the surface of an <iframe> entry of parent: the

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/agentjs"
 	"github.com/understudy-dev/understudy/internal/errs"
@@ -19,13 +18,7 @@ type evalArgs struct {
 
 func (a *evalArgs) validate() error { return a.EvalArgs.Check() }
 
-// evalRendererResult is electron_eval_renderer's result.
-type evalRendererResult struct {
-	onSurface
-	page.EvalOut
-}
-
-func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResult, error) {
+func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*page.Evaluated, error) {
 	res, err := resolve(ctx, c)
 	if err != nil {
 		return nil, err
@@ -34,7 +27,7 @@ func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*evalRendererResul
 	if err != nil {
 		return nil, err
 	}
-	return &evalRendererResult{surfaceOf(res), page.EvalOutOf(v)}, nil
+	return &page.Evaluated{OnSurface: surfaceOf(res), EvalOut: page.EvalOutOf(v)}, nil
 }
 
 // evalMainResult is electron_eval_main's result.
@@ -61,39 +54,23 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error
 
 type injectArgs struct {
 	Common
-	PID       int `json:"pid" jsonschema:"the Electron (or Node) main process id"`
-	TimeoutMs int `json:"timeoutMs,omitempty" jsonschema:"default 5000"`
+	mainproc.InjectArgs
 }
 
-func (a *injectArgs) validate() error {
-	if a.PID <= 0 {
-		return errs.BadArg("pid", "is required: the app's main process id")
-	}
-	if a.TimeoutMs < 0 || a.TimeoutMs > 60000 {
-		return errs.BadArg("timeoutMs", "must be between 0 and 60000")
-	}
-	return nil
-}
+func (a *injectArgs) validate() error { return a.InjectArgs.Check() }
 
-// injectResult is electron_inject's result.
-type injectResult struct {
-	InspectorURL string `json:"inspector_url"`
-	PID          int    `json:"pid"`
-	EvalMain     bool   `json:"eval_main" jsonschema:"electron_eval_main is allowed, so it can use the inspector now"`
-}
-
-func inject(ctx context.Context, c *Call, a *injectArgs) (*injectResult, error) {
+func inject(ctx context.Context, c *Call, a *injectArgs) (*mainproc.InjectResult, error) {
 	// Say in advance when the fuses make SIGUSR1 a no-op.
 	if err := production.LaunchBlock(ctx, production.ProcessBinary(a.PID), production.Needs{Inspect: true}); err != nil {
 		return nil, err
 	}
-	ws, err := mainproc.Inject(ctx, a.PID, session.Millis(a.TimeoutMs, 5*time.Second))
+	out, err := a.Inject(ctx, c.Server.cfg.AllowEvalMain)
 	if err != nil {
 		return nil, err
 	}
-	c.Session.InspectorURL = ws
+	c.Session.InspectorURL = out.InspectorURL
 	if c.Session.PID == 0 {
 		c.Session.PID = a.PID
 	}
-	return &injectResult{InspectorURL: ws, PID: a.PID, EvalMain: c.Server.cfg.AllowEvalMain}, nil
+	return out, nil
 }

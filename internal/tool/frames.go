@@ -16,15 +16,18 @@ func frameOf(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, err
 	return res, frameAt(res), nil
 }
 
+// waitFrame resolves the active surface (or the ref's own) for a wait, again
+// after every navigation.
+func waitFrame(c *Call) page.FrameFunc {
+	return func(ctx context.Context) (page.Frame, error) {
+		_, f, err := frameOf(ctx, c)
+		return f, err
+	}
+}
+
 // frameAt is what the page package needs to act in a resolved surface.
 func frameAt(res *surface.Resolution) page.Frame {
 	return res.Frame()
-}
-
-// childSurface names the surface of an <iframe> entry: the live child of
-// the surface whose URL is the frame's, when exactly one matches.
-func childSurface(c *Call, parent string) func(page.FrameInfo) string {
-	return c.Session.Surfaces.ChildSurfaceOf(parent)
 }
 
 // elementArgs name one element of the active surface.
@@ -38,18 +41,24 @@ func (a *elementArgs) validate() error { return a.locator().Check() }
 
 func (a *elementArgs) locator() page.Locator { return page.Locator{Ref: a.Ref, Selector: a.Selector} }
 
-// read runs one element read; the surface's id goes with it.
-func read[T any](ctx context.Context, c *Call, a *elementArgs, op func(context.Context, page.Frame, page.Locator) (T, error)) (string, T, error) {
-	var zero T
+// inFrame runs op in the frame of the active surface (or the ref's own).
+func inFrame[T any](ctx context.Context, c *Call, op func(page.Frame) (T, error)) (T, error) {
 	_, f, err := frameOf(ctx, c)
 	if err != nil {
-		return "", zero, err
+		var zero T
+		return zero, err
 	}
-	v, err := op(ctx, f, a.locator())
-	if err != nil {
-		return "", zero, err
+	return op(f)
+}
+
+// checked is the first failure of checks, run in order.
+func checked(checks ...func() error) error {
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
-	return f.SurfaceID, v, nil
+	return nil
 }
 
 // revealSecret is the opt-in to see a password field's value.

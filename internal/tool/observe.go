@@ -79,7 +79,7 @@ func registerObserve(s *Server) {
 
 func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, error) {
 	if a.Surfaces != "" {
-		r, err := snapshotAll(ctx, c, a) // snapshotall.go
+		r, err := c.Session.Surfaces.SnapshotAll(ctx, c.Session.Pages, a.Surfaces, &a.SnapshotQuery)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 		return nil, err
 	}
 	opts := a.Options()
-	opts.ChildSurface = childSurface(c, f.SurfaceID)
+	opts.ChildSurface = c.Session.Surfaces.ChildSurfaceOf(f.SurfaceID)
 	out, err := c.Session.Pages.Snapshot(ctx, f, opts)
 	if err != nil {
 		return nil, err
@@ -99,50 +99,21 @@ func snapshot(ctx context.Context, c *Call, a *snapshotArgs) (*snapshotResult, e
 	return &snapshotResult{out, res.Fallback, emulatedViewport(c, win)}, nil
 }
 
-func find(ctx context.Context, c *Call, a *findArgs) (*findResult, error) {
+func find(ctx context.Context, c *Call, a *findArgs) (*page.Found, error) {
 	if a.Surfaces != "" {
-		return findAll(ctx, c, a) // snapshotall.go
+		return c.Session.Surfaces.FindAll(ctx, c.Session.Pages, a.Surfaces, a.FindQuery, &a.FindScroll) // within is refused with surfaces
 	}
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	q := a.FindQuery
-	r, err := c.Session.Pages.Find(ctx, f, q)
-	if err != nil {
-		return nil, err
-	}
-	if !a.Scroll || r.Count > 0 {
-		return &findResult{FindResult: r}, nil
-	}
-	sk, err := c.Session.Pages.Seek(ctx, f, a.Seek(), a.ScrollLimit(page.SeekDefault))
-	if err != nil {
-		return nil, err
-	}
-	if r, err = c.Session.Pages.Find(ctx, f, q); err != nil {
-		return nil, err
-	}
-	return &findResult{FindResult: r, ScrolledPages: &sk.Steps}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.Found, error) {
+		return c.Session.Pages.FindScrolling(ctx, f, a.FindQuery, &a.FindScroll, page.SeekDefault)
+	})
 }
 
 func exists(ctx context.Context, c *Call, a *elementArgs) (*page.ExistsResult, error) {
-	id, v, err := read(ctx, c, a, c.Session.Pages.Exists)
-	if err != nil {
-		return nil, err
-	}
-	return &page.ExistsResult{SurfaceID: id, Exists: v}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.ExistsResult, error) { return c.Session.Pages.ReadExists(ctx, f, a.locator()) })
 }
 
 func getText(ctx context.Context, c *Call, a *elementArgs) (*page.TextResult, error) {
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.Session.Pages.GetText(ctx, f, a.locator())
-	if err != nil {
-		return nil, err
-	}
-	return &page.TextResult{SurfaceID: f.SurfaceID, TextRead: t}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.TextResult, error) { return c.Session.Pages.ReadText(ctx, f, a.locator()) })
 }
 
 // valueArgs are electron_get_value's arguments.
@@ -151,17 +122,12 @@ type valueArgs struct {
 	revealSecret
 }
 
+// getValue shows a password only with reveal, which the dispatcher refused
+// without --allow-secrets (gateArgs); so does getAttribute.
 func getValue(ctx context.Context, c *Call, a *valueArgs) (*page.ValueResult, error) {
-	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	v, err := c.Session.Pages.GetValue(ctx, f, a.locator())
-	if err != nil {
-		return nil, err
-	}
-	return v.Result(f.SurfaceID, reveal), nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.ValueResult, error) {
+		return c.Session.Pages.ReadValue(ctx, f, a.locator(), a.Reveal)
+	})
 }
 
 type attributeArgs struct {
@@ -171,42 +137,21 @@ type attributeArgs struct {
 }
 
 func (a *attributeArgs) validate() error {
-	if err := a.AttributeName.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.AttributeName.Check, a.elementArgs.validate)
 }
 
 func getAttribute(ctx context.Context, c *Call, a *attributeArgs) (*page.AttributeResult, error) {
-	reveal := a.Reveal // the dispatcher refused it without --allow-secrets (gateArgs)
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	v, err := c.Session.Pages.GetAttribute(ctx, f, a.locator(), a.Name)
-	if err != nil {
-		return nil, err
-	}
-	if v != nil {
-		*v = v.Shown(reveal)
-	}
-	return &page.AttributeResult{SurfaceID: f.SurfaceID, Name: a.Name, Value: v}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.AttributeResult, error) {
+		return c.Session.Pages.ReadAttribute(ctx, f, a.locator(), &a.AttributeName, a.Reveal)
+	})
 }
 
 func getState(ctx context.Context, c *Call, a *elementArgs) (*page.StateResult, error) {
-	id, v, err := read(ctx, c, a, c.Session.Pages.GetState)
-	if err != nil {
-		return nil, err
-	}
-	return &page.StateResult{SurfaceID: id, State: v}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.StateResult, error) { return c.Session.Pages.ReadState(ctx, f, a.locator()) })
 }
 
 func getBBox(ctx context.Context, c *Call, a *elementArgs) (*page.BBoxResult, error) {
-	id, v, err := read(ctx, c, a, c.Session.Pages.GetBBox)
-	if err != nil {
-		return nil, err
-	}
-	return &page.BBoxResult{SurfaceID: id, BBox: v}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.BBoxResult, error) { return c.Session.Pages.ReadBBox(ctx, f, a.locator()) })
 }
 
 type styleArgs struct {
@@ -214,23 +159,12 @@ type styleArgs struct {
 	page.StyleQuery
 }
 
-func (a *styleArgs) validate() error {
-	if err := a.StyleQuery.Check(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
-}
+func (a *styleArgs) validate() error { return checked(a.StyleQuery.Check, a.elementArgs.validate) }
 
 func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*page.StyleResult, error) {
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	v, err := c.Session.Pages.GetComputedStyle(ctx, f, a.locator(), a.Properties)
-	if err != nil {
-		return nil, err
-	}
-	return &page.StyleResult{SurfaceID: f.SurfaceID, Style: v}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.StyleResult, error) {
+		return c.Session.Pages.ReadStyle(ctx, f, a.locator(), &a.StyleQuery)
+	})
 }
 
 type listArgs struct {
@@ -241,21 +175,11 @@ type listArgs struct {
 func (a *listArgs) validate() error { return a.ListQuery.Check() }
 
 func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsListResult, error) {
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
+	return inFrame(ctx, c, func(f page.Frame) (*page.ElementsListResult, error) {
+		return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
+	})
 }
 
 func focusedElement(ctx context.Context, c *Call, _ *noArgs) (*page.FocusedResult, error) {
-	_, f, err := frameOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	el, err := c.Session.Pages.FocusedElement(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	return &page.FocusedResult{SurfaceID: f.SurfaceID, Element: el}, nil
+	return inFrame(ctx, c, func(f page.Frame) (*page.FocusedResult, error) { return c.Session.Pages.ReadFocused(ctx, f) })
 }

@@ -39,12 +39,3 @@ func (a *findArgs) validate() error {
 	}
 	return a.FindScroll.CheckWith(&a.FindQuery)
 }
-
-// findResult is electron_find's result.
-type findResult struct {
-	*page.FindResult
-	ScrolledPages *int `json:"scrolled_pages,omitempty" jsonschema:"with scroll: how many pages the virtualized lists were scrolled"`
-	// Skipped names, with surfaces:'all', the surfaces that could not be
-	// searched (no document yet, or gone during the call).
-	Skipped []string `json:"skipped_surfaces,omitempty"`
-}

@@ -30,9 +30,10 @@ func resultTypeSchemas() map[reflect.Type]*jsonschema.Schema {
 	}
 }
 
-// onSurface starts the result of a tool that acts on the active surface
-// (surface.On).
-type onSurface = surface.On
+// onSurface starts the result of a tool that acts on the active surface:
+// the surface it acted on, and the automatic fallback when the surface
+// it had selected was gone.
+type onSurface = page.OnSurface
 
 // surfaceOf is the onSurface part of a result acting on res.
 func surfaceOf(res *surface.Resolution) onSurface { return res.On() }

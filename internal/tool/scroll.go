@@ -33,7 +33,7 @@ func scroll(ctx context.Context, c *Call, a *scrollArgs) (*act.ScrollResult, err
 			return nil, err
 		}
 		v := r.Revealed
-		return &act.ScrollResult{On: r.On, InView: v.InView, BBox: v.BBox, WaitedMS: &v.WaitedMS, Ref: v.Ref, Role: v.Role, Name: v.Name,
+		return &act.ScrollResult{OnSurface: r.OnSurface, InView: v.InView, BBox: v.BBox, WaitedMS: &v.WaitedMS, Ref: v.Ref, Role: v.Role, Name: v.Name,
 			ScrolledPages: v.ScrolledPages, RefNotes: r.RefNotes}, nil
 	}
 	res, f, err := inputFrame(ctx, c)

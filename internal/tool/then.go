@@ -2,11 +2,8 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
-	"time"
 
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
 )
 
@@ -18,7 +15,7 @@ import (
 // other action of the session comes between; the answer carries
 // then {met, waited_ms, diff}. When the wait is not met the action still
 // happened: EXPECTATION_FAILED says so, with the action's answer in
-// details.result, so that the agent does not repeat it.
+// details.result, so that the agent does not repeat it (page.RunThen).
 
 // thenOf is the plan of a call's "then", nil when it has none.
 func thenOf(args any) (*page.ThenPlan, error) {
@@ -30,44 +27,7 @@ func thenOf(args any) (*page.ThenPlan, error) {
 }
 
 // runThen waits for the plan's condition and reads the diff, after the
-// action answered v. A condition that does not hold fails with the
-// action's answer in details.result.
+// action answered v.
 func runThen(ctx context.Context, c *Call, name string, p *page.ThenPlan, v any) (*thenResult, error) {
-	start := time.Now()
-	out := &thenResult{Met: true}
-	if p.Cond != nil {
-		w, _, err := waitFor(ctx, c, *p.Cond, p.Timeout)
-		if err != nil {
-			return nil, actedThen(name, v, err)
-		}
-		if !w.Met {
-			e := errs.New(errs.ExpectationFailed, "%s was done; then %s did not hold within %d ms (last seen: %s)", name, p.What, p.Timeout.Milliseconds(), page.Clip(string(w.Actual), 200))
-			return nil, actedThen(name, v, e)
-		}
-	}
-	out.WaitedMS = time.Since(start).Milliseconds()
-	if p.Diff {
-		_, f, err := frameOf(ctx, c)
-		if err != nil {
-			return nil, actedThen(name, v, err)
-		}
-		snap, err := c.Session.Pages.Snapshot(ctx, f, page.SnapshotOptions{Since: "last", Format: "text"})
-		if err != nil {
-			return nil, actedThen(name, v, err)
-		}
-		out.Diff = snap.Text
-	}
-	return out, nil
-}
-
-// actedThen is a failure of the "then" part: the action happened, its
-// answer is in details.result and the agent is told not to repeat it.
-func actedThen(name string, v any, err error) error {
-	out := errs.CopyOf(err, "then")
-	if b, jerr := json.Marshal(v); jerr == nil {
-		out.Details["result"] = json.RawMessage(b)
-	}
-	out.Details["acted"] = true
-	out.Hint = "The " + name + " itself was done and verified (details.result): do not repeat it. What it was to cause did not happen in time: look at the page (electron_snapshot) and decide."
-	return out
+	return c.Session.Pages.RunThen(ctx, waitFrame(c), name, p, v)
 }

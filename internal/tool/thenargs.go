@@ -1,5 +1,7 @@
 package tool
 
+import "github.com/understudy-dev/understudy/internal/page"
+
 // thenArg is the "then" parameter of actions.
 type thenArg struct {
 	Then string `json:"then,omitempty" jsonschema:"after the action, wait until text=T (the page shows T), selector=S (shown), gone=S (hidden or absent) or url=U (the URL contains U) holds, and/or diff (answer with what changed since your last snapshot); ; joins them and timeout=MS bounds the wait (default 5000), e.g. text=Saved;diff"`
@@ -11,8 +13,4 @@ func (a *thenArg) thenSpec() string { return a.Then }
 type thener interface{ thenSpec() string }
 
 // thenResult is what "then" adds to an action's answer.
-type thenResult struct {
-	Met      bool   `json:"met" jsonschema:"the condition held (true when only diff was asked)"`
-	WaitedMS int64  `json:"waited_ms"`
-	Diff     string `json:"diff,omitempty" jsonschema:"the surface's text snapshot since your last snapshot or find (since:'last')"`
-}
+type thenResult = page.ThenResult

@@ -2,11 +2,8 @@ package tool
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/understudy-dev/understudy/internal/page"
-	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // registerWaits registers the wait and expectation tools.
@@ -79,40 +76,6 @@ func registerWaits(s *Server) {
 	}, assertPattern)
 }
 
-// optionalLocator validates a ref or selector that may be absent.
-func optionalLocator(a *elementArgs) error {
-	if a.Ref == 0 && a.Selector == "" {
-		return nil
-	}
-	return a.locator().Check()
-}
-
-// waitSubject names the element of a or, with none, the document.
-func waitSubject(a *elementArgs) string {
-	switch {
-	case a.Ref > 0:
-		return fmt.Sprintf("ref %d", a.Ref)
-	case a.Selector != "":
-		return fmt.Sprintf("%q", a.Selector)
-	}
-	return "the document"
-}
-
-// waitFor runs a condition on the active surface, resolving it again after
-// a navigation.
-func waitFor(ctx context.Context, c *Call, cond page.Condition, timeout time.Duration) (*page.WaitResult, *surface.Resolution, error) {
-	var res *surface.Resolution
-	frame := func(ctx context.Context) (page.Frame, error) {
-		r, f, err := frameOf(ctx, c)
-		if err == nil {
-			res = r
-		}
-		return f, err
-	}
-	w, err := c.Session.Pages.Wait(ctx, frame, cond, timeout)
-	return w, res, err
-}
-
 // ---- electron_wait ----
 
 type waitMsArgs struct {
@@ -130,220 +93,105 @@ func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*page.SleepResult, 
 
 type waitSelectorArgs struct {
 	elementArgs
-	page.WaitBudget
-	page.PresenceWant
+	page.SelectorWait
 }
 
 func (a *waitSelectorArgs) validate() error {
-	if err := a.PresenceWant.Check(); err != nil {
-		return err
-	}
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.SelectorWait.Check, a.elementArgs.validate)
 }
 
-// selectorWaitResult is electron_wait_for_selector's result.
-type selectorWaitResult struct {
-	onSurface
-	WaitedFor string           `json:"waited_for" jsonschema:"the state waited for: attached, visible, hidden or detached"`
-	Actual    *page.Presence   `json:"actual"`
-	Element   *page.ElementRef `json:"element,omitempty" jsonschema:"the element, with a ref of the surface (absent for hidden or detached)"`
-	page.WaitDone
-}
-
-func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*selectorWaitResult, error) {
-	state := a.Want()
-	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondSelector, Locator: a.locator(), State: state}, a.Timeout())
-	if err != nil {
-		return nil, err
-	}
-	if !w.Met {
-		return nil, page.WaitTimeout(w, a.Timeout(), "%s did not become %s", waitSubject(&a.elementArgs), state).
-			With("state", state).With("last_state", w.Actual)
-	}
-	actual, err := page.ActualAs[*page.Presence](w)
-	if err != nil {
-		return nil, err
-	}
-	return &selectorWaitResult{onSurface: waitSurface(res, w), WaitedFor: state, Actual: actual, Element: w.Element, WaitDone: w.Done()}, nil
+func waitForSelector(ctx context.Context, c *Call, a *waitSelectorArgs) (*page.SelectorWaited, error) {
+	return c.Session.Pages.WaitSelector(ctx, waitFrame(c), a.locator(), &a.SelectorWait)
 }
 
 type waitStateArgs struct {
 	elementArgs
-	page.WaitBudget
-	page.StateWant
+	page.StateWait
 }
 
+// validate checks the timeout before the element, as it always did.
 func (a *waitStateArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	if err := a.elementArgs.validate(); err != nil {
-		return err
-	}
-	return a.condition().Check()
+	return checked(a.CheckTimeout, a.elementArgs.validate, a.StateWait.Check)
 }
 
-func (a *waitStateArgs) condition() page.Condition { return a.Condition(a.locator()) }
-
-// stateWaitResult is electron_wait_for_state's result.
-type stateWaitResult struct {
-	onSurface
-	State   *page.ElementState `json:"state" jsonschema:"every state flag of the element as last read"`
-	Element *page.ElementRef   `json:"element,omitempty"`
-	page.WaitDone
-}
-
-func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*stateWaitResult, error) {
-	w, res, err := waitFor(ctx, c, a.condition(), a.Timeout())
-	if err != nil {
-		return nil, err
-	}
-	if !w.Met {
-		e := page.WaitTimeout(w, a.Timeout(), "the state of %s did not match %s", waitSubject(&a.elementArgs), page.ShortJSON(a.State)).
-			With("expected", a.State).With("last_state", w.Actual)
-		if !w.Found {
-			e.Message += " (no element matched)"
-		}
-		return nil, e
-	}
-	st, err := page.ActualAs[*page.ElementState](w)
-	if err != nil {
-		return nil, err
-	}
-	return &stateWaitResult{onSurface: waitSurface(res, w), State: st, Element: w.Element, WaitDone: w.Done()}, nil
+func waitForState(ctx context.Context, c *Call, a *waitStateArgs) (*page.StateWaited, error) {
+	return c.Session.Pages.WaitState(ctx, waitFrame(c), a.locator(), &a.StateWait)
 }
 
 type waitEventArgs struct {
 	elementArgs
-	page.WaitBudget
-	page.EventWant
+	page.EventWait
 }
 
 func (a *waitEventArgs) validate() error {
-	if err := a.EventWant.Check(); err != nil {
-		return err
-	}
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	return optionalLocator(&a.elementArgs)
+	return checked(a.EventWait.Check, a.locator().CheckOptional)
 }
 
-// eventWaitResult is electron_wait_for_event's result.
-type eventWaitResult struct {
-	onSurface
-	Event *page.Event `json:"event"`
-	page.WaitDone
-}
-
-func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*eventWaitResult, error) {
-	w, res, err := waitFor(ctx, c, page.Condition{Kind: page.CondEvent, Locator: a.locator(), Event: a.EventName}, a.Timeout())
-	if err != nil {
-		return nil, err
-	}
-	if !w.Met {
-		return nil, page.WaitTimeout(w, a.Timeout(), "no %s event reached %s", a.EventName, waitSubject(&a.elementArgs)).
-			With("event_name", a.EventName).With("last_state", nil)
-	}
-	ev, err := w.EventSeen()
-	if err != nil {
-		return nil, err
-	}
-	return &eventWaitResult{onSurface: waitSurface(res, w), Event: ev, WaitDone: w.Done()}, nil
+func waitForEvent(ctx context.Context, c *Call, a *waitEventArgs) (*page.EventWaited, error) {
+	return c.Session.Pages.WaitEvent(ctx, waitFrame(c), a.locator(), &a.EventWait)
 }
 
 // ---- expectations ----
 
 type expectTextArgs struct {
 	elementArgs
-	page.WaitBudget
-	page.TextOperators
+	page.TextExpectation
 }
 
+// validate checks the timeout before the element, as it always did.
 func (a *expectTextArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	if err := a.elementArgs.validate(); err != nil {
-		return err
-	}
-	_, err := a.Match("regex", a.Regex)
-	return err
+	return checked(a.CheckTimeout, a.elementArgs.validate, a.TextExpectation.Check)
 }
 
-func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*expectResult[string], error) {
-	m, _ := a.Match("regex", a.Regex)
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, a.Timeout(), m.Expected(), "the text of "+waitSubject(&a.elementArgs))
+func expectText(ctx context.Context, c *Call, a *expectTextArgs) (*page.Expected[string], error) {
+	return c.Session.Pages.ExpectText(ctx, waitFrame(c), a.locator(), &a.TextExpectation)
 }
 
 // expectValueArgs are electron_expect_value's arguments: expectTextArgs, a
 // type of their own so that a trace exports the call as toHaveValue.
 type expectValueArgs struct{ expectTextArgs }
 
-func expectValue(ctx context.Context, c *Call, a *expectValueArgs) (*expectResult[string], error) {
-	m, _ := a.Match("regex", a.Regex)
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondValue, Locator: a.locator(), Match: m}, a.Timeout(), m.Expected(), "the value of "+waitSubject(&a.elementArgs))
+func expectValue(ctx context.Context, c *Call, a *expectValueArgs) (*page.Expected[string], error) {
+	return c.Session.Pages.ExpectValue(ctx, waitFrame(c), a.locator(), &a.TextExpectation)
 }
 
 type expectVisibleArgs struct {
 	elementArgs
-	page.WaitBudget
-	page.VisibleWant
+	page.VisibleExpectation
 }
 
 func (a *expectVisibleArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	return a.elementArgs.validate()
+	return checked(a.VisibleExpectation.Check, a.elementArgs.validate)
 }
 
-func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*expectResult[bool], error) {
-	want := a.Want()
-	return runExpectation[bool](ctx, c, page.Condition{Kind: page.CondVisible, Locator: a.locator(), Visible: want}, a.Timeout(), map[string]any{"visible": want}, "the visibility of "+waitSubject(&a.elementArgs))
+func expectVisible(ctx context.Context, c *Call, a *expectVisibleArgs) (*page.Expected[bool], error) {
+	return c.Session.Pages.ExpectVisible(ctx, waitFrame(c), a.locator(), &a.VisibleExpectation)
 }
 
-func expectState(ctx context.Context, c *Call, a *waitStateArgs) (*expectResult[*page.ElementState], error) {
-	return runExpectation[*page.ElementState](ctx, c, a.condition(), a.Timeout(), a.State, "the state of "+waitSubject(&a.elementArgs))
+func expectState(ctx context.Context, c *Call, a *waitStateArgs) (*page.Expected[*page.ElementState], error) {
+	return c.Session.Pages.ExpectState(ctx, waitFrame(c), a.locator(), &a.StateWait)
 }
 
 type expectCountArgs struct {
 	Common
-	page.WaitBudget
-	page.CountQuery
+	page.CountExpectation
 }
 
-func (a *expectCountArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	return a.Condition().Check()
-}
+func (a *expectCountArgs) validate() error { return a.CountExpectation.Check() }
 
-func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (*expectResult[int], error) {
-	return runExpectation[int](ctx, c, a.Condition(), a.Timeout(), a.Expected(), a.Subject())
+func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (*page.Expected[int], error) {
+	return c.Session.Pages.ExpectCount(ctx, waitFrame(c), &a.CountExpectation)
 }
 
 type expectURLArgs struct {
 	Common
-	page.WaitBudget
-	page.URLQuery
+	page.URLExpectation
 }
 
-func (a *expectURLArgs) validate() error {
-	if err := a.CheckTimeout(); err != nil {
-		return err
-	}
-	_, err := a.Match()
-	return err
-}
+func (a *expectURLArgs) validate() error { return a.URLExpectation.Check() }
 
-func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*expectResult[string], error) {
-	m, _ := a.Match()
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondURL, Match: m}, a.Timeout(), a.Expected(), "the URL")
+func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*page.Expected[string], error) {
+	return c.Session.Pages.ExpectURL(ctx, waitFrame(c), &a.URLExpectation)
 }
 
 type assertPatternArgs struct {
@@ -352,52 +200,9 @@ type assertPatternArgs struct {
 }
 
 func (a *assertPatternArgs) validate() error {
-	if err := a.CheckPattern(); err != nil {
-		return err
-	}
-	if err := optionalLocator(&a.elementArgs); err != nil {
-		return err
-	}
-	return a.PatternQuery.Check()
+	return checked(a.CheckPattern, a.locator().CheckOptional, a.PatternQuery.Check)
 }
 
-func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*expectResult[string], error) {
-	m, _ := a.PatternMatch()
-	return runExpectation[string](ctx, c, page.Condition{Kind: page.CondText, Locator: a.locator(), Match: m}, 0, m.Expected(), "the text of "+waitSubject(&a.elementArgs))
-}
-
-// expectResult is an expectation's result; T is the type of what it
-// checks.
-type expectResult[T any] struct {
-	onSurface
-	Passed bool `json:"passed"`
-	Actual T    `json:"actual"`
-	page.WaitDone
-}
-
-// runExpectation runs an expectation: {surface_id, passed:true, actual,
-// elapsed_ms}, or EXPECTATION_FAILED with expected and actual.
-func runExpectation[T any](ctx context.Context, c *Call, cond page.Condition, timeout time.Duration, expected any, subject string) (*expectResult[T], error) {
-	w, res, err := waitFor(ctx, c, cond, timeout)
-	if err != nil {
-		return nil, err
-	}
-	if !w.Met {
-		return nil, page.ExpectationFailed(w, cond, timeout, expected, subject)
-	}
-	actual, err := page.ActualAs[T](w)
-	if err != nil {
-		return nil, err
-	}
-	return &expectResult[T]{onSurface: waitSurface(res, w), Passed: true, Actual: actual, WaitDone: w.Done()}, nil
-}
-
-// waitSurface is the surface a wait ended on, with the fallback the last
-// resolution made.
-func waitSurface(res *surface.Resolution, w *page.WaitResult) onSurface {
-	out := onSurface{SurfaceID: w.SurfaceID}
-	if res != nil {
-		out.Fallback = res.Fallback
-	}
-	return out
+func assertPattern(ctx context.Context, c *Call, a *assertPatternArgs) (*page.Expected[string], error) {
+	return c.Session.Pages.AssertPattern(ctx, waitFrame(c), a.locator(), &a.PatternQuery)
 }
