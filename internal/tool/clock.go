@@ -56,21 +56,15 @@ type clockTimeArgs struct {
 	clock.TimeArg
 }
 
-func (a *clockTimeArgs) validate() error { return a.TimeArg.Check() }
-
 type clockInstallArgs struct {
 	Common
 	clock.InstallOptions
 }
 
-func (a *clockInstallArgs) validate() error { return a.InstallOptions.Check() }
-
 type clockMsArgs struct {
 	Common
 	clock.Span
 }
-
-func (a *clockMsArgs) validate() error { return a.Span.Check() }
 
 // onClock runs op on the session's clock (session.Clock, created on first
 // use).

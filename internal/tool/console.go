@@ -25,8 +25,6 @@ type consoleArgs struct {
 	consolelog.Request
 }
 
-func (a *consoleArgs) validate() error { return a.Request.Check() }
-
 func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (*consolelog.Result, error) {
 	return assemble.Console(c.Session).Answer(a.Request), nil
 }

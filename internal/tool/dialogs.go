@@ -29,8 +29,6 @@ type dialogArgs struct {
 	dialogs.Request
 }
 
-func (a *dialogArgs) validate() error { return a.Request.Check() }
-
 func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogs.Handled, error) {
 	return assemble.Dialogs(c.Session).Handle(ctx, a.Request)
 }

@@ -38,8 +38,6 @@ type ipcInvokeArgs struct {
 	mainproc.InvokeArgs
 }
 
-func (a *ipcInvokeArgs) validate() error { return a.InvokeArgs.Check() }
-
 func ipcInvoke(ctx context.Context, c *Call, a *ipcInvokeArgs) (*mainproc.InvokeResult, error) {
 	conn, err := c.Session.MainConn(ctx)
 	if err != nil {
@@ -60,8 +58,6 @@ type menuItemArgs struct {
 	Common
 	mainproc.MenuItemArgs
 }
-
-func (a *menuItemArgs) validate() error { return a.MenuItemArgs.Check() }
 
 func nativeMenuItem(ctx context.Context, c *Call, a *menuItemArgs) (*mainproc.MenuItemResult, error) {
 	conn, err := c.Session.MainConn(ctx)
@@ -140,8 +136,6 @@ type ipcCaptureStartArgs struct {
 	mainproc.IPCCaptureArgs
 }
 
-func (a *ipcCaptureStartArgs) validate() error { return a.IPCCaptureArgs.Check() }
-
 func ipcCaptureStart(ctx context.Context, c *Call, a *ipcCaptureStartArgs) (*mainproc.IPCCaptureStartResult, error) {
 	in, err := c.Session.Instrument(ctx)
 	if err != nil {
@@ -154,8 +148,6 @@ type ipcCapturedArgs struct {
 	Common
 	mainproc.IPCCapturedArgs
 }
-
-func (a *ipcCapturedArgs) validate() error { return a.IPCCapturedArgs.Check() }
 
 func ipcCaptured(ctx context.Context, c *Call, a *ipcCapturedArgs) (*mainproc.IPCCapturedResult, error) {
 	in, err := c.Session.Instrument(ctx)
@@ -177,8 +169,6 @@ type ipcStubArgs struct {
 	Common
 	mainproc.IPCStubArgs
 }
-
-func (a *ipcStubArgs) validate() error { return a.IPCStubArgs.Check() }
 
 func ipcStub(ctx context.Context, c *Call, a *ipcStubArgs) (*mainproc.IPCStubResult, error) {
 	in, err := c.Session.Instrument(ctx)
@@ -229,8 +219,6 @@ type trayInvokeArgs struct {
 	Common
 	mainproc.TrayInvokeArgs
 }
-
-func (a *trayInvokeArgs) validate() error { return a.TrayInvokeArgs.Check() }
 
 func nativeTrayInvoke(ctx context.Context, c *Call, a *trayInvokeArgs) (*mainproc.TrayFired, error) {
 	in, err := c.Session.Instrument(ctx)

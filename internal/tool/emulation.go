@@ -29,8 +29,6 @@ type emulationSetArgs struct {
 	emulation.Settings
 }
 
-func (a *emulationSetArgs) validate() error { return a.Settings.Check() }
-
 func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulation.Result, error) {
 	return c.Session.Emulate(ctx, a.Settings.Onto)
 }

@@ -16,8 +16,6 @@ type evalArgs struct {
 	page.EvalArgs
 }
 
-func (a *evalArgs) validate() error { return a.EvalArgs.Check() }
-
 func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*page.Evaluated, error) {
 	res, err := resolve(ctx, c)
 	if err != nil {
@@ -56,8 +54,6 @@ type injectArgs struct {
 	Common
 	mainproc.InjectArgs
 }
-
-func (a *injectArgs) validate() error { return a.InjectArgs.Check() }
 
 func inject(ctx context.Context, c *Call, a *injectArgs) (*mainproc.InjectResult, error) {
 	// Say in advance when the fuses make SIGUSR1 a no-op.

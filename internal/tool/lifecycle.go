@@ -119,8 +119,6 @@ type attachArgs struct {
 	assemble.AttachArgs
 }
 
-func (a *attachArgs) validate() error { return a.AttachArgs.Check() }
-
 func attach(ctx context.Context, c *Call, a *attachArgs) (*assemble.Launched, error) {
 	s := c.Server
 	replaced, err := assemble.ReplaceDead(s.visible(ctx), a.AllowMultiple, s.dropSession)
@@ -169,8 +167,6 @@ type stopArgs struct {
 	session.StopArgs
 }
 
-func (a *stopArgs) validate() error { return a.StopArgs.Check() }
-
 func stop(ctx context.Context, c *Call, a *stopArgs) (*session.Stopped, error) {
 	return c.Session.End(ctx, &a.StopArgs, func() { c.Server.dropSession(c.Session.ID) })
 }
@@ -182,8 +178,6 @@ func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error)
 type discoverArgs struct {
 	assemble.DiscoverArgs
 }
-
-func (a *discoverArgs) validate() error { return a.DiscoverArgs.Check() }
 
 func discover(ctx context.Context, c *Call, a *discoverArgs) (*assemble.DiscoverResult, error) {
 	return assemble.Discover(ctx, &a.DiscoverArgs, func() (map[int]bool, map[string]bool) { return c.Server.foreignApps(ctx) })

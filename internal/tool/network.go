@@ -69,8 +69,6 @@ type captureStartArgs struct {
 	network.CaptureArgs
 }
 
-func (a *captureStartArgs) validate() error { return a.CaptureArgs.Check() }
-
 func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*network.CaptureStartResult, error) {
 	n, err := netOf(c)
 	if err != nil {
@@ -84,8 +82,6 @@ type capturedArgs struct {
 	network.CapturedArgs
 	Reveal bool `json:"reveal,omitempty" jsonschema:"show secret headers and body fields; needs the server's --allow-secrets"`
 }
-
-func (a *capturedArgs) validate() error { return a.CapturedArgs.Check() }
 
 // A network.CapturedResult encodes itself without reflection (2,000
 // records); the envelope takes that path only while it is a jsonAppender.
@@ -115,8 +111,6 @@ type stubArgs struct {
 	Common
 	network.StubArgs
 }
-
-func (a *stubArgs) validate() error { return a.StubArgs.Check() }
 
 func networkStub(ctx context.Context, c *Call, a *stubArgs) (*network.StubResult, error) {
 	s, err := a.Stub(func(p string) (string, error) { return c.Server.files.CheckRead(ctx, "bodyFile", p) })
@@ -152,8 +146,6 @@ type exportHARArgs struct {
 	Reveal bool `json:"reveal,omitempty" jsonschema:"keep secret headers and body fields; needs --allow-secrets"`
 }
 
-func (a *exportHARArgs) validate() error { return a.ExportHARArgs.Check() }
-
 func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*network.ExportHARResult, error) {
 	n, err := netOf(c)
 	if err != nil {
@@ -180,8 +172,6 @@ type replayHARArgs struct {
 	network.ReplayHARArgs
 }
 
-func (a *replayHARArgs) validate() error { return a.ReplayHARArgs.Check() }
-
 func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*network.ReplayHARResult, error) {
 	arch, err := network.LoadHAR(a.Path, "path", func(p string) (string, error) { return c.Server.files.CheckRead(ctx, "path", p) })
 	if err != nil {
@@ -198,8 +188,6 @@ type conditionsArgs struct {
 	Common
 	network.ConditionsArgs
 }
-
-func (a *conditionsArgs) validate() error { return a.ConditionsArgs.Check() }
 
 func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*network.ConditionsResult, error) {
 	if err := a.CheckWindow(c.Session.Pool); err != nil {

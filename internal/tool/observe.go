@@ -172,8 +172,6 @@ type listArgs struct {
 	page.ListQuery
 }
 
-func (a *listArgs) validate() error { return a.ListQuery.Check() }
-
 func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsListResult, error) {
 	return inFrame(ctx, c, func(f page.Frame) (*page.ElementsListResult, error) {
 		return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)

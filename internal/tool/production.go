@@ -19,8 +19,6 @@ type productionArgs struct {
 	production.Request
 }
 
-func (a *productionArgs) validate() error { return a.Request.Check() }
-
 func productionValidate(ctx context.Context, c *Call, a *productionArgs) (*production.Report, error) {
 	real, err := c.Server.files.CheckReadPath(ctx, "appPath", a.AppPath)
 	if err != nil {

@@ -49,8 +49,6 @@ type scrollIntoViewArgs struct {
 	act.RevealArgs
 }
 
-func (a *scrollIntoViewArgs) validate() error { return a.RevealArgs.Check() }
-
 func scrollIntoView(ctx context.Context, c *Call, a *scrollIntoViewArgs) (*act.RevealResult, error) {
 	res, f, err := frameOf(ctx, c)
 	if err != nil {

@@ -182,6 +182,9 @@ type hasSession interface{ sessionID() string }
 
 type validator interface{ validate() error }
 
+// checker is a domain option that checks itself (ADR-045).
+type checker interface{ Check() error }
+
 // registry is every tool the configuration allows, by name and in
 // registration order. It is built on first use ([Server.tools]), not in
 // [New]: building it runs each tool's generic registration, which is most

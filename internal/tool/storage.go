@@ -147,8 +147,6 @@ type cookiesArgs struct {
 	storage.Filter
 }
 
-func (a *cookiesArgs) validate() error { return a.Filter.Check() }
-
 func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*storage.CookiesResult, error) {
 	return appStorage(c).CookieList(ctx, a.Filter, a.Reveal)
 }
@@ -158,8 +156,6 @@ type setCookieArgs struct {
 	storage.NewCookie
 }
 
-func (a *setCookieArgs) validate() error { return a.NewCookie.Check() }
-
 func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*storage.SetCookieResult, error) {
 	return appStorage(c).AddCookie(ctx, a.NewCookie)
 }
@@ -168,8 +164,6 @@ type clearCookiesArgs struct {
 	Common
 	storage.Filter
 }
-
-func (a *clearCookiesArgs) validate() error { return a.Filter.Check() }
 
 func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*storage.ClearCookiesResult, error) {
 	return appStorage(c).ClearMatching(ctx, a.Filter)
@@ -196,8 +190,6 @@ type webGetArgs struct {
 	storage.WebGet
 }
 
-func (a *webGetArgs) validate() error { return a.WebGet.Check() }
-
 func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*storage.WebGetResult, error) {
 	return func(ctx context.Context, c *Call, a *webGetArgs) (*storage.WebGetResult, error) {
 		return appStorage(c).WebRead(ctx, scope, a.WebGet)
@@ -209,8 +201,6 @@ type webSetArgs struct {
 	storage.WebSet
 }
 
-func (a *webSetArgs) validate() error { return a.WebSet.Check() }
-
 func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*storage.WebChangeResult, error) {
 	return func(ctx context.Context, c *Call, a *webSetArgs) (*storage.WebChangeResult, error) {
 		return appStorage(c).WebWrite(ctx, scope, a.WebSet)
@@ -221,8 +211,6 @@ type webKeyArgs struct {
 	Common
 	storage.WebKey
 }
-
-func (a *webKeyArgs) validate() error { return a.WebKey.Check() }
 
 func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*storage.WebChangeResult, error) {
 	return func(ctx context.Context, c *Call, a *webKeyArgs) (*storage.WebChangeResult, error) {
@@ -248,8 +236,6 @@ type stateExportArgs struct {
 	storage.ExportOptions
 }
 
-func (a *stateExportArgs) validate() error { return a.ExportOptions.Check() }
-
 func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*storage.ExportResult, error) {
 	path, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
 	if err != nil {
@@ -270,8 +256,6 @@ type stateImportArgs struct {
 	Common
 	storage.ImportOptions
 }
-
-func (a *stateImportArgs) validate() error { return a.ImportOptions.Check() }
 
 func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*storage.ImportResult, error) {
 	path, err := c.Server.files.CheckRead(ctx, "path", a.Path)
@@ -299,14 +283,10 @@ type idbStoreArgs struct {
 	storage.IDBStore
 }
 
-func (a *idbStoreArgs) validate() error { return a.IDBStore.Check() }
-
 type idbGetArgs struct {
 	Common
 	storage.IDBRecordsQuery
 }
-
-func (a *idbGetArgs) validate() error { return a.IDBRecordsQuery.Check() }
 
 func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*storage.IDBRecordsResult, error) {
 	return appStorage(c).IDBRecords(ctx, a.IDBRecordsQuery)
@@ -316,8 +296,6 @@ type idbKeysArgs struct {
 	Common
 	storage.IDBKeysQuery
 }
-
-func (a *idbKeysArgs) validate() error { return a.IDBKeysQuery.Check() }
 
 func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*storage.IDBKeysResult, error) {
 	return appStorage(c).IDBKeys(ctx, a.IDBKeysQuery)
@@ -332,8 +310,6 @@ type idbDeleteArgs struct {
 	storage.IDBDeletion
 }
 
-func (a *idbDeleteArgs) validate() error { return a.IDBDeletion.Check() }
-
 func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*storage.IDBChangeResult, error) {
 	return appStorage(c).IDBDelete(ctx, a.IDBDeletion)
 }
@@ -346,8 +322,6 @@ type idbSetArgs struct {
 	Common
 	storage.IDBPut
 }
-
-func (a *idbSetArgs) validate() error { return a.IDBPut.Check() }
 
 func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*storage.IDBPutResult, error) {
 	return appStorage(c).IDBWrite(ctx, a.IDBPut)

@@ -47,8 +47,6 @@ type switchSurfaceArgs struct {
 	surface.SwitchArgs
 }
 
-func (a *switchSurfaceArgs) validate() error { return a.SwitchArgs.Check() }
-
 func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*surface.Switched, error) {
 	return c.Session.Surfaces.Switch(a.SurfaceID)
 }

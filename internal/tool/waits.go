@@ -83,8 +83,6 @@ type waitMsArgs struct {
 	page.SleepArgs
 }
 
-func (a *waitMsArgs) validate() error { return a.SleepArgs.Check() }
-
 func waitSleep(ctx context.Context, _ *Call, a *waitMsArgs) (*page.SleepResult, error) {
 	return a.Run(ctx)
 }
@@ -177,8 +175,6 @@ type expectCountArgs struct {
 	page.CountExpectation
 }
 
-func (a *expectCountArgs) validate() error { return a.CountExpectation.Check() }
-
 func expectCount(ctx context.Context, c *Call, a *expectCountArgs) (*page.Expected[int], error) {
 	return c.Session.Pages.ExpectCount(ctx, waitFrame(c), &a.CountExpectation)
 }
@@ -187,8 +183,6 @@ type expectURLArgs struct {
 	Common
 	page.URLExpectation
 }
-
-func (a *expectURLArgs) validate() error { return a.URLExpectation.Check() }
 
 func expectURL(ctx context.Context, c *Call, a *expectURLArgs) (*page.Expected[string], error) {
 	return c.Session.Pages.ExpectURL(ctx, waitFrame(c), &a.URLExpectation)

@@ -45,8 +45,6 @@ type windowOpenArgs struct {
 	session.WindowOpenArgs
 }
 
-func (a *windowOpenArgs) validate() error { return a.WindowOpenArgs.Check() }
-
 func windowOpen(ctx context.Context, c *Call, a *windowOpenArgs) (*session.WindowOpened, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {
 		return nil, err
@@ -62,8 +60,6 @@ type windowCloseArgs struct {
 	session.WindowCloseArgs
 }
 
-func (a *windowCloseArgs) validate() error { return a.WindowCloseArgs.Check() }
-
 func windowClose(ctx context.Context, c *Call, a *windowCloseArgs) (*session.WindowClosed, error) {
 	return c.Session.CloseWindowFor(ctx, &a.WindowCloseArgs)
 }
@@ -73,14 +69,10 @@ type historyArgs struct {
 	session.HistoryArgs
 }
 
-func (a *historyArgs) validate() error { return a.HistoryArgs.Check() }
-
 type reloadArgs struct {
 	Common
 	session.ReloadArgs
 }
-
-func (a *reloadArgs) validate() error { return a.HistoryArgs.Check() }
 
 // unsticker is unstick for the call's session (session.Unstick).
 func unsticker(ctx context.Context, c *Call) session.Unstick {

@@ -39,8 +39,6 @@ type switchWindowArgs struct {
 	session.SwitchWindowArgs
 }
 
-func (a *switchWindowArgs) validate() error { return a.SwitchWindowArgs.Check() }
-
 func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (*session.SwitchedWindow, error) {
 	return c.Session.SwitchWindow(ctx, &a.SwitchWindowArgs)
 }
@@ -50,8 +48,6 @@ type navigateArgs struct {
 	thenArg
 	session.NavigateArgs
 }
-
-func (a *navigateArgs) validate() error { return a.NavigateArgs.Check() }
 
 func navigate(ctx context.Context, c *Call, a *navigateArgs) (*session.Navigated, error) {
 	if err := c.Server.checkOrigin(a.URL); err != nil {

@@ -1,0 +1,64 @@
+package tool
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEveryOptionChecked: the dispatcher runs an input's validate, else
+// the Check its one embedded domain option promotes (define.go's check).
+// Two embedded options with Check promote none, silently; so an input
+// that embeds any option with Check must either have a validate or
+// promote exactly one Check. Each option's own checks have table tests in
+// its package.
+func TestEveryOptionChecked(t *testing.T) {
+	s := allTools(t)
+	validatorT := reflect.TypeFor[validator]()
+	checkerT := reflect.TypeFor[checker]()
+	promoted := 0
+	for _, name := range s.Names() {
+		d := s.tools().defs[name]
+		in := reflect.PointerTo(d.in)
+		if in.Implements(validatorT) {
+			continue
+		}
+		checks := embeddedChecks(d.in)
+		switch {
+		case len(checks) == 0:
+		case in.Implements(checkerT):
+			promoted++
+		default:
+			t.Errorf("%s: its input embeds %s, each with Check, and none is promoted: write a validate that calls each", name, strings.Join(checks, " and "))
+		}
+	}
+	if promoted == 0 {
+		t.Error("no tool's input runs a promoted Check: the test looks at the wrong thing")
+	}
+}
+
+// embeddedChecks names the embedded fields of t whose type (or a pointer
+// to it) has Check() error; it looks inside an embedded struct that has
+// none (two Checks inside it cancel out).
+func embeddedChecks(t reflect.Type) []string {
+	var out []string
+	checkerT := reflect.TypeFor[checker]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.Anonymous {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if reflect.PointerTo(ft).Implements(checkerT) {
+			out = append(out, ft.String())
+			continue
+		}
+		if ft.Kind() == reflect.Struct {
+			out = append(out, embeddedChecks(ft)...)
+		}
+	}
+	return out
+}
