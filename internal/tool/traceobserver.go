@@ -19,14 +19,7 @@ const maxTraceConsole = 50
 // traceFor is the recording the caller may see and add to: the server's,
 // when the caller started it or sessions are shared; else nil.
 func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
-	rec := s.tracing.Recorder()
-	if rec == nil || s.cfg.ShareSessions {
-		return rec
-	}
-	if o, ok := s.tracing.Owner(); !ok || o != ownerOf(ctx) {
-		return nil
-	}
-	return rec
+	return s.tracing.For(ownerOf(ctx), s.cfg.ShareSessions)
 }
 
 // The tools a vetoed call names (their Defs are in trace.go).
