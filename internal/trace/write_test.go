@@ -55,3 +55,30 @@ func TestWritesGoThroughTheRoots(t *testing.T) {
 		t.Fatalf("written outside the roots: %v", err)
 	}
 }
+
+// TestOpenerChecksTheFolderFirst: the parent is checked when asked, the
+// folder made only when the recording opens.
+func TestOpenerChecksTheFolderFirst(t *testing.T) {
+	root := t.TempDir()
+	ctx, roots := context.Background(), files.New(files.Config{Artifacts: root})
+	if _, err := (&StartArgs{Path: filepath.Join(t.TempDir(), "t")}).Opener(ctx, roots, time.Now(), "v"); errs.CodeOf(err) != errs.PathNotAllowed {
+		t.Fatalf("outside the roots: %v", err)
+	}
+	open, err := (&StartArgs{Path: "mine"}).Opener(ctx, roots, time.Now(), "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "mine")); !os.IsNotExist(err) {
+		t.Fatalf("made before open: %v", err)
+	}
+	rec, err := open()
+	if err != nil || rec.Dir() != filepath.Join(root, "mine") {
+		t.Fatalf("open: %v", err)
+	}
+	if _, err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LiveTokens(nil); errs.CodeOf(err) != errs.TraceNotRecording {
+		t.Fatalf("tokens of no recording: %v", err)
+	}
+}
