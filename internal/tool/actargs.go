@@ -130,13 +130,6 @@ func waitedDur(a *page.Acted) time.Duration { return a.Waited }
 
 // Limits of the file tools.
 const (
-	// maxSetFileBytes bounds one file given to a file input (the browser
-	// reads it from disk).
-	maxSetFileBytes = 1 << 30
-	// maxDropFileBytes and maxDropTotalBytes bound the files of a drop,
-	// which travel to the renderer inside one protocol message.
-	maxDropFileBytes  = 8 << 20
-	maxDropTotalBytes = 16 << 20
 	// maxDragSteps bounds the moves of a pointer drag.
 	maxDragSteps = 100
 	// maxSequence bounds electron_press_sequence.
