@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
@@ -79,7 +78,7 @@ func (a *screenshotArgs) validate() error {
 			return err
 		}
 	}
-	return nil // then checked against the roots by shotFile
+	return nil // then checked against the roots by files.OutFile
 }
 
 // shotTarget is the window a screenshot is taken of.
@@ -103,7 +102,8 @@ type screenshotResult struct {
 }
 
 func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotResult, error) {
-	file, generated, err := shotFile(ctx, c, a, a.Name())
+	// Checked against the allowed roots (internal/files); the folder must exist.
+	file, generated, err := c.Server.files.OutFile(ctx, a.Path, a.Dir, a.Overwrite, capt.FileName(a.Name(), time.Now()))
 	if err != nil {
 		return nil, err
 	}
@@ -172,20 +172,4 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 	}
 	t.surfaceID = res.SurfaceID
 	return t, nil
-}
-
-// shotFile is where the screenshot goes: the path as given, or a new name
-// in dir (or the artifacts folder); generated says which. Both are checked
-// against the allowed roots (internal/files); the folder must exist.
-func shotFile(ctx context.Context, c *Call, a *screenshotArgs, format string) (file string, generated bool, err error) {
-	if a.Path != "" {
-		file, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
-		return file, false, err
-	}
-	dir, err := c.Server.files.CheckDir(ctx, "dir", a.Dir)
-	if err != nil {
-		return "", false, err
-	}
-	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
-	return filepath.Join(dir, "screenshot-"+time.Now().UTC().Format("20060102-150405.000")+ext), true, nil
 }
