@@ -5,5 +5,8 @@
 // DecodeConsole into Entry), and JavaScript dialogs (DecodeDialogOpening,
 // DecodeDialogClosed, WatchDialogs, HandleDialog). internal/tool calls it
 // and never names a protocol method itself. A screenshot's options and
-// result are capture's own types (Clip, Encoding, Shot, Cut; docs/adr/045).
+// result are capture's own types (Clip, Encoding, Shot, Cut; docs/adr/045);
+// Shooter.Take shoots and shapes one, Shooter.ElementClip aims at an
+// element's box, ThumbFile scales the written file for an inline copy, and
+// Downloads.Listing is what a session's downloads read as.
 package capture

@@ -193,3 +193,23 @@ func (d *Downloads) Close() error {
 	d.wg.Wait()
 	return nil
 }
+
+// DownloadList is what a caller reads of a session's downloads: where
+// they go and the downloads.
+type DownloadList struct {
+	Handling  string     `json:"handling" jsonschema:"artifacts: saved in dir; deny: refused; unmanaged: where the app saves them (note)"`
+	Dir       string     `json:"dir,omitempty"`
+	Note      string     `json:"note,omitempty"`
+	Downloads []Download `json:"downloads"`
+}
+
+// Listing is d's downloads and where they go; for a nil d (a session
+// whose downloads are not watched) none, unmanaged.
+func (d *Downloads) Listing() *DownloadList {
+	if d == nil {
+		return &DownloadList{Handling: "unmanaged", Note: "downloads are not watched in this session", Downloads: []Download{}}
+	}
+	r := &DownloadList{Downloads: d.List()}
+	r.Handling, r.Dir, r.Note = d.Policy()
+	return r
+}

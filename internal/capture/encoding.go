@@ -6,6 +6,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -54,6 +55,13 @@ func (e *Encoding) Options() ShotOptions {
 		}
 	}
 	return opts
+}
+
+// FileName is the name of a screenshot file taken at now in format
+// ("png" or "jpeg"): screenshot-<time>.png or .jpg.
+func FileName(format string, now time.Time) string {
+	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
+	return "screenshot-" + now.UTC().Format("20060102-150405.000") + ext
 }
 
 // ImageSize reads the pixel size of an encoded png or jpeg image.

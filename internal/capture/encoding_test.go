@@ -3,6 +3,7 @@ package capture
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
 )
@@ -39,5 +40,15 @@ func TestEncodingCheck(t *testing.T) {
 	clip, cut := FullPageClip(100, 20000)
 	if clip.Height != MaxClipSide || !cut.Truncated || cut.FullHeight != 20000 {
 		t.Errorf("full page clip %+v %+v", clip, cut)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	at := time.Date(2026, 12, 7, 17, 5, 9, 123e6, time.FixedZone("x", 3600))
+	if got := FileName("png", at); got != "screenshot-20261207-160509.123.png" {
+		t.Errorf("png: %s", got)
+	}
+	if got := FileName("jpeg", at); got != "screenshot-20261207-160509.123.jpg" {
+		t.Errorf("jpeg: %s", got)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"io"
+	"os"
 )
 
 // Thumbnail is an image scaled to fit a budget, for a caller that shows it
@@ -71,4 +73,26 @@ func Thumb(data []byte, maxSide int) (*Thumbnail, error) {
 		return nil, fmt.Errorf("encode thumbnail: %w", err)
 	}
 	return &Thumbnail{Data: out.Bytes(), MIMEType: mime, Width: nw, Height: nh, Scaled: true}, nil
+}
+
+// MaxThumbSource bounds the file ThumbFile reads.
+const MaxThumbSource = 64 << 20
+
+// ThumbFile reads back the image file a screenshot wrote (at most
+// MaxThumbSource bytes) and Thumbs it to maxSide.
+func ThumbFile(path string, maxSide int) (*Thumbnail, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read back: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxThumbSource))
+	if err != nil {
+		return nil, fmt.Errorf("read back: %w", err)
+	}
+	th, err := Thumb(data, maxSide)
+	if err != nil {
+		return nil, fmt.Errorf("scale: %w", err)
+	}
+	return th, nil
 }

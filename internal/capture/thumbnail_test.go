@@ -2,9 +2,12 @@ package capture
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -49,5 +52,27 @@ func TestThumb(t *testing.T) {
 	}
 	if _, err := Thumb([]byte("not an image"), 100); err == nil {
 		t.Fatal("garbage decoded")
+	}
+}
+
+// TestThumbFile reads the file back and scales it; a missing file or one
+// that is not an image is an error.
+func TestThumbFile(t *testing.T) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 40, 20))); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p, bad := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	if err := errors.Join(os.WriteFile(p, buf.Bytes(), 0o600), os.WriteFile(bad, []byte("no"), 0o600)); err != nil {
+		t.Fatal(err)
+	}
+	if th, err := ThumbFile(p, 10); err != nil || th.Width != 10 || th.Height != 5 {
+		t.Fatalf("thumb %+v %v", th, err)
+	}
+	for _, f := range []string{filepath.Join(dir, "none.png"), bad} {
+		if _, err := ThumbFile(f, 10); err == nil {
+			t.Errorf("%s: no error", f)
+		}
 	}
 }

@@ -13,5 +13,7 @@
 // replaced only when this server wrote it in this process or the caller
 // passed overwrite. A relative output path lands in the artifacts folder.
 // PathList is the list of files a caller gives the page, checked before
-// the roots are asked (at most MaxPaths, each absolute).
+// the roots are asked (at most MaxPaths, each absolute); ForInput and
+// ForDrop check them against the roots and their size limits. OutFile is
+// where an output named by a path or a folder goes.
 package files

@@ -222,6 +222,21 @@ func (r *Roots) CheckWrite(ctx context.Context, field, path string, overwrite bo
 	return path, nil
 }
 
+// OutFile is where an output goes when a caller names a file (path,
+// checked by CheckWrite, field path) or a folder (dir, checked by CheckDir,
+// field dir; neither: the artifacts folder) to put a new file named name
+// in; generated says it is the new file.
+func (r *Roots) OutFile(ctx context.Context, path, dir string, overwrite bool, name string) (file string, generated bool, err error) {
+	if path != "" {
+		file, err := r.CheckWrite(ctx, "path", path, overwrite)
+		return file, false, err
+	}
+	if dir, err = r.CheckDir(ctx, "dir", dir); err != nil {
+		return "", false, err
+	}
+	return filepath.Join(dir, name), true, nil
+}
+
 // CheckDir allows creating new files in the folder dir (absolute, or
 // relative to the artifacts folder; "" is the artifacts folder) and
 // returns it.

@@ -247,3 +247,24 @@ func mustReal(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// TestOutFile: a path is checked for writing as given, a folder gets the
+// new name, neither is the artifacts folder; each names its field.
+func TestOutFile(t *testing.T) {
+	art := t.TempDir()
+	r := New(Config{Artifacts: art})
+	ctx := context.Background()
+	if f, gen, err := r.OutFile(ctx, "a.png", "", false, "new.png"); err != nil || gen || f != filepath.Join(art, "a.png") {
+		t.Fatalf("path: %s %v %v", f, gen, err)
+	}
+	if f, gen, err := r.OutFile(ctx, "", "", false, "new.png"); err != nil || !gen || f != filepath.Join(art, "new.png") {
+		t.Fatalf("artifacts: %s %v %v", f, gen, err)
+	}
+	out := t.TempDir()
+	if _, _, err := r.OutFile(ctx, "", out, false, "new.png"); errs.As(err) == nil || errs.As(err).Details["field"] != "dir" {
+		t.Fatalf("dir outside the roots: %v", err)
+	}
+	if _, _, err := r.OutFile(ctx, filepath.Join(out, "x.png"), "", false, "new.png"); errs.As(err) == nil || errs.As(err).Details["field"] != "path" {
+		t.Fatalf("path outside the roots: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"mime"
 	"os"
 	"path/filepath"
@@ -70,4 +71,53 @@ func LoadFiles(field string, paths []string, perFile, total int64) ([]Loaded, er
 		out[i] = Loaded{Name: filepath.Base(p), Type: mime.TypeByExtension(filepath.Ext(p)), Data: b, Modified: mod}
 	}
 	return out, nil
+}
+
+// Limits of the files a caller hands a page.
+const (
+	// MaxInputFile bounds one file given to a file input (the browser
+	// reads it from disk).
+	MaxInputFile = 1 << 30
+	// MaxDropFile and MaxDropTotal bound the files of a drop, which travel
+	// to the renderer inside one protocol message.
+	MaxDropFile  = 8 << 20
+	MaxDropTotal = 16 << 20
+)
+
+// CheckReads is CheckRead of every path (an error names it field[i]): where
+// they really are, symbolic links resolved.
+func (r *Roots) CheckReads(ctx context.Context, field string, paths []string) ([]string, error) {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		real, err := r.CheckRead(ctx, field+"["+strconv.Itoa(i)+"]", p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = real
+	}
+	return out, nil
+}
+
+// ForInput checks files given to a file input (field paths): under the
+// roots (CheckReads), regular and at most MaxInputFile each; it answers
+// where they really are.
+func (r *Roots) ForInput(ctx context.Context, paths []string) ([]string, error) {
+	real, err := r.CheckReads(ctx, "paths", paths)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := StatFiles("paths", real, MaxInputFile); err != nil {
+		return nil, err
+	}
+	return real, nil
+}
+
+// ForDrop checks files dropped on a page (field paths) as ForInput does
+// and reads them, at most MaxDropFile each and MaxDropTotal together.
+func (r *Roots) ForDrop(ctx context.Context, paths []string) ([]Loaded, error) {
+	real, err := r.CheckReads(ctx, "paths", paths)
+	if err != nil {
+		return nil, err
+	}
+	return LoadFiles("paths", real, MaxDropFile, MaxDropTotal)
 }

@@ -1,7 +1,9 @@
 package network
 
 import (
+	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/secret"
@@ -166,4 +168,32 @@ func equalFold(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// Line is the record in one line, as a trace step lists it: method,
+// status (or the failure), URL, then the resource type and time, the stub
+// that answered it and the surface where known.
+func (r *Record) Line() string {
+	status := strconv.Itoa(r.Status)
+	switch {
+	case r.Failure != "":
+		status = "failed: " + r.Failure
+	case r.Status == 0:
+		status = "-"
+	}
+	line := r.Method + " " + status + " " + r.URL
+	if r.ResourceType != "" {
+		line += " (" + r.ResourceType
+		if r.DurationMs != nil {
+			line += fmt.Sprintf(", %.0f ms", *r.DurationMs)
+		}
+		line += ")"
+	}
+	if r.Stubbed != "" {
+		line += " stubbed by " + r.Stubbed
+	}
+	if r.SurfaceID != "" {
+		line += " [" + r.SurfaceID + "]"
+	}
+	return line
 }

@@ -122,15 +122,8 @@ func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) erro
 	return nil
 }
 
-// Limits of the file tools.
+// Limits of the key and typing tools.
 const (
-	// maxSetFileBytes bounds one file given to a file input (the browser
-	// reads it from disk).
-	maxSetFileBytes = 1 << 30
-	// maxDropFileBytes and maxDropTotalBytes bound the files of a drop,
-	// which travel to the renderer inside one protocol message.
-	maxDropFileBytes  = 8 << 20
-	maxDropTotalBytes = 16 << 20
 	// maxSequence bounds electron_press_sequence.
 	maxSequence = 200
 	// maxTypeChars bounds the text of the typing tools.

@@ -24,20 +24,7 @@ type downloadsArgs struct {
 	Common
 }
 
-// DownloadsResult is electron_downloads' answer.
-type DownloadsResult struct {
-	Handling  string          `json:"handling" jsonschema:"artifacts: saved in dir; deny: refused; unmanaged: where the app saves them (note)"`
-	Dir       string          `json:"dir,omitempty"`
-	Note      string          `json:"note,omitempty"`
-	Downloads []capt.Download `json:"downloads"`
-}
-
-func listDownloads(_ context.Context, c *Call, _ *downloadsArgs) (*DownloadsResult, error) {
-	d, ok := session.Extra(c.Session, assemble.DownloadsKey)
-	if !ok {
-		return &DownloadsResult{Handling: "unmanaged", Note: "downloads are not watched in this session", Downloads: []capt.Download{}}, nil
-	}
-	r := &DownloadsResult{Downloads: d.List()}
-	r.Handling, r.Dir, r.Note = d.Policy()
-	return r, nil
+func listDownloads(_ context.Context, c *Call, _ *downloadsArgs) (*capt.DownloadList, error) {
+	d, _ := session.Extra(c.Session, assemble.DownloadsKey) // nil when not watched
+	return d.Listing(), nil
 }

@@ -41,17 +41,3 @@ func newFileRoots(cfg Config) *files.Roots {
 	}
 	return files.New(files.Config{WorkDir: wd, AppRoot: cfg.AppRoot, Artifacts: art, Extra: cfg.FileRoots, AllowAny: cfg.AllowAnyFile})
 }
-
-// readablePaths checks files given to the page against the allowed roots
-// and returns where they really are (symbolic links resolved).
-func readablePaths(ctx context.Context, c *Call, paths []string) ([]string, error) {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		real, err := c.Server.files.CheckRead(ctx, "paths["+itoa(i)+"]", p)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = real
-	}
-	return out, nil
-}

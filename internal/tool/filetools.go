@@ -31,14 +31,11 @@ type setFilesResult struct {
 }
 
 func setFiles(ctx context.Context, c *Call, a *filesArgs) (*setFilesResult, error) {
-	paths, err := readablePaths(ctx, c, a.Paths)
+	paths, err := c.Server.files.ForInput(ctx, a.Paths)
 	if err != nil {
 		return nil, err
 	}
 	a.Paths = paths
-	if _, err := files.StatFiles("paths", a.Paths, maxSetFileBytes); err != nil {
-		return nil, err
-	}
 	res, f, err := frameOf(ctx, c)
 	if err != nil {
 		return nil, err
@@ -62,12 +59,7 @@ func dropFile(ctx context.Context, c *Call, a *filesArgs) (*dropResult, error) {
 	if len(a.Paths) == 0 {
 		return nil, errs.BadArg("paths", "name at least one file to drop")
 	}
-	paths, err := readablePaths(ctx, c, a.Paths)
-	if err != nil {
-		return nil, err
-	}
-	a.Paths = paths
-	loaded, err := files.LoadFiles("paths", a.Paths, maxDropFileBytes, maxDropTotalBytes)
+	loaded, err := c.Server.files.ForDrop(ctx, a.Paths)
 	if err != nil {
 		return nil, err
 	}

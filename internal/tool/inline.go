@@ -2,8 +2,6 @@ package tool
 
 import (
 	"encoding/json"
-	"io"
-	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,8 +14,6 @@ import (
 const (
 	defaultInlineSide = 1024
 	maxInlineSide     = 8192
-	// maxInlineSource bounds the file read back for the inline copy.
-	maxInlineSource = 64 << 20
 )
 
 // inlineImage is the image content of a successful call of a tool whose
@@ -46,19 +42,9 @@ func (s *Server) inlineImage(name string, raw json.RawMessage, res Result) *mcp.
 	if json.Unmarshal(res.JSON, &out) != nil || out.Path == "" {
 		return nil
 	}
-	f, err := os.Open(out.Path)
+	th, err := capt.ThumbFile(out.Path, side)
 	if err != nil {
-		s.cfg.Logger.Warn("inline screenshot: read back", "err", err)
-		return nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxInlineSource))
-	if err != nil {
-		return nil
-	}
-	th, err := capt.Thumb(data, side)
-	if err != nil {
-		s.cfg.Logger.Warn("inline screenshot: scale", "err", err)
+		s.cfg.Logger.Warn("inline screenshot", "err", err)
 		return nil
 	}
 	return &mcp.ImageContent{Data: th.Data, MIMEType: th.MIMEType}

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
@@ -79,7 +78,7 @@ func (a *screenshotArgs) validate() error {
 			return err
 		}
 	}
-	return nil // then checked against the roots by shotFile
+	return nil // then checked against the roots by files.OutFile
 }
 
 // shotTarget is the window a screenshot is taken of.
@@ -103,8 +102,8 @@ type screenshotResult struct {
 }
 
 func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotResult, error) {
-	format := a.Name()
-	file, generated, err := shotFile(ctx, c, a, format)
+	// Checked against the allowed roots (internal/files); the folder must exist.
+	file, generated, err := c.Server.files.OutFile(ctx, a.Path, a.Dir, a.Overwrite, capt.FileName(a.Name(), time.Now()))
 	if err != nil {
 		return nil, err
 	}
@@ -112,37 +111,19 @@ func screenshot(ctx context.Context, c *Call, a *screenshotArgs) (*screenshotRes
 	if err != nil {
 		return nil, err
 	}
-	opts := a.Options()
 	clip := t.clip
 	if a.Clip != nil {
 		clip = a.Clip
 	}
-	var cut capt.Cut // a full page past capt.MaxClipSide: what was left out
-	if a.FullPage {
-		w, h, err := t.shooter.ContentSize(ctx)
-		if err != nil {
-			return nil, err
-		}
-		clip, cut = capt.FullPageClip(w, h)
-	}
-	if clip != nil {
-		opts.Clip = clip.Rect()
-		opts.BeyondViewport = a.FullPage || (a.element() && t.beyond)
-	}
-	data, err := t.shooter.Shot(ctx, opts)
+	data, shot, cut, err := t.shooter.Take(ctx, &a.Encoding, clip, a.FullPage, a.element() && t.beyond)
 	if err != nil {
 		return nil, err
 	}
-	width, height, err := capt.ImageSize(format, data)
-	if err != nil {
+	if shot.Path, err = c.Server.files.Write(ctx, files.Out{Field: "path", Path: file, Overwrite: a.Overwrite, Unique: generated}, data); err != nil {
 		return nil, err
 	}
-	path, err := c.Server.files.Write(ctx, files.Out{Field: "path", Path: file, Overwrite: a.Overwrite, Unique: generated}, data)
-	if err != nil {
-		return nil, err
-	}
-	return &screenshotResult{Shot: capt.Shot{Path: path, Format: format, Width: width, Height: height, Bytes: len(data), WindowID: t.windowID,
-		SurfaceID: t.surfaceID, Clip: clip}, Emulated: emulatedViewport(c, t.windowID), Cut: cut}, nil
+	shot.WindowID, shot.SurfaceID = t.windowID, t.surfaceID
+	return &screenshotResult{Shot: shot, Emulated: emulatedViewport(c, t.windowID), Cut: cut}, nil
 }
 
 // shotWindow finds the window to capture (and the element's box), and
@@ -186,31 +167,9 @@ func shotWindow(ctx context.Context, c *Call, a *screenshotArgs) (*shotTarget, e
 	if err != nil {
 		return nil, err
 	}
-	if box.Viewport.Width <= 0 || box.Viewport.Height <= 0 {
-		return nil, errs.New(errs.ElementNotVisible, "the element has an empty box (%gx%g)", box.Viewport.Width, box.Viewport.Height)
-	}
-	t.surfaceID = res.SurfaceID
-	t.clip = &capt.Clip{X: box.Viewport.X + ox, Y: box.Viewport.Y + oy, Width: box.Viewport.Width, Height: box.Viewport.Height}
-	vw, vh, err := t.shooter.Viewport(ctx)
-	if err != nil {
+	if t.clip, t.beyond, err = t.shooter.ElementClip(ctx, box.Viewport.X+ox, box.Viewport.Y+oy, box.Viewport.Width, box.Viewport.Height); err != nil {
 		return nil, err
 	}
-	t.beyond = !t.clip.Rect().Within(vw, vh)
+	t.surfaceID = res.SurfaceID
 	return t, nil
-}
-
-// shotFile is where the screenshot goes: the path as given, or a new name
-// in dir (or the artifacts folder); generated says which. Both are checked
-// against the allowed roots (internal/files); the folder must exist.
-func shotFile(ctx context.Context, c *Call, a *screenshotArgs, format string) (file string, generated bool, err error) {
-	if a.Path != "" {
-		file, err := c.Server.files.CheckWrite(ctx, "path", a.Path, a.Overwrite)
-		return file, false, err
-	}
-	dir, err := c.Server.files.CheckDir(ctx, "dir", a.Dir)
-	if err != nil {
-		return "", false, err
-	}
-	ext := map[string]string{"png": ".png", "jpeg": ".jpg"}[format]
-	return filepath.Join(dir, "screenshot-"+time.Now().UTC().Format("20060102-150405.000")+ext), true, nil
 }

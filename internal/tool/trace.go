@@ -2,12 +2,10 @@ package tool
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/consolelog"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
@@ -61,29 +59,16 @@ func registerTrace(s *Server) {
 
 type traceStartArgs struct{ trace.StartArgs }
 
-func (a *traceStartArgs) validate() error { return a.StartArgs.Check() }
-
 func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*trace.State, error) {
 	s := c.Server
 	if err := s.traceBusy(ctx); err != nil {
 		return nil, err
 	}
-	parent, base, err := a.Folder(time.Now())
+	open, err := a.Opener(ctx, s.files, time.Now(), s.cfg.Version)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := s.files.CheckDir(ctx, "path", parent)
-	if err != nil {
-		return nil, err
-	}
-	o := a.Options(s.cfg.Version)
-	rec, busy, err := s.tracing.Start(ownerOf(ctx), func() (*trace.Recorder, error) {
-		out, err := s.files.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
-		if err != nil {
-			return nil, err
-		}
-		return trace.Start(out, o)
-	}, func() map[string]int64 {
+	rec, busy, err := s.tracing.Start(ownerOf(ctx), open, func() map[string]int64 {
 		// Console lines from before the trace are not part of it.
 		from := map[string]int64{}
 		for _, sess := range s.sessions.List() {
@@ -128,11 +113,7 @@ type tracePathArgs struct{ trace.PathArgs }
 
 func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*trace.TokensResult, error) {
 	if a.Path == "" {
-		rec := c.Server.traceFor(ctx)
-		if rec == nil {
-			return nil, errs.New(errs.TraceNotRecording, "no trace is recording; pass path to read a written trace")
-		}
-		return rec.TokensResult(), nil
+		return trace.LiveTokens(c.Server.traceFor(ctx))
 	}
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {

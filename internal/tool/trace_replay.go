@@ -6,12 +6,11 @@ import (
 
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/session"
+	"github.com/understudy-dev/understudy/internal/surface"
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
 type traceReplayArgs struct{ trace.ReplayArgs }
-
-func (a *traceReplayArgs) validate() error { return a.ReplayArgs.Check() }
 
 func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*trace.ReplayResult, error) {
 	s := c.Server
@@ -83,49 +82,45 @@ func (p replayer) Ref(ctx context.Context, sid, role, name string) int {
 }
 
 // findRefIn finds what target named (role and name) in the surface of this
-// run that is where the target's surface was, and returns its new ref and
-// that surface's id. The find issues the ref through the page store like
-// electron_find, under a shared hold of the session.
+// run that is where the target's surface was (trace.FindRef), and returns
+// its new ref and that surface's id. The find issues the ref through the
+// page store like electron_find, under a shared hold of the session.
 func (s *Server) findRefIn(ctx context.Context, sid string, t trace.Target) (int, string, string) {
-	sess, err := s.resolveSession(ctx, sid)
-	if err != nil {
-		return 0, "", "no session to find ref " + itoa(t.Ref) + " in: " + err.Error()
-	}
-	hold, err := sess.Acquire(ctx, "trace_replay: finding a ref", session.Shared)
-	if err != nil {
-		return 0, "", "finding ref " + itoa(t.Ref) + ": " + err.Error()
-	}
-	defer hold.Release()
-	id, why := trace.MatchSurface(ctx, sess.Surfaces, t.Place)
+	sess, release, why := s.holdForReplay(ctx, sid, "a ref", "ref "+itoa(t.Ref))
 	if why != "" {
-		return 0, "", why + " (ref " + itoa(t.Ref) + " was there)"
+		return 0, "", why
 	}
-	res, err := sess.Surfaces.ResolveID(ctx, id)
-	if err != nil {
-		return 0, "", "surface " + id + " (" + t.Place.URL + "): " + err.Error()
-	}
-	f := frameAt(res)
-	r, err := sess.Pages.Find(ctx, f, page.FindQuery{Role: t.Role, NameExact: t.Name, Limit: 2})
-	if err != nil {
-		return 0, "", "finding " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + ": " + err.Error()
-	}
-	if len(r.Matches) == 0 || r.Matches[0].Ref == 0 {
-		return 0, "", "no element is " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + " now (ref " + itoa(t.Ref) + " when recorded)"
-	}
-	return r.Matches[0].Ref, id, ""
+	defer release()
+	return trace.FindRef(ctx, sess.Surfaces, t, func(ctx context.Context, res *surface.Resolution, role, name string) (int, error) {
+		r, err := sess.Pages.Find(ctx, frameAt(res), page.FindQuery{Role: role, NameExact: name, Limit: 2})
+		if err != nil || len(r.Matches) == 0 {
+			return 0, err
+		}
+		return r.Matches[0].Ref, nil
+	})
 }
 
 // findSurface finds the live surface that is where place was (see
 // trace.MatchSurface).
 func (s *Server) findSurface(ctx context.Context, sid string, place *trace.Place) (string, string) {
+	sess, release, why := s.holdForReplay(ctx, sid, "a surface", "the surface of "+place.URL)
+	if why != "" {
+		return "", why
+	}
+	defer release()
+	return trace.MatchSurface(ctx, sess.Surfaces, place)
+}
+
+// holdForReplay holds session sid (shared) while a replay finds what
+// (kind: "a ref", "a surface") in it; else why not.
+func (s *Server) holdForReplay(ctx context.Context, sid, kind, what string) (*session.Session, func(), string) {
 	sess, err := s.resolveSession(ctx, sid)
 	if err != nil {
-		return "", "no session to find the surface of " + place.URL + " in: " + err.Error()
+		return nil, nil, "no session to find " + what + " in: " + err.Error()
 	}
-	hold, err := sess.Acquire(ctx, "trace_replay: finding a surface", session.Shared)
+	hold, err := sess.Acquire(ctx, "trace_replay: finding "+kind, session.Shared)
 	if err != nil {
-		return "", "finding the surface of " + place.URL + ": " + err.Error()
+		return nil, nil, "finding " + what + ": " + err.Error()
 	}
-	defer hold.Release()
-	return trace.MatchSurface(ctx, sess.Surfaces, place)
+	return sess, hold.Release, ""
 }

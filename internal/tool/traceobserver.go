@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/assemble"
 	"github.com/understudy-dev/understudy/internal/consolelog"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/network"
 	"github.com/understudy-dev/understudy/internal/session"
 	"github.com/understudy-dev/understudy/internal/trace"
@@ -21,14 +19,7 @@ const maxTraceConsole = 50
 // traceFor is the recording the caller may see and add to: the server's,
 // when the caller started it or sessions are shared; else nil.
 func (s *Server) traceFor(ctx context.Context) *trace.Recorder {
-	rec := s.tracing.Recorder()
-	if rec == nil || s.cfg.ShareSessions {
-		return rec
-	}
-	if o, ok := s.tracing.Owner(); !ok || o != ownerOf(ctx) {
-		return nil
-	}
-	return rec
+	return s.tracing.For(ownerOf(ctx), s.cfg.ShareSessions)
 }
 
 // The tools a vetoed call names (their Defs are in trace.go).
@@ -55,10 +46,7 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 	st := trace.Step{Seq: seq, Tool: name, StartedAt: start.UTC()}
 	var args map[string]any
 	_ = json.Unmarshal(raw, &args)
-	if b := rec.Budget(); b != nil && b.Enforce && b.OverBudget {
-		e := errs.New(errs.TraceBudgetExceeded, "the trace's token budget is spent (%d of %d estimated tokens); %s was not run", b.Spent, b.BudgetTokens, name).
-			With("budget", b)
-		e.NextActions = []string{traceBudgetTool, traceStopTool}
+	if e := rec.Veto(name, traceBudgetTool, traceStopTool); e != nil {
 		r := s.failureEnvelope(e, start, "")
 		st.Args = trace.Redact(raw)
 		s.finishStep(rec, &st, nil, r, start)
@@ -86,16 +74,7 @@ func (s *Server) traceCall(ctx context.Context, name string, raw json.RawMessage
 
 // finishStep completes a step from the call's envelope and writes it.
 func (s *Server) finishStep(rec *trace.Recorder, st *trace.Step, sess *session.Session, res Result, start time.Time) {
-	st.ElapsedMS = time.Since(start).Milliseconds()
-	st.OK, st.Code, st.Tokens, st.SessionID = !res.IsError, string(res.Code), res.Tokens, res.SessionID
-	if res.IsError {
-		var env struct {
-			Error string `json:"error"`
-		}
-		_ = json.Unmarshal(res.JSON, &env)
-		st.Error = env.Error
-	}
-	st.Result = res.JSON // redacted by the recorder's writer, off the call path
+	st.Finish(start, res.IsError, string(res.Code), res.Tokens, res.SessionID, res.JSON)
 	var shot []byte
 	if sess == nil && st.SessionID != "" {
 		sess, _ = s.sessions.Resolve(st.SessionID)
@@ -121,28 +100,7 @@ func (s *Server) traceNetwork(sess *session.Session) []string {
 	p := n.Read(network.ReadOptions{Since: last})
 	var lines []string
 	for _, r := range p.Records {
-		status := strconv.Itoa(r.Status)
-		switch {
-		case r.Failure != "":
-			status = "failed: " + r.Failure
-		case r.Status == 0:
-			status = "-"
-		}
-		line := r.Method + " " + status + " " + r.URL
-		if r.ResourceType != "" {
-			line += " (" + r.ResourceType
-			if r.DurationMs != nil {
-				line += fmt.Sprintf(", %.0f ms", *r.DurationMs)
-			}
-			line += ")"
-		}
-		if r.Stubbed != "" {
-			line += " stubbed by " + r.Stubbed
-		}
-		if r.SurfaceID != "" {
-			line += " [" + r.SurfaceID + "]"
-		}
-		lines = append(lines, line)
+		lines = append(lines, r.Line())
 	}
 	if p.NextSince > last {
 		s.tracing.Advance(trace.Network, sess.ID, p.NextSince)

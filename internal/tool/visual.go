@@ -3,12 +3,9 @@ package tool
 import (
 	"context"
 	"math"
-	"path/filepath"
-	"time"
 
 	capt "github.com/understudy-dev/understudy/internal/capture"
 	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/files"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/visual"
 )
@@ -73,16 +70,14 @@ func (a *captureArgs) validate() error { return a.check(false) }
 
 type visualExpectArgs struct {
 	visualArgs
-	Threshold    *float64 `json:"threshold,omitempty" jsonschema:"colour distance (0-1) under which pixels are equal; default 0.1"`
-	MaxDiffRatio float64  `json:"maxDiffRatio,omitempty" jsonschema:"share of differing pixels allowed (0-1); default 0"`
-	CountAA      bool     `json:"countAntialiasing,omitempty" jsonschema:"count anti-aliased edge pixels as differences"`
+	visual.Tolerance
 }
 
 func (a *visualExpectArgs) validate() error {
 	if err := a.check(true); err != nil {
 		return err
 	}
-	return visual.CheckTolerance(a.Threshold, a.MaxDiffRatio)
+	return a.Tolerance.Check()
 }
 
 type visualUpdateArgs struct {
@@ -92,9 +87,8 @@ type visualUpdateArgs struct {
 
 func (a *visualUpdateArgs) validate() error { return a.check(true) }
 
-// takeCapture shoots the window, element or clip and works out the
-// environment and the masks in image pixels; the shot is settled
-// (visual.Shot.Settle) with accept.
+// takeCapture shoots the window, element or clip and settles the shot
+// (visual.Take) with accept.
 func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data []byte, masks []visual.Rect) bool) (*visual.Shot, error) {
 	sa := &screenshotArgs{Ref: a.Ref, Selector: a.Selector}
 	t, err := shotWindow(ctx, c, sa)
@@ -122,120 +116,46 @@ func takeCapture(ctx context.Context, c *Call, a *captureArgs, accept func(data 
 		clip = a.Clip
 	}
 	opts := capt.ShotOptions{Format: "png"}
-	var css *visual.CSSRect
+	src := visual.Source{ViewportW: math.Round(2 * cx), ViewportH: math.Round(2 * cy)}
 	if clip != nil {
 		opts.Clip = clip.Rect()
 		opts.BeyondViewport = sa.element() && t.beyond
-		css = &visual.CSSRect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
+		src.Clip = &visual.CSSRect{X: clip.X, Y: clip.Y, Width: clip.Width, Height: clip.Height}
 	}
 	bv, err := c.Session.BrowserVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
-	data, err := t.shooter.Shot(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	shot, err := visual.NewShot(data, visual.BrowserOf(bv.Product, bv.UserAgent), math.Round(2*cx), math.Round(2*cy), css)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range a.Masks {
-		if m.Selector == "" {
-			shot.MaskInCapture(*m.X, *m.Y, m.Width, m.Height)
-			continue
-		}
-		box, err := c.Session.Pages.GetBBox(ctx, f, page.Locator{Selector: m.Selector})
+	src.Browser = visual.BrowserOf(bv.Product, bv.UserAgent)
+	src.Shoot = func(ctx context.Context) ([]byte, error) { return t.shooter.Shot(ctx, opts) }
+	src.Locate = func(ctx context.Context, selector string) (visual.CSSRect, error) {
+		box, err := c.Session.Pages.GetBBox(ctx, f, page.Locator{Selector: selector})
 		if err != nil {
-			return nil, err
+			return visual.CSSRect{}, err
 		}
 		fx, fy, err := res.Offset(ctx)
 		if err != nil {
-			return nil, err
+			return visual.CSSRect{}, err
 		}
-		shot.Mask(box.Viewport.X+fx, box.Viewport.Y+fy, box.Viewport.Width, box.Viewport.Height)
+		return visual.CSSRect{X: box.Viewport.X + fx, Y: box.Viewport.Y + fy, Width: box.Viewport.Width, Height: box.Viewport.Height}, nil
 	}
-	if err := shot.Settle(ctx, func() ([]byte, error) { return t.shooter.Shot(ctx, opts) }, accept); err != nil {
-		return nil, err
-	}
-	return shot, nil
+	return visual.Take(ctx, src, a.Masks, accept)
 }
 
-// baselineDir is the baselines folder, checked against the roots; the
-// default one is created.
-func baselineDir(ctx context.Context, c *Call, dir string) (string, error) {
-	if dir == "" {
-		art, err := c.Server.files.SubDir("baselines")
-		if err != nil {
-			return "", err
-		}
-		dir = art
-	}
-	return c.Server.files.CheckDir(ctx, "baselineDir", dir)
-}
-
-// artifactPath is a new file in the artifacts folder.
-func artifactPath(ctx context.Context, c *Call, stem string) (string, error) {
-	dir, err := c.Server.files.CheckDir(ctx, "path", "")
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, stem+"-"+time.Now().UTC().Format("20060102-150405.000000")+".png"), nil
-}
-
-// VisualCaptureResult is visual_capture's answer.
-type VisualCaptureResult struct {
-	Path   string     `json:"path"`
-	Width  int        `json:"width"`
-	Height int        `json:"height"`
-	Env    visual.Env `json:"env"`
-	Masks  int        `json:"masks"`
-}
-
-func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*VisualCaptureResult, error) {
-	cp, err := takeCapture(ctx, c, a, nil)
+func visualCapture(ctx context.Context, c *Call, a *captureArgs) (*visual.CaptureResult, error) {
+	shot, err := takeCapture(ctx, c, a, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := cp.PNG
-	if len(cp.Masks) > 0 {
-		img, _ := visual.Decode(cp.PNG)
-		if out, err = visual.Encode(visual.Paint(img, cp.Masks)); err != nil {
-			return nil, err
-		}
-	}
-	stem := "visual"
-	if a.Name != "" {
-		stem += "-" + a.Name
-	}
-	p, err := artifactPath(ctx, c, stem)
+	return visual.Keep(ctx, c.Server.files, a.Name, shot)
+}
+
+func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*visual.ExpectResult, error) {
+	dir, err := visual.BaselineDir(ctx, c.Server.files, a.BaselineDir)
 	if err != nil {
 		return nil, err
 	}
-	if p, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: p, Unique: true}, out); err != nil {
-		return nil, err
-	}
-	return &VisualCaptureResult{Path: p, Width: cp.Width, Height: cp.Height, Env: cp.Env, Masks: len(cp.Masks)}, nil
-}
-
-// VisualExpectResult is visual_expect's answer when it passes.
-type VisualExpectResult struct {
-	Name          string  `json:"name"`
-	Passed        bool    `json:"passed"`
-	DiffPixels    int     `json:"diff_pixels"`
-	AAPixels      int     `json:"antialiased_pixels"`
-	MaskedPixels  int     `json:"masked_pixels"`
-	MismatchRatio float64 `json:"mismatch_ratio"`
-	Width         int     `json:"width"`
-	Height        int     `json:"height"`
-}
-
-func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExpectResult, error) {
-	dir, err := baselineDir(ctx, c, a.BaselineDir)
-	if err != nil {
-		return nil, err
-	}
-	exp, err := visual.Expect(dir, a.Name, a.Threshold, a.CountAA, a.MaxDiffRatio)
+	exp, err := visual.Expect(dir, a.Name, a.Tolerance)
 	if err != nil {
 		return nil, err
 	}
@@ -243,58 +163,20 @@ func visualExpect(ctx context.Context, c *Call, a *visualExpectArgs) (*VisualExp
 	if err != nil {
 		return nil, err
 	}
-	r, passed, err := exp.Judge(shot)
-	if err != nil {
-		return nil, err
-	}
-	if passed {
-		return &VisualExpectResult{Name: a.Name, Passed: true, DiffPixels: r.Diff, AAPixels: r.AA, MaskedPixels: r.Masked,
-			MismatchRatio: r.Ratio, Width: r.Width, Height: r.Height}, nil
-	}
-	actual, err := artifactPath(ctx, c, "visual-"+a.Name+"-actual")
-	if err != nil {
-		return nil, err
-	}
-	diffPNG, err := visual.Encode(r.Image)
-	if err != nil {
-		return nil, err
-	}
-	diff := actual[:len(actual)-len(".png")] + "-diff.png"
-	if actual, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: actual, Unique: true}, shot.PNG); err != nil {
-		return nil, err
-	}
-	if diff, err = c.Server.files.Write(ctx, files.Out{Field: "name", Path: diff, Unique: true}, diffPNG); err != nil {
-		return nil, err
-	}
-	return nil, exp.Mismatch(r, actual, diff)
+	return exp.Verdict(ctx, c.Server.files, shot)
 }
 
-// VisualUpdateResult is visual_update_baseline's answer.
-type VisualUpdateResult struct {
-	Name     string     `json:"name"`
-	Path     string     `json:"path"`
-	Width    int        `json:"width"`
-	Height   int        `json:"height"`
-	Env      visual.Env `json:"env"`
-	Replaced bool       `json:"replaced"`
-}
-
-func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*VisualUpdateResult, error) {
+func visualUpdate(ctx context.Context, c *Call, a *visualUpdateArgs) (*visual.UpdateResult, error) {
 	if !a.Confirm {
 		return nil, errs.New(errs.ConfirmRequired, "visual_update_baseline replaces the expected image of %q; pass confirm:true after reviewing it", a.Name).With("field", "confirm")
 	}
-	dir, err := baselineDir(ctx, c, a.BaselineDir)
+	dir, err := visual.BaselineDir(ctx, c.Server.files, a.BaselineDir)
 	if err != nil {
 		return nil, err
 	}
-	cp, err := takeCapture(ctx, c, &a.captureArgs, nil)
+	shot, err := takeCapture(ctx, c, &a.captureArgs, nil)
 	if err != nil {
 		return nil, err
 	}
-	p := filepath.Join(dir, a.Name+".png")
-	replaced, err := visual.WriteBaseline(ctx, c.Server.files, dir, a.Name, cp.PNG, visual.Meta{Width: cp.Width, Height: cp.Height, Env: cp.Env, CreatedAt: time.Now().UTC()})
-	if err != nil {
-		return nil, err
-	}
-	return &VisualUpdateResult{Name: a.Name, Path: p, Width: cp.Width, Height: cp.Height, Env: cp.Env, Replaced: replaced}, nil
+	return visual.Update(ctx, c.Server.files, dir, a.Name, shot)
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/files"
 )
 
 // The arguments of the trace tools: their JSON names and descriptions
@@ -71,6 +73,29 @@ func (a *StartArgs) Options(version string) Options {
 		o.Budget = &Budget{Tokens: a.BudgetTokens, Enforce: a.Enforce, WarnThreshold: w}
 	}
 	return o
+}
+
+// Opener checks where the trace's folder goes (Folder at now, its parent
+// checked against the roots, field path) and answers what creates it
+// through the one writer and starts the recording there (Live.Start's
+// open), with Options(version).
+func (a *StartArgs) Opener(ctx context.Context, roots *files.Roots, now time.Time, version string) (func() (*Recorder, error), error) {
+	parent, base, err := a.Folder(now)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := roots.CheckDir(ctx, "path", parent)
+	if err != nil {
+		return nil, err
+	}
+	o := a.Options(version)
+	return func() (*Recorder, error) {
+		out, err := roots.MakeDir(ctx, "path", filepath.Join(dir, base), errs.TraceWriteFailed)
+		if err != nil {
+			return nil, err
+		}
+		return Start(out, o)
+	}, nil
 }
 
 // PathArgs name a written trace, or none for the live recording.

@@ -20,5 +20,10 @@
 // [PromoteResult], [ReplayResult]) are declared here with their JSON names,
 // descriptions and checks; internal/tool embeds them in its inputs. A
 // replay picks its steps ([ReplayArgs.Steps]) and finds refs and surfaces
-// again ([Reresolve]) through what the server gives it ([Player], [Finder]).
+// again ([Reresolve], [FindRef]) through what the server gives it ([Player],
+// [Finder]). What the tools write from a trace (the report, the test, the
+// spec: [Trace.WriteView], [Trace.WriteExport], [Trace.WriteSpec]) and a
+// new recording's folder ([StartArgs.Opener]) are checked against the roots
+// and written through files.Roots. Around each call the dispatcher asks
+// [Live.For], [Recorder.Veto] and [Step.Finish].
 package trace

@@ -52,6 +52,19 @@ func (l *Live) Owner() (string, bool) {
 	return "", false
 }
 
+// For is the recording a caller (owner) may see and add to: the live one
+// when owner started it or sessions are shared; else nil.
+func (l *Live) For(owner string, shared bool) *Recorder {
+	rec := l.Recorder()
+	if rec == nil || shared {
+		return rec
+	}
+	if o, ok := l.Owner(); !ok || o != owner {
+		return nil
+	}
+	return rec
+}
+
 // Start makes the recorder open returns the recording, started by owner,
 // unless one runs already (busy, and open is not called). consoleFrom
 // gives the console seq each session has reached: earlier lines are not

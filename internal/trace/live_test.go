@@ -20,6 +20,9 @@ func TestLiveOneRecordingAndItsCursors(t *testing.T) {
 	if o, ok := l.Owner(); !ok || o != "client-a" || l.Recorder() != rec {
 		t.Fatalf("owner %q %v", o, ok)
 	}
+	if l.For("client-a", false) != rec || l.For("client-b", false) != nil || l.For("client-b", true) != rec {
+		t.Fatal("For: only the owner sees an unshared recording")
+	}
 	if _, busy, _ := l.Start("client-b", func() (*Recorder, error) { t.Fatal("opened a second recording"); return nil, nil }, nil); !busy {
 		t.Fatal("a second Start was not busy")
 	}
@@ -30,7 +33,7 @@ func TestLiveOneRecordingAndItsCursors(t *testing.T) {
 	if l.Cursor(Network, "s1") != 3 || l.Cursor(Console, "s2") != 0 {
 		t.Fatal("cursors")
 	}
-	if got := l.Take(); got != rec || l.Recorder() != nil {
+	if got := l.Take(); got != rec || l.Recorder() != nil || l.For("client-a", true) != nil {
 		t.Fatal("Take did not end the recording")
 	}
 	l.Advance(Console, "s1", 9) // after the end: nothing

@@ -3,6 +3,8 @@ package trace
 import (
 	"context"
 	"strconv"
+
+	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // Finder finds again, in the app as it is now, what a recorded step's
@@ -64,4 +66,27 @@ func Reresolve(ctx context.Context, st Step, args map[string]any, rs *ReplayStep
 		rs.Resolved = append(rs.Resolved, k+" "+strconv.Itoa(int(n))+" → "+strconv.Itoa(ref)+" ("+t.Role+" \""+t.Name+"\")")
 	}
 	return ""
+}
+
+// FindRef is Finder.RefIn in a session the caller holds (shared), whose
+// surfaces are reg: the surface of this run that is where t's surface was
+// (MatchSurface), then find there (the page store's find of role named
+// exactly name, as electron_find: the first match's ref, 0 when none).
+func FindRef(ctx context.Context, reg *surface.Registry, t Target, find func(ctx context.Context, res *surface.Resolution, role, name string) (int, error)) (ref int, surfaceID, why string) {
+	id, why := MatchSurface(ctx, reg, t.Place)
+	if why != "" {
+		return 0, "", why + " (ref " + strconv.Itoa(t.Ref) + " was there)"
+	}
+	res, err := reg.ResolveID(ctx, id)
+	if err != nil {
+		return 0, "", "surface " + id + " (" + t.Place.URL + "): " + err.Error()
+	}
+	ref, err = find(ctx, res, t.Role, t.Name)
+	if err != nil {
+		return 0, "", "finding " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + ": " + err.Error()
+	}
+	if ref == 0 {
+		return 0, "", "no element is " + t.Role + " \"" + t.Name + "\" in " + t.Place.URL + " now (ref " + strconv.Itoa(t.Ref) + " when recorded)"
+	}
+	return ref, id, ""
 }

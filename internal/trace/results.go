@@ -95,6 +95,15 @@ func (r *Recorder) TokensResult() *TokensResult {
 	return &TokensResult{Tokens: r.TokenReport(), Path: r.Dir(), Live: true, Budget: r.Budget()}
 }
 
+// LiveTokens is rec's TokensResult: TRACE_NOT_RECORDING, pointing to a
+// written trace, when rec is nil.
+func LiveTokens(rec *Recorder) (*TokensResult, error) {
+	if rec == nil {
+		return nil, errs.New(errs.TraceNotRecording, "no trace is recording; pass path to read a written trace")
+	}
+	return rec.TokensResult(), nil
+}
+
 // TokensResult is the written trace's token report.
 func (t *Trace) TokensResult() *TokensResult {
 	return &TokensResult{Tokens: t.TokenReport(), Path: t.Dir, Complete: t.Complete, Budget: t.BudgetStatus()}

@@ -20,16 +20,17 @@ type Expectation struct {
 }
 
 // Expect reads baseline name from dir (VISUAL_BASELINE_NOT_FOUND when there
-// is none). threshold (nil: the default) is the colour distance under which
-// pixels are equal; countAA counts anti-aliased pixels as differences.
-func Expect(dir, name string, threshold *float64, countAA bool, maxDiffRatio float64) (*Expectation, error) {
+// is none), to be compared within t. t.Threshold (nil: the default) is the
+// colour distance under which pixels are equal; t.CountAA counts
+// anti-aliased pixels as differences.
+func Expect(dir, name string, t Tolerance) (*Expectation, error) {
 	base, meta, basePNG, err := ReadBaselinePNG(dir, name)
 	if err != nil {
 		return nil, err
 	}
-	e := &Expectation{Name: name, MaxDiffRatio: maxDiffRatio, base: base, meta: meta, png: basePNG, o: Options{CountAA: countAA}}
-	if threshold != nil {
-		e.o.Threshold = math.Max(*threshold, 1e-9)
+	e := &Expectation{Name: name, MaxDiffRatio: t.MaxDiffRatio, base: base, meta: meta, png: basePNG, o: Options{CountAA: t.CountAA}}
+	if t.Threshold != nil {
+		e.o.Threshold = math.Max(*t.Threshold, 1e-9)
 	}
 	return e, nil
 }

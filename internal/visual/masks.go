@@ -40,6 +40,17 @@ func CheckMasks(masks []Mask) error {
 	return nil
 }
 
+// Tolerance is how far a capture may differ from its baseline and still
+// pass, as a caller gives it.
+type Tolerance struct {
+	Threshold    *float64 `json:"threshold,omitempty" jsonschema:"colour distance (0-1) under which pixels are equal; default 0.1"`
+	MaxDiffRatio float64  `json:"maxDiffRatio,omitempty" jsonschema:"share of differing pixels allowed (0-1); default 0"`
+	CountAA      bool     `json:"countAntialiasing,omitempty" jsonschema:"count anti-aliased edge pixels as differences"`
+}
+
+// Check is CheckTolerance of t.
+func (t Tolerance) Check() error { return CheckTolerance(t.Threshold, t.MaxDiffRatio) }
+
 // CheckTolerance refuses a comparison's threshold or maxDiffRatio outside
 // 0-1 (threshold may be absent: the default).
 func CheckTolerance(threshold *float64, maxDiffRatio float64) error {

@@ -28,4 +28,7 @@ func TestMasksAndToleranceChecked(t *testing.T) {
 	errstest.CheckField(t, "threshold 1.5", CheckTolerance(&big, 0), "threshold")
 	errstest.CheckField(t, "threshold NaN", CheckTolerance(&nan, 0), "threshold")
 	errstest.CheckField(t, "maxDiffRatio -0.1", CheckTolerance(nil, -0.1), "maxDiffRatio")
+	errstest.CheckField(t, "Tolerance defaults", Tolerance{}.Check(), "")
+	errstest.CheckField(t, "Tolerance threshold 1.5", Tolerance{Threshold: &big}.Check(), "threshold")
+	errstest.CheckField(t, "Tolerance maxDiffRatio 2", Tolerance{MaxDiffRatio: 2}.Check(), "maxDiffRatio")
 }

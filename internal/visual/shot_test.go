@@ -51,3 +51,26 @@ func TestShotSettlesOnTwoIdenticalShots(t *testing.T) {
 		t.Fatal("an accepted shot was taken again")
 	}
 }
+
+func TestTakeMasksSelectorsAndRects(t *testing.T) {
+	ten := 5.0
+	src := Source{
+		Shoot:     func(context.Context) ([]byte, error) { return pngOf(t, 200, 100), nil },
+		Browser:   "b",
+		ViewportW: 800, ViewportH: 600,
+		Clip: &CSSRect{X: 10, Y: 20, Width: 100, Height: 50},
+		Locate: func(_ context.Context, sel string) (CSSRect, error) {
+			if sel != "#clock" {
+				t.Fatalf("located %q", sel)
+			}
+			return CSSRect{X: 15, Y: 25, Width: 10, Height: 10}, nil
+		},
+	}
+	s, err := Take(context.Background(), src, []Mask{{Selector: "#clock"}, {X: &ten, Y: &ten, Width: 10, Height: 10}}, func([]byte, []Rect) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Masks) != 2 || s.Masks[0] != (Rect{X: 10, Y: 10, W: 21, H: 21}) || s.Masks[1] != s.Masks[0] || s.Env.DeviceScale != 2 {
+		t.Fatalf("shot %+v %+v", s.Env, s.Masks)
+	}
+}
