@@ -12,7 +12,7 @@ import (
 // log per session (internal/consolelog); electron_console_logs reads it.
 
 func registerConsole(s *Server) {
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_console_logs", Title: "Read console messages", Profiles: "D", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead, Page: pageFree, AfterCrash: true},
 		Short:   "Console messages and uncaught exceptions of every window and frame, oldest first.",
@@ -20,11 +20,6 @@ func registerConsole(s *Server) {
 	}, consoleLogs)
 }
 
-type consoleArgs struct {
-	Common
-	consolelog.Request
-}
-
-func consoleLogs(_ context.Context, c *Call, a *consoleArgs) (*consolelog.Result, error) {
-	return assemble.Console(c.Session).Answer(a.Request), nil
+func consoleLogs(_ context.Context, c *Call, a *consolelog.Request) (*consolelog.Result, error) {
+	return assemble.Console(c.Session).Answer(*a), nil
 }

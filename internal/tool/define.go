@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -49,6 +50,70 @@ func (s *Server) opensSession(name string) bool {
 // an interface publishes no outputSchema; untypedResults lists them. A tool
 // whose eval gate the operator left closed is not registered at all.
 func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call, in *In) (Out, error)) {
+	_, thens := any(new(In)).(thener)
+	s.register(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), thens, false,
+		func(raw json.RawMessage) (any, error) {
+			in := new(In)
+			if err := toolargs.Decode(raw, in); err != nil {
+				return nil, err
+			}
+			return in, check(in)
+		},
+		func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(*In)) })
+}
+
+// defineOpt registers a tool whose input is one domain option, T, beside
+// sessionId: its input type (withSession) is made here once for every
+// such tool (ADR-046), and the handler gets the option. T checks itself
+// when it has Check (ADR-045).
+func defineOpt[T, Out any](s *Server, t Def, run func(ctx context.Context, c *Call, in *T) (Out, error)) {
+	in := withSession(reflect.TypeFor[T]())
+	s.register(t, in, reflect.TypeFor[Out](), false, true,
+		func(raw json.RawMessage) (any, error) {
+			v := reflect.New(in)
+			if err := toolargs.Decode(raw, v.Interface()); err != nil {
+				return nil, err
+			}
+			opt := v.Elem().Field(0).Addr().Interface().(*T)
+			return optIn{Common: Common{SessionID: v.Elem().Field(1).String()}, opt: opt}, check(opt)
+		},
+		func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(optIn).opt.(*T)) })
+}
+
+// withSession is the input type of a defineOpt tool: T with sessionId
+// (Common's field, tag and all) after it. reflect.StructOf takes an
+// embedded type with methods only as the first field, so sessionId
+// comes second here and first in the schema (sessionFirst), where
+// Common puts it in every other tool.
+func withSession(t reflect.Type) reflect.Type {
+	if t.Kind() != reflect.Struct || t.Name() == "" {
+		panic("defineOpt: the option must be a named struct type, not " + t.String())
+	}
+	sid := reflect.TypeFor[Common]().Field(0)
+	return reflect.StructOf([]reflect.StructField{
+		{Name: t.Name(), Type: t, Anonymous: true},
+		{Name: sid.Name, Type: sid.Type, Tag: sid.Tag},
+	})
+}
+
+// sessionFirst moves sessionId to the front of a schema's properties.
+func sessionFirst(schema *jsonschema.Schema) {
+	if i := slices.Index(schema.PropertyOrder, "sessionId"); i > 0 {
+		schema.PropertyOrder = slices.Insert(slices.Delete(schema.PropertyOrder, i, i+1), 0, "sessionId")
+	}
+}
+
+// optIn is a decoded defineOpt input: the session it names and the option.
+type optIn struct {
+	Common
+	opt any
+}
+
+// register adds a tool to the registry: its Def, its input and result
+// types (their schemas are inferred on first use), whether it answers
+// "then", whether its input is withSession's (opt), how its arguments
+// decode and how it runs.
+func (s *Server) register(t Def, in, out reflect.Type, thens, opt bool, decode func(json.RawMessage) (any, error), run func(context.Context, *Call, any) (any, error)) {
 	switch t.Effects.Eval {
 	case gateEvalRenderer:
 		if !s.cfg.AllowEvalRenderer {
@@ -67,21 +132,24 @@ func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call
 	// JSON, which schemas.json holds (see inputSchema), so the inference
 	// runs when a test or a tool missing from schemas.json asks for it.
 	schema := sync.OnceValue(func() *jsonschema.Schema {
-		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
+		schema, err := jsonschema.ForType(in, &jsonschema.ForOptions{TypeSchemas: inputTypeSchemas()})
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+		}
+		if opt {
+			sessionFirst(schema)
 		}
 		return schema
 	})
 	var result func() *jsonschema.Schema
-	if reflect.TypeFor[Out]().Kind() != reflect.Interface {
+	if out.Kind() != reflect.Interface {
 		result = sync.OnceValue(func() *jsonschema.Schema {
-			schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
+			schema, err := jsonschema.ForType(out, &jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
 			if err != nil {
 				panic(fmt.Sprintf("tool %s: result schema: %v", name, err))
 			}
 			// An action that takes "then" answers with it too (then.go).
-			if _, ok := any(new(In)).(thener); ok {
+			if thens {
 				then, err := jsonschema.For[thenResult](&jsonschema.ForOptions{TypeSchemas: resultTypeSchemas()})
 				if err != nil {
 					panic(fmt.Sprintf("tool %s: then schema: %v", name, err))
@@ -94,24 +162,10 @@ func define[In, Out any](s *Server, t Def, run func(ctx context.Context, c *Call
 			return schema
 		})
 	}
-	d := &def{
-		Def: t, schema: schema, result: result, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
-		decode: func(raw json.RawMessage) (any, error) {
-			in := new(In)
-			if err := toolargs.Decode(raw, in); err != nil {
-				return nil, err
-			}
-			if err := check(in); err != nil {
-				return nil, err
-			}
-			return in, nil
-		},
-		run: func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(*In)) },
-	}
 	if _, dup := s.reg.defs[name]; dup {
 		panic("tool registered twice: " + name)
 	}
-	s.reg.defs[name] = d
+	s.reg.defs[name] = &def{Def: t, schema: schema, result: result, in: in, out: out, opt: opt, decode: decode, run: run}
 	s.reg.order = append(s.reg.order, name)
 }
 

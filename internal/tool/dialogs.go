@@ -16,7 +16,7 @@ import (
 // the policy.
 
 func registerDialogs(s *Server) {
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_dialog_handler", Title: "Answer JavaScript dialogs", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet, Page: pageFree},
 		Short:   "Answer alert, confirm and prompt dialogs (open and later ones) or read them; an open one blocks its page.",
@@ -24,13 +24,8 @@ func registerDialogs(s *Server) {
 	}, dialogHandler)
 }
 
-type dialogArgs struct {
-	Common
-	dialogs.Request
-}
-
-func dialogHandler(ctx context.Context, c *Call, a *dialogArgs) (*dialogs.Handled, error) {
-	return assemble.Dialogs(c.Session).Handle(ctx, a.Request)
+func dialogHandler(ctx context.Context, c *Call, a *dialogs.Request) (*dialogs.Handled, error) {
+	return assemble.Dialogs(c.Session).Handle(ctx, *a)
 }
 
 // An open dialog stops its page: every CDP call that needs the page's

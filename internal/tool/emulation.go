@@ -8,7 +8,7 @@ import (
 )
 
 func registerEmulation(s *Server) {
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "emulation_set", Title: "Emulate device and environment", Profiles: "TD", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect},
 		Short:   "Emulate a device and its environment in the active window; only the fields given change.",
@@ -22,15 +22,8 @@ func registerEmulation(s *Server) {
 	}, emulationReset)
 }
 
-// The arguments, their check and the result are internal/emulation's
-// (settings.go).
-type emulationSetArgs struct {
-	Common
-	emulation.Settings
-}
-
-func emulationSet(ctx context.Context, c *Call, a *emulationSetArgs) (*emulation.Result, error) {
-	return c.Session.Emulate(ctx, a.Settings.Onto)
+func emulationSet(ctx context.Context, c *Call, a *emulation.Settings) (*emulation.Result, error) {
+	return c.Session.Emulate(ctx, a.Onto)
 }
 
 func emulationReset(ctx context.Context, c *Call, _ *noArgs) (*emulation.Result, error) {

@@ -11,12 +11,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
-type evalArgs struct {
-	Common
-	page.EvalArgs
-}
-
-func evalRenderer(ctx context.Context, c *Call, a *evalArgs) (*page.Evaluated, error) {
+func evalRenderer(ctx context.Context, c *Call, a *page.EvalArgs) (*page.Evaluated, error) {
 	res, err := resolve(ctx, c)
 	if err != nil {
 		return nil, err
@@ -34,7 +29,7 @@ type evalMainResult struct {
 	Inspector string `json:"inspector" jsonschema:"the main process's inspector the code ran in"`
 }
 
-func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error) {
+func evalMain(ctx context.Context, c *Call, a *page.EvalArgs) (*evalMainResult, error) {
 	url := c.Session.InspectorURL
 	if url == "" {
 		return nil, errs.New(errs.TransportUnsupported, "session %s has no main-process inspector: a DevTools endpoint is not the main process", c.Session.ID)
@@ -50,12 +45,7 @@ func evalMain(ctx context.Context, c *Call, a *evalArgs) (*evalMainResult, error
 	return &evalMainResult{page.EvalOutOf(res), url}, nil
 }
 
-type injectArgs struct {
-	Common
-	mainproc.InjectArgs
-}
-
-func inject(ctx context.Context, c *Call, a *injectArgs) (*mainproc.InjectResult, error) {
+func inject(ctx context.Context, c *Call, a *mainproc.InjectArgs) (*mainproc.InjectResult, error) {
 	// Say in advance when the fuses make SIGUSR1 a no-op.
 	if err := production.LaunchBlock(ctx, production.ProcessBinary(a.PID), production.Needs{Inspect: true}); err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ func registerLifecycle(s *Server) {
 		Short:   "Start an app or browser and wait for a renderer. A running app: electron_attach.",
 		Desc:    "Start an app and wait until a renderer is ready. Pass executablePath (a packaged Electron app or any Chromium-based browser; Chromium runs headless with a fresh profile; omitted: the browser understudy doctor finds, named in executable_path), or main (+ electronPath) for a dev launch that also opens the main-process inspector. Progress notifications follow the start. A session whose app has ended (status alive:false) does not block a launch: its leftovers are cleaned up and replaced_dead_session names it.",
 	}, launch)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_attach", Title: "Attach to a running app", Profiles: "ETD", Class: classLifecycle,
 		Effects: Effects{Does: kReach, OpensSession: true},
 		Short:   "Attach to a running app's DevTools port on loopback; the app stays the user's. To start one: electron_launch.",
@@ -27,7 +27,7 @@ func registerLifecycle(s *Server) {
 		Short:   "Disconnect and leave the app running. To end it: electron_stop.",
 		Desc:    "Disconnect from the app and leave it running. An app understudy launched still ends when the server exits (ends_with_server:true): what we launch we end; use electron_stop to end it now. On a session whose app had already ended it answers was_dead:true with ended_why instead of app_left_running.",
 	}, detach)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_stop", Title: "Stop the app", Profiles: "ETD", Class: classLifecycle, Session: true,
 		Effects: Effects{Does: kAct, Page: pageFree, EndsSession: true},
 		Short:   "End the session: a launched app closes with all its processes; an attached one only with closeApp.",
@@ -114,12 +114,7 @@ func (a *launchArgs) validate() error {
 	return a.LaunchArgs.Check()
 }
 
-type attachArgs struct {
-	Common
-	assemble.AttachArgs
-}
-
-func attach(ctx context.Context, c *Call, a *attachArgs) (*assemble.Launched, error) {
+func attach(ctx context.Context, c *Call, a *assemble.AttachArgs) (*assemble.Launched, error) {
 	s := c.Server
 	replaced, err := assemble.ReplaceDead(s.visible(ctx), a.AllowMultiple, s.dropSession)
 	if err != nil {
@@ -127,7 +122,7 @@ func attach(ctx context.Context, c *Call, a *attachArgs) (*assemble.Launched, er
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.Timeout())
 	defer cancel()
-	at, err := assemble.Attach(ctx, assemblyEnv(c), &a.AttachArgs, assemble.AttachConfig{
+	at, err := assemble.Attach(ctx, assemblyEnv(c), a, assemble.AttachConfig{
 		AllowAutoConnect: s.cfg.AllowAutoConnect, AllowRemote: s.cfg.AllowRemote, RemoteHeaders: s.cfg.RemoteHeaders,
 		Foreign:    func() (map[int]bool, map[string]bool) { return s.foreignApps(ctx) },
 		NotForeign: func(ep browser.Endpoint) error { return s.notForeign(ctx, ep) },
@@ -162,13 +157,8 @@ func detach(ctx context.Context, c *Call, _ *noArgs) (*session.Detached, error) 
 	return c.Server.sessions.Leave(c.Session, func() { c.Server.dropSession(c.Session.ID) }), nil
 }
 
-type stopArgs struct {
-	Common
-	session.StopArgs
-}
-
-func stop(ctx context.Context, c *Call, a *stopArgs) (*session.Stopped, error) {
-	return c.Session.End(ctx, &a.StopArgs, func() { c.Server.dropSession(c.Session.ID) })
+func stop(ctx context.Context, c *Call, a *session.StopArgs) (*session.Stopped, error) {
+	return c.Session.End(ctx, a, func() { c.Server.dropSession(c.Session.ID) })
 }
 
 func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error) {

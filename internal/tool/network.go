@@ -14,7 +14,7 @@ import (
 // conditions. The work is in internal/network; see docs/network.md.
 
 func registerNetwork(s *Server) {
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "network_capture_start", Title: "Start network capture", Class: classAction, Session: true,
 		Effects: Effects{Does: kAdd},
 		Desc:    "Start recording the requests of every window, webview guest and frame of the session (including windows and frames that open later): method, url, resourceType, initiator, status, headers, redirects, failure, fromCache/fromServiceWorker, timing (timestamp, ttfbMs, durationMs), surface_id, window_id, frame_id, and bodies when captureBodies is true (text, or base64 for binary, each capped by maxBodyBytes with *Truncated flags) or \"size\" (lengths only). urls (substrings), globs, regex, methods, resourceTypes and surfaces filter what is recorded; all omitted records everything. The newest 2000 records are kept (overflowed counts older ones let go) and at most bodyBudgetBytes of bodies (default 32 MiB, the oldest bodies go first). Authorization, Cookie, Set-Cookie, Proxy-Authorization and secret-looking body fields are [redacted] in every output.",
@@ -29,12 +29,12 @@ func registerNetwork(s *Server) {
 		Effects: Effects{Does: kAdd},
 		Desc:    "Stop recording requests and clear the buffer; events says how many records it held. Interception by stubs goes on.",
 	}, networkCaptureStop)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "network_stub", Title: "Stub network requests", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct, Reads: []string{"bodyFile"}},
 		Desc:    "Answer the requests that match (urls substrings, globs, regex; methods, resourceTypes, surfaces) in every window, webview guest and frame, including ones that open later and across navigations: fulfill (status, headers, contentType, body text, bodyBase64 or bodyFile), abort (a network error: failed, aborted, timedout, accessdenied, connectionrefused, namenotresolved, internetdisconnected, …), or continue with changes (continue: {url, method, headers, postData}). delayMs delays the answer, times expires the stub after that many uses. Stubs are tried in order, first match wins; a request no stub takes goes on unchanged. Returns the stub's id; network_unstub removes it.",
 	}, networkStub)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "network_unstub", Title: "Remove network stubs", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect},
 		Desc:    "Remove stubs: the one with id, the ones whose urls hold url, or all of them when both are omitted; live traffic resumes (interception ends when none remain). Idempotent: unstubbed says how many went.",
@@ -44,12 +44,12 @@ func registerNetwork(s *Server) {
 		Effects: Effects{Does: kAdd, Writes: []string{"path"}, Secrets: true},
 		Desc:    "Write the recorded requests (since and the filters of network_captured apply) to path as HAR 1.2, which Chrome DevTools imports and Playwright's routeFromHAR replays; bodies are in it when the capture kept them. Secrets are [redacted] unless reveal (needs --allow-secrets). The path must be under the allowed file roots; an existing file is replaced only with overwrite.",
 	}, networkExportHAR)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "network_replay_har", Title: "Replay requests from a HAR", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct, Reads: []string{"path"}},
 		Desc:    "Serve the requests that match (urls, globs, regex; all when omitted) from a HAR 1.2 file (written by network_export_har, Playwright's recordHar or Chrome DevTools), by method and URL (and request body when several entries match). A request the HAR lacks is aborted (notFound: abort, the default) or goes to the network (notFound: fallback). Works in every window and frame like network_stub; returns a stub id for network_unstub.",
 	}, networkReplayHAR)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "network_conditions", Title: "Emulate network conditions", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect},
 		Desc:    "Emulate network conditions for one window root (windowId: a window_id from electron_windows_list) or, when omitted, for every window including later ones: offline, latencyMs (added per request), downloadKbps and uploadKbps (kilobits per second; 0 is no limit), cacheDisabled. All omitted or zero clears them. Frames and guests of the window get them too.",
@@ -64,17 +64,12 @@ func netOf(c *Call) (*network.Network, error) {
 	return c.Session.Network(c.Server.cfg.RedactHeaders, c.Server.cfg.RedactBodyKeys)
 }
 
-type captureStartArgs struct {
-	Common
-	network.CaptureArgs
-}
-
-func networkCaptureStart(ctx context.Context, c *Call, a *captureStartArgs) (*network.CaptureStartResult, error) {
+func networkCaptureStart(ctx context.Context, c *Call, a *network.CaptureArgs) (*network.CaptureStartResult, error) {
 	n, err := netOf(c)
 	if err != nil {
 		return nil, err
 	}
-	return n.CaptureStart(ctx, &a.CaptureArgs)
+	return n.CaptureStart(ctx, a)
 }
 
 type capturedArgs struct {
@@ -107,12 +102,7 @@ func networkCaptureStop(ctx context.Context, c *Call, _ *captureStopArgs) (*netw
 	return n.CaptureStop(ctx)
 }
 
-type stubArgs struct {
-	Common
-	network.StubArgs
-}
-
-func networkStub(ctx context.Context, c *Call, a *stubArgs) (*network.StubResult, error) {
+func networkStub(ctx context.Context, c *Call, a *network.StubArgs) (*network.StubResult, error) {
 	s, err := a.Stub(func(p string) (string, error) { return c.Server.files.CheckRead(ctx, "bodyFile", p) })
 	if err != nil {
 		return nil, err
@@ -124,17 +114,12 @@ func networkStub(ctx context.Context, c *Call, a *stubArgs) (*network.StubResult
 	return n.StubRequests(ctx, s)
 }
 
-type unstubArgs struct {
-	Common
-	network.UnstubArgs
-}
-
-func networkUnstub(ctx context.Context, c *Call, a *unstubArgs) (*network.UnstubResult, error) {
+func networkUnstub(ctx context.Context, c *Call, a *network.UnstubArgs) (*network.UnstubResult, error) {
 	n, err := netOf(c)
 	if err != nil {
 		return nil, err
 	}
-	return n.Unstub(ctx, &a.UnstubArgs)
+	return n.Unstub(ctx, a)
 }
 
 func (a *capturedArgs) reveals() bool  { return a.Reveal }
@@ -167,12 +152,7 @@ func networkExportHAR(ctx context.Context, c *Call, a *exportHARArgs) (*network.
 	return &network.ExportHARResult{Path: path, Entries: count, Bytes: len(data)}, nil
 }
 
-type replayHARArgs struct {
-	Common
-	network.ReplayHARArgs
-}
-
-func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*network.ReplayHARResult, error) {
+func networkReplayHAR(ctx context.Context, c *Call, a *network.ReplayHARArgs) (*network.ReplayHARResult, error) {
 	arch, err := network.LoadHAR(a.Path, "path", func(p string) (string, error) { return c.Server.files.CheckRead(ctx, "path", p) })
 	if err != nil {
 		return nil, err
@@ -181,15 +161,10 @@ func networkReplayHAR(ctx context.Context, c *Call, a *replayHARArgs) (*network.
 	if err != nil {
 		return nil, err
 	}
-	return n.ReplayHAR(ctx, &a.ReplayHARArgs, arch)
+	return n.ReplayHAR(ctx, a, arch)
 }
 
-type conditionsArgs struct {
-	Common
-	network.ConditionsArgs
-}
-
-func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*network.ConditionsResult, error) {
+func networkConditions(ctx context.Context, c *Call, a *network.ConditionsArgs) (*network.ConditionsResult, error) {
 	if err := a.CheckWindow(c.Session.Pool); err != nil {
 		return nil, err
 	}
@@ -197,5 +172,5 @@ func networkConditions(ctx context.Context, c *Call, a *conditionsArgs) (*networ
 	if err != nil {
 		return nil, err
 	}
-	return n.ApplyConditions(ctx, &a.ConditionsArgs)
+	return n.ApplyConditions(ctx, a)
 }

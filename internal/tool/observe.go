@@ -23,7 +23,7 @@ func registerObserve(s *Server) {
 		Short:   "Find elements by role, name or text; returns refs. Whole page: electron_snapshot.",
 		Desc:    "Find elements of the active surface by role and name (name_contains / name_exact), visible text (text: a row or list item by its words, answered with its controls' refs), visible, enabled, interactive, only inside an element (within: a ref); returns refs usable by every element tool. Moves the snapshot baseline like a snapshot. Read-only: it never scrolls, unless scroll:true, which, when nothing rendered matches, scrolls the virtualized lists page by page until a match renders (scrolled_pages says how many; ELEMENT_NOT_FOUND with how far it scrolled when none does).",
 	}, find)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_elements_list", Title: "List elements matching a selector", Profiles: "TD", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Short:   "Every element matching a CSS selector, with refs, roles, names and boxes.",
@@ -167,12 +167,7 @@ func getComputedStyle(ctx context.Context, c *Call, a *styleArgs) (*page.StyleRe
 	})
 }
 
-type listArgs struct {
-	Common
-	page.ListQuery
-}
-
-func elementsList(ctx context.Context, c *Call, a *listArgs) (*page.ElementsListResult, error) {
+func elementsList(ctx context.Context, c *Call, a *page.ListQuery) (*page.ElementsListResult, error) {
 	return inFrame(ctx, c, func(f page.Frame) (*page.ElementsListResult, error) {
 		return c.Session.Pages.ElementsList(ctx, f, a.Selector, a.Limit)
 	})

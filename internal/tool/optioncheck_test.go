@@ -20,10 +20,14 @@ func TestEveryOptionChecked(t *testing.T) {
 	for _, name := range s.Names() {
 		d := s.tools().defs[name]
 		in := reflect.PointerTo(d.in)
+		checks := embeddedChecks(d.in)
+		if d.opt {
+			// defineOpt: the dispatcher checks the option itself.
+			in, checks = reflect.PointerTo(d.in.Field(0).Type), embeddedChecks(d.in.Field(0).Type)
+		}
 		if in.Implements(validatorT) {
 			continue
 		}
-		checks := embeddedChecks(d.in)
 		switch {
 		case len(checks) == 0:
 		case in.Implements(checkerT):

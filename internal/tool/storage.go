@@ -13,12 +13,12 @@ func registerStorage(s *Server) {
 		Effects: Effects{Does: kRead, Secrets: true},
 		Desc:    "The app's cookies (through the protocol, no page JavaScript), optionally only those the browser would send to url, of a domain, or of a name. Values are [redacted] unless reveal:true and the server runs with --allow-secrets.",
 	}, storageCookies)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_set_cookie", Title: "Set a cookie", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Add or overwrite one cookie (all attributes; partitionKey for a partitioned cookie). Pass url or domain. expires is epoch seconds; omit it for a session cookie. The cookie is read back before ok.",
 	}, storageSetCookie)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_clear_cookies", Title: "Delete cookies", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete cookies: all of them, or those matching url, domain and/or name. Returns how many went.",
@@ -28,87 +28,87 @@ func registerStorage(s *Server) {
 		Effects: Effects{Does: kRead, Secrets: true},
 		Desc:    "Every cookie plus the localStorage (and sessionStorage) of every origin a document of the app has open: top pages, frames, cross-site OOPIFs and webview guests. Cookie values are [redacted] unless reveal:true and --allow-secrets; Web Storage values are app state and shown as they are.",
 	}, storageSnapshot)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_local_get", Title: "Read localStorage", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read localStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
 	}, webGet(storage.Local))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_local_set", Title: "Set a localStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Set one localStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
 	}, webSet(storage.Local))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_local_remove", Title: "Remove a localStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Remove one localStorage key of an origin (default: the active surface's); absent is fine.",
 	}, webRemove(storage.Local))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_local_keys", Title: "List localStorage keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the localStorage keys of an origin (default: the active surface's), no values.",
 	}, webKeys(storage.Local))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_local_clear", Title: "Clear localStorage", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Clear all of localStorage of an origin (default: the active surface's).",
 	}, webClear(storage.Local))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_session_get", Title: "Read sessionStorage", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read sessionStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
 	}, webGet(storage.Session))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_session_set", Title: "Set a sessionStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Set one sessionStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
 	}, webSet(storage.Session))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_session_remove", Title: "Remove a sessionStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Remove one sessionStorage key of an origin (default: the active surface's); absent is fine.",
 	}, webRemove(storage.Session))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_session_keys", Title: "List sessionStorage keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the sessionStorage keys of an origin (default: the active surface's), no values.",
 	}, webKeys(storage.Session))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_session_clear", Title: "Clear sessionStorage", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Clear all of sessionStorage of an origin (default: the active surface's).",
 	}, webClear(storage.Session))
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_schema", Title: "IndexedDB schema", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.",
 	}, idbSchema)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_get", Title: "Read IndexedDB records", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).",
 	}, idbGet)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_keys", Title: "List IndexedDB primary keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the primary keys of an IndexedDB object store in key order, without reading the values: database, store, optional index (then the primary keys of the records whose index key is in range, in index order), range {lower, upper, lowerOpen, upperOpen} (numbers or strings), limit (default 100, max 1000); hasMore says whether more follow.",
 	}, idbKeys)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_count", Title: "Count IndexedDB records", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Count the records of an IndexedDB object store.",
 	}, idbCount)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_set", Title: "Write an IndexedDB record", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.",
 	}, idbSet)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_delete", Title: "Delete IndexedDB records", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.",
 	}, idbDelete)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_idb_clear", Title: "Clear an IndexedDB store", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete every record of an IndexedDB object store.",
@@ -118,7 +118,7 @@ func registerStorage(s *Server) {
 		Effects: Effects{Does: kSelect, Writes: []string{"path"}, Secrets: true},
 		Desc:    "Write the app's state as a Playwright storageState JSON file (cookies + origins[].localStorage of every open origin, and origins[].indexedDB with indexedDB:true, as Playwright's storageState({indexedDB: true})), which browser.newContext({storageState}) loads. Cookie values are [redacted] in the file unless reveal:true on a server started with --allow-secrets (a file that must log in later needs that); the result shows only counts.",
 	}, storageStateExport)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "storage_state_import", Title: "Import Playwright storageState", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet, Reads: []string{"path"}},
 		Desc:    "Seed the app from a Playwright storageState JSON file (context.storageState() writes one): cookies, and localStorage and IndexedDB of origins the app has open (a database that exists keeps its schema and gets each listed store's records replaced; one that does not is created). The whole file is checked before anything is written (STORAGE_STATE_INVALID names the JSON path of the first problem).",
@@ -151,22 +151,12 @@ func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*storage.Cook
 	return appStorage(c).CookieList(ctx, a.Filter, a.Reveal)
 }
 
-type setCookieArgs struct {
-	Common
-	storage.NewCookie
+func storageSetCookie(ctx context.Context, c *Call, a *storage.NewCookie) (*storage.SetCookieResult, error) {
+	return appStorage(c).AddCookie(ctx, *a)
 }
 
-func storageSetCookie(ctx context.Context, c *Call, a *setCookieArgs) (*storage.SetCookieResult, error) {
-	return appStorage(c).AddCookie(ctx, a.NewCookie)
-}
-
-type clearCookiesArgs struct {
-	Common
-	storage.Filter
-}
-
-func storageClearCookies(ctx context.Context, c *Call, a *clearCookiesArgs) (*storage.ClearCookiesResult, error) {
-	return appStorage(c).ClearMatching(ctx, a.Filter)
+func storageClearCookies(ctx context.Context, c *Call, a *storage.Filter) (*storage.ClearCookiesResult, error) {
+	return appStorage(c).ClearMatching(ctx, *a)
 }
 
 type storageSnapshotArgs struct {
@@ -179,54 +169,33 @@ func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*sto
 	return appStorage(c).Snapshot(ctx, a.SnapshotOptions, a.Reveal)
 }
 
-// webArgs names the origin of a Web Storage call.
-type webArgs struct {
-	Common
-	storage.OriginArg
-}
-
-type webGetArgs struct {
-	Common
-	storage.WebGet
-}
-
-func webGet(scope storage.Scope) func(context.Context, *Call, *webGetArgs) (*storage.WebGetResult, error) {
-	return func(ctx context.Context, c *Call, a *webGetArgs) (*storage.WebGetResult, error) {
-		return appStorage(c).WebRead(ctx, scope, a.WebGet)
+func webGet(scope storage.Scope) func(context.Context, *Call, *storage.WebGet) (*storage.WebGetResult, error) {
+	return func(ctx context.Context, c *Call, a *storage.WebGet) (*storage.WebGetResult, error) {
+		return appStorage(c).WebRead(ctx, scope, *a)
 	}
 }
 
-type webSetArgs struct {
-	Common
-	storage.WebSet
-}
-
-func webSet(scope storage.Scope) func(context.Context, *Call, *webSetArgs) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webSetArgs) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebWrite(ctx, scope, a.WebSet)
+func webSet(scope storage.Scope) func(context.Context, *Call, *storage.WebSet) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *storage.WebSet) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebWrite(ctx, scope, *a)
 	}
 }
 
-type webKeyArgs struct {
-	Common
-	storage.WebKey
-}
-
-func webRemove(scope storage.Scope) func(context.Context, *Call, *webKeyArgs) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webKeyArgs) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebRemove(ctx, scope, a.WebKey)
+func webRemove(scope storage.Scope) func(context.Context, *Call, *storage.WebKey) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *storage.WebKey) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebRemove(ctx, scope, *a)
 	}
 }
 
-func webKeys(scope storage.Scope) func(context.Context, *Call, *webArgs) (*storage.WebKeysResult, error) {
-	return func(ctx context.Context, c *Call, a *webArgs) (*storage.WebKeysResult, error) {
-		return appStorage(c).WebKeys(ctx, scope, a.OriginArg)
+func webKeys(scope storage.Scope) func(context.Context, *Call, *storage.OriginArg) (*storage.WebKeysResult, error) {
+	return func(ctx context.Context, c *Call, a *storage.OriginArg) (*storage.WebKeysResult, error) {
+		return appStorage(c).WebKeys(ctx, scope, *a)
 	}
 }
 
-func webClear(scope storage.Scope) func(context.Context, *Call, *webArgs) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *webArgs) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebClear(ctx, scope, a.OriginArg)
+func webClear(scope storage.Scope) func(context.Context, *Call, *storage.OriginArg) (*storage.WebChangeResult, error) {
+	return func(ctx context.Context, c *Call, a *storage.OriginArg) (*storage.WebChangeResult, error) {
+		return appStorage(c).WebClear(ctx, scope, *a)
 	}
 }
 
@@ -252,12 +221,7 @@ func storageStateExport(ctx context.Context, c *Call, a *stateExportArgs) (*stor
 	return out, nil
 }
 
-type stateImportArgs struct {
-	Common
-	storage.ImportOptions
-}
-
-func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*storage.ImportResult, error) {
+func storageStateImport(ctx context.Context, c *Call, a *storage.ImportOptions) (*storage.ImportResult, error) {
 	path, err := c.Server.files.CheckRead(ctx, "path", a.Path)
 	if err != nil {
 		return nil, err
@@ -269,60 +233,30 @@ func storageStateImport(ctx context.Context, c *Call, a *stateImportArgs) (*stor
 	return appStorage(c).ImportState(ctx, data)
 }
 
-type idbSchemaArgs struct {
-	Common
-	storage.IDBSchemaQuery
+func idbSchema(ctx context.Context, c *Call, a *storage.IDBSchemaQuery) (*storage.IDBSchemaResult, error) {
+	return appStorage(c).IDBSchema(ctx, *a)
 }
 
-func idbSchema(ctx context.Context, c *Call, a *idbSchemaArgs) (*storage.IDBSchemaResult, error) {
-	return appStorage(c).IDBSchema(ctx, a.IDBSchemaQuery)
+func idbGet(ctx context.Context, c *Call, a *storage.IDBRecordsQuery) (*storage.IDBRecordsResult, error) {
+	return appStorage(c).IDBRecords(ctx, *a)
 }
 
-type idbStoreArgs struct {
-	Common
-	storage.IDBStore
+func idbKeys(ctx context.Context, c *Call, a *storage.IDBKeysQuery) (*storage.IDBKeysResult, error) {
+	return appStorage(c).IDBKeys(ctx, *a)
 }
 
-type idbGetArgs struct {
-	Common
-	storage.IDBRecordsQuery
+func idbCount(ctx context.Context, c *Call, a *storage.IDBStore) (*storage.IDBCountResult, error) {
+	return appStorage(c).IDBCount(ctx, *a)
 }
 
-func idbGet(ctx context.Context, c *Call, a *idbGetArgs) (*storage.IDBRecordsResult, error) {
-	return appStorage(c).IDBRecords(ctx, a.IDBRecordsQuery)
+func idbDelete(ctx context.Context, c *Call, a *storage.IDBDeletion) (*storage.IDBChangeResult, error) {
+	return appStorage(c).IDBDelete(ctx, *a)
 }
 
-type idbKeysArgs struct {
-	Common
-	storage.IDBKeysQuery
+func idbClear(ctx context.Context, c *Call, a *storage.IDBStore) (*storage.IDBChangeResult, error) {
+	return appStorage(c).IDBClear(ctx, *a)
 }
 
-func idbKeys(ctx context.Context, c *Call, a *idbKeysArgs) (*storage.IDBKeysResult, error) {
-	return appStorage(c).IDBKeys(ctx, a.IDBKeysQuery)
-}
-
-func idbCount(ctx context.Context, c *Call, a *idbStoreArgs) (*storage.IDBCountResult, error) {
-	return appStorage(c).IDBCount(ctx, a.IDBStore)
-}
-
-type idbDeleteArgs struct {
-	Common
-	storage.IDBDeletion
-}
-
-func idbDelete(ctx context.Context, c *Call, a *idbDeleteArgs) (*storage.IDBChangeResult, error) {
-	return appStorage(c).IDBDelete(ctx, a.IDBDeletion)
-}
-
-func idbClear(ctx context.Context, c *Call, a *idbStoreArgs) (*storage.IDBChangeResult, error) {
-	return appStorage(c).IDBClear(ctx, a.IDBStore)
-}
-
-type idbSetArgs struct {
-	Common
-	storage.IDBPut
-}
-
-func idbSet(ctx context.Context, c *Call, a *idbSetArgs) (*storage.IDBPutResult, error) {
-	return appStorage(c).IDBWrite(ctx, a.IDBPut)
+func idbSet(ctx context.Context, c *Call, a *storage.IDBPut) (*storage.IDBPutResult, error) {
+	return appStorage(c).IDBWrite(ctx, *a)
 }

@@ -21,17 +21,17 @@ func registerSurfaces(s *Server) {
 		Short:   "Select the surface (frame, webview) renderer tools act in; a ref needs none.",
 		Desc:    "Select the surface every renderer tool acts on (snapshot, find, reads, clicks, keys, waits, eval). Also makes its window root the active window. A closed surface is SURFACE_CLOSED; an unknown id SURFACE_NOT_FOUND.",
 	}, switchSurface)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_inject", Title: "Open an app's main-process inspector", Profiles: "ETD", Class: classLifecycle, Session: true,
 		Effects: Effects{Does: kOpen, Eval: gateEvalMain, Page: pageFree, Irreversible: true},
 		Desc:    "Open the main-process inspector of a running Electron app (SIGUSR1 to pid, inspector on 127.0.0.1:9229) and remember it for this session, so electron_eval_main works on an app you attached to. INJECT_FAILED when the app ignores the signal (fuses).",
 	}, inject)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_eval_main", Title: "Run JavaScript in the main process", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kOpen, Eval: gateEvalMain, Page: pageFree, Irreversible: true},
 		Desc:    "Evaluate JavaScript in Electron's main process through its Node inspector (require works): an expression, a function body, or a function that receives arg. TRANSPORT_UNSUPPORTED when no inspector is reachable (launch with main, or attach with inspectorUrl/inspectorPort).",
 	}, evalMain)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_eval_renderer", Title: "Run JavaScript in the page", Profiles: "ETD", Class: classAction, Session: true,
 		Effects: Effects{Does: kOpen, Eval: gateEvalRenderer, Irreversible: true},
 		Desc:    "Evaluate JavaScript in the active surface's main world: an expression, a function body (use return), or a function that receives arg. Promises are awaited; the JSON-serialisable result is returned.",
