@@ -1,9 +1,12 @@
 package tool
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/understudy-dev/understudy/internal/errs"
 )
 
 // TestEveryOptionChecked: the dispatcher runs an input's validate, else
@@ -65,4 +68,39 @@ func embeddedChecks(t reflect.Type) []string {
 		}
 	}
 	return out
+}
+
+// TestDefineOptInputs: a defineOpt tool's input is its option beside
+// sessionId, decoded strictly as every input is: the session named comes
+// to the dispatcher, an unknown field is refused naming sessionId when it
+// is the closest, and a sessionId that is not a string names the field.
+func TestDefineOptInputs(t *testing.T) {
+	s := allTools(t)
+	decoded := 0
+	for _, name := range s.Names() {
+		d := s.tools().defs[name]
+		if !d.opt {
+			continue
+		}
+		if props := d.schema().PropertyOrder; len(props) == 0 || props[0] != "sessionId" {
+			t.Errorf("%s: sessionId is not the first parameter: %v", name, props)
+		}
+		if args, err := d.decode(json.RawMessage(`{"sessionId":"s-7"}`)); err == nil {
+			decoded++
+			if hs, ok := args.(hasSession); !ok || hs.sessionID() != "s-7" {
+				t.Errorf("%s: the session named did not reach the dispatcher: %#v", name, args)
+			}
+		}
+		_, err := d.decode(json.RawMessage(`{"sesionId":"s-7"}`))
+		if e := errs.As(err); e == nil || e.Details["did_you_mean"] != "sessionId" {
+			t.Errorf("%s: a misspelt sessionId: %v, want BAD_ARGUMENT with did_you_mean sessionId", name, err)
+		}
+		_, err = d.decode(json.RawMessage(`{"sessionId":7}`))
+		if e := errs.As(err); e == nil || e.Details["field"] != "sessionId" {
+			t.Errorf("%s: a numeric sessionId: %v, want BAD_ARGUMENT naming sessionId", name, err)
+		}
+	}
+	if decoded == 0 {
+		t.Error("no defineOpt tool decoded {sessionId} alone: the test checks nothing")
+	}
 }
