@@ -165,12 +165,8 @@ func forceKill(ctx context.Context, c *Call, _ *noArgs) (*session.Killed, error)
 	return c.Session.Kill(func() { c.Server.dropSession(c.Session.ID) })
 }
 
-type discoverArgs struct {
-	assemble.DiscoverArgs
-}
-
-func discover(ctx context.Context, c *Call, a *discoverArgs) (*assemble.DiscoverResult, error) {
-	return assemble.Discover(ctx, &a.DiscoverArgs, func() (map[int]bool, map[string]bool) { return c.Server.foreignApps(ctx) })
+func discover(ctx context.Context, c *Call, a *assemble.DiscoverArgs) (*assemble.DiscoverResult, error) {
+	return assemble.Discover(ctx, a, func() (map[int]bool, map[string]bool) { return c.Server.foreignApps(ctx) })
 }
 
 func status(ctx context.Context, c *Call, _ *noArgs) (*session.StatusReport, error) {

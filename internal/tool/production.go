@@ -15,11 +15,7 @@ func registerProduction(s *Server) {
 	}, productionValidate)
 }
 
-type productionArgs struct {
-	production.Request
-}
-
-func productionValidate(ctx context.Context, c *Call, a *productionArgs) (*production.Report, error) {
+func productionValidate(ctx context.Context, c *Call, a *production.Request) (*production.Report, error) {
 	real, err := c.Server.files.CheckReadPath(ctx, "appPath", a.AppPath)
 	if err != nil {
 		return nil, err

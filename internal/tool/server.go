@@ -231,9 +231,9 @@ type def struct {
 	// in and out are the argument (In) and result (Out) types.
 	in, out reflect.Type
 	// opt: in is withSession(T) and the handler gets the T (defineOpt).
-	opt bool
-	decode  func(json.RawMessage) (any, error)
-	run     func(ctx context.Context, c *Call, args any) (any, error)
+	opt    bool
+	decode func(json.RawMessage) (any, error)
+	run    func(ctx context.Context, c *Call, args any) (any, error)
 }
 
 // tools is the registry, built by the first caller; concurrent first

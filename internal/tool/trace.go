@@ -57,9 +57,7 @@ func registerTrace(s *Server) {
 	}, traceReplay)
 }
 
-type traceStartArgs struct{ trace.StartArgs }
-
-func traceStart(ctx context.Context, c *Call, a *traceStartArgs) (*trace.State, error) {
+func traceStart(ctx context.Context, c *Call, a *trace.StartArgs) (*trace.State, error) {
 	s := c.Server
 	if err := s.traceBusy(ctx); err != nil {
 		return nil, err
@@ -109,9 +107,7 @@ func traceBudget(ctx context.Context, c *Call, _ *traceNoArgs) (*trace.BudgetRes
 	return trace.BudgetOf(c.Server.traceFor(ctx)), nil
 }
 
-type tracePathArgs struct{ trace.PathArgs }
-
-func traceTokens(ctx context.Context, c *Call, a *tracePathArgs) (*trace.TokensResult, error) {
+func traceTokens(ctx context.Context, c *Call, a *trace.PathArgs) (*trace.TokensResult, error) {
 	if a.Path == "" {
 		return trace.LiveTokens(c.Server.traceFor(ctx))
 	}

@@ -10,9 +10,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
-type traceReplayArgs struct{ trace.ReplayArgs }
-
-func traceReplay(ctx context.Context, c *Call, a *traceReplayArgs) (*trace.ReplayResult, error) {
+func traceReplay(ctx context.Context, c *Call, a *trace.ReplayArgs) (*trace.ReplayResult, error) {
 	s := c.Server
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {

@@ -7,32 +7,26 @@ import (
 	"github.com/understudy-dev/understudy/internal/trace"
 )
 
-type traceViewArgs struct{ trace.ViewArgs }
-
-func traceView(ctx context.Context, c *Call, a *traceViewArgs) (*trace.ViewResult, error) {
+func traceView(ctx context.Context, c *Call, a *trace.ViewArgs) (*trace.ViewResult, error) {
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {
 		return nil, err
 	}
-	return t.WriteView(ctx, c.Server.files, &a.ViewArgs, time.Now())
+	return t.WriteView(ctx, c.Server.files, a, time.Now())
 }
 
-type traceExportArgs struct{ trace.ExportArgs }
-
-func traceExport(ctx context.Context, c *Call, a *traceExportArgs) (*trace.ExportResult, error) {
+func traceExport(ctx context.Context, c *Call, a *trace.ExportArgs) (*trace.ExportResult, error) {
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {
 		return nil, err
 	}
-	return t.WriteExport(ctx, c.Server.files, &a.ExportArgs, c.Server.exportAction)
+	return t.WriteExport(ctx, c.Server.files, a, c.Server.exportAction)
 }
 
-type tracePromoteArgs struct{ trace.PromoteArgs }
-
-func tracePromote(ctx context.Context, c *Call, a *tracePromoteArgs) (*trace.PromoteResult, error) {
+func tracePromote(ctx context.Context, c *Call, a *trace.PromoteArgs) (*trace.PromoteResult, error) {
 	t, err := loadTrace(ctx, c, "path", a.Path)
 	if err != nil {
 		return nil, err
 	}
-	return t.WriteSpec(ctx, c.Server.files, &a.PromoteArgs, c.Server.opensSession)
+	return t.WriteSpec(ctx, c.Server.files, a, c.Server.opensSession)
 }
