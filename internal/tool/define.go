@@ -90,6 +90,11 @@ func withSession(t reflect.Type) reflect.Type {
 		panic("defineOpt: the option must be a named struct type, not " + t.String())
 	}
 	sid := reflect.TypeFor[Common]().Field(0)
+	defer func() {
+		if r := recover(); r != nil { // reflect cannot embed every type (Go issue 15924)
+			panic(fmt.Sprintf("defineOpt: %v for %s: declare this tool's input type by hand (struct{Common; %s}) and use define", r, t, t))
+		}
+	}()
 	return reflect.StructOf([]reflect.StructField{
 		{Name: t.Name(), Type: t, Anonymous: true},
 		{Name: sid.Name, Type: sid.Type, Tag: sid.Tag},

@@ -23,21 +23,21 @@ import (
 func TestDidYouMean(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		into any
+		into any // the input to decode into, or the name of the tool whose input it is
 		raw  string
 		want string // "" for no guess
 	}{
 		{"unit left out", &clickArgs{}, `{"ref":3,"timeout":100}`, "timeoutMs"},
 		{"typo", &clickArgs{}, `{"selectr":"#a"}`, "selector"},
-		{"part of a name", &switchWindowArgs{}, `{"id":"w1"}`, "targetId"},
+		{"part of a name", "electron_switch_window", `{"id":"w1"}`, "targetId"},
 		{"a field of an object parameter", &screenshotArgs{}, `{"width":10}`, "clip.width"},
 		{"plural", &filesArgs{}, `{"ref":1,"path":["/a"]}`, "paths"},
 		{"nothing close", &clickArgs{}, `{"bogus":1}`, ""},
-		{"nothing close, short", &switchSurfaceArgs{}, `{"q":1}`, ""},
+		{"nothing close, short", "electron_switch_surface", `{"q":1}`, ""},
 		{"one letter is no typo of another", &clickArgs{}, `{"position":{"x":1,"y":2,"z":3}}`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := toolargs.Decode(json.RawMessage(c.raw), c.into)
+			err := decodeInto(t, c.into, c.raw)
 			e := errs.As(err)
 			if e == nil || e.Code != errs.BadArgument {
 				t.Fatalf("%s: %v, want BAD_ARGUMENT", c.raw, err)
@@ -99,9 +99,24 @@ func TestParamNames(t *testing.T) {
 // TestResultSpellingsOnATool: a tool's own arguments take the spellings
 // results use (toolargs.TestResultSpellingsAccepted has the rules).
 func TestResultSpellingsOnATool(t *testing.T) {
-	for _, raw := range []string{`{"target_ID":"w1"}`, `{"window-title":"Main"}`, `{"session_id":"s1"}`} {
-		if err := toolargs.Decode(json.RawMessage(raw), &switchWindowArgs{}); err != nil {
+	for _, raw := range []string{`{"target_ID":"w1"}`, `{"window-title":"Main"}`, `{"session_id":"s1","targetId":"w1"}`} {
+		if err := decodeInto(t, "electron_switch_window", raw); err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
 	}
+}
+
+// decodeInto decodes raw strictly into the input into, or when into is a
+// tool's name, as that tool's dispatcher decodes its arguments.
+func decodeInto(t *testing.T, into any, raw string) error {
+	t.Helper()
+	if name, ok := into.(string); ok {
+		d, known := allTools(t).tools().defs[name]
+		if !known {
+			t.Fatalf("no tool %s", name)
+		}
+		_, err := d.decode(json.RawMessage(raw))
+		return err
+	}
+	return toolargs.Decode(json.RawMessage(raw), into)
 }

@@ -15,7 +15,7 @@ func registerSurfaces(s *Server) {
 		Short:   "List surfaces (windows, webviews, iframes) parent-first with ids; kinds unverified on Electron.",
 		Desc:    "List the live renderer surfaces, parent-first and flat: window roots (kind other; with the main-process inspector window or webcontents_view, from the main process, with webcontents_id, window_id and windows saying which window holds which views — stand-in, unverified on real Electron), <webview> guests (webview), cross-site and same-site iframes (frame), each with its parentId, originRelation and capabilities, and the active_surface_id.",
 	}, surfacesList)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_switch_surface", Title: "Select a surface", Profiles: "ETD", Class: classLifecycle, Session: true,
 		Effects: Effects{Does: kSelect, Page: pageFree},
 		Short:   "Select the surface (frame, webview) renderer tools act in; a ref needs none.",
@@ -42,12 +42,7 @@ func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surface.Listing, er
 	return c.Session.SurfaceListing(ctx)
 }
 
-type switchSurfaceArgs struct {
-	Common
-	surface.SwitchArgs
-}
-
-func switchSurface(ctx context.Context, c *Call, a *switchSurfaceArgs) (*surface.Switched, error) {
+func switchSurface(ctx context.Context, c *Call, a *surface.SwitchArgs) (*surface.Switched, error) {
 	return c.Session.Surfaces.Switch(a.SurfaceID)
 }
 

@@ -285,7 +285,7 @@ func TestWaitTools(t *testing.T) {
 	}
 	// electron_wait is capped at 60 s and says so (checked without sleeping
 	// a minute: a cancelled call returns at once).
-	if got := check(&waitMsArgs{SleepArgs: page.SleepArgs{Ms: new(70000)}}); got != nil {
+	if got := check(&page.SleepArgs{Ms: new(70000)}); got != nil {
 		t.Fatalf("ms above the cap is accepted and capped: %v", got)
 	}
 }

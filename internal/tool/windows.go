@@ -16,7 +16,7 @@ func registerWindows(s *Server) {
 		Short:   "List windows and <webview> guests with ids, focus and visibility. Frames: electron_surfaces_list.",
 		Desc:    "List the app's window roots: pages and <webview> guests, with visibility, focus and the surface id of each. Window ids are the raw target ids.",
 	}, windowsList)
-	define(s, Def{
+	defineOpt(s, Def{
 		Name: "electron_switch_window", Title: "Select a window", Profiles: "ETD", Class: classLifecycle, Session: true,
 		Effects: Effects{Does: kSelect, Page: pageFree},
 		Short:   "Select a window and its top surface. Frames: electron_switch_surface.",
@@ -34,13 +34,8 @@ func windowsList(ctx context.Context, c *Call, _ *noArgs) (*session.WindowList, 
 	return assemble.WindowList(ctx, c.Session)
 }
 
-type switchWindowArgs struct {
-	Common
-	session.SwitchWindowArgs
-}
-
-func switchWindow(ctx context.Context, c *Call, a *switchWindowArgs) (*session.SwitchedWindow, error) {
-	return c.Session.SwitchWindow(ctx, &a.SwitchWindowArgs)
+func switchWindow(ctx context.Context, c *Call, a *session.SwitchWindowArgs) (*session.SwitchedWindow, error) {
+	return c.Session.SwitchWindow(ctx, a)
 }
 
 type navigateArgs struct {
