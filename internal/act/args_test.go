@@ -3,7 +3,9 @@ package act
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs/errstest"
 )
@@ -121,5 +123,40 @@ func TestFormValuesRead(t *testing.T) {
 	}
 	if _, ok := stringsValue(json.RawMessage(`{"a":1}`)); ok {
 		t.Error("stringsValue took an object")
+	}
+}
+
+func TestPressArgsChecked(t *testing.T) {
+	long := strings.Repeat("x", maxTypeChars+1)
+	text := "hello"
+	for _, tc := range []struct {
+		name  string
+		err   error
+		field string
+	}{
+		{"a double click", (&ClickArgs{ClickCount: 2, Button: "Right", Modifiers: []string{"Shift"}}).Check(), ""},
+		{"four clicks", (&ClickArgs{ClickCount: 4}).Check(), "clickCount"},
+		{"a fourth button", (&ClickArgs{Button: "back"}).Check(), "button"},
+		{"an unknown modifier", (&ClickArgs{Modifiers: []string{"Hyper"}}).Check(), "modifiers"},
+		{"a chord", (&KeyArgs{Key: "Control+Shift+P"}).Check(), ""},
+		{"no key", (&KeyArgs{}).Check(), "key"},
+		{"keys", (&SequenceArgs{Keys: []string{"Control+A", "Backspace"}, DelayMs: 20}).Check(), ""},
+		{"no keys", (&SequenceArgs{}).Check(), "keys"},
+		{"too many keys", (&SequenceArgs{Keys: make([]string, maxSequence+1)}).Check(), "keys"},
+		{"a bad key among them", (&SequenceArgs{Keys: []string{"Enter", "Control+"}}).Check(), "keys[1]"},
+		{"a long delay", (&SequenceArgs{Keys: []string{"a"}, DelayMs: 1001}).Check(), "delayMs"},
+		{"field text", (&FieldText{Text: &text}).Check(), ""},
+		{"no field text", (&FieldText{}).Check(), "text"},
+		{"too much key text", (&KeyText{Text: &long}).Check(), "text"},
+		{"editor text", (&EditorText{Text: &text, Replace: true}).Check(), ""},
+		{"a wheel", (&WheelArgs{Dy: 300}).Check(false), ""},
+		{"no wheel, an element", (&WheelArgs{}).Check(true), ""},
+		{"no wheel, no element", (&WheelArgs{}).Check(false), "dy"},
+		{"a wheel too far", (&WheelArgs{Dx: -2e6}).Check(false), "dy"},
+	} {
+		errstest.CheckField(t, tc.name, tc.err, tc.field)
+	}
+	if d := (&SequenceArgs{DelayMs: 250}).Delay(); d != 250*time.Millisecond {
+		t.Errorf("Delay() = %v, want 250ms", d)
 	}
 }

@@ -121,21 +121,3 @@ func toFront(ctx context.Context, c *Call, win nav.Window, windowID string) erro
 	c.Session.SetFront(windowID) // only now: a failure above is retried next time
 	return nil
 }
-
-// Limits of the key and typing tools.
-const (
-	// maxSequence bounds electron_press_sequence.
-	maxSequence = 200
-	// maxTypeChars bounds the text of the typing tools.
-	maxTypeChars = 100000
-)
-
-func checkText(field string, t *string) error {
-	if t == nil {
-		return errs.BadArg(field, "is required")
-	}
-	if len(*t) > maxTypeChars {
-		return errs.BadArg(field, "at most %d bytes, not %d", maxTypeChars, len(*t))
-	}
-	return nil
-}

@@ -2,11 +2,8 @@ package tool
 
 import (
 	"context"
-	"strings"
 
 	"github.com/understudy-dev/understudy/internal/act"
-	"github.com/understudy-dev/understudy/internal/errs"
-	"github.com/understudy-dev/understudy/internal/input"
 )
 
 // electron_click and electron_hover.
@@ -14,25 +11,11 @@ import (
 type clickArgs struct {
 	actArgs
 	act.PointArgs
-	Button     string   `json:"button,omitempty" jsonschema:"left (default), right or middle"`
-	ClickCount int      `json:"clickCount,omitempty" jsonschema:"1 (default) to 3; 2 is a double click"`
-	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"held during the click: Alt, Control, Meta, Shift"`
-	Force      bool     `json:"force,omitempty" jsonschema:"skip the actionability checks (the browser still decides what the click hits)"`
+	act.ClickArgs
 }
 
 func (a *clickArgs) validate() error {
-	if a.ClickCount < 0 || a.ClickCount > 3 {
-		return errs.BadArg("clickCount", "must be 1, 2 or 3")
-	}
-	switch strings.ToLower(a.Button) {
-	case "", "left", "right", "middle":
-	default:
-		return errs.BadArg("button", "must be left, right or middle")
-	}
-	if _, err := modifierMask(a.Modifiers); err != nil {
-		return err
-	}
-	return validatePointed(&a.actArgs, &a.PointArgs)
+	return checked(a.ClickArgs.Check, func() error { return validatePointed(&a.actArgs, &a.PointArgs) })
 }
 
 // clickResult is electron_click's result.
@@ -46,7 +29,7 @@ func (a *clickArgs) pointing() act.Pointing {
 }
 
 func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
-	mods, err := modifierMask(a.Modifiers)
+	opts, err := a.Options()
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +40,7 @@ func click(ctx context.Context, c *Call, a *clickArgs) (*clickResult, error) {
 	var out clickResult
 	t := targetOf(c, res, f)
 	t.Guard = guardDialogs(ctx, c, res, &out.DialogOpened)
-	clicked, err := t.Click(ctx, a.pointing(), input.ClickOptions{Button: a.Button, ClickCount: a.ClickCount, Modifiers: mods})
+	clicked, err := t.Click(ctx, a.pointing(), opts)
 	if err != nil {
 		return nil, err
 	}

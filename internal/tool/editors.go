@@ -11,16 +11,10 @@ import (
 
 type editorArgs struct {
 	actArgs
-	Text    *string `json:"text" jsonschema:"the text to type; \\n starts a new line"`
-	Replace bool    `json:"replace,omitempty" jsonschema:"select everything first, so the text replaces the editor's content"`
+	act.EditorText
 }
 
-func (a *editorArgs) validate() error {
-	if err := checkText("text", a.Text); err != nil {
-		return err
-	}
-	return a.actArgs.validate()
-}
+func (a *editorArgs) validate() error { return checked(a.EditorText.Check, a.actArgs.validate) }
 
 func typeIntoEditor(ctx context.Context, c *Call, a *editorArgs) (*act.TextResult, error) {
 	res, f, err := inputFrame(ctx, c)

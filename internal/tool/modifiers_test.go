@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/input"
 )
 
@@ -12,17 +13,17 @@ import (
 // super that electron_press_key accepted).
 func TestModifierMaskIsTheChordParser(t *testing.T) {
 	for _, name := range []string{"ControlOrMeta", "opt", "super", "CmdOrCtrl", "Shift", "ctrl"} {
-		got, err := modifierMask([]string{name})
+		got, err := act.ModifierMask([]string{name})
 		if err != nil {
-			t.Errorf("modifierMask(%q): %v", name, err)
+			t.Errorf("act.ModifierMask(%q): %v", name, err)
 			continue
 		}
 		c, err := input.ParseChordFor(name+"+a", runtime.GOOS)
 		if err != nil || c.Modifiers != got {
-			t.Errorf("modifierMask(%q) = %d; chord %+v %v", name, got, c, err)
+			t.Errorf("act.ModifierMask(%q) = %d; chord %+v %v", name, got, c, err)
 		}
 	}
-	if _, err := modifierMask([]string{"Hyper"}); err == nil {
+	if _, err := act.ModifierMask([]string{"Hyper"}); err == nil {
 		t.Error("Hyper was accepted")
 	}
 }

@@ -4,26 +4,17 @@ import (
 	"context"
 
 	"github.com/understudy-dev/understudy/internal/act"
-	"github.com/understudy-dev/understudy/internal/errs"
 )
 
 // electron_scroll and electron_scroll_into_view.
 
 type scrollArgs struct {
 	optElementArgs
-	Dx float64 `json:"dx,omitempty" jsonschema:"wheel delta to the right in CSS pixels (negative: left)"`
-	Dy float64 `json:"dy,omitempty" jsonschema:"wheel delta down in CSS pixels (negative: up)"`
+	act.WheelArgs
 }
 
 func (a *scrollArgs) validate() error {
-	if !a.has() && a.Dx == 0 && a.Dy == 0 {
-		return errs.BadArg("dy", "pass dx/dy to turn the wheel, or ref/selector to scroll an element into view")
-	}
-	const limit = 1e6
-	if a.Dx > limit || a.Dx < -limit || a.Dy > limit || a.Dy < -limit {
-		return errs.BadArg("dy", "wheel deltas must be within ±%g", limit)
-	}
-	return a.optElementArgs.validate()
+	return checked(func() error { return a.WheelArgs.Check(a.has()) }, a.optElementArgs.validate)
 }
 
 func scroll(ctx context.Context, c *Call, a *scrollArgs) (*act.ScrollResult, error) {

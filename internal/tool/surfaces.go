@@ -2,9 +2,7 @@ package tool
 
 import (
 	"context"
-	"runtime"
 
-	"github.com/understudy-dev/understudy/internal/input"
 	"github.com/understudy-dev/understudy/internal/surface"
 )
 
@@ -44,10 +42,4 @@ func surfacesList(ctx context.Context, c *Call, _ *noArgs) (*surface.Listing, er
 
 func switchSurface(ctx context.Context, c *Call, a *surface.SwitchArgs) (*surface.Switched, error) {
 	return c.Session.Surfaces.Switch(a.SurfaceID)
-}
-
-// modifierMask turns modifier names into CDP's bit mask with the same
-// names a key chord accepts (input.ParseModifiers).
-func modifierMask(mods []string) (int, error) {
-	return input.ParseModifiers(mods, runtime.GOOS)
 }

@@ -10,15 +10,10 @@ import (
 
 type typeArgs struct {
 	actArgs
-	Text *string `json:"text" jsonschema:"the text the field will hold (replaces what it holds)"`
+	act.FieldText
 }
 
-func (a *typeArgs) validate() error {
-	if err := checkText("text", a.Text); err != nil {
-		return err
-	}
-	return a.actArgs.validate()
-}
+func (a *typeArgs) validate() error { return checked(a.FieldText.Check, a.actArgs.validate) }
 
 // fill sets a field's or editor's text as electron_type does (act.Fill).
 func fill(ctx context.Context, c *Call, a *actArgs, text string) (*act.TextResult, error) {
@@ -43,14 +38,11 @@ func clearInput(ctx context.Context, c *Call, a *clearArgs) (*act.TextResult, er
 
 type keyboardTypeArgs struct {
 	optElementArgs
-	Text *string `json:"text" jsonschema:"the text to type; \\n presses Enter, \\t Tab"`
+	act.KeyText
 }
 
 func (a *keyboardTypeArgs) validate() error {
-	if err := checkText("text", a.Text); err != nil {
-		return err
-	}
-	return a.optElementArgs.validate()
+	return checked(a.KeyText.Check, a.optElementArgs.validate)
 }
 
 // keyboardTypeResult is electron_keyboard_type's result.
