@@ -124,3 +124,33 @@ func bearerOK(header, token string) bool {
 	want := sha256.Sum256([]byte(token))
 	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }
+
+// StreamableHTTP serves srv over streamable HTTP at path alone (any other
+// path is 404), behind the depth guard, the JSON-RPC codes, no reply to a
+// cancelled call and, when token is set, the bearer check. Host and
+// Origin checks are the caller's (the listener decides what is loopback).
+func StreamableHTTP(srv *mcp.Server, path, token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	wire := RequireBearer(token, HTTP(h))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			http.Error(w, "understudy: MCP is served at "+path, http.StatusNotFound)
+			return
+		}
+		wire.ServeHTTP(w, r)
+	})
+}
+
+// Progress is the progress reporter of a tools/call that asked for
+// progress (a progress token), else nil.
+func Progress(ctx context.Context, req *mcp.CallToolRequest) func(msg string, done, total float64) {
+	tok := req.Params.GetProgressToken()
+	if tok == nil || req.Session == nil {
+		return nil
+	}
+	return func(msg string, done, total float64) {
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: tok, Message: msg, Progress: done, Total: total,
+		})
+	}
+}

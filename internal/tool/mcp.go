@@ -97,19 +97,11 @@ func (s *Server) mcpHandler(name string) mcp.ToolHandler {
 		if ask != nil { // the client's roots are asked for first; the call comes again
 			return ask, nil
 		}
-		var progress func(string, float64, float64)
-		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-			progress = func(msg string, done, total float64) {
-				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-					ProgressToken: tok, Message: msg, Progress: done, Total: total,
-				})
-			}
-		}
 		if req.Session != nil {
 			ctx = WithOwner(ctx, req.Session.ID())
 			ctx = mcpwire.WithCaller(ctx, req.Session)
 		}
-		res := s.Dispatch(ctx, name, req.Params.Arguments, progress)
+		res := s.Dispatch(ctx, name, req.Params.Arguments, mcpwire.Progress(ctx, req))
 		content := s.textContent(name, res)
 		if img := s.inlineImage(name, req.Params.Arguments, res); img != nil {
 			content = append(content, img)
@@ -149,15 +141,5 @@ type HTTPOptions struct {
 // Config.ShareSessions). Host and Origin checks are the caller's (the
 // listener decides what is loopback).
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
-	m := s.MCP()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m }, nil)
-	// depth guard, JSON-RPC codes, no reply to a cancelled call, behind the token
-	wire := mcpwire.RequireBearer(opts.Token, mcpwire.HTTP(h))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != MCPPath {
-			http.Error(w, "understudy: MCP is served at "+MCPPath, http.StatusNotFound)
-			return
-		}
-		wire.ServeHTTP(w, r)
-	})
+	return mcpwire.StreamableHTTP(s.MCP(), MCPPath, opts.Token)
 }
