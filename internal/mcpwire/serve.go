@@ -154,3 +154,36 @@ func Progress(ctx context.Context, req *mcp.CallToolRequest) func(msg string, do
 		})
 	}
 }
+
+// Reporter reports a call's progress to the client that asked for it
+// (Progress): a message with how much is done of how much, or numbered
+// steps ("3 of 5").
+type Reporter struct {
+	report      func(msg string, done, total float64)
+	step, steps float64
+}
+
+// NewReporter reports through report (nil: the client did not ask).
+func NewReporter(report func(msg string, done, total float64)) Reporter {
+	return Reporter{report: report}
+}
+
+// Progress reports progress of a long operation, if the client asked.
+func (r *Reporter) Progress(msg string, done, total float64) {
+	if r.report != nil {
+		r.report(msg, done, total)
+	}
+}
+
+// Steps says how many progress steps the call will report with Step.
+func (r *Reporter) Steps(total int) { r.step, r.steps = 0, float64(total) }
+
+// Step reports the next of the call's progress steps; the last step a
+// call reports is its total.
+func (r *Reporter) Step(msg string) {
+	r.step++
+	if r.step > r.steps {
+		r.steps = r.step
+	}
+	r.Progress(msg, r.step, r.steps)
+}

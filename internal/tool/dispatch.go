@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/errs"
+	"github.com/understudy-dev/understudy/internal/mcpwire"
 	"github.com/understudy-dev/understudy/internal/session"
 )
 
@@ -62,7 +63,7 @@ func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage,
 	if err != nil {
 		return s.failureEnvelope(err, start, "")
 	}
-	c := &Call{Server: s, progress: progress}
+	c := &Call{Server: s, Reporter: mcpwire.NewReporter(progress)}
 	// The backstop: the call's context ends after OperationTimeout, when
 	// the client cancels, or when the server closes.
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.OperationTimeout)

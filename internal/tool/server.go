@@ -120,17 +120,15 @@ type Server struct {
 
 // Call is what a handler gets besides its arguments.
 type Call struct {
-	Server   *Server
-	Session  *session.Session // nil for tools that need none
-	progress func(msg string, done, total float64)
-	sid      string
+	Server           *Server
+	Session          *session.Session // nil for tools that need none
+	mcpwire.Reporter                  // the call's progress, if the client asked for it
+	sid              string
 	// surface, when set, is the surface the call acts in instead of the
 	// active one: the surface that issued the ref it was given (routeRef).
 	surface string
 	group   sync.WaitGroup // what the handler started with Go
-	// step and steps count the progress a call reports with Step.
-	step, steps float64
-	secrets     secretArgs // arguments the call found to be secrets (secrets.go)
+	secrets secretArgs     // arguments the call found to be secrets (secrets.go)
 }
 
 // Go runs f beside the handler, on the handler's context: the dispatcher
@@ -145,26 +143,6 @@ func (c *Call) Go(f func()) {
 		}()
 		f()
 	})
-}
-
-// Progress reports progress of a long operation to the client, if it asked.
-func (c *Call) Progress(msg string, done, total float64) {
-	if c.progress != nil {
-		c.progress(msg, done, total)
-	}
-}
-
-// Steps says how many progress steps the call will report with Step.
-func (c *Call) Steps(total int) { c.step, c.steps = 0, float64(total) }
-
-// Step reports the next of the call's progress steps ("3 of 5"); the last
-// step a call reports is its total.
-func (c *Call) Step(msg string) {
-	c.step++
-	if c.step > c.steps {
-		c.steps = c.step
-	}
-	c.Progress(msg, c.step, c.steps)
 }
 
 // SetSessionID names the session in the response's _meta (launch and attach
