@@ -17,12 +17,12 @@ func registerStorage(s *Server) {
 		Name: "storage_set_cookie", Title: "Set a cookie", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Add or overwrite one cookie (all attributes; partitionKey for a partitioned cookie). Pass url or domain. expires is epoch seconds; omit it for a session cookie. The cookie is read back before ok.",
-	}, storageSetCookie)
+	}, onStorage(storage.App.AddCookie))
 	defineOpt(s, Def{
 		Name: "storage_clear_cookies", Title: "Delete cookies", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete cookies: all of them, or those matching url, domain and/or name. Returns how many went.",
-	}, storageClearCookies)
+	}, onStorage(storage.App.ClearMatching))
 	define(s, Def{
 		Name: "storage_snapshot", Title: "Storage snapshot", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead, Secrets: true},
@@ -32,87 +32,87 @@ func registerStorage(s *Server) {
 		Name: "storage_local_get", Title: "Read localStorage", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read localStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
-	}, webGet(storage.Local))
+	}, inScope(storage.Local, storage.App.WebRead))
 	defineOpt(s, Def{
 		Name: "storage_local_set", Title: "Set a localStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Set one localStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
-	}, webSet(storage.Local))
+	}, inScope(storage.Local, storage.App.WebWrite))
 	defineOpt(s, Def{
 		Name: "storage_local_remove", Title: "Remove a localStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Remove one localStorage key of an origin (default: the active surface's); absent is fine.",
-	}, webRemove(storage.Local))
+	}, inScope(storage.Local, storage.App.WebRemove))
 	defineOpt(s, Def{
 		Name: "storage_local_keys", Title: "List localStorage keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the localStorage keys of an origin (default: the active surface's), no values.",
-	}, webKeys(storage.Local))
+	}, inScope(storage.Local, storage.App.WebKeys))
 	defineOpt(s, Def{
 		Name: "storage_local_clear", Title: "Clear localStorage", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Clear all of localStorage of an origin (default: the active surface's).",
-	}, webClear(storage.Local))
+	}, inScope(storage.Local, storage.App.WebClear))
 	defineOpt(s, Def{
 		Name: "storage_session_get", Title: "Read sessionStorage", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read sessionStorage values by key (or keys) of an origin: origin (default: the active surface's). A missing key is value null. Works for origins open only in an OOPIF or a webview guest.",
-	}, webGet(storage.Session))
+	}, inScope(storage.Session, storage.App.WebRead))
 	defineOpt(s, Def{
 		Name: "storage_session_set", Title: "Set a sessionStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Set one sessionStorage key of an origin (default: the active surface's) to a string value; read back before ok.",
-	}, webSet(storage.Session))
+	}, inScope(storage.Session, storage.App.WebWrite))
 	defineOpt(s, Def{
 		Name: "storage_session_remove", Title: "Remove a sessionStorage key", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Remove one sessionStorage key of an origin (default: the active surface's); absent is fine.",
-	}, webRemove(storage.Session))
+	}, inScope(storage.Session, storage.App.WebRemove))
 	defineOpt(s, Def{
 		Name: "storage_session_keys", Title: "List sessionStorage keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the sessionStorage keys of an origin (default: the active surface's), no values.",
-	}, webKeys(storage.Session))
+	}, inScope(storage.Session, storage.App.WebKeys))
 	defineOpt(s, Def{
 		Name: "storage_session_clear", Title: "Clear sessionStorage", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Clear all of sessionStorage of an origin (default: the active surface's).",
-	}, webClear(storage.Session))
+	}, inScope(storage.Session, storage.App.WebClear))
 	defineOpt(s, Def{
 		Name: "storage_idb_schema", Title: "IndexedDB schema", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "IndexedDB of an origin (default: the active surface's; OOPIF and webview origins too): without database, the database names; with it, its version and object stores (keyPath, autoIncrement, indexes). Read through the protocol, no page JavaScript.",
-	}, idbSchema)
+	}, onStorage(storage.App.IDBSchema))
 	defineOpt(s, Def{
 		Name: "storage_idb_get", Title: "Read IndexedDB records", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Read a page of IndexedDB records in key order: database, store, optional index, range {lower, upper, lowerOpen, upperOpen} (numbers or strings), skip and limit (default 100, max 1000); hasMore says whether more follow. Values come as JSON (Date as ISO text, binary as {__type, byteLength}).",
-	}, idbGet)
+	}, onStorage(storage.App.IDBRecords))
 	defineOpt(s, Def{
 		Name: "storage_idb_keys", Title: "List IndexedDB primary keys", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "List the primary keys of an IndexedDB object store in key order, without reading the values: database, store, optional index (then the primary keys of the records whose index key is in range, in index order), range {lower, upper, lowerOpen, upperOpen} (numbers or strings), limit (default 100, max 1000); hasMore says whether more follow.",
-	}, idbKeys)
+	}, onStorage(storage.App.IDBKeys))
 	defineOpt(s, Def{
 		Name: "storage_idb_count", Title: "Count IndexedDB records", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead},
 		Desc:    "Count the records of an IndexedDB object store.",
-	}, idbCount)
+	}, onStorage(storage.App.IDBCount))
 	defineOpt(s, Def{
 		Name: "storage_idb_set", Title: "Write an IndexedDB record", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Add or overwrite one IndexedDB record in an existing database and object store (never creates or upgrades one): value is JSON; key (number or string) only for a store with out-of-line keys. The record is read back after the commit. Returns the effective key.",
-	}, idbSet)
+	}, onStorage(storage.App.IDBWrite))
 	defineOpt(s, Def{
 		Name: "storage_idb_delete", Title: "Delete IndexedDB records", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete IndexedDB records by key (or a key range) from an object store; reports the count before and after.",
-	}, idbDelete)
+	}, onStorage(storage.App.IDBDelete))
 	defineOpt(s, Def{
 		Name: "storage_idb_clear", Title: "Clear an IndexedDB store", Class: classAction, Session: true,
 		Effects: Effects{Does: kSet},
 		Desc:    "Delete every record of an IndexedDB object store.",
-	}, idbClear)
+	}, onStorage(storage.App.IDBClear))
 	define(s, Def{
 		Name: "storage_state_export", Title: "Export Playwright storageState", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect, Writes: []string{"path"}, Secrets: true},
@@ -128,6 +128,18 @@ func registerStorage(s *Server) {
 // appStorage is the storage of the call's session (internal/storage.App).
 func appStorage(c *Call) storage.App {
 	return storage.App{Pool: c.Session.Pool, Surfaces: c.Session.Surfaces}
+}
+
+// onStorage is a handler that runs op, an operation of internal/storage,
+// on the session's storage with the call's option.
+func onStorage[A, R any](op func(storage.App, context.Context, A) (R, error)) func(context.Context, *Call, *A) (R, error) {
+	return func(ctx context.Context, c *Call, a *A) (R, error) { return op(appStorage(c), ctx, *a) }
+}
+
+// inScope is onStorage for a Web Storage operation on scope (local or
+// session storage).
+func inScope[A, R any](scope storage.Scope, op func(storage.App, context.Context, storage.Scope, A) (R, error)) func(context.Context, *Call, *A) (R, error) {
+	return func(ctx context.Context, c *Call, a *A) (R, error) { return op(appStorage(c), ctx, scope, *a) }
 }
 
 // revealArgs is the opt-in to see secret values.
@@ -151,14 +163,6 @@ func storageCookies(ctx context.Context, c *Call, a *cookiesArgs) (*storage.Cook
 	return appStorage(c).CookieList(ctx, a.Filter, a.Reveal)
 }
 
-func storageSetCookie(ctx context.Context, c *Call, a *storage.NewCookie) (*storage.SetCookieResult, error) {
-	return appStorage(c).AddCookie(ctx, *a)
-}
-
-func storageClearCookies(ctx context.Context, c *Call, a *storage.Filter) (*storage.ClearCookiesResult, error) {
-	return appStorage(c).ClearMatching(ctx, *a)
-}
-
 type storageSnapshotArgs struct {
 	Common
 	revealArgs
@@ -167,36 +171,6 @@ type storageSnapshotArgs struct {
 
 func storageSnapshot(ctx context.Context, c *Call, a *storageSnapshotArgs) (*storage.SnapshotResult, error) {
 	return appStorage(c).Snapshot(ctx, a.SnapshotOptions, a.Reveal)
-}
-
-func webGet(scope storage.Scope) func(context.Context, *Call, *storage.WebGet) (*storage.WebGetResult, error) {
-	return func(ctx context.Context, c *Call, a *storage.WebGet) (*storage.WebGetResult, error) {
-		return appStorage(c).WebRead(ctx, scope, *a)
-	}
-}
-
-func webSet(scope storage.Scope) func(context.Context, *Call, *storage.WebSet) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *storage.WebSet) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebWrite(ctx, scope, *a)
-	}
-}
-
-func webRemove(scope storage.Scope) func(context.Context, *Call, *storage.WebKey) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *storage.WebKey) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebRemove(ctx, scope, *a)
-	}
-}
-
-func webKeys(scope storage.Scope) func(context.Context, *Call, *storage.OriginArg) (*storage.WebKeysResult, error) {
-	return func(ctx context.Context, c *Call, a *storage.OriginArg) (*storage.WebKeysResult, error) {
-		return appStorage(c).WebKeys(ctx, scope, *a)
-	}
-}
-
-func webClear(scope storage.Scope) func(context.Context, *Call, *storage.OriginArg) (*storage.WebChangeResult, error) {
-	return func(ctx context.Context, c *Call, a *storage.OriginArg) (*storage.WebChangeResult, error) {
-		return appStorage(c).WebClear(ctx, scope, *a)
-	}
 }
 
 type stateExportArgs struct {
@@ -231,32 +205,4 @@ func storageStateImport(ctx context.Context, c *Call, a *storage.ImportOptions) 
 		return nil, err
 	}
 	return appStorage(c).ImportState(ctx, data)
-}
-
-func idbSchema(ctx context.Context, c *Call, a *storage.IDBSchemaQuery) (*storage.IDBSchemaResult, error) {
-	return appStorage(c).IDBSchema(ctx, *a)
-}
-
-func idbGet(ctx context.Context, c *Call, a *storage.IDBRecordsQuery) (*storage.IDBRecordsResult, error) {
-	return appStorage(c).IDBRecords(ctx, *a)
-}
-
-func idbKeys(ctx context.Context, c *Call, a *storage.IDBKeysQuery) (*storage.IDBKeysResult, error) {
-	return appStorage(c).IDBKeys(ctx, *a)
-}
-
-func idbCount(ctx context.Context, c *Call, a *storage.IDBStore) (*storage.IDBCountResult, error) {
-	return appStorage(c).IDBCount(ctx, *a)
-}
-
-func idbDelete(ctx context.Context, c *Call, a *storage.IDBDeletion) (*storage.IDBChangeResult, error) {
-	return appStorage(c).IDBDelete(ctx, *a)
-}
-
-func idbClear(ctx context.Context, c *Call, a *storage.IDBStore) (*storage.IDBChangeResult, error) {
-	return appStorage(c).IDBClear(ctx, *a)
-}
-
-func idbSet(ctx context.Context, c *Call, a *storage.IDBPut) (*storage.IDBPutResult, error) {
-	return appStorage(c).IDBWrite(ctx, *a)
 }
