@@ -75,7 +75,7 @@ func registerElectronInstrument(s *Server) {
 		Name: "ipc_capture_start", Title: "Start recording IPC channels", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct, Eval: gateMainCode},
 		Desc:    "Start recording the IPC of the channels listed (an explicit allowlist): ipcRenderer.invoke calls of their ipcMain.handle handlers (args, answer or exception, handler ms, the sender's webContents and surface), with captureSend the ipcRenderer.send messages (ipcMain.on), with captureSendToRenderer webContents.send pushes. Argument keys in redact (plus password, token, secret, authorization, cookie, apiKey, …) become [redacted]; payloads over maxArgBytes are cut; the buffer keeps maxEvents and counts what it dropped. The app's handlers and methods are restored by ipc_capture_stop, when the session ends, and by the app itself within 5 s if this server dies. Needs --allow-eval=main (EVAL_REQUIRED otherwise) and the main-process inspector." + standIn,
-	}, ipcCaptureStart)
+	}, onInstrument((*mainproc.Instrument).StartIPC))
 	defineOpt(s, Def{
 		Name: "ipc_captured", Title: "Read recorded IPC", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead, Eval: gateMainCode},
@@ -91,12 +91,12 @@ func registerElectronInstrument(s *Server) {
 		Effects:    Effects{Does: kAct, Eval: gateMainCode},
 		Desc:       "Make a captured channel's ipcMain.handle handler answer response (JSON) or reject with error, after delayMs, for the next times calls (0: until removed), instead of running the app's handler; remove:true takes the stub away (the app's handler answers again). The channel must be in the running capture (IPC_CHANNEL_NOT_CAPTURED) and have a handler (IPC_NO_HANDLER). Stubs end with the capture, the session, or this server." + standIn,
 		VerifiedOn: "the Node stand-in's electron module, answering a Chromium page's ipcRenderer.invoke; the restore after a server kill (lease) is proven on an attached stand-in app" + standInUnverified,
-	}, ipcStub)
+	}, onInstrument((*mainproc.Instrument).StubIPC))
 	defineOpt(s, Def{
 		Name: "native_notifications_start", Title: "Capture notifications", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect},
 		Desc:    "Arm capture of the notifications the app shows (Notification.prototype.show, a fixed hook; no --allow-eval), optionally only titles containing titleContains. On an app launched with electron_launch {main, instrumentNative:true} the capture reaches back to app start (from_launch, before_arm on each earlier one). Needs the main-process inspector." + standIn,
-	}, notificationsStart)
+	}, onInstrument((*mainproc.Instrument).StartNotifications))
 	define(s, Def{
 		Name: "native_notifications", Title: "Read captured notifications", Class: classRead, Session: true,
 		Effects:    Effects{Does: kRead},
@@ -118,15 +118,7 @@ func registerElectronInstrument(s *Server) {
 		Name: "native_tray_invoke", Title: "Fire a tray event", Class: classAction, Session: true,
 		Effects: Effects{Does: kAct},
 		Desc:    "Fire event (click, right-click, double-click, middle-click, mouse-up, mouse-down, mouse-enter, mouse-leave, mouse-move, balloon-click) on the tray with id, running the app's tray.on handler with the (event, bounds, position) a real click carries; emitted:false with reason not_found, no_listener or handler_threw when it did not run; tray is read back after the handler (null when it destroyed the tray). right-click does not open the context menu by itself." + standIn,
-	}, nativeTrayInvoke)
-}
-
-func ipcCaptureStart(ctx context.Context, c *Call, a *mainproc.IPCCaptureArgs) (*mainproc.IPCCaptureStartResult, error) {
-	in, err := c.Session.Instrument(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return in.StartIPC(ctx, a)
+	}, onInstrument((*mainproc.Instrument).FireTray))
 }
 
 func ipcCaptured(ctx context.Context, c *Call, a *mainproc.IPCCapturedArgs) (*mainproc.IPCCapturedResult, error) {
@@ -143,22 +135,6 @@ func ipcCaptureStop(ctx context.Context, c *Call, _ *noArgs) (*mainproc.IPCCaptu
 		return nil, err
 	}
 	return in.StopIPC(ctx, c.Session.Surfaces)
-}
-
-func ipcStub(ctx context.Context, c *Call, a *mainproc.IPCStubArgs) (*mainproc.IPCStubResult, error) {
-	in, err := c.Session.Instrument(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return in.StubIPC(ctx, a)
-}
-
-func notificationsStart(ctx context.Context, c *Call, a *mainproc.NotificationsStartArgs) (*mainproc.NotificationsStartResult, error) {
-	in, err := c.Session.Instrument(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return in.StartNotifications(ctx, a)
 }
 
 func notificationsRead(ctx context.Context, c *Call, _ *noArgs) (*mainproc.NotificationsResult, error) {
@@ -185,10 +161,15 @@ func nativeTrays(ctx context.Context, c *Call, _ *noArgs) (*mainproc.TraysResult
 	return in.ListTrays(ctx)
 }
 
-func nativeTrayInvoke(ctx context.Context, c *Call, a *mainproc.TrayInvokeArgs) (*mainproc.TrayFired, error) {
-	in, err := c.Session.Instrument(ctx)
-	if err != nil {
-		return nil, err
+// onInstrument is a handler that runs op on the app's main-process
+// instrumentation (installed on first use).
+func onInstrument[A, R any](op func(*mainproc.Instrument, context.Context, *A) (R, error)) func(context.Context, *Call, *A) (R, error) {
+	return func(ctx context.Context, c *Call, a *A) (R, error) {
+		in, err := c.Session.Instrument(ctx)
+		if err != nil {
+			var none R
+			return none, err
+		}
+		return op(in, ctx, a)
 	}
-	return in.FireTray(ctx, a)
 }

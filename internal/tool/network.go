@@ -18,7 +18,7 @@ func registerNetwork(s *Server) {
 		Name: "network_capture_start", Title: "Start network capture", Class: classAction, Session: true,
 		Effects: Effects{Does: kAdd},
 		Desc:    "Start recording the requests of every window, webview guest and frame of the session (including windows and frames that open later): method, url, resourceType, initiator, status, headers, redirects, failure, fromCache/fromServiceWorker, timing (timestamp, ttfbMs, durationMs), surface_id, window_id, frame_id, and bodies when captureBodies is true (text, or base64 for binary, each capped by maxBodyBytes with *Truncated flags) or \"size\" (lengths only). urls (substrings), globs, regex, methods, resourceTypes and surfaces filter what is recorded; all omitted records everything. The newest 2000 records are kept (overflowed counts older ones let go) and at most bodyBudgetBytes of bodies (default 32 MiB, the oldest bodies go first). Authorization, Cookie, Set-Cookie, Proxy-Authorization and secret-looking body fields are [redacted] in every output.",
-	}, networkCaptureStart)
+	}, onNetwork((*network.Network).CaptureStart))
 	define(s, Def{
 		Name: "network_captured", Title: "Read captured requests", Class: classRead, Session: true,
 		Effects: Effects{Does: kRead, Secrets: true},
@@ -38,7 +38,7 @@ func registerNetwork(s *Server) {
 		Name: "network_unstub", Title: "Remove network stubs", Class: classAction, Session: true,
 		Effects: Effects{Does: kSelect},
 		Desc:    "Remove stubs: the one with id, the ones whose urls hold url, or all of them when both are omitted; live traffic resumes (interception ends when none remain). Idempotent: unstubbed says how many went.",
-	}, networkUnstub)
+	}, onNetwork((*network.Network).Unstub))
 	define(s, Def{
 		Name: "network_export_har", Title: "Export requests as HAR", Class: classAction, Session: true,
 		Effects: Effects{Does: kAdd, Writes: []string{"path"}, Secrets: true},
@@ -59,17 +59,21 @@ func registerNetwork(s *Server) {
 // networkKey names the session's network (session.NetworkKey).
 var networkKey = session.NetworkKey
 
+// onNetwork is a handler that runs op on the session's network state.
+func onNetwork[A, R any](op func(*network.Network, context.Context, *A) (R, error)) func(context.Context, *Call, *A) (R, error) {
+	return func(ctx context.Context, c *Call, a *A) (R, error) {
+		n, err := netOf(c)
+		if err != nil {
+			var none R
+			return none, err
+		}
+		return op(n, ctx, a)
+	}
+}
+
 // netOf returns the session's network state, creating it on first use.
 func netOf(c *Call) (*network.Network, error) {
 	return c.Session.Network(c.Server.cfg.RedactHeaders, c.Server.cfg.RedactBodyKeys)
-}
-
-func networkCaptureStart(ctx context.Context, c *Call, a *network.CaptureArgs) (*network.CaptureStartResult, error) {
-	n, err := netOf(c)
-	if err != nil {
-		return nil, err
-	}
-	return n.CaptureStart(ctx, a)
 }
 
 type capturedArgs struct {
@@ -112,14 +116,6 @@ func networkStub(ctx context.Context, c *Call, a *network.StubArgs) (*network.St
 		return nil, err
 	}
 	return n.StubRequests(ctx, s)
-}
-
-func networkUnstub(ctx context.Context, c *Call, a *network.UnstubArgs) (*network.UnstubResult, error) {
-	n, err := netOf(c)
-	if err != nil {
-		return nil, err
-	}
-	return n.Unstub(ctx, a)
 }
 
 func (a *capturedArgs) reveals() bool  { return a.Reveal }
