@@ -7,8 +7,9 @@ import (
 
 // toolLinesRatchet is the most lines the non-test Go files of internal/tool
 // may hold (as `wc -l` counts them). It only goes down: lower it when a
-// move takes the package under it. The target is 6,000 (issue 26, ADR-037).
-const toolLinesRatchet = 9331
+// move takes the package under it. Issue 26 asked for at most 6,000
+// (ADR-037); it is under that since ADR-046.
+const toolLinesRatchet = 5975
 
 // toolLinesTarget is where the ratchet is headed.
 const toolLinesTarget = 6000
