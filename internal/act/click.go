@@ -126,20 +126,9 @@ func (t Target) Hover(ctx context.Context, at Pointing) (*HoverResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		// There: the document saw the mouse arrive on the element at
-		// this point and not leave; a move to where it is sends nothing.
-		verified := true
-		if sp.At.There {
-			if _, err := t.Pages.ActReceived(ctx, t.Frame); err != nil { // disarm
-				return nil, err
-			}
-		} else {
-			if err := input.Move(ctx, t.Res.InputRoot, sp.X, sp.Y, 0); err != nil {
-				return nil, err
-			}
-			if verified, err = t.SpotReceived(ctx, sp, "mouse move"); err != nil {
-				return nil, err
-			}
+		verified, err := t.arrive(ctx, sp.At.There, sp.X, sp.Y, func() (bool, error) { return t.SpotReceived(ctx, sp, "mouse move") })
+		if err != nil {
+			return nil, err
 		}
 		out := &HoverResult{Hovered: true, PointerResult: t.spotResult(sp, x, y)}
 		out.Verified = verified
@@ -151,23 +140,27 @@ func (t Target) Hover(ctx context.Context, at Pointing) (*HoverResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	// There: the element's document saw the mouse arrive on it (and not
-	// leave), which is what a hover is.
-	verified := true
-	if p.Acted.There {
-		if _, err := t.Pages.ActReceived(ctx, t.Frame); err != nil { // disarm
-			return nil, err
-		}
-	} else {
-		if err := input.Move(ctx, t.Res.InputRoot, p.X, p.Y, 0); err != nil {
-			return nil, err
-		}
-		if verified, err = t.Received(ctx, p.X, p.Y, "mouse move"); err != nil {
-			return nil, err
-		}
+	verified, err := t.arrive(ctx, p.Acted.There, p.X, p.Y, func() (bool, error) { return t.Received(ctx, p.X, p.Y, "mouse move") })
+	if err != nil {
+		return nil, err
 	}
 	out := &HoverResult{Hovered: true, PointerResult: t.elementResult(p, at.Position)}
 	out.Verified = verified
 	out.Add(p.Acted.Changed)
 	return out, nil
+}
+
+// arrive makes the mouse arrive on the element at (x, y) and says whether
+// it did (received). There: its document saw the mouse arrive on it and
+// not leave, which is what a hover is, so nothing is sent and the receipt
+// armed is only taken back.
+func (t Target) arrive(ctx context.Context, there bool, x, y float64, received func() (bool, error)) (bool, error) {
+	if there {
+		_, err := t.Pages.ActReceived(ctx, t.Frame) // disarm
+		return err == nil, err
+	}
+	if err := input.Move(ctx, t.Res.InputRoot, x, y, 0); err != nil {
+		return false, err
+	}
+	return received()
 }

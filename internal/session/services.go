@@ -61,11 +61,7 @@ func (s *Session) Emulate(ctx context.Context, next func(emulation.State) emulat
 		return nil, err
 	}
 	book.Prune(func(w string) bool { _, ok := s.Pool.Known(w); return ok })
-	id := s.Surfaces.ActiveWindow()
-	if id == "" {
-		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
-	}
-	conn, err := s.Pool.Conn(ctx, id)
+	id, conn, err := s.activeWindowConn(ctx)
 	if err != nil {
 		return nil, err
 	}

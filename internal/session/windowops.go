@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy-dev/understudy/internal/cdp"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/urlpolicy"
@@ -356,11 +357,7 @@ func (s *Session) Reload(ctx context.Context, a *ReloadArgs, unstick Unstick) (*
 }
 
 func (s *Session) traverse(ctx context.Context, timeoutMs int, unstick Unstick, move func(nav.Window, time.Duration) (*nav.Traversal, error)) (*Traversed, error) {
-	id := s.Surfaces.ActiveWindow()
-	if id == "" {
-		return nil, errs.New(errs.SurfaceClosed, "no live window is selected")
-	}
-	conn, err := s.Pool.Conn(ctx, id)
+	id, conn, err := s.activeWindowConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -375,4 +372,15 @@ func (s *Session) traverse(ctx context.Context, timeoutMs int, unstick Unstick, 
 		out.URL, out.Title = loc.URL, loc.Title
 	}
 	return out, nil
+}
+
+// activeWindowConn is the selected window's id and socket; SURFACE_CLOSED
+// when no live window is selected.
+func (s *Session) activeWindowConn(ctx context.Context) (string, *cdp.Conn, error) {
+	id := s.Surfaces.ActiveWindow()
+	if id == "" {
+		return "", nil, errs.New(errs.SurfaceClosed, "no live window is selected")
+	}
+	conn, err := s.Pool.Conn(ctx, id)
+	return id, conn, err
 }
