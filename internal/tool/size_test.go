@@ -9,7 +9,7 @@ import (
 // may hold (as `wc -l` counts them). It only goes down: lower it when a
 // move takes the package under it. Issue 26 asked for at most 6,000
 // (ADR-037); it is under that since ADR-046.
-const toolLinesRatchet = 5975
+const toolLinesRatchet = 5959
 
 // toolLinesTarget is where the ratchet is headed.
 const toolLinesTarget = 6000
