@@ -33,7 +33,7 @@ type Inserted struct {
 // maxObserved bounds the editor text an answer carries.
 const maxObserved = 2000
 
-// IntoEditor puts text into the editor loc names, of the given kind
+// intoEditor puts text into the editor loc names, of the given kind
 // ("" for a plain field or editing host, else a page.Editor* kind):
 // replacing everything (replace) or at the end of the document. A terminal
 // gets the text as a paste on its input element, with no click and no key;
@@ -41,7 +41,7 @@ const maxObserved = 2000
 // Control/Meta+End, and get the text as a paste (insertText where a paste
 // is not handled and insertText is exact: plain fields and editing hosts,
 // CodeMirror, Quill, ProseMirror). The result is read back and compared.
-func (t Target) IntoEditor(ctx context.Context, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (*Inserted, error) {
+func (t Target) intoEditor(ctx context.Context, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (*Inserted, error) {
 	res, f := t.Res, t.Frame
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if kind == page.EditorXterm {

@@ -41,8 +41,8 @@ func (t Target) secret(param string) {
 
 // front brings the surface's window to the front for input.
 func (t Target) front(ctx context.Context) error {
-	if t.Res.InputRoot == nil {
-		return errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", t.Res.SurfaceID)
+	if err := t.Res.TakesInput(); err != nil {
+		return err
 	}
 	if t.Front == nil {
 		return nil

@@ -21,10 +21,10 @@ type TextResult struct {
 	page.RefNotes
 }
 
-// Text puts text into an editor or terminal (IntoEditor) and answers as
+// Text puts text into an editor or terminal (intoEditor) and answers as
 // the text tools do; a terminal's text changed when its screen did.
 func (t Target) Text(ctx context.Context, loc page.Locator, kind, text string, replace bool, timeout time.Duration) (*TextResult, error) {
-	in, err := t.IntoEditor(ctx, loc, kind, text, replace, timeout)
+	in, err := t.intoEditor(ctx, loc, kind, text, replace, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (t Target) Text(ctx context.Context, loc page.Locator, kind, text string, r
 // paste would and reads it back: altered when the page changed it as it
 // was set, TYPE_NO_EFFECT when it holds what it held. A code or rich-text
 // editor, a terminal, or an editing host that does not take a scripted
-// edit gets the text as IntoEditor puts it, replacing everything.
+// edit gets the text as intoEditor puts it, replacing everything.
 func (t Target) Fill(ctx context.Context, loc page.Locator, text string, timeout time.Duration) (*TextResult, error) {
 	res, f := t.Res, t.Frame
 	acted, out, err := t.Pages.Fill(ctx, f, loc, text, timeout)

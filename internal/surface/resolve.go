@@ -413,8 +413,8 @@ type ownerBox struct {
 
 // ownerBoxes reads the owner of every hop, from the surface up.
 func (res *Resolution) ownerBoxes(ctx context.Context) ([]ownerBox, error) {
-	if res.InputRoot == nil {
-		return nil, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	if err := res.TakesInput(); err != nil {
+		return nil, err
 	}
 	out := make([]ownerBox, 0, len(res.hops))
 	for _, h := range res.hops {
@@ -552,6 +552,15 @@ func (res *Resolution) FocusFrame(ctx context.Context) error {
 	}
 	if len(out.ExceptionDetails) > 0 {
 		return errs.New(errs.EvalRuntimeError, "window.focus() threw in surface %s", res.SurfaceID)
+	}
+	return nil
+}
+
+// TakesInput refuses, with SURFACE_UNSUPPORTED, a surface that has no
+// window root to send input events to.
+func (res *Resolution) TakesInput() error {
+	if res.InputRoot == nil {
+		return errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/understudy-dev/understudy/internal/act"
-	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/nav"
 	"github.com/understudy-dev/understudy/internal/page"
 	"github.com/understudy-dev/understudy/internal/surface"
@@ -94,8 +93,8 @@ func inputFrame(ctx context.Context, c *Call) (*surface.Resolution, page.Frame, 
 	if err != nil {
 		return nil, f, err
 	}
-	if res.InputRoot == nil {
-		return nil, f, errs.New(errs.SurfaceUnsupported, "surface %s has no window root to take input", res.SurfaceID)
+	if err := res.TakesInput(); err != nil {
+		return nil, f, err
 	}
 	if err := bringToFront(ctx, c, res); err != nil {
 		return nil, f, err

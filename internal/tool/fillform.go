@@ -8,6 +8,7 @@ import (
 	"github.com/understudy-dev/understudy/internal/act"
 	"github.com/understudy-dev/understudy/internal/errs"
 	"github.com/understudy-dev/understudy/internal/page"
+	"github.com/understudy-dev/understudy/internal/surface"
 )
 
 // electron_fill_form: several fields in one call (issue 30, point 4), each
@@ -61,15 +62,14 @@ func fillForm(ctx context.Context, c *Call, a *fillFormArgs) (*fillFormResult, e
 		if err := c.routeRef(&el); err != nil {
 			return nil, fieldFailed(err, name, out)
 		}
+		var res *surface.Resolution // the field's surface, as the control was found in it
+		var f page.Frame
 		frame := func(ctx context.Context) (page.Frame, error) {
-			_, f, err := frameOf(ctx, c)
-			return f, err
+			r, fr, err := frameOf(ctx, c)
+			res, f = r, fr
+			return fr, err
 		}
 		ctl, err := c.Session.Pages.ControlWithin(ctx, frame, el.locator(), timeout)
-		if err != nil {
-			return nil, fieldFailed(err, name, out)
-		}
-		res, f, err := frameOf(ctx, c)
 		if err != nil {
 			return nil, fieldFailed(err, name, out)
 		}

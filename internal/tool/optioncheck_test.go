@@ -104,3 +104,25 @@ func TestDefineOptInputs(t *testing.T) {
 		t.Error("no defineOpt tool decoded {sessionId} alone: the test checks nothing")
 	}
 }
+
+// TestDefineOptNamesNoGate: the dispatcher's gates read the tool-side
+// pieces of an input (reveal and the secrets gate, then, a routed ref),
+// which a defineOpt input, a domain option, cannot carry; so no defineOpt
+// tool may take such a parameter or declare secrets (define refuses it).
+func TestDefineOptNamesNoGate(t *testing.T) {
+	s := allTools(t)
+	for _, name := range s.Names() {
+		d := s.tools().defs[name]
+		if !d.opt {
+			continue
+		}
+		for _, p := range []string{"reveal", "then", "ref"} {
+			if _, ok := d.schema().Properties[p]; ok {
+				t.Errorf("%s takes %s through defineOpt, where no gate reads it", name, p)
+			}
+		}
+		if d.Effects.Secrets {
+			t.Errorf("%s declares secrets through defineOpt, where reveal cannot be gated", name)
+		}
+	}
+}
