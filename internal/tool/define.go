@@ -75,9 +75,9 @@ func defineOpt[T, Out any](s *Server, t Def, run func(ctx context.Context, c *Ca
 				return nil, err
 			}
 			opt := v.Elem().Field(0).Addr().Interface().(*T)
-			return optIn{Common: Common{SessionID: v.Elem().Field(1).String()}, opt: opt}, check(opt)
+			return optIn[T]{Common: Common{SessionID: v.Elem().Field(1).String()}, opt: opt}, check(opt)
 		},
-		func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(optIn).opt.(*T)) })
+		func(ctx context.Context, c *Call, args any) (any, error) { return run(ctx, c, args.(optIn[T]).opt) })
 }
 
 // withSession is the input type of a defineOpt tool: T with sessionId
@@ -109,9 +109,9 @@ func sessionFirst(schema *jsonschema.Schema) {
 }
 
 // optIn is a decoded defineOpt input: the session it names and the option.
-type optIn struct {
+type optIn[T any] struct {
 	Common
-	opt any
+	opt *T
 }
 
 // register adds a tool to the registry: its Def, its input and result
